@@ -1207,11 +1207,15 @@ type StepResult struct {
 	// Why a step was skipped, canceled or errored.
 	Reason string `protobuf:"bytes,14,opt,name=reason,proto3" json:"reason,omitempty"`
 	// The install step was satisfied from the dependency cache.
-	CacheHit      bool   `protobuf:"varint,15,opt,name=cache_hit,json=cacheHit,proto3" json:"cache_hit,omitempty"`
-	Tier          Tier   `protobuf:"varint,16,opt,name=tier,proto3,enum=greenlight.v1.Tier" json:"tier,omitempty"`
-	Level         Level  `protobuf:"varint,17,opt,name=level,proto3,enum=greenlight.v1.Level" json:"level,omitempty"`
-	Image         string `protobuf:"bytes,18,opt,name=image,proto3" json:"image,omitempty"`
-	Optional      bool   `protobuf:"varint,19,opt,name=optional,proto3" json:"optional,omitempty"`
+	CacheHit bool   `protobuf:"varint,15,opt,name=cache_hit,json=cacheHit,proto3" json:"cache_hit,omitempty"`
+	Tier     Tier   `protobuf:"varint,16,opt,name=tier,proto3,enum=greenlight.v1.Tier" json:"tier,omitempty"`
+	Level    Level  `protobuf:"varint,17,opt,name=level,proto3,enum=greenlight.v1.Level" json:"level,omitempty"`
+	Image    string `protobuf:"bytes,18,opt,name=image,proto3" json:"image,omitempty"`
+	Optional bool   `protobuf:"varint,19,opt,name=optional,proto3" json:"optional,omitempty"`
+	// Parsed test counts of this step (filled by loop after parsing the log).
+	Counts *TestCounts `protobuf:"bytes,20,opt,name=counts,proto3" json:"counts,omitempty"`
+	// Lint or typecheck issues found in this step's output.
+	LintIssues    int32 `protobuf:"varint,21,opt,name=lint_issues,json=lintIssues,proto3" json:"lint_issues,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1379,6 +1383,20 @@ func (x *StepResult) GetOptional() bool {
 	return false
 }
 
+func (x *StepResult) GetCounts() *TestCounts {
+	if x != nil {
+		return x.Counts
+	}
+	return nil
+}
+
+func (x *StepResult) GetLintIssues() int32 {
+	if x != nil {
+		return x.LintIssues
+	}
+	return 0
+}
+
 // TestCase is one parsed test record.
 type TestCase struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1508,7 +1526,9 @@ type TestCounts struct {
 	Total   int32                  `protobuf:"varint,5,opt,name=total,proto3" json:"total,omitempty"`
 	Flaky   int32                  `protobuf:"varint,6,opt,name=flaky,proto3" json:"flaky,omitempty"`
 	// Parser format that produced the counts ("go-json", "pytest-junit", ... or "unparsed").
-	Format        string `protobuf:"bytes,7,opt,name=format,proto3" json:"format,omitempty"`
+	Format string `protobuf:"bytes,7,opt,name=format,proto3" json:"format,omitempty"`
+	// Test records counted but not kept (per-test record cap).
+	Omitted       int32 `protobuf:"varint,8,opt,name=omitted,proto3" json:"omitted,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1590,6 +1610,13 @@ func (x *TestCounts) GetFormat() string {
 		return x.Format
 	}
 	return ""
+}
+
+func (x *TestCounts) GetOmitted() int32 {
+	if x != nil {
+		return x.Omitted
+	}
+	return 0
 }
 
 // Evidence ties a failure to the execution that produced it.
@@ -1678,24 +1705,107 @@ func (x *Evidence) GetLogDigest() *Digest {
 	return nil
 }
 
+// Frame is one stack or traceback frame of a failure.
+type Frame struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Path relative to the workspace root for project frames, as printed otherwise.
+	File     string `protobuf:"bytes,1,opt,name=file,proto3" json:"file,omitempty"`
+	Line     int32  `protobuf:"varint,2,opt,name=line,proto3" json:"line,omitempty"`
+	Column   int32  `protobuf:"varint,3,opt,name=column,proto3" json:"column,omitempty"`
+	Function string `protobuf:"bytes,4,opt,name=function,proto3" json:"function,omitempty"`
+	// True when the frame is in project code (not stdlib, site-packages, node_modules, module cache).
+	Project       bool `protobuf:"varint,5,opt,name=project,proto3" json:"project,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Frame) Reset() {
+	*x = Frame{}
+	mi := &file_greenlight_v1_types_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Frame) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Frame) ProtoMessage() {}
+
+func (x *Frame) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_types_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Frame.ProtoReflect.Descriptor instead.
+func (*Frame) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *Frame) GetFile() string {
+	if x != nil {
+		return x.File
+	}
+	return ""
+}
+
+func (x *Frame) GetLine() int32 {
+	if x != nil {
+		return x.Line
+	}
+	return 0
+}
+
+func (x *Frame) GetColumn() int32 {
+	if x != nil {
+		return x.Column
+	}
+	return 0
+}
+
+func (x *Frame) GetFunction() string {
+	if x != nil {
+		return x.Function
+	}
+	return ""
+}
+
+func (x *Frame) GetProject() bool {
+	if x != nil {
+		return x.Project
+	}
+	return false
+}
+
 // Failure is one structured failure.
 type Failure struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Path relative to the workspace root.
-	File          string      `protobuf:"bytes,1,opt,name=file,proto3" json:"file,omitempty"`
-	Line          int32       `protobuf:"varint,2,opt,name=line,proto3" json:"line,omitempty"`
-	Column        int32       `protobuf:"varint,3,opt,name=column,proto3" json:"column,omitempty"`
-	Kind          FailureKind `protobuf:"varint,4,opt,name=kind,proto3,enum=greenlight.v1.FailureKind" json:"kind,omitempty"`
-	Message       string      `protobuf:"bytes,5,opt,name=message,proto3" json:"message,omitempty"`
-	Test          string      `protobuf:"bytes,6,opt,name=test,proto3" json:"test,omitempty"`
-	Evidence      *Evidence   `protobuf:"bytes,7,opt,name=evidence,proto3" json:"evidence,omitempty"`
+	File     string      `protobuf:"bytes,1,opt,name=file,proto3" json:"file,omitempty"`
+	Line     int32       `protobuf:"varint,2,opt,name=line,proto3" json:"line,omitempty"`
+	Column   int32       `protobuf:"varint,3,opt,name=column,proto3" json:"column,omitempty"`
+	Kind     FailureKind `protobuf:"varint,4,opt,name=kind,proto3,enum=greenlight.v1.FailureKind" json:"kind,omitempty"`
+	Message  string      `protobuf:"bytes,5,opt,name=message,proto3" json:"message,omitempty"`
+	Test     string      `protobuf:"bytes,6,opt,name=test,proto3" json:"test,omitempty"`
+	Evidence *Evidence   `protobuf:"bytes,7,opt,name=evidence,proto3" json:"evidence,omitempty"`
+	// Failing frames, innermost (nearest the failure) first.
+	Frames []*Frame `protobuf:"bytes,8,rep,name=frames,proto3" json:"frames,omitempty"`
+	// The test failed first and passed on re-run.
+	Flaky         bool `protobuf:"varint,9,opt,name=flaky,proto3" json:"flaky,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Failure) Reset() {
 	*x = Failure{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[10]
+	mi := &file_greenlight_v1_types_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1707,7 +1817,7 @@ func (x *Failure) String() string {
 func (*Failure) ProtoMessage() {}
 
 func (x *Failure) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[10]
+	mi := &file_greenlight_v1_types_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1720,7 +1830,7 @@ func (x *Failure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Failure.ProtoReflect.Descriptor instead.
 func (*Failure) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{10}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Failure) GetFile() string {
@@ -1772,6 +1882,20 @@ func (x *Failure) GetEvidence() *Evidence {
 	return nil
 }
 
+func (x *Failure) GetFrames() []*Frame {
+	if x != nil {
+		return x.Frames
+	}
+	return nil
+}
+
+func (x *Failure) GetFlaky() bool {
+	if x != nil {
+		return x.Flaky
+	}
+	return false
+}
+
 // CodeWindow is a numbered excerpt of a source file around a fault location.
 type CodeWindow struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
@@ -1789,7 +1913,7 @@ type CodeWindow struct {
 
 func (x *CodeWindow) Reset() {
 	*x = CodeWindow{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[11]
+	mi := &file_greenlight_v1_types_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1801,7 +1925,7 @@ func (x *CodeWindow) String() string {
 func (*CodeWindow) ProtoMessage() {}
 
 func (x *CodeWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[11]
+	mi := &file_greenlight_v1_types_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1814,7 +1938,7 @@ func (x *CodeWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeWindow.ProtoReflect.Descriptor instead.
 func (*CodeWindow) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{11}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CodeWindow) GetFile() string {
@@ -1881,7 +2005,7 @@ type Score struct {
 
 func (x *Score) Reset() {
 	*x = Score{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[12]
+	mi := &file_greenlight_v1_types_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1893,7 +2017,7 @@ func (x *Score) String() string {
 func (*Score) ProtoMessage() {}
 
 func (x *Score) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[12]
+	mi := &file_greenlight_v1_types_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1906,7 +2030,7 @@ func (x *Score) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Score.ProtoReflect.Descriptor instead.
 func (*Score) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{12}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Score) GetTotal() float64 {
@@ -2001,7 +2125,7 @@ type CommandRecord struct {
 
 func (x *CommandRecord) Reset() {
 	*x = CommandRecord{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[13]
+	mi := &file_greenlight_v1_types_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2013,7 +2137,7 @@ func (x *CommandRecord) String() string {
 func (*CommandRecord) ProtoMessage() {}
 
 func (x *CommandRecord) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[13]
+	mi := &file_greenlight_v1_types_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2026,7 +2150,7 @@ func (x *CommandRecord) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommandRecord.ProtoReflect.Descriptor instead.
 func (*CommandRecord) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{13}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *CommandRecord) GetName() string {
@@ -2085,7 +2209,7 @@ type Platform struct {
 
 func (x *Platform) Reset() {
 	*x = Platform{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[14]
+	mi := &file_greenlight_v1_types_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2097,7 +2221,7 @@ func (x *Platform) String() string {
 func (*Platform) ProtoMessage() {}
 
 func (x *Platform) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[14]
+	mi := &file_greenlight_v1_types_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2110,7 +2234,7 @@ func (x *Platform) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Platform.ProtoReflect.Descriptor instead.
 func (*Platform) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{14}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Platform) GetOs() string {
@@ -2165,7 +2289,7 @@ type Manifest struct {
 
 func (x *Manifest) Reset() {
 	*x = Manifest{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[15]
+	mi := &file_greenlight_v1_types_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2177,7 +2301,7 @@ func (x *Manifest) String() string {
 func (*Manifest) ProtoMessage() {}
 
 func (x *Manifest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[15]
+	mi := &file_greenlight_v1_types_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2190,7 +2314,7 @@ func (x *Manifest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Manifest.ProtoReflect.Descriptor instead.
 func (*Manifest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{15}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Manifest) GetRunId() string {
@@ -2261,7 +2385,7 @@ type Artifact struct {
 
 func (x *Artifact) Reset() {
 	*x = Artifact{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[16]
+	mi := &file_greenlight_v1_types_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2273,7 +2397,7 @@ func (x *Artifact) String() string {
 func (*Artifact) ProtoMessage() {}
 
 func (x *Artifact) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[16]
+	mi := &file_greenlight_v1_types_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2286,7 +2410,7 @@ func (x *Artifact) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Artifact.ProtoReflect.Descriptor instead.
 func (*Artifact) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{16}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Artifact) GetPath() string {
@@ -2330,7 +2454,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[17]
+	mi := &file_greenlight_v1_types_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2342,7 +2466,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[17]
+	mi := &file_greenlight_v1_types_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2355,7 +2479,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{17}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Result) GetStatus() Verdict {
@@ -2489,7 +2613,7 @@ type PatchOutcome struct {
 
 func (x *PatchOutcome) Reset() {
 	*x = PatchOutcome{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[18]
+	mi := &file_greenlight_v1_types_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2501,7 +2625,7 @@ func (x *PatchOutcome) String() string {
 func (*PatchOutcome) ProtoMessage() {}
 
 func (x *PatchOutcome) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[18]
+	mi := &file_greenlight_v1_types_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2514,7 +2638,7 @@ func (x *PatchOutcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchOutcome.ProtoReflect.Descriptor instead.
 func (*PatchOutcome) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{18}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *PatchOutcome) GetAttempt() int32 {
@@ -2627,7 +2751,7 @@ type Usage struct {
 
 func (x *Usage) Reset() {
 	*x = Usage{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[19]
+	mi := &file_greenlight_v1_types_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2639,7 +2763,7 @@ func (x *Usage) String() string {
 func (*Usage) ProtoMessage() {}
 
 func (x *Usage) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[19]
+	mi := &file_greenlight_v1_types_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2652,7 +2776,7 @@ func (x *Usage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Usage.ProtoReflect.Descriptor instead.
 func (*Usage) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{19}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Usage) GetPromptTokens() int64 {
@@ -2738,7 +2862,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\tmax_level\x18\x06 \x01(\x0e2\x14.greenlight.v1.LevelR\bmaxLevel\x12\x14\n" +
 	"\x05notes\x18\a \x03(\tR\x05notes\x12:\n" +
 	"\vtime_budget\x18\b \x01(\v2\x19.google.protobuf.DurationR\n" +
-	"timeBudget\"\xc6\x05\n" +
+	"timeBudget\"\x9a\x06\n" +
 	"\n" +
 	"StepResult\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12*\n" +
@@ -2763,7 +2887,10 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x04tier\x18\x10 \x01(\x0e2\x13.greenlight.v1.TierR\x04tier\x12*\n" +
 	"\x05level\x18\x11 \x01(\x0e2\x14.greenlight.v1.LevelR\x05level\x12\x14\n" +
 	"\x05image\x18\x12 \x01(\tR\x05image\x12\x1a\n" +
-	"\boptional\x18\x13 \x01(\bR\boptional\"\x9a\x02\n" +
+	"\boptional\x18\x13 \x01(\bR\boptional\x121\n" +
+	"\x06counts\x18\x14 \x01(\v2\x19.greenlight.v1.TestCountsR\x06counts\x12\x1f\n" +
+	"\vlint_issues\x18\x15 \x01(\x05R\n" +
+	"lintIssues\"\x9a\x02\n" +
 	"\bTestCase\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05suite\x18\x02 \x01(\tR\x05suite\x12\x12\n" +
@@ -2775,7 +2902,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x04line\x18\b \x01(\x05R\x04line\x12\x14\n" +
 	"\x05flaky\x18\t \x01(\bR\x05flaky\x12\x12\n" +
 	"\x04step\x18\n" +
-	" \x01(\tR\x04step\"\xb2\x01\n" +
+	" \x01(\tR\x04step\"\xcc\x01\n" +
 	"\n" +
 	"TestCounts\x12\x16\n" +
 	"\x06passed\x18\x01 \x01(\x05R\x06passed\x12\x16\n" +
@@ -2784,7 +2911,8 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x06errors\x18\x04 \x01(\x05R\x06errors\x12\x14\n" +
 	"\x05total\x18\x05 \x01(\x05R\x05total\x12\x14\n" +
 	"\x05flaky\x18\x06 \x01(\x05R\x05flaky\x12\x16\n" +
-	"\x06format\x18\a \x01(\tR\x06format\"\xc4\x01\n" +
+	"\x06format\x18\a \x01(\tR\x06format\x12\x18\n" +
+	"\aomitted\x18\b \x01(\x05R\aomitted\"\xc4\x01\n" +
 	"\bEvidence\x12\x12\n" +
 	"\x04step\x18\x01 \x01(\tR\x04step\x12\x18\n" +
 	"\acommand\x18\x02 \x01(\tR\acommand\x12\x18\n" +
@@ -2793,7 +2921,13 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\n" +
 	"log_offset\x18\x05 \x01(\x03R\tlogOffset\x124\n" +
 	"\n" +
-	"log_digest\x18\x06 \x01(\v2\x15.greenlight.v1.DigestR\tlogDigest\"\xdc\x01\n" +
+	"log_digest\x18\x06 \x01(\v2\x15.greenlight.v1.DigestR\tlogDigest\"}\n" +
+	"\x05Frame\x12\x12\n" +
+	"\x04file\x18\x01 \x01(\tR\x04file\x12\x12\n" +
+	"\x04line\x18\x02 \x01(\x05R\x04line\x12\x16\n" +
+	"\x06column\x18\x03 \x01(\x05R\x06column\x12\x1a\n" +
+	"\bfunction\x18\x04 \x01(\tR\bfunction\x12\x18\n" +
+	"\aproject\x18\x05 \x01(\bR\aproject\"\xa0\x02\n" +
 	"\aFailure\x12\x12\n" +
 	"\x04file\x18\x01 \x01(\tR\x04file\x12\x12\n" +
 	"\x04line\x18\x02 \x01(\x05R\x04line\x12\x16\n" +
@@ -2801,7 +2935,9 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x04kind\x18\x04 \x01(\x0e2\x1a.greenlight.v1.FailureKindR\x04kind\x12\x18\n" +
 	"\amessage\x18\x05 \x01(\tR\amessage\x12\x12\n" +
 	"\x04test\x18\x06 \x01(\tR\x04test\x123\n" +
-	"\bevidence\x18\a \x01(\v2\x17.greenlight.v1.EvidenceR\bevidence\"\xa1\x01\n" +
+	"\bevidence\x18\a \x01(\v2\x17.greenlight.v1.EvidenceR\bevidence\x12,\n" +
+	"\x06frames\x18\b \x03(\v2\x14.greenlight.v1.FrameR\x06frames\x12\x14\n" +
+	"\x05flaky\x18\t \x01(\bR\x05flaky\"\xa1\x01\n" +
 	"\n" +
 	"CodeWindow\x12\x12\n" +
 	"\x04file\x18\x01 \x01(\tR\x04file\x12\x1d\n" +
@@ -2980,7 +3116,7 @@ func file_greenlight_v1_types_proto_rawDescGZIP() []byte {
 }
 
 var file_greenlight_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 10)
-var file_greenlight_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_greenlight_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_greenlight_v1_types_proto_goTypes = []any{
 	(Phase)(0),                    // 0: greenlight.v1.Phase
 	(Tier)(0),                     // 1: greenlight.v1.Tier
@@ -3002,76 +3138,79 @@ var file_greenlight_v1_types_proto_goTypes = []any{
 	(*TestCase)(nil),              // 17: greenlight.v1.TestCase
 	(*TestCounts)(nil),            // 18: greenlight.v1.TestCounts
 	(*Evidence)(nil),              // 19: greenlight.v1.Evidence
-	(*Failure)(nil),               // 20: greenlight.v1.Failure
-	(*CodeWindow)(nil),            // 21: greenlight.v1.CodeWindow
-	(*Score)(nil),                 // 22: greenlight.v1.Score
-	(*CommandRecord)(nil),         // 23: greenlight.v1.CommandRecord
-	(*Platform)(nil),              // 24: greenlight.v1.Platform
-	(*Manifest)(nil),              // 25: greenlight.v1.Manifest
-	(*Artifact)(nil),              // 26: greenlight.v1.Artifact
-	(*Result)(nil),                // 27: greenlight.v1.Result
-	(*PatchOutcome)(nil),          // 28: greenlight.v1.PatchOutcome
-	(*Usage)(nil),                 // 29: greenlight.v1.Usage
-	nil,                           // 30: greenlight.v1.Step.EnvEntry
-	(*durationpb.Duration)(nil),   // 31: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 32: google.protobuf.Timestamp
+	(*Frame)(nil),                 // 20: greenlight.v1.Frame
+	(*Failure)(nil),               // 21: greenlight.v1.Failure
+	(*CodeWindow)(nil),            // 22: greenlight.v1.CodeWindow
+	(*Score)(nil),                 // 23: greenlight.v1.Score
+	(*CommandRecord)(nil),         // 24: greenlight.v1.CommandRecord
+	(*Platform)(nil),              // 25: greenlight.v1.Platform
+	(*Manifest)(nil),              // 26: greenlight.v1.Manifest
+	(*Artifact)(nil),              // 27: greenlight.v1.Artifact
+	(*Result)(nil),                // 28: greenlight.v1.Result
+	(*PatchOutcome)(nil),          // 29: greenlight.v1.PatchOutcome
+	(*Usage)(nil),                 // 30: greenlight.v1.Usage
+	nil,                           // 31: greenlight.v1.Step.EnvEntry
+	(*durationpb.Duration)(nil),   // 32: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 33: google.protobuf.Timestamp
 }
 var file_greenlight_v1_types_proto_depIdxs = []int32{
 	0,  // 0: greenlight.v1.Step.phase:type_name -> greenlight.v1.Phase
-	30, // 1: greenlight.v1.Step.env:type_name -> greenlight.v1.Step.EnvEntry
-	31, // 2: greenlight.v1.Step.timeout:type_name -> google.protobuf.Duration
+	31, // 1: greenlight.v1.Step.env:type_name -> greenlight.v1.Step.EnvEntry
+	32, // 2: greenlight.v1.Step.timeout:type_name -> google.protobuf.Duration
 	1,  // 3: greenlight.v1.Step.tier:type_name -> greenlight.v1.Tier
 	2,  // 4: greenlight.v1.Step.level:type_name -> greenlight.v1.Level
 	11, // 5: greenlight.v1.Step.source:type_name -> greenlight.v1.CommandSource
-	31, // 6: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
+	32, // 6: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
 	1,  // 7: greenlight.v1.TierSelection.tier:type_name -> greenlight.v1.Tier
 	12, // 8: greenlight.v1.Pipeline.steps:type_name -> greenlight.v1.Step
 	13, // 9: greenlight.v1.Pipeline.limits:type_name -> greenlight.v1.Limits
 	14, // 10: greenlight.v1.Pipeline.tiers:type_name -> greenlight.v1.TierSelection
 	2,  // 11: greenlight.v1.Pipeline.max_level:type_name -> greenlight.v1.Level
-	31, // 12: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
+	32, // 12: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
 	0,  // 13: greenlight.v1.StepResult.phase:type_name -> greenlight.v1.Phase
 	3,  // 14: greenlight.v1.StepResult.status:type_name -> greenlight.v1.StepStatus
-	32, // 15: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
-	32, // 16: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
-	31, // 17: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
+	33, // 15: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
+	33, // 16: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
+	32, // 17: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
 	10, // 18: greenlight.v1.StepResult.log_digest:type_name -> greenlight.v1.Digest
 	1,  // 19: greenlight.v1.StepResult.tier:type_name -> greenlight.v1.Tier
 	2,  // 20: greenlight.v1.StepResult.level:type_name -> greenlight.v1.Level
-	6,  // 21: greenlight.v1.TestCase.status:type_name -> greenlight.v1.TestStatus
-	31, // 22: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
-	10, // 23: greenlight.v1.Evidence.log_digest:type_name -> greenlight.v1.Digest
-	7,  // 24: greenlight.v1.Failure.kind:type_name -> greenlight.v1.FailureKind
-	19, // 25: greenlight.v1.Failure.evidence:type_name -> greenlight.v1.Evidence
-	2,  // 26: greenlight.v1.Score.level:type_name -> greenlight.v1.Level
-	8,  // 27: greenlight.v1.Score.decided_by:type_name -> greenlight.v1.ScoreSource
-	3,  // 28: greenlight.v1.CommandRecord.status:type_name -> greenlight.v1.StepStatus
-	32, // 29: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
-	32, // 30: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
-	10, // 31: greenlight.v1.Manifest.snapshot:type_name -> greenlight.v1.Digest
-	23, // 32: greenlight.v1.Manifest.commands_executed:type_name -> greenlight.v1.CommandRecord
-	24, // 33: greenlight.v1.Manifest.platform:type_name -> greenlight.v1.Platform
-	13, // 34: greenlight.v1.Manifest.limits:type_name -> greenlight.v1.Limits
-	10, // 35: greenlight.v1.Artifact.digest:type_name -> greenlight.v1.Digest
-	5,  // 36: greenlight.v1.Result.status:type_name -> greenlight.v1.Verdict
-	25, // 37: greenlight.v1.Result.manifest:type_name -> greenlight.v1.Manifest
-	16, // 38: greenlight.v1.Result.steps:type_name -> greenlight.v1.StepResult
-	18, // 39: greenlight.v1.Result.counts:type_name -> greenlight.v1.TestCounts
-	20, // 40: greenlight.v1.Result.failures:type_name -> greenlight.v1.Failure
-	22, // 41: greenlight.v1.Result.score:type_name -> greenlight.v1.Score
-	2,  // 42: greenlight.v1.Result.level:type_name -> greenlight.v1.Level
-	17, // 43: greenlight.v1.Result.tests:type_name -> greenlight.v1.TestCase
-	26, // 44: greenlight.v1.Result.artifacts:type_name -> greenlight.v1.Artifact
-	14, // 45: greenlight.v1.Result.tiers:type_name -> greenlight.v1.TierSelection
-	9,  // 46: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
-	10, // 47: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
-	10, // 48: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
-	29, // 49: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
-	50, // [50:50] is the sub-list for method output_type
-	50, // [50:50] is the sub-list for method input_type
-	50, // [50:50] is the sub-list for extension type_name
-	50, // [50:50] is the sub-list for extension extendee
-	0,  // [0:50] is the sub-list for field type_name
+	18, // 21: greenlight.v1.StepResult.counts:type_name -> greenlight.v1.TestCounts
+	6,  // 22: greenlight.v1.TestCase.status:type_name -> greenlight.v1.TestStatus
+	32, // 23: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
+	10, // 24: greenlight.v1.Evidence.log_digest:type_name -> greenlight.v1.Digest
+	7,  // 25: greenlight.v1.Failure.kind:type_name -> greenlight.v1.FailureKind
+	19, // 26: greenlight.v1.Failure.evidence:type_name -> greenlight.v1.Evidence
+	20, // 27: greenlight.v1.Failure.frames:type_name -> greenlight.v1.Frame
+	2,  // 28: greenlight.v1.Score.level:type_name -> greenlight.v1.Level
+	8,  // 29: greenlight.v1.Score.decided_by:type_name -> greenlight.v1.ScoreSource
+	3,  // 30: greenlight.v1.CommandRecord.status:type_name -> greenlight.v1.StepStatus
+	33, // 31: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
+	33, // 32: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
+	10, // 33: greenlight.v1.Manifest.snapshot:type_name -> greenlight.v1.Digest
+	24, // 34: greenlight.v1.Manifest.commands_executed:type_name -> greenlight.v1.CommandRecord
+	25, // 35: greenlight.v1.Manifest.platform:type_name -> greenlight.v1.Platform
+	13, // 36: greenlight.v1.Manifest.limits:type_name -> greenlight.v1.Limits
+	10, // 37: greenlight.v1.Artifact.digest:type_name -> greenlight.v1.Digest
+	5,  // 38: greenlight.v1.Result.status:type_name -> greenlight.v1.Verdict
+	26, // 39: greenlight.v1.Result.manifest:type_name -> greenlight.v1.Manifest
+	16, // 40: greenlight.v1.Result.steps:type_name -> greenlight.v1.StepResult
+	18, // 41: greenlight.v1.Result.counts:type_name -> greenlight.v1.TestCounts
+	21, // 42: greenlight.v1.Result.failures:type_name -> greenlight.v1.Failure
+	23, // 43: greenlight.v1.Result.score:type_name -> greenlight.v1.Score
+	2,  // 44: greenlight.v1.Result.level:type_name -> greenlight.v1.Level
+	17, // 45: greenlight.v1.Result.tests:type_name -> greenlight.v1.TestCase
+	27, // 46: greenlight.v1.Result.artifacts:type_name -> greenlight.v1.Artifact
+	14, // 47: greenlight.v1.Result.tiers:type_name -> greenlight.v1.TierSelection
+	9,  // 48: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
+	10, // 49: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
+	10, // 50: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
+	30, // 51: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
+	52, // [52:52] is the sub-list for method output_type
+	52, // [52:52] is the sub-list for method input_type
+	52, // [52:52] is the sub-list for extension type_name
+	52, // [52:52] is the sub-list for extension extendee
+	0,  // [0:52] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_types_proto_init() }
@@ -3085,7 +3224,7 @@ func file_greenlight_v1_types_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_greenlight_v1_types_proto_rawDesc), len(file_greenlight_v1_types_proto_rawDesc)),
 			NumEnums:      10,
-			NumMessages:   21,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

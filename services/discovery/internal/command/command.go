@@ -1,0 +1,79 @@
+// Package command holds the runnable commands discovery finds or reads from
+// repository configuration, and extracts them from detected subprojects.
+//
+// A Command is the domain twin of greenlight.v1.Step: the set of commands of
+// a workspace is its whitelist, and a pipeline is an ordered subset of it.
+package command
+
+import (
+	"slices"
+	"time"
+)
+
+// Origins of a command (CommandSource.origin).
+const (
+	OriginDiscovered = "discovered"
+	OriginDefault    = "default"
+	OriginGreenlight = "greenlight.yaml"
+	OriginAgent      = "agent.yaml"
+	OriginRunr       = "runr.config.json"
+)
+
+// Source records where a command came from.
+type Source struct {
+	// File relative to the workspace root ("web/package.json").
+	File string
+	// Key inside the file ("scripts.test", Makefile target "test").
+	Key string
+	// Line is 1-based, 0 when unknown.
+	Line int
+	// Origin is one of the Origin constants.
+	Origin string
+}
+
+// Command is one runnable command.
+type Command struct {
+	// Name is unique within a workspace's whitelist ("go-test", "web:npm-lint").
+	Name    string
+	Phase   Phase
+	Level   Level
+	Tier    Tier
+	Command string
+	// Workdir is relative to the workspace root, "." for the root.
+	Workdir string
+	Env     map[string]string
+	// Timeout zero means the phase default (see DefaultTimeout).
+	Timeout time.Duration
+	// Network is true only for install commands.
+	Network           bool
+	ContinueOnFailure bool
+	Optional          bool
+	Group             string
+	Source            Source
+	// Subproject is the root of the subproject the command belongs to.
+	Subproject string
+	// CacheKeyFiles are the lockfiles/manifests that key the dependency
+	// cache of an install command (workspace-relative paths).
+	CacheKeyFiles []string
+	// CachePaths hold installed dependencies, relative to Workdir.
+	CachePaths []string
+	// ReportFiles are machine-readable reports the command writes
+	// (absolute sandbox paths), e.g. pytest's JUnit XML.
+	ReportFiles []string
+}
+
+// Clone returns a deep copy, so planning can adjust a command without
+// touching the whitelist it came from.
+func (c Command) Clone() Command {
+	if c.Env != nil {
+		env := make(map[string]string, len(c.Env))
+		for k, v := range c.Env {
+			env[k] = v
+		}
+		c.Env = env
+	}
+	c.CacheKeyFiles = slices.Clone(c.CacheKeyFiles)
+	c.CachePaths = slices.Clone(c.CachePaths)
+	c.ReportFiles = slices.Clone(c.ReportFiles)
+	return c
+}

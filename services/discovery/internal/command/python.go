@@ -1,0 +1,227 @@
+package command
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/detect"
+)
+
+// pyEnv is how a Python subproject's commands find their interpreter.
+type pyEnv struct {
+	// python runs the interpreter with the project's dependencies.
+	python string
+	env    map[string]string
+}
+
+// pythonEnv picks the interpreter: the system python3 when nothing must be
+// installed, else the virtualenv the install step creates in .venv
+// (--system-site-packages so tools shipped in the sandbox image, such as
+// pytest, stay visible).
+func (e *extractor) pythonEnv() pyEnv {
+	info := e.sp.Python
+	if !info.HasDeps {
+		return pyEnv{python: "python3"}
+	}
+	switch e.sp.PackageManager {
+	case "poetry":
+		return pyEnv{python: "poetry run python", env: map[string]string{"POETRY_VIRTUALENVS_IN_PROJECT": "true"}}
+	case "uv":
+		return pyEnv{python: "uv run --no-sync python"}
+	case "pipenv":
+		return pyEnv{python: "pipenv run python", env: map[string]string{"PIPENV_VENV_IN_PROJECT": "1"}}
+	}
+	return pyEnv{python: ".venv/bin/python"}
+}
+
+func (e *extractor) python() {
+	info := e.sp.Python
+	py := e.pythonEnv()
+	e.pythonInstall(py)
+	marker := e.sp.Markers[0]
+	def := Source{File: marker, Origin: OriginDefault}
+	e.add(Command{Name: "compileall", Phase: PhaseBuild, Env: clone(py.env), Source: def,
+		Command: py.python + ` -m compileall -q -x '(^|/)(\.venv|\.tox|\.nox|node_modules)/' .`})
+	if info.Invalid {
+		e.add(Command{Name: "pyproject-toml", Phase: PhaseBuild, Source: Source{File: e.file("pyproject.toml"), Origin: OriginDefault},
+			Command: `python3 -c 'import tomllib; tomllib.load(open("pyproject.toml", "rb"))'`})
+	}
+	e.pythonLint(py)
+	e.pythonTests(py)
+	e.pythonSmoke(py)
+	for _, env := range info.ToxEnvs {
+		if safeWord.MatchString(env.Name) {
+			e.add(Command{Name: "tox-" + env.Name, Phase: PhaseTest, Tier: Tier2, Command: "tox -e " + env.Name, Source: located(env.Source)})
+		}
+	}
+	for _, s := range info.Nox {
+		if safeWord.MatchString(s.Name) {
+			e.add(Command{Name: "nox-" + s.Name, Phase: PhaseTest, Tier: Tier2, Command: "nox -s " + s.Name, Source: located(s.Source)})
+		}
+	}
+}
+
+// pythonInstall adds the dependency install step, if anything is declared.
+func (e *extractor) pythonInstall(py pyEnv) {
+	info := e.sp.Python
+	if !info.HasDeps {
+		return
+	}
+	c := Command{Name: e.sp.PackageManager + "-install", Phase: PhaseInstall, Env: clone(py.env),
+		CacheKeyFiles: info.LockFiles, CachePaths: []string{".venv"}}
+	switch e.sp.PackageManager {
+	case "poetry":
+		c.Command = "poetry install --no-interaction"
+		c.Source = Source{File: e.file("pyproject.toml"), Key: "tool.poetry", Origin: OriginDefault}
+	case "uv":
+		c.Command = "uv sync --frozen"
+		c.Source = Source{File: e.file("uv.lock"), Origin: OriginDefault}
+	case "pipenv":
+		c.Command = "pipenv install --dev"
+		if contains(info.LockFiles, e.file("Pipfile.lock")) {
+			c.Command += " --deploy"
+		}
+		c.Source = Source{File: e.file("Pipfile"), Origin: OriginDefault}
+	default:
+		var args []string
+		for _, r := range info.Requirements {
+			args = append(args, "-r "+shellQuote(e.rel(r)))
+		}
+		if info.Pyproject != "" {
+			target := "."
+			if len(info.Extras) > 0 {
+				target = ".[" + strings.Join(info.Extras, ",") + "]"
+			}
+			args = append(args, "-e "+shellQuote(target))
+		}
+		c.Command = "python3 -m venv --system-site-packages .venv && .venv/bin/python -m pip install " + strings.Join(args, " ")
+		src := info.Pyproject
+		if len(info.Requirements) > 0 {
+			src = info.Requirements[0]
+		}
+		c.Source = Source{File: src, Origin: OriginDefault}
+	}
+	e.add(c)
+}
+
+// pythonLint adds ruff and mypy when the project configures them.
+func (e *extractor) pythonLint(py pyEnv) {
+	tools := e.sp.Python.Tools
+	if loc, ok := tools["ruff"]; ok {
+		e.add(Command{Name: "ruff", Phase: PhaseLint, Env: clone(py.env), Command: py.python + " -m ruff check .", Source: discovered(loc)})
+	}
+	if loc, ok := tools["mypy"]; ok {
+		cmd := py.python + " -m mypy"
+		if !e.sp.Python.MypyFiles {
+			cmd += " ."
+		}
+		e.add(Command{Name: "mypy", Phase: PhaseTypecheck, Env: clone(py.env), Command: cmd, Source: discovered(loc)})
+	}
+}
+
+// pythonTests adds pytest (with a JUnit report and the -rA summary the
+// parser reads) or unittest, only when tests exist: pytest without tests
+// exits 5, which is not a verdict on the code.
+func (e *extractor) pythonTests(py pyEnv) {
+	if !e.sp.HasTests || len(e.sp.TestFrameworks) == 0 {
+		if !e.sp.HasTests {
+			e.note("%s: no Python tests found; verification relies on compileall, imports and entry-point smoke runs", e.sp.Root)
+		}
+		return
+	}
+	info := e.sp.Python
+	src := Source{File: e.sp.Markers[0], Origin: OriginDefault}
+	if loc, ok := info.Tools["pytest"]; ok {
+		src = discovered(loc)
+	}
+	switch e.sp.TestFrameworks[0] {
+	case "unittest":
+		cmd := py.python + " -m unittest discover -v"
+		if info.TestsDir != "" && !info.TestsDirIsPackage {
+			cmd += " -s " + info.TestsDir
+		}
+		e.add(Command{Name: "unittest", Phase: PhaseTest, Env: clone(py.env), Command: cmd, Source: src})
+	default:
+		name := e.uniqueName("pytest")
+		delete(e.names, name) // add() claims it again
+		report := ReportDir + "/" + fileName(name) + ".xml"
+		e.add(Command{Name: "pytest", Phase: PhaseTest, Env: clone(py.env), Source: src,
+			Command: py.python + " -m pytest -rA --junitxml=" + report, ReportFiles: []string{report}})
+	}
+}
+
+var dottedIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+
+// pythonSmoke imports each package and runs each console script with
+// --help. They are the tier0 fallback when there are no tests, and tier1
+// extras otherwise.
+func (e *extractor) pythonSmoke(py pyEnv) {
+	info := e.sp.Python
+	tier := Tier1
+	if !e.sp.HasTests {
+		tier = Tier0
+	}
+	env := clone(py.env)
+	if info.SrcLayout {
+		if env == nil {
+			env = map[string]string{}
+		}
+		env["PYTHONPATH"] = "src"
+	}
+	for _, pkg := range info.Packages {
+		e.add(Command{Name: "import-" + pkg, Phase: PhaseSmoke, Tier: tier, Env: clone(env),
+			Command: fmt.Sprintf("%s -c 'import %s'", py.python, pkg), Source: Source{File: e.sp.Markers[0], Key: pkg, Origin: OriginDefault}})
+	}
+	for _, ep := range info.Scripts {
+		if !dottedIdent.MatchString(ep.Module) || !dottedIdent.MatchString(ep.Func) || !safeWord.MatchString(ep.Name) {
+			e.note("%s: entry point %q skipped: %q is not a module:function reference", ep.Source.File, ep.Name, ep.Module+":"+ep.Func)
+			continue
+		}
+		first, rest, _ := strings.Cut(ep.Func, ".")
+		call := first
+		if rest != "" {
+			call += "." + rest
+		}
+		cmd := fmt.Sprintf(`%s -c 'import sys; from %s import %s; sys.argv = ["%s", "--help"]; sys.exit(%s())'`,
+			py.python, ep.Module, first, ep.Name, call)
+		e.add(Command{Name: "cli-" + ep.Name + "-help", Phase: PhaseSmoke, Tier: tier, Env: clone(env), Command: cmd, Source: discovered(ep.Source)})
+	}
+	if !e.sp.HasTests && len(info.Packages) == 0 && len(info.Scripts) == 0 {
+		e.note("%s: no importable package or entry point found for a smoke run", e.sp.Root)
+	}
+}
+
+func located(l detect.Located) Source {
+	return Source{File: l.File, Key: l.Key, Line: l.Line, Origin: OriginDiscovered}
+}
+
+func discovered(l detect.Located) Source { return located(l) }
+
+func clone(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// shellQuote quotes a word for /bin/sh when it is not plainly safe.
+func shellQuote(s string) string {
+	if safeWord.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,46 @@
+package detect
+
+import (
+	"path"
+	"strings"
+)
+
+// contentFiles are the base names whose contents detection reads. Lockfiles
+// are not among them: their names are enough.
+var contentFiles = map[string]bool{
+	"package.json": true, "go.mod": true, "pyproject.toml": true, "setup.cfg": true,
+	"tox.ini": true, "noxfile.py": true, "pytest.ini": true, "Pipfile": true,
+	"Makefile": true, "makefile": true, "GNUmakefile": true,
+	"Cargo.toml": true, "rust-toolchain": true, "rust-toolchain.toml": true,
+	"pom.xml": true, "build.gradle": true, "build.gradle.kts": true,
+	".nvmrc": true, ".node-version": true, ".python-version": true, ".tool-versions": true,
+	"greenlight.yaml": true, "greenlight.yml": true, "agent.yaml": true, "runr.config.json": true,
+}
+
+// WantContent reports whether the snapshot index must keep a file's content:
+// a manifest or configuration file outside ignored directories.
+func WantContent(name string) bool {
+	if Ignored(name) {
+		return false
+	}
+	base := path.Base(name)
+	return contentFiles[base] || isRequirements(base) ||
+		strings.HasSuffix(name, ".txt") && path.Base(path.Dir(name)) == "requirements"
+}
+
+// isRequirements matches pip requirement files: requirements.txt,
+// requirements-dev.txt, dev-requirements.txt, ...
+func isRequirements(base string) bool {
+	return strings.HasSuffix(base, ".txt") && strings.Contains(base, "requirements")
+}
+
+// otherRuntimes are detected by name only: greenlight knows no commands for
+// them (a Makefile next to them still contributes its targets).
+var otherRuntimes = map[string]string{
+	"Gemfile": "ruby", "composer.json": "php", "mix.exs": "elixir", "Package.swift": "swift",
+	"CMakeLists.txt": "cpp", "build.sbt": "scala", "pubspec.yaml": "dart",
+	"deno.json": "deno", "deno.jsonc": "deno", "stack.yaml": "haskell", "dune-project": "ocaml",
+}
+
+// otherRuntimeBySuffix covers marker files known by extension.
+var otherRuntimeBySuffix = map[string]string{".csproj": "dotnet", ".sln": "dotnet", ".fsproj": "dotnet", ".cabal": "haskell"}

@@ -1,0 +1,49 @@
+package sandbox
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// box is one sandbox container serving one run (for one image).
+type box struct {
+	id    string
+	image ImageInfo
+	// network is the network the box may be attached to ("" when created
+	// without any); connected says whether it is attached now.
+	network   string
+	connected bool
+	pooled    bool
+
+	mu sync.Mutex
+	// oomSeen is the cgroup's oom_kill counter as last read.
+	oomSeen int64
+
+	killOnce   sync.Once
+	killMu     sync.Mutex
+	killReason string
+}
+
+// kill removes the container at once (the only way to stop every process
+// of a step: killing an exec'd client does not kill the process) and
+// remembers why. Later calls do nothing.
+func (b *box) kill(rt Runtime, timeout time.Duration, reason string) error {
+	var err error
+	b.killOnce.Do(func() {
+		b.killMu.Lock()
+		b.killReason = reason
+		b.killMu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		err = rt.Remove(ctx, b.id)
+	})
+	return err
+}
+
+// killed returns why the box was killed, "" while it lives.
+func (b *box) killed() string {
+	b.killMu.Lock()
+	defer b.killMu.Unlock()
+	return b.killReason
+}

@@ -1,0 +1,150 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"time"
+)
+
+// Config is the server-side policy of a Runner.
+type Config struct {
+	// Owner labels the containers the executor creates for itself (pool).
+	Owner string
+	// Defaults apply to zero request limits; Max clamps request limits.
+	Defaults Limits
+	Max      Limits
+	// StepTimeout is the default timeout of a step; InstallTimeout that of
+	// an install step.
+	StepTimeout    time.Duration
+	InstallTimeout time.Duration
+	// EgressNetwork is the engine network install steps are attached to.
+	EgressNetwork string
+	// CABundlePath is a PEM file (e.g. /etc/ssl/certs/ca-certificates.crt)
+	// trusted by install steps; "" for none.
+	CABundlePath string
+	// InstallEnv is added to the environment of install steps only (proxy
+	// settings, registry mirrors).
+	InstallEnv map[string]string
+	// TempDir holds step log spool files; "" means os.TempDir().
+	TempDir string
+	// Live shapes the live log stream.
+	Live LiveConfig
+	// TailLines bounds StepResult.Tail.
+	TailLines int
+	// CleanupTimeout bounds each container removal.
+	CleanupTimeout time.Duration
+}
+
+// LiveConfig shapes the live log stream: chunks are coalesced up to
+// ChunkBytes or FlushEvery, sent at most at RateBytes per second per step,
+// and dropped (never blocking the sandbox) beyond MaxPendingBytes.
+type LiveConfig struct {
+	ChunkBytes      int
+	FlushEvery      time.Duration
+	RateBytes       int
+	BurstBytes      int
+	MaxPendingBytes int
+}
+
+// Default limits and timeouts.
+const (
+	DefaultCPUs            = 1.0
+	DefaultMemoryBytes     = 2 << 30
+	DefaultPids            = 256
+	DefaultTmpfsBytes      = 512 << 20
+	DefaultHomeBytes       = 512 << 20
+	DefaultWorkspaceBytes  = 1 << 30
+	DefaultLogBytesPerStep = 4 << 20
+	DefaultRunTimeout      = 30 * time.Minute
+	DefaultStepTimeout     = 10 * time.Minute
+	DefaultInstallTimeout  = 15 * time.Minute
+	DefaultTailLines       = 200
+)
+
+// DefaultConfig returns the defaults: 1 CPU, 2 GiB, 256 pids, 512 MiB /tmp and
+// home, 1 GiB workspace, 4 MiB of log per step, 30 minutes per run.
+func DefaultConfig() Config {
+	return Config{
+		Owner: "greenlight-executor",
+		Defaults: Limits{
+			CPUs: DefaultCPUs, MemoryBytes: DefaultMemoryBytes, Pids: DefaultPids,
+			TmpfsBytes: DefaultTmpfsBytes, HomeBytes: DefaultHomeBytes, WorkspaceBytes: DefaultWorkspaceBytes,
+			LogBytesPerStep: DefaultLogBytesPerStep, RunTimeout: DefaultRunTimeout,
+		},
+		Max: Limits{
+			CPUs: 4, MemoryBytes: 8 << 30, Pids: 4096,
+			TmpfsBytes: 4 << 30, HomeBytes: 4 << 30, WorkspaceBytes: 8 << 30,
+			LogBytesPerStep: 64 << 20, RunTimeout: 2 * time.Hour,
+		},
+		StepTimeout:    DefaultStepTimeout,
+		InstallTimeout: DefaultInstallTimeout,
+		EgressNetwork:  "bridge",
+		Live: LiveConfig{
+			ChunkBytes: 32 << 10, FlushEvery: 100 * time.Millisecond,
+			RateBytes: 2 << 20, BurstBytes: 256 << 10, MaxPendingBytes: 256 << 10,
+		},
+		TailLines:      DefaultTailLines,
+		CleanupTimeout: 30 * time.Second,
+	}
+}
+
+// Validate reports the first unusable setting.
+func (c *Config) Validate() error {
+	d, m := c.Defaults, c.Max
+	switch {
+	case d.CPUs <= 0 || d.MemoryBytes <= 0 || d.Pids <= 0 || d.TmpfsBytes <= 0 || d.HomeBytes <= 0 ||
+		d.WorkspaceBytes <= 0 || d.LogBytesPerStep <= 0 || d.RunTimeout <= 0:
+		return fmt.Errorf("every default limit must be positive: %+v", d)
+	case m.CPUs < d.CPUs || m.MemoryBytes < d.MemoryBytes || m.Pids < d.Pids || m.TmpfsBytes < d.TmpfsBytes ||
+		m.HomeBytes < d.HomeBytes || m.WorkspaceBytes < d.WorkspaceBytes || m.LogBytesPerStep < d.LogBytesPerStep ||
+		m.RunTimeout < d.RunTimeout:
+		return fmt.Errorf("every maximum limit must be at least its default: max %+v, defaults %+v", m, d)
+	case c.StepTimeout <= 0 || c.InstallTimeout <= 0:
+		return fmt.Errorf("step timeouts must be positive")
+	case c.Live.ChunkBytes <= 0 || c.Live.FlushEvery <= 0 || c.Live.RateBytes <= 0 ||
+		c.Live.BurstBytes < c.Live.ChunkBytes || c.Live.MaxPendingBytes < c.Live.ChunkBytes:
+		return fmt.Errorf("live log settings must be positive, with burst and pending at least one chunk: %+v", c.Live)
+	case c.TailLines <= 0:
+		return fmt.Errorf("tail lines must be positive")
+	}
+	if c.CABundlePath != "" {
+		if _, err := os.Stat(c.CABundlePath); err != nil {
+			return fmt.Errorf("CA bundle: %w", err)
+		}
+	}
+	return nil
+}
+
+// resolve applies defaults to zero fields and clamps to the maxima.
+func (c *Config) resolve(req Limits) Limits {
+	d, m := c.Defaults, c.Max
+	return Limits{
+		CPUs:            pick(req.CPUs, d.CPUs, m.CPUs),
+		MemoryBytes:     pick(req.MemoryBytes, d.MemoryBytes, m.MemoryBytes),
+		Pids:            pick(req.Pids, d.Pids, m.Pids),
+		TmpfsBytes:      pick(req.TmpfsBytes, d.TmpfsBytes, m.TmpfsBytes),
+		HomeBytes:       pick(req.HomeBytes, d.HomeBytes, m.HomeBytes),
+		WorkspaceBytes:  pick(req.WorkspaceBytes, d.WorkspaceBytes, m.WorkspaceBytes),
+		LogBytesPerStep: pick(req.LogBytesPerStep, d.LogBytesPerStep, m.LogBytesPerStep),
+		RunTimeout:      pick(req.RunTimeout, d.RunTimeout, m.RunTimeout),
+	}
+}
+
+// pick returns def for a non-positive v, else v clamped to max.
+func pick[T int64 | float64 | time.Duration](v, def, max T) T {
+	if v <= 0 {
+		return def
+	}
+	return min(v, max)
+}
+
+// stepTimeout is the timeout of a step before the run budget is applied.
+func (c *Config) stepTimeout(s *Step) time.Duration {
+	switch {
+	case s.Timeout > 0:
+		return s.Timeout
+	case s.Install:
+		return c.InstallTimeout
+	}
+	return c.StepTimeout
+}

@@ -1,0 +1,100 @@
+package sandbox
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Fixed sandbox layout and identities.
+const (
+	// SandboxUser runs every step: an unprivileged uid/gid that owns the
+	// writable mounts (the images create it as "sandbox").
+	SandboxUser = "10001:10001"
+	sandboxUID  = 10001
+	// keepaliveUser runs the container's main process. It differs from
+	// SandboxUser so that code under test cannot kill it (kill -9 -1) and
+	// stop the container between steps, and cannot read its environment.
+	keepaliveUser = "65534:65534"
+	// WorkspaceDir is where the snapshot is unpacked (a size-capped tmpfs).
+	WorkspaceDir = "/workspace"
+	// HomeDir is the sandbox user's home (a size-capped tmpfs).
+	HomeDir = "/home/sandbox"
+	// TmpDir is the scratch directory (a size-capped tmpfs).
+	TmpDir = "/tmp"
+	// caBundleFile is where install steps find the trusted CA bundle.
+	caBundleFile = TmpDir + "/.greenlight/ca-bundle.pem"
+	// defaultPath is used when the image does not set PATH.
+	defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+)
+
+// keepaliveCmd is the container's main process: it only keeps the container
+// (and its namespaces and mounts) alive between steps. The init process
+// (docker-init) runs above it and reaps orphans.
+var keepaliveCmd = []string{"/bin/sh", "-c", "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"}
+
+// hardenedSpec is the one place that decides how a sandbox container is
+// confined:
+//
+//   - every capability dropped, no-new-privileges (setuid binaries gain
+//     nothing), the engine's default seccomp profile and masked /proc paths;
+//   - non-root user for every step, another one for the main process;
+//   - read-only root filesystem; /tmp, the home directory and the workspace
+//     are size-capped tmpfs mounts, nosuid and nodev;
+//   - CPU, memory (swap equal to memory, so no swap), pids limits;
+//   - an init process that reaps orphans;
+//   - no network unless network is set (and then only until the runner
+//     disconnects it); no host mounts, no Docker socket, no host variables:
+//     the environment is exactly env.
+func hardenedSpec(image string, lim Limits, labels map[string]string, network string, env []string) ContainerSpec {
+	tmpfs := func(size int64, owned bool, mode string) string {
+		opts := fmt.Sprintf("rw,exec,nosuid,nodev,size=%d,mode=%s", size, mode)
+		if owned {
+			opts += fmt.Sprintf(",uid=%d,gid=%d", sandboxUID, sandboxUID)
+		}
+		return opts
+	}
+	return ContainerSpec{
+		Image:          image,
+		Cmd:            keepaliveCmd,
+		User:           keepaliveUser,
+		WorkDir:        WorkspaceDir,
+		Env:            env,
+		Labels:         labels,
+		Network:        network,
+		NanoCPUs:       int64(lim.CPUs * 1e9),
+		MemoryBytes:    lim.MemoryBytes,
+		PidsLimit:      lim.Pids,
+		ReadonlyRootfs: true,
+		Tmpfs: map[string]string{
+			TmpDir:       tmpfs(lim.TmpfsBytes, false, "1777"),
+			HomeDir:      tmpfs(lim.HomeBytes, true, "0755"),
+			WorkspaceDir: tmpfs(lim.WorkspaceBytes, true, "0755"),
+		},
+		CapDrop:     []string{"ALL"},
+		SecurityOpt: []string{"no-new-privileges"},
+		Init:        true,
+	}
+}
+
+// baseEnv is the complete environment of a sandbox container: PATH (the
+// image's own, so toolchains are found), HOME, LANG and TMPDIR. Nothing is
+// taken from the executor's environment.
+func baseEnv(img ImageInfo) []string {
+	path := defaultPath
+	for _, kv := range img.Env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok && v != "" {
+			path = v
+		}
+	}
+	return []string{"PATH=" + path, "HOME=" + HomeDir, "LANG=C.UTF-8", "TMPDIR=" + TmpDir}
+}
+
+// caEnv points the usual tools at the CA bundle (install steps only).
+func caEnv() []string {
+	vars := []string{"SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS", "PIP_CERT", "REQUESTS_CA_BUNDLE", "GIT_SSL_CAINFO", "CURL_CA_BUNDLE"}
+	env := make([]string, len(vars))
+	for i, v := range vars {
+		env[i] = v + "=" + caBundleFile
+	}
+	return env
+}

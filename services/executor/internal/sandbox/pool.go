@@ -1,0 +1,196 @@
+package sandbox
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// Pool keeps, per image, a few pre-created, started, hardened and never used
+// containers, so a run can skip create and start. A pooled container has no
+// network (it was created on the egress network and disconnected before it
+// started, so an install step can attach it again), serves exactly one run
+// and is then destroyed like any other. The pool refills in the background,
+// never above its size, and Close removes what it holds.
+type Pool struct {
+	rt      Runtime
+	cfg     *Config
+	self    Identity
+	size    int
+	maxAge  time.Duration
+	log     *zap.Logger
+	limits  Limits
+	timeout time.Duration
+
+	mu      sync.Mutex
+	idle    map[string][]pooled // by image ref
+	filling map[string]int      // creations in flight
+	images  map[string]ImageInfo
+	closed  bool
+	wg      sync.WaitGroup
+	ctx     context.Context
+	cancel  context.CancelFunc
+}
+
+type pooled struct {
+	id      string
+	created time.Time
+}
+
+// PoolMaxAge is how long a pooled container may wait for a run before it is
+// replaced (its deadline label is set from it).
+const PoolMaxAge = time.Hour
+
+// NewPool returns a pool of size containers per image with the default
+// limits of cfg; size 0 disables pooling.
+func NewPool(rt Runtime, cfg Config, self Identity, size int, log *zap.Logger) *Pool {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Pool{
+		rt: rt, cfg: &cfg, self: self, size: size, maxAge: PoolMaxAge, log: log,
+		limits: cfg.resolve(Limits{}), timeout: 30 * time.Second,
+		idle: map[string][]pooled{}, filling: map[string]int{}, images: map[string]ImageInfo{},
+		ctx: ctx, cancel: cancel,
+	}
+}
+
+// Warm starts filling the pool for img in the background.
+func (p *Pool) Warm(img ImageInfo) {
+	if p == nil || p.size <= 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	p.images[img.Ref] = img
+	p.refillLocked(img.Ref)
+}
+
+// take returns an idle container for img when one with lim is available,
+// and refills in the background. The caller owns the container from then on.
+func (p *Pool) take(img ImageInfo, lim Limits) (pooled, bool) {
+	if p == nil || p.size <= 0 || !sameContainerLimits(lim, p.limits) {
+		return pooled{}, false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return pooled{}, false
+	}
+	p.images[img.Ref] = img
+	defer p.refillLocked(img.Ref)
+	for list := p.idle[img.Ref]; len(list) > 0; list = p.idle[img.Ref] {
+		c := list[0]
+		p.idle[img.Ref] = list[1:]
+		if time.Since(c.created) < p.maxAge {
+			return c, true
+		}
+		p.removeAsync(c.id)
+	}
+	return pooled{}, false
+}
+
+// refillLocked starts creations until idle plus in-flight reach the size.
+func (p *Pool) refillLocked(ref string) {
+	for len(p.idle[ref])+p.filling[ref] < p.size {
+		p.filling[ref]++
+		img := p.images[ref]
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			id, err := p.create(img)
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			p.filling[ref]--
+			switch {
+			case err != nil:
+				if p.ctx.Err() == nil {
+					p.log.Warn("warm pool: creating a container failed", zap.String("image", ref), zap.Error(err))
+				}
+			case p.closed:
+				p.removeAsync(id)
+			default:
+				p.idle[ref] = append(p.idle[ref], pooled{id: id, created: time.Now()})
+			}
+		}()
+	}
+}
+
+// create makes one pooled container: created on the egress network,
+// disconnected, started.
+func (p *Pool) create(img ImageInfo) (string, error) {
+	ctx, cancel := context.WithTimeout(p.ctx, p.timeout)
+	defer cancel()
+	// The deadline leaves room for the longest run that may take the
+	// container just before it is too old to be taken.
+	labels := p.self.labels(time.Now().Add(p.maxAge + p.cfg.Max.RunTimeout + 10*time.Minute))
+	labels[LabelRun], labels[LabelOwner], labels[LabelPool] = poolRunValue, p.cfg.Owner, img.Ref
+	spec := hardenedSpec(img.Ref, p.limits, labels, p.cfg.EgressNetwork, baseEnv(img))
+	id, err := p.rt.Create(ctx, spec)
+	if err != nil {
+		return "", err
+	}
+	if err := p.rt.Disconnect(ctx, id, p.cfg.EgressNetwork); err != nil {
+		p.removeAsync(id)
+		return "", err
+	}
+	if err := p.rt.Start(ctx, id); err != nil {
+		p.removeAsync(id)
+		return "", err
+	}
+	return id, nil
+}
+
+// removeAsync removes a container in the background (tracked by Close).
+func (p *Pool) removeAsync(id string) {
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), p.timeout)
+		defer cancel()
+		if err := p.rt.Remove(ctx, id); err != nil {
+			p.log.Warn("warm pool: removing a container failed", zap.String("container", shortID(id)), zap.Error(err))
+		}
+	}()
+}
+
+// Idle returns how many idle containers the pool holds for ref.
+func (p *Pool) Idle(ref string) int {
+	if p == nil {
+		return 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.idle[ref])
+}
+
+// Close stops refilling, removes every idle container and waits for
+// in-flight work, so a one-shot process leaves nothing behind.
+func (p *Pool) Close() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	if !p.closed {
+		p.closed = true
+		p.cancel()
+		for ref, list := range p.idle {
+			for _, c := range list {
+				p.removeAsync(c.id)
+			}
+			delete(p.idle, ref)
+		}
+	}
+	p.mu.Unlock()
+	p.wg.Wait()
+}
+
+// sameContainerLimits reports whether a container created with b can serve
+// a run that asked for a (the limits fixed at creation time).
+func sameContainerLimits(a, b Limits) bool {
+	return a.CPUs == b.CPUs && a.MemoryBytes == b.MemoryBytes && a.Pids == b.Pids &&
+		a.TmpfsBytes == b.TmpfsBytes && a.HomeBytes == b.HomeBytes && a.WorkspaceBytes == b.WorkspaceBytes
+}

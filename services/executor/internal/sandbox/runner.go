@@ -1,0 +1,467 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/greenlight-dev/greenlight/pkg/blob"
+)
+
+// preflightTimeout bounds the engine and image checks before a run, so a
+// paused or dead engine fails the RPC fast instead of hanging it.
+const preflightTimeout = 5 * time.Second
+
+// storeTimeout bounds storing logs after a run (also after a cancellation).
+const storeTimeout = 30 * time.Second
+
+// Runner executes pipelines in sandbox containers.
+type Runner struct {
+	cfg    Config
+	rt     Runtime
+	blobs  Blobs
+	cache  DepCache
+	pool   *Pool
+	self   Identity
+	log    *zap.Logger
+	caBase []byte
+
+	cleanups sync.WaitGroup
+}
+
+// Option configures a Runner.
+type Option func(*Runner)
+
+// WithPool lets runs take pre-started containers from p.
+func WithPool(p *Pool) Option { return func(r *Runner) { r.pool = p } }
+
+// WithDepCache enables dependency reuse for install steps.
+func WithDepCache(c DepCache) Option { return func(r *Runner) { r.cache = c } }
+
+// WithLogger sets the logger (default: no logging).
+func WithLogger(l *zap.Logger) Option { return func(r *Runner) { r.log = l } }
+
+// WithIdentity sets the identity written into container labels (default:
+// the current process).
+func WithIdentity(id Identity) Option { return func(r *Runner) { r.self = id } }
+
+// NewRunner returns a Runner using rt for containers and blobs for
+// snapshots and logs.
+func NewRunner(cfg Config, rt Runtime, blobs Blobs, opts ...Option) (*Runner, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("sandbox config: %w", err)
+	}
+	r := &Runner{cfg: cfg, rt: rt, blobs: blobs, self: SelfIdentity(), log: zap.NewNop()}
+	for _, o := range opts {
+		o(r)
+	}
+	if cfg.CABundlePath != "" {
+		pem, err := os.ReadFile(cfg.CABundlePath)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox config: CA bundle: %w", err)
+		}
+		r.caBase = pem
+	}
+	return r, nil
+}
+
+// Config returns the runner's configuration.
+func (r *Runner) Config() Config { return r.cfg }
+
+// Wait blocks until the background removal of finished runs' containers is
+// done.
+func (r *Runner) Wait() { r.cleanups.Wait() }
+
+// run is the state of one Run call.
+type run struct {
+	r       *Runner
+	req     Request
+	lim     Limits
+	log     *zap.Logger
+	em      *emitter
+	engine  EngineInfo
+	images  map[string]ImageInfo
+	snap    snapshotInfo
+	caPEM   []byte
+	start   time.Time
+	results []StepResult
+	notes   [][]string
+
+	mu    sync.Mutex
+	boxes []*box
+	byImg map[string]*box
+
+	combined *combinedLog
+}
+
+// Run executes req, sending events to sink, and returns the result. Errors
+// (wrapping the package's sentinels) mean the run could not start: a bad
+// request or snapshot (then no container was created), a missing image, an
+// engine that does not answer. Once steps run, every outcome (failures,
+// timeouts, cancellation) is in the Result.
+func (r *Runner) Run(ctx context.Context, req Request, sink Sink) (*Result, error) {
+	if err := req.validate(); err != nil {
+		return nil, err
+	}
+	if err := req.Snapshot.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: snapshot: %w", ErrInvalidRequest, err)
+	}
+	rn := &run{
+		r: r, req: req, lim: r.cfg.resolve(req.Limits), byImg: map[string]*box{},
+		log:     r.log.With(zap.String("run_id", req.RunID)),
+		results: make([]StepResult, len(req.Steps)), notes: make([][]string, len(req.Steps)),
+	}
+	if err := rn.preflight(ctx); err != nil {
+		return nil, err
+	}
+	snap, err := inspectSnapshot(ctx, r.blobs, req.Snapshot, snapshotLimits(rn.lim), rn.keyFiles())
+	if err != nil {
+		return nil, err
+	}
+	rn.snap = snap
+	rn.caPEM = rn.caBundle()
+	if rn.combined, err = newCombinedLog(r.cfg.TempDir); err != nil {
+		return nil, err
+	}
+	defer rn.combined.close()
+
+	rn.start = time.Now()
+	rn.em = newEmitter(sink)
+	runCtx, cancel := context.WithDeadline(ctx, rn.start.Add(rn.lim.RunTimeout))
+	rn.execute(runCtx, ctx)
+	cancel()
+	rn.em.close()
+	rn.release()
+	return rn.finish(ctx)
+}
+
+// preflight checks the engine and the images, fast.
+func (rn *run) preflight(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
+	defer cancel()
+	eng, err := rn.r.rt.Engine(ctx)
+	if err != nil {
+		return err
+	}
+	rn.engine = eng
+	rn.images = map[string]ImageInfo{}
+	for i := range rn.req.Steps {
+		ref := rn.req.imageOf(&rn.req.Steps[i])
+		if _, ok := rn.images[ref]; ok {
+			continue
+		}
+		img, err := rn.r.rt.Image(ctx, ref)
+		if err != nil {
+			return err
+		}
+		rn.images[ref] = img
+		rn.r.pool.Warm(img)
+	}
+	return nil
+}
+
+// keyFiles lists the files whose hashes key the dependency cache.
+func (rn *run) keyFiles() map[string]bool {
+	want := map[string]bool{}
+	for i := range rn.req.Steps {
+		if s := &rn.req.Steps[i]; s.usesCache() {
+			for _, f := range s.CacheKeyFiles {
+				c, _ := cleanRel(f)
+				want[c] = true
+			}
+		}
+	}
+	return want
+}
+
+// caBundle is the PEM install steps trust: the server's bundle plus the
+// request's, nil when neither is set or no step has network.
+func (rn *run) caBundle() []byte {
+	needed := false
+	for i := range rn.req.Steps {
+		needed = needed || rn.req.Steps[i].Network
+	}
+	if !needed || (len(rn.r.caBase) == 0 && len(rn.req.CABundle) == 0) {
+		return nil
+	}
+	pem := append([]byte(nil), rn.r.caBase...)
+	if len(pem) > 0 && pem[len(pem)-1] != '\n' {
+		pem = append(pem, '\n')
+	}
+	return append(pem, rn.req.CABundle...)
+}
+
+// owner is the owner label value of the run's containers.
+func (rn *run) owner() string {
+	if rn.req.Owner != "" {
+		return rn.req.Owner
+	}
+	return rn.r.cfg.Owner
+}
+
+// execute runs the batches in order and decides what is skipped.
+func (rn *run) execute(runCtx, callerCtx context.Context) {
+	stop := ""
+	for _, batch := range batches(rn.req.Steps) {
+		if stop == "" {
+			stop = rn.interrupted(runCtx, callerCtx)
+		}
+		if stop != "" {
+			for _, i := range batch {
+				rn.skip(callerCtx, i, stop)
+			}
+			continue
+		}
+		rn.runBatch(runCtx, callerCtx, batch)
+		for _, i := range batch {
+			if why := rn.stopReason(i); why != "" && stop == "" {
+				stop = why
+			}
+		}
+	}
+}
+
+// interrupted says why no further step may start, "" when they may.
+func (rn *run) interrupted(runCtx, callerCtx context.Context) string {
+	switch {
+	case callerCtx.Err() != nil:
+		return "the run was canceled by the caller"
+	case runCtx.Err() != nil:
+		return fmt.Sprintf("the run budget of %s was exhausted", rn.lim.RunTimeout)
+	}
+	return ""
+}
+
+// stopReason says why step i stops the pipeline, "" when it does not.
+func (rn *run) stopReason(i int) string {
+	res, s := &rn.results[i], &rn.req.Steps[i]
+	switch res.Status {
+	case StatusOK:
+		return ""
+	case StatusFailed, StatusOOMKilled:
+		if s.ContinueOnFailure {
+			return ""
+		}
+		return fmt.Sprintf("step %q failed (%s)", s.Name, res.Status)
+	case StatusTimedOut:
+		return fmt.Sprintf("step %q timed out and its sandbox was destroyed", s.Name)
+	case StatusCanceled:
+		return fmt.Sprintf("step %q was canceled: %s", s.Name, res.Reason)
+	}
+	return fmt.Sprintf("step %q could not run: %s", s.Name, res.Reason)
+}
+
+// batches groups step indexes: adjacent steps with the same non-empty group
+// (and the same image, and no network) run together; every other step alone.
+func batches(steps []Step) [][]int {
+	var out [][]int
+	for i := range steps {
+		s := &steps[i]
+		if n := len(out); n > 0 && s.Group != "" && !s.Network {
+			prev := &steps[out[n-1][0]]
+			if prev.Group == s.Group && prev.Image == s.Image && !prev.Network {
+				out[n-1] = append(out[n-1], i)
+				continue
+			}
+		}
+		out = append(out, []int{i})
+	}
+	return out
+}
+
+// runBatch runs the steps of one batch, concurrently when there are several.
+func (rn *run) runBatch(runCtx, callerCtx context.Context, batch []int) {
+	first := &rn.req.Steps[batch[0]]
+	b, err := rn.boxFor(runCtx, rn.req.imageOf(first), first.Network)
+	if err != nil {
+		why := fmt.Sprintf("preparing the sandbox failed: %v", err)
+		if callerCtx.Err() != nil {
+			why = "the run was canceled by the caller"
+		}
+		for _, i := range batch {
+			rn.fail(callerCtx, i, why)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for _, i := range batch {
+		wg.Go(func() { rn.runStep(runCtx, callerCtx, i, b) })
+	}
+	wg.Wait()
+}
+
+// boxFor returns the run's box for image, creating it on first use, with
+// its network attached exactly when net is set.
+func (rn *run) boxFor(ctx context.Context, image string, net bool) (*box, error) {
+	rn.mu.Lock()
+	b := rn.byImg[image]
+	rn.mu.Unlock()
+	if b == nil {
+		var err error
+		if b, err = rn.newBox(ctx, image); err != nil {
+			return nil, err
+		}
+	}
+	if b.connected == net {
+		return b, nil
+	}
+	var err error
+	if net {
+		err = rn.r.rt.Connect(ctx, b.id, b.network)
+	} else {
+		// Dropping the network after the install phase: from here on only
+		// loopback exists.
+		err = rn.r.rt.Disconnect(ctx, b.id, b.network)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("switching the sandbox network: %w", err)
+	}
+	b.connected = net
+	return b, nil
+}
+
+// newBox creates (or takes from the pool) the run's container for image,
+// and copies the snapshot (and the CA bundle) in.
+func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
+	img := rn.images[image]
+	wantsNet, firstNet := rn.networkNeeds(image)
+	var b *box
+	if p, ok := rn.r.pool.take(img, rn.lim); ok {
+		b = &box{id: p.id, image: img, network: rn.r.cfg.EgressNetwork, pooled: true}
+		rn.track(image, b)
+	} else {
+		network := ""
+		if wantsNet {
+			network = rn.r.cfg.EgressNetwork
+		}
+		labels := rn.r.self.labels(rn.start.Add(rn.lim.RunTimeout + 10*time.Minute))
+		labels[LabelRun], labels[LabelOwner] = rn.req.RunID, rn.owner()
+		spec := hardenedSpec(image, rn.lim, labels, network, baseEnv(img))
+		spec.Name = containerName(rn.req.RunID)
+		id, err := rn.r.rt.Create(ctx, spec)
+		if err != nil {
+			return nil, err
+		}
+		b = &box{id: id, image: img, network: network, connected: wantsNet}
+		rn.track(image, b)
+		if wantsNet && !firstNet {
+			// Attached at creation (so it can be attached again later) but
+			// the first step has no network: detach before anything runs.
+			if err := rn.r.rt.Disconnect(ctx, id, network); err != nil {
+				return nil, err
+			}
+			b.connected = false
+		}
+		if err := rn.r.rt.Start(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	if err := rn.copySnapshot(ctx, b); err != nil {
+		return nil, err
+	}
+	if wantsNet && rn.caPEM != nil {
+		cmd := []string{"/bin/sh", "-c", `umask 022 && mkdir -p "${0%/*}" && cat > "$0"`, caBundleFile}
+		if err := rn.r.execQuiet(ctx, b.id, cmd, bytes.NewReader(rn.caPEM)); err != nil {
+			return nil, fmt.Errorf("writing the CA bundle: %w", err)
+		}
+	}
+	return b, nil
+}
+
+// networkNeeds says whether any step in image needs network and whether
+// the first one does.
+func (rn *run) networkNeeds(image string) (anyNet, first bool) {
+	seen := false
+	for i := range rn.req.Steps {
+		s := &rn.req.Steps[i]
+		if rn.req.imageOf(s) != image {
+			continue
+		}
+		if !seen {
+			first, seen = s.Network, true
+		}
+		anyNet = anyNet || s.Network
+	}
+	return anyNet, first
+}
+
+// track registers a box for cleanup.
+func (rn *run) track(image string, b *box) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	rn.boxes = append(rn.boxes, b)
+	rn.byImg[image] = b
+}
+
+// release removes the run's containers in the background: the result does
+// not wait for it.
+func (rn *run) release() {
+	rn.mu.Lock()
+	boxes := rn.boxes
+	rn.mu.Unlock()
+	for _, b := range boxes {
+		rn.r.cleanups.Add(1)
+		go func() {
+			defer rn.r.cleanups.Done()
+			if err := b.kill(rn.r.rt, rn.r.cfg.CleanupTimeout, "the run ended"); err != nil {
+				rn.log.Warn("removing a sandbox container failed; the reaper will retry",
+					zap.String("container", shortID(b.id)), zap.Error(err))
+			}
+		}()
+	}
+}
+
+// finish stores the combined log and builds the result.
+func (rn *run) finish(ctx context.Context) (*Result, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	combined, err := rn.combined.store(ctx, rn.r.blobs)
+	if err != nil {
+		return nil, fmt.Errorf("storing the combined log: %w", err)
+	}
+	img := rn.images[rn.req.imageOf(&rn.req.Steps[0])]
+	return &Result{
+		Manifest: Manifest{
+			RunID: rn.req.RunID, Start: rn.start, End: time.Now(), CommitSHA: rn.req.CommitSHA,
+			Snapshot: rn.req.Snapshot, Limits: rn.lim,
+			Platform: Platform{
+				OS: rn.engine.OS, Arch: rn.engine.Arch, Image: img.Ref, ImageDigest: img.Digest,
+				EngineVersion: rn.engine.Version,
+			},
+		},
+		Steps:       rn.results,
+		CombinedLog: combined,
+	}, nil
+}
+
+// containerNameRE keeps container names to what the engine accepts.
+var containerNameRE = regexp.MustCompile(`[^a-zA-Z0-9_.-]+`)
+
+// containerName is a readable, unique container name for a run.
+func containerName(runID string) string {
+	id := containerNameRE.ReplaceAllString(runID, "-")
+	if len(id) > 40 {
+		id = id[:40]
+	}
+	var rnd [4]byte
+	_, _ = rand.Read(rnd[:])
+	return "greenlight-" + id + "-" + hex.EncodeToString(rnd[:])
+}
+
+// storeLog puts a log into the blob store.
+func (r *Runner) storeLog(ctx context.Context, rd io.Reader) (blob.Digest, error) {
+	d, err := r.blobs.Put(ctx, rd)
+	if err != nil {
+		return blob.Digest{}, fmt.Errorf("storing a log in the blob store: %w", err)
+	}
+	return d, nil
+}

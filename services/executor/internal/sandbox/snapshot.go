@@ -1,0 +1,128 @@
+package sandbox
+
+import (
+	"archive/tar"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/workspace"
+)
+
+// Blobs is what the sandbox needs from the blob store (a local *blob.Store
+// or a gRPC *blob.Client).
+type Blobs interface {
+	Open(ctx context.Context, d blob.Digest) (io.ReadCloser, error)
+	Put(ctx context.Context, r io.Reader) (blob.Digest, error)
+}
+
+// snapshotInfo is what the validation pass learned about a snapshot.
+type snapshotInfo struct {
+	stats workspace.Stats
+	// keyHashes maps a workspace-relative file to the sha256 of its
+	// content, for the files that key the dependency cache.
+	keyHashes map[string]string
+}
+
+// snapshotLimits are the validation limits: the workspace package's
+// defaults, with the total bounded by the workspace size.
+func snapshotLimits(lim Limits) workspace.Limits {
+	l := workspace.DefaultLimits()
+	l.MaxBytes = min(l.MaxBytes, lim.WorkspaceBytes)
+	l.MaxFileBytes = min(l.MaxFileBytes, lim.WorkspaceBytes)
+	return l
+}
+
+// inspectSnapshot validates the whole snapshot before any container is
+// touched (streaming: the tar is never held in memory) and hashes the files
+// named in want. A bad entry is an ErrInvalidSnapshot naming it.
+func inspectSnapshot(ctx context.Context, blobs Blobs, d blob.Digest, lim workspace.Limits, want map[string]bool) (snapshotInfo, error) {
+	rc, err := openSnapshot(ctx, blobs, d)
+	if err != nil {
+		return snapshotInfo{}, err
+	}
+	defer rc.Close()
+	vr := workspace.NewValidatingReader(rc, lim)
+	info := snapshotInfo{keyHashes: map[string]string{}}
+	tr := tar.NewReader(vr)
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return snapshotInfo{}, snapshotError(err)
+		}
+		name := entryPath(hdr.Name)
+		if !want[name] || hdr.Typeflag != tar.TypeReg {
+			continue
+		}
+		h := sha256.New()
+		if _, err := io.Copy(h, tr); err != nil {
+			return snapshotInfo{}, snapshotError(err)
+		}
+		info.keyHashes[name] = hex.EncodeToString(h.Sum(nil))
+	}
+	// Drain the trailer through the validator too.
+	if _, err := io.Copy(io.Discard, vr); err != nil {
+		return snapshotInfo{}, snapshotError(err)
+	}
+	info.stats = vr.Stats()
+	return info, nil
+}
+
+// openSnapshot opens the snapshot blob, mapping a missing one.
+func openSnapshot(ctx context.Context, blobs Blobs, d blob.Digest) (io.ReadCloser, error) {
+	rc, err := blobs.Open(ctx, d)
+	if errors.Is(err, blob.ErrNotFound) {
+		return nil, fmt.Errorf("%w: %s is not in the blob store: upload it with BlobService.Write first", ErrSnapshotNotFound, d)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("opening snapshot %s: %w", d, err)
+	}
+	return rc, nil
+}
+
+// snapshotError wraps validation errors (which name the entry) as
+// ErrInvalidSnapshot; anything else (a failing blob store) stays as is.
+func snapshotError(err error) error {
+	var ee *workspace.EntryError
+	if errors.As(err, &ee) || errors.Is(err, workspace.ErrCompressed) || errors.Is(err, workspace.ErrMalformed) ||
+		errors.Is(err, tar.ErrHeader) {
+		return fmt.Errorf("%w: %w", ErrInvalidSnapshot, err)
+	}
+	return fmt.Errorf("reading snapshot: %w", err)
+}
+
+// entryPath normalizes a tar entry name to a clean workspace-relative path.
+func entryPath(name string) string {
+	return path.Clean(strings.TrimPrefix(name, "./"))
+}
+
+// copySnapshot streams the snapshot into the box's workspace: one
+// uncompressed tar stream, validated again on the way, unpacked by tar
+// inside the container as the sandbox user (so nothing on the host ever
+// interprets it, and no decompressor of the image ever runs).
+func (rn *run) copySnapshot(ctx context.Context, b *box) error {
+	rc, err := openSnapshot(ctx, rn.r.blobs, rn.req.Snapshot)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	vr := workspace.NewValidatingReader(rc, snapshotLimits(rn.lim))
+	cmd := []string{"tar", "-x", "-f", "-", "-C", WorkspaceDir, "--no-same-owner"}
+	if err := rn.r.execQuiet(ctx, b.id, cmd, vr); err != nil {
+		var ee *workspace.EntryError
+		if errors.As(err, &ee) {
+			return snapshotError(err)
+		}
+		return fmt.Errorf("unpacking the snapshot into the sandbox: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,278 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// noExitCode is the exit code of a step that has none (skipped, timed out,
+// canceled, errored).
+const noExitCode = -1
+
+// newResult starts the result of step i.
+func (rn *run) newResult(i int) StepResult {
+	s := &rn.req.Steps[i]
+	wd, _ := cleanRel(s.Workdir)
+	return StepResult{
+		Index: i, Name: s.Name, Command: s.Command, Workdir: wd, Image: rn.req.imageOf(s), ExitCode: noExitCode,
+	}
+}
+
+// skip records step i as skipped without running it.
+func (rn *run) skip(ctx context.Context, i int, why string) {
+	res := rn.newResult(i)
+	res.Status, res.Reason = StatusSkipped, why
+	rn.results[i] = res
+	rn.em.send(ctx, &StepFinished{Index: i, Result: res})
+}
+
+// fail records step i as an infrastructure error without running it.
+func (rn *run) fail(ctx context.Context, i int, why string) {
+	res := rn.newResult(i)
+	res.Status, res.Reason = StatusError, why
+	now := time.Now()
+	res.StartedAt, res.FinishedAt = now, now
+	rn.results[i] = res
+	rn.note(i, why)
+	_ = rn.combined.appendStep(rn.header(i), nil, rn.footer(&res))
+	rn.em.send(ctx, &StepStarted{Index: i, Step: rn.req.Steps[i], Time: now})
+	rn.em.send(ctx, &StepFinished{Index: i, Result: res})
+}
+
+// note remembers a system message for step i (written to the combined log).
+func (rn *run) note(i int, msg string) {
+	rn.mu.Lock()
+	rn.notes[i] = append(rn.notes[i], msg)
+	rn.mu.Unlock()
+}
+
+// runStep runs step i in b: from the dependency cache when it can, by
+// executing its command otherwise; it streams the output and records the
+// result.
+func (rn *run) runStep(runCtx, callerCtx context.Context, i int, b *box) {
+	s := &rn.req.Steps[i]
+	res := rn.newResult(i)
+	out, err := newStepOutput(rn.r.cfg.TempDir, rn.lim.LogBytesPerStep, rn.r.cfg.Live)
+	if err != nil {
+		rn.fail(callerCtx, i, err.Error())
+		return
+	}
+	defer out.close()
+	res.StartedAt = time.Now()
+	rn.em.send(callerCtx, &StepStarted{Index: i, Step: *s, Time: res.StartedAt})
+	flushDone, flushed := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(flushed)
+		out.live.run(callerCtx, flushDone, func(c chunk) error {
+			rn.em.send(callerCtx, &LogChunk{Index: i, Step: s.Name, Stream: c.stream, Data: validUTF8(c.data), Offset: c.offset})
+			return nil
+		})
+	}()
+	system := func(msg string) {
+		rn.note(i, msg)
+		out.system("[greenlight] " + msg + "\n")
+	}
+
+	key := ""
+	if s.usesCache() && rn.r.cache != nil {
+		key = rn.cacheKey(s, b.image)
+		res.CacheHit = rn.tryRestore(runCtx, b, key, s, system)
+	}
+	if res.CacheHit {
+		res.Status, res.ExitCode = StatusOK, 0
+	} else {
+		res.Status, res.ExitCode, res.Reason = rn.runCommand(runCtx, callerCtx, s, b, out)
+		if res.Reason != "" {
+			system(res.Reason)
+		}
+		if res.Status == StatusOK && key != "" {
+			rn.trySave(runCtx, b, key, s, system)
+		}
+	}
+
+	close(flushDone)
+	<-flushed
+	res.FinishedAt = time.Now()
+	res.Duration = res.FinishedAt.Sub(res.StartedAt)
+	res.OutputBytes, res.Truncated, res.Tail = out.summary(rn.r.cfg.TailLines)
+	rn.storeStepLog(callerCtx, i, &res, out)
+	rn.results[i] = res
+	rn.em.send(callerCtx, &StepFinished{Index: i, Result: res})
+}
+
+// runCommand executes the step's command and classifies the outcome. On a
+// timeout or a cancellation it destroys the box at once: that is the only
+// way to stop the processes of an exec.
+func (rn *run) runCommand(runCtx, callerCtx context.Context, s *Step, b *box, out *stepOutput) (Status, int, string) {
+	timeout := rn.r.cfg.stepTimeout(s)
+	stepCtx, cancel := context.WithTimeout(runCtx, timeout)
+	defer cancel()
+	code, err := rn.r.rt.Exec(stepCtx, b.id, ExecSpec{
+		Cmd:     []string{"/bin/sh", "-c", s.Command},
+		User:    SandboxUser,
+		WorkDir: workdirPath(s.Workdir),
+		Env:     rn.stepEnv(s),
+		Stdout:  out.writer(StreamStdout),
+		Stderr:  out.writer(StreamStderr),
+	})
+	kill := func(why string) {
+		if kerr := b.kill(rn.r.rt, rn.r.cfg.CleanupTimeout, why); kerr != nil {
+			rn.log.Warn("killing a sandbox container failed; the reaper will retry",
+				zap.String("container", shortID(b.id)), zap.Error(kerr))
+		}
+	}
+	switch {
+	case callerCtx.Err() != nil:
+		why := "the run was canceled by the caller; the sandbox was destroyed"
+		kill(why)
+		return StatusCanceled, noExitCode, why
+	case runCtx.Err() != nil:
+		why := fmt.Sprintf("the run budget of %s was exhausted; the sandbox was destroyed", rn.lim.RunTimeout)
+		kill(why)
+		return StatusTimedOut, noExitCode, why
+	case stepCtx.Err() != nil:
+		why := fmt.Sprintf("step %q timed out after %s; the sandbox was destroyed", s.Name, timeout)
+		kill(why)
+		return StatusTimedOut, noExitCode, why
+	case b.killed() != "":
+		return StatusCanceled, noExitCode, "the sandbox was destroyed: " + b.killed()
+	case err != nil:
+		return StatusError, noExitCode, fmt.Sprintf("the sandbox failed: %v", err)
+	case code == 0:
+		return StatusOK, 0, ""
+	}
+	if rn.oomKilled(b) {
+		return StatusOOMKilled, code, fmt.Sprintf("a process was killed by the kernel OOM killer (memory limit %d MiB)",
+			rn.lim.MemoryBytes>>20)
+	}
+	return StatusFailed, code, ""
+}
+
+// oomKilled reports whether the cgroup OOM killer struck since the box's
+// counter was last read; when the container itself is gone it asks the
+// engine whether it was OOM-killed.
+func (rn *run) oomKilled(b *box) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	n, err := rn.r.oomKills(ctx, b)
+	if err != nil {
+		st, serr := rn.r.rt.State(ctx, b.id)
+		return serr == nil && st.OOMKilled
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n > b.oomSeen {
+		b.oomSeen = n
+		return true
+	}
+	return false
+}
+
+// stepEnv is the environment a step adds to the container's: for install
+// steps the configured install variables and the CA bundle settings, then
+// the step's own variables.
+func (rn *run) stepEnv(s *Step) []string {
+	var env []string
+	add := func(m map[string]string) {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			env = append(env, k+"="+m[k])
+		}
+	}
+	if s.Install {
+		add(rn.r.cfg.InstallEnv)
+		if rn.caPEM != nil && s.Network {
+			env = append(env, caEnv()...)
+		}
+	}
+	add(s.Env)
+	return env
+}
+
+// tryRestore restores the dependency cache for key; false on a miss or a
+// failed restore (then the install step runs as usual).
+func (rn *run) tryRestore(ctx context.Context, b *box, key string, s *Step, system func(string)) bool {
+	rc, ok := rn.r.cache.Get(key)
+	if !ok {
+		return false
+	}
+	defer rc.Close()
+	start := time.Now()
+	if err := rn.restoreCache(ctx, b, key, rc, s); err != nil {
+		rn.log.Warn("restoring the dependency cache failed", zap.String("step", s.Name), zap.Error(err))
+		system(fmt.Sprintf("dependency cache %s could not be restored (%v); running the install step", shortKey(key), err))
+		return false
+	}
+	system(fmt.Sprintf("dependency cache hit (%s): restored %s in %s; install step skipped",
+		shortKey(key), strings.Join(s.CachePaths, ", "), time.Since(start).Round(time.Millisecond)))
+	return true
+}
+
+// trySave stores the step's cache paths after a successful install; a
+// failure only costs the next run its cache hit.
+func (rn *run) trySave(ctx context.Context, b *box, key string, s *Step, system func(string)) {
+	start := time.Now()
+	if err := rn.saveCache(ctx, b, key, s); err != nil {
+		rn.log.Info("dependency cache not saved", zap.String("step", s.Name), zap.Error(err))
+		system(fmt.Sprintf("dependency cache not saved: %v", err))
+		return
+	}
+	system(fmt.Sprintf("dependency cache saved (%s) in %s", shortKey(key), time.Since(start).Round(time.Millisecond)))
+}
+
+// storeStepLog stores the step's log as a blob and appends it to the
+// combined log.
+func (rn *run) storeStepLog(ctx context.Context, i int, res *StepResult, out *stepOutput) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	rd, err := out.seal()
+	if err == nil {
+		res.LogDigest, err = rn.r.storeLog(ctx, rd)
+	}
+	if err == nil {
+		_, err = out.spool.Seek(0, io.SeekStart)
+	}
+	var body io.Reader
+	if err == nil {
+		body = out.spool
+	} else {
+		rn.log.Error("storing a step log failed", zap.String("step", res.Name), zap.Error(err))
+		if res.Status == StatusOK {
+			// Without its evidence a step cannot count as passed.
+			res.Status, res.Reason = StatusError, fmt.Sprintf("storing the step log failed: %v", err)
+		}
+	}
+	if err := rn.combined.appendStep(rn.header(i), body, rn.footer(res)); err != nil {
+		rn.log.Error("writing the combined log failed", zap.Error(err))
+	}
+}
+
+// header starts a step's block in the combined log.
+func (rn *run) header(i int) string {
+	s := &rn.req.Steps[i]
+	wd, _ := cleanRel(s.Workdir)
+	return fmt.Sprintf("==> [%d/%d] %s (workdir %s): %s\n", i+1, len(rn.req.Steps), s.Name, wd, s.Command)
+}
+
+// footer ends a step's block in the combined log.
+func (rn *run) footer(res *StepResult) string {
+	var sb strings.Builder
+	sb.WriteString("\n")
+	rn.mu.Lock()
+	for _, n := range rn.notes[res.Index] {
+		fmt.Fprintf(&sb, "[greenlight] %s\n", n)
+	}
+	rn.mu.Unlock()
+	fmt.Fprintf(&sb, "<== %s: %s, exit code %d, %s\n\n", res.Name, res.Status, res.ExitCode, res.Duration.Round(time.Millisecond))
+	return sb.String()
+}

@@ -1,0 +1,31 @@
+// Command greenlight-gateway runs the gateway: greenlight's public door for
+// agent frameworks, IDE plugins, grpcurl and browsers.
+package main
+
+import (
+	"context"
+
+	"go.uber.org/zap"
+
+	"github.com/greenlight-dev/greenlight/pkg/config"
+	"github.com/greenlight-dev/greenlight/pkg/server"
+	"github.com/greenlight-dev/greenlight/services/gateway/gatewaysvc"
+)
+
+func main() {
+	cfg := gatewaysvc.DefaultConfig()
+	server.Main(server.Spec{
+		Name:        "gateway",
+		DefaultAddr: config.DefaultGatewayAddr,
+		Settings:    &cfg,
+		// TODO(auth): Options: bearer-token interceptors from cfg.
+		Register: func(ctx context.Context, s *server.Server, log *zap.Logger) (func() error, error) {
+			svc, err := gatewaysvc.New(ctx, cfg, log)
+			if err != nil {
+				return nil, err
+			}
+			svc.Register(s.GRPC())
+			return svc.Close, nil
+		},
+	})
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/server/servertest"
+)
+
+// bin is the service binary, built once for all tests by TestMain.
+var bin string
+
+func TestMain(m *testing.M) {
+	path, cleanup, err := servertest.BuildForMain(".")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin = path
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
+}
+
+// TestBinaryServesAndStopsOnSIGTERM runs the real binary as a process.
+func TestBinaryServesAndStopsOnSIGTERM(t *testing.T) {
+	p := servertest.Start(t, bin)
+	conn := p.Conn(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	for _, svc := range []string{"", "greenlight.v1.RunService", "greenlight.v1.BlobService"} {
+		got, err := servertest.Health(ctx, conn, svc)
+		if err != nil || got != healthpb.HealthCheckResponse_SERVING {
+			t.Fatalf("health %q = %v, %v; want SERVING", svc, got, err)
+		}
+	}
+	services, err := servertest.ListServices(ctx, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"greenlight.v1.RunService", "greenlight.v1.BlobService", "grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection"} {
+		if !slices.Contains(services, want) {
+			t.Errorf("reflection list %v lacks %s", services, want)
+		}
+	}
+	_, err = glv1.NewRunServiceClient(conn).GetRun(ctx, &glv1.GetRunRequest{})
+	if status.Code(err) != codes.Unimplemented {
+		t.Errorf("GetRun = %v, want Unimplemented until the proxy lands", err)
+	}
+
+	if err := p.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	code, err := p.Wait(5 * time.Second)
+	if err != nil || code != 0 {
+		t.Fatalf("exit = %d, %v; want 0\n%s", code, err, p.Logs())
+	}
+	if !strings.Contains(p.Logs(), `"msg":"stopped"`) {
+		t.Errorf("no stopped line in the logs:\n%s", p.Logs())
+	}
+}
+
+func TestBinaryRejectsBadConfigWithExit2(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  string
+		want string
+	}{
+		{"bad flag", []string{"--loop-addr", "nowhere"}, "", "-loop-addr"},
+		{"bad env", nil, "GREENLIGHT_GATEWAY_SHUTDOWN_GRACE=forever", "GREENLIGHT_GATEWAY_SHUTDOWN_GRACE"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command(bin, tt.args...)
+			if tt.env != "" {
+				cmd.Env = append(cmd.Environ(), tt.env)
+			}
+			out, err := cmd.CombinedOutput()
+			exitErr, ok := err.(*exec.ExitError)
+			if !ok || exitErr.ExitCode() != 2 {
+				t.Fatalf("exit = %v, want code 2\n%s", err, out)
+			}
+			if !strings.Contains(string(out), tt.want) || strings.Count(string(out), "\n") != 1 {
+				t.Fatalf("output should be one line naming %s:\n%s", tt.want, out)
+			}
+		})
+	}
+}

@@ -1,0 +1,125 @@
+package parse
+
+import (
+	"bytes"
+	"strconv"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+// goJSONParser reads `go test -json` (test2json) events.
+type goJSONParser struct {
+	set   *testSet
+	tests *goTests
+	paths *Paths
+	diag  *diagParser
+	dec   flatDecoder
+	// pkgOut keeps the package-level output of failing packages (no test attached).
+	pkgOut map[string]*msgBuf
+	pkgOff map[string]int64
+	lim    *Limits
+	extra  []Failure
+	fp     frameParser
+}
+
+func newGoJSONParser(lim *Limits, paths *Paths) *goJSONParser {
+	p := &goJSONParser{
+		set: newTestSet(lim), tests: newGoTests(lim, paths), paths: paths, lim: lim,
+		diag:   newDiagParser(paths, glv1.Phase_PHASE_BUILD, lim),
+		pkgOut: map[string]*msgBuf{}, pkgOff: map[string]int64{},
+	}
+	p.fp.paths = paths
+	return p
+}
+
+func (p *goJSONParser) feed(ln line) {
+	t := ln.text
+	if len(t) < 12 || t[0] != '{' || !bytes.Contains(t[:min(len(t), 64)], []byte(`"Action"`)) && !bytes.HasPrefix(t, []byte(`{"ImportPath"`)) {
+		return
+	}
+	if !p.dec.decode(t) {
+		return
+	}
+	action := p.dec.get("Action")
+	if action == nil {
+		return
+	}
+	p.set.seen = true
+	pkg := string(p.dec.get("Package"))
+	test := p.dec.get("Test")
+	switch string(action) {
+	case "output":
+		out := bytes.TrimRight(p.dec.get("Output"), "\n")
+		if test != nil {
+			p.tests.get(pkg, string(test), ln.off).out(p.paths, out)
+			return
+		}
+		p.packageOutput(pkg, out, ln.off)
+	case "run":
+		p.tests.get(pkg, string(test), ln.off)
+	case "pass", "fail", "skip":
+		st := map[string]Status{"pass": StatusPassed, "fail": StatusFailed, "skip": StatusSkipped}[string(action)]
+		el, _ := strconv.ParseFloat(string(p.dec.get("Elapsed")), 64)
+		if test != nil {
+			p.tests.end(p.set, pkg, string(test), st, el)
+			return
+		}
+		if st == StatusFailed {
+			p.failPackage(pkg, ln.off)
+		}
+	case "build-output":
+		out := bytes.TrimRight(p.dec.get("Output"), "\n")
+		for _, l := range bytes.Split(out, []byte("\n")) {
+			p.diag.feed(line{text: l, off: ln.off})
+		}
+	}
+}
+
+// packageOutput keeps a bounded amount of package-level output.
+func (p *goJSONParser) packageOutput(pkg string, out []byte, off int64) {
+	if bytes.HasPrefix(out, []byte("ok  \t")) || bytes.HasPrefix(out, []byte("?   \t")) || bytes.Equal(out, []byte("PASS")) {
+		return
+	}
+	m, ok := p.pkgOut[pkg]
+	if !ok {
+		if len(p.pkgOut) >= p.lim.MaxFailures {
+			return
+		}
+		m = &msgBuf{max: p.lim.MaxMessageBytes}
+		p.pkgOut[pkg] = m
+		p.pkgOff[pkg] = off
+	}
+	m.add(out)
+}
+
+// failPackage records a failed package: a build failure (the
+// FailedBuild field), tests still running when the binary died, or a
+// failure outside any test (TestMain, init).
+func (p *goJSONParser) failPackage(pkg string, off int64) {
+	if fb := p.dec.get("FailedBuild"); fb != nil {
+		p.set.add(Test{ID: pkg + " [build failed]", Suite: pkg, Name: "[build failed]", Status: StatusError,
+			Message: "package failed to build: " + string(fb), Offset: off})
+		return
+	}
+	if p.tests.failPackage(p.set, pkg) {
+		return
+	}
+	for _, r := range p.set.failing {
+		if r.Suite == pkg {
+			return
+		}
+	}
+	msg := ""
+	if m := p.pkgOut[pkg]; m != nil {
+		msg = m.String()
+	}
+	p.set.add(Test{ID: pkg + " [package failed]", Suite: pkg, Name: "[package failed]", Status: StatusError, Message: msg, Offset: p.pkgOff[pkg]})
+}
+
+// testFailures turns failing records into failures.
+func (p *goJSONParser) kindOf(id string) glv1.FailureKind {
+	if k, ok := p.tests.kinds[id]; ok {
+		return k
+	}
+	return glv1.FailureKind_FAILURE_KIND_TEST_ERROR
+}

@@ -1,0 +1,181 @@
+package parse
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"time"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+// reGoTestLoc matches the location prefix go test prints before t.Errorf/t.Log
+// text: `    calc_test.go:37: Add(2, 2) = 4, want 5`.
+var reGoTestLoc = regexp.MustCompile(`^\s+([\w.\-/]+\.go):(\d+): `)
+
+// goTest is the state of one running test, shared by the JSON and text parsers.
+type goTest struct {
+	pkg, name string
+	msg       msgBuf
+	frames    frameList
+	fp        frameParser
+	off       int64
+	panicked  bool
+	timedOut  bool
+	hasSub    bool
+	subFailed bool
+	tracked   bool // false when over the buffer budget: counted, no message
+}
+
+// out consumes one line of the test's output.
+func (g *goTest) out(paths *Paths, t []byte) {
+	if !g.tracked {
+		return
+	}
+	if bytes.HasPrefix(t, []byte("=== ")) || bytes.HasPrefix(t, []byte("--- ")) {
+		return
+	}
+	if f, ok := g.fp.parse(t, false); ok {
+		g.frames.add(f)
+		return
+	}
+	if m := reGoTestLoc.FindSubmatch(t); m != nil {
+		n, _ := strconv.Atoi(string(m[2]))
+		g.frames.add(Frame{File: paths.GoFile(g.pkg, string(m[1])), Line: n, Project: true})
+	}
+	switch {
+	case bytes.HasPrefix(t, []byte("panic: test timed out")):
+		g.timedOut = true
+	case bytes.HasPrefix(t, []byte("panic: ")) || bytes.HasPrefix(t, []byte("fatal error: ")):
+		g.panicked = true
+	}
+	if (g.panicked || g.timedOut) && !bytes.HasPrefix(t, []byte("panic: ")) && !bytes.HasPrefix(t, []byte("fatal error: ")) &&
+		!bytes.HasPrefix(t, []byte("\t\t")) {
+		return // goroutine dumps are kept as frames, not as message text
+	}
+	g.msg.add(bytes.TrimSpace(t))
+}
+
+// record builds the test record.
+func (g *goTest) record(st Status, elapsed float64) Test {
+	t := Test{
+		ID: g.pkg + "." + g.name, Suite: g.pkg, Name: g.name, Status: st, Offset: g.off,
+		Duration: time.Duration(elapsed * float64(time.Second)),
+	}
+	if st.failing() || st == StatusSkipped {
+		t.Message = g.msg.String()
+		t.Frames = g.frames.frames
+		if f, ok := firstProject(t.Frames); ok {
+			t.File, t.Line = f.File, f.Line
+		}
+	}
+	return t
+}
+
+// kind classifies a failed Go test.
+func (g *goTest) kind() glv1.FailureKind {
+	switch {
+	case g.timedOut:
+		return glv1.FailureKind_FAILURE_KIND_TIMEOUT
+	case g.panicked:
+		return glv1.FailureKind_FAILURE_KIND_CRASH
+	}
+	return glv1.FailureKind_FAILURE_KIND_TEST_ASSERTION
+}
+
+// goTests tracks running tests with a memory budget.
+type goTests struct {
+	lim    *Limits
+	paths  *Paths
+	open   map[string]*goTest
+	budget int
+	kinds  map[string]glv1.FailureKind
+}
+
+func newGoTests(lim *Limits, paths *Paths) *goTests {
+	return &goTests{lim: lim, paths: paths, open: map[string]*goTest{}, budget: lim.MaxBufferedBytes, kinds: map[string]glv1.FailureKind{}}
+}
+
+func goKey(pkg, name string) string { return pkg + "\x00" + name }
+
+// get returns the running test, starting it when unknown.
+func (gs *goTests) get(pkg, name string, off int64) *goTest {
+	k := goKey(pkg, name)
+	if g, ok := gs.open[k]; ok {
+		return g
+	}
+	g := &goTest{pkg: pkg, name: name, off: off}
+	g.fp.paths = gs.paths
+	g.frames.max = gs.lim.MaxFrames
+	if gs.budget >= gs.lim.MaxMessageBytes {
+		g.tracked = true
+		g.msg.max = gs.lim.MaxMessageBytes
+		gs.budget -= gs.lim.MaxMessageBytes
+	}
+	gs.open[k] = g
+	if i := bytes.LastIndexByte([]byte(name), '/'); i > 0 {
+		parent := gs.get(pkg, name[:i], off)
+		parent.hasSub = true
+	}
+	return g
+}
+
+// end finishes a test and adds it to set unless it is a parent whose
+// subtests already account for its outcome.
+func (gs *goTests) end(set *testSet, pkg, name string, st Status, elapsed float64) {
+	k := goKey(pkg, name)
+	g, ok := gs.open[k]
+	if !ok {
+		g = gs.get(pkg, name, -1)
+	}
+	delete(gs.open, k)
+	if g.tracked {
+		gs.budget += gs.lim.MaxMessageBytes
+	}
+	if i := bytes.LastIndexByte([]byte(name), '/'); i > 0 && st.failing() {
+		if p, ok := gs.open[goKey(pkg, name[:i])]; ok {
+			p.subFailed = true
+		}
+	}
+	if g.hasSub && (st != StatusFailed || g.subFailed) && !g.panicked && !g.timedOut {
+		return
+	}
+	rec := g.record(st, elapsed)
+	if st.failing() {
+		gs.kinds[rec.ID] = g.kind()
+	}
+	set.add(rec)
+}
+
+// failPackage fails every test of pkg still running (the binary died:
+// panic, timeout or os.Exit) and reports whether there were any.
+func (gs *goTests) failPackage(set *testSet, pkg string) bool {
+	var names []string
+	for _, g := range gs.open {
+		if g.pkg == pkg {
+			names = append(names, g.name)
+		}
+	}
+	// Deepest first so parents see their subtests' failures.
+	sortByDepth(names)
+	any := false
+	for _, n := range names {
+		if g, ok := gs.open[goKey(pkg, n)]; ok {
+			if !g.hasSub || g.panicked || g.timedOut {
+				any = true
+			}
+			gs.end(set, pkg, n, StatusFailed, 0)
+		}
+	}
+	return any
+}
+
+// sortByDepth orders test names by descending number of '/' (insertion sort: short lists).
+func sortByDepth(names []string) {
+	depth := func(s string) int { return bytes.Count([]byte(s), []byte("/")) }
+	for i := 1; i < len(names); i++ {
+		for j := i; j > 0 && (depth(names[j]) > depth(names[j-1]) || (depth(names[j]) == depth(names[j-1]) && names[j] < names[j-1])); j-- {
+			names[j], names[j-1] = names[j-1], names[j]
+		}
+	}
+}

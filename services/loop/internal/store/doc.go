@@ -1,0 +1,59 @@
+// Package store is loop's durable run store: runs, their append-only event
+// logs, patch outcomes and provider recordings in one bbolt file.
+//
+// # Bucket tree
+//
+// Every value is a binary-marshalled protobuf message unless noted. All
+// integers in keys are big-endian so that bbolt's byte order is numeric order.
+//
+//	v1/                                root bucket, one per schema version
+//	├── meta/
+//	│   └── "schema"       → "1"       schema version of this tree
+//	├── runs/
+//	│   └── <run id>       → Run       patches and last_seq are not stored here:
+//	│                                  they are filled in on read (see below)
+//	├── by_created/                    listing index, newest first = reverse order
+//	│   └── <created ns, 8 bytes, sign bit flipped><run id> → <status, 4 bytes>
+//	├── events/
+//	│   └── <run id>/                  one bucket per run, created with the run;
+//	│       │                          its bbolt sequence is the run's last_seq
+//	│       └── <seq, 8 bytes> → RunEvent
+//	├── patches/
+//	│   └── <run id>/
+//	│       └── <attempt, 4 bytes> → PatchOutcome    one outcome per attempt
+//	└── recordings/
+//	    └── <run id>/
+//	        └── <seq, 8 bytes> → opaque bytes        provider exchanges (replay)
+//
+// A schema change that cannot be read by this code gets a new root bucket
+// (v2/...) and a migration; Open refuses a file whose only root is unknown.
+//
+// # Invariants
+//
+//   - A run is written (CreateRun) before any work starts on it.
+//   - Run.last_seq equals the seq of the run's newest event; seqs start at 1
+//     and have no gaps. It is derived from the events bucket's sequence, which
+//     AppendEvent bumps in the same transaction that stores the event, so the
+//     two can never disagree.
+//   - A run is finished exactly when its status is terminal (PASSED, FAILED,
+//     ERROR, CANCELED, INTERRUPTED); then finished_at is set and the last event
+//     is RunFinished. The only ways to get there are appending a RunFinished
+//     event (AppendEvent or Finish) and RecoverInterrupted. No event can be
+//     appended after it, which is what lets watchers end their streams there.
+//
+// # Durability
+//
+// bbolt fsyncs the file on every commit (Options.NoSync turns that off, for
+// tests and benchmarks only), so an event is on disk when AppendEvent
+// returns; callers publish to live watchers only after that, and a process
+// killed at any point loses at most the events whose AppendEvent had not yet
+// returned. The price is one fsync per commit on the hot path. AppendEvent
+// therefore goes through a group-commit writer: appends that arrive while a
+// commit is in flight are stored together in the next transaction, so many
+// concurrent runs share one fsync, while a lone writer never waits for a
+// timer (unlike bbolt's DB.Batch, whose MaxBatchDelay would add up to 10 ms
+// to every sequential append).
+//
+// Long reads are paged (Events takes a limit) because an open bbolt read
+// transaction stops writers from growing the memory map.
+package store

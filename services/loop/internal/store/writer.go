@@ -1,0 +1,89 @@
+package store
+
+import (
+	"context"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	bolt "go.etcd.io/bbolt"
+)
+
+// maxGroup bounds how many appends share one transaction.
+const maxGroup = 256
+
+// appendReq is one queued AppendEvent.
+type appendReq struct {
+	runID string
+	ev    *glv1.RunEvent
+	seq   uint64
+	err   error
+	done  chan struct{}
+}
+
+// enqueue hands req to the writer goroutine.
+func (s *Store) enqueue(ctx context.Context, req *appendReq) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return ErrClosed
+	}
+	select {
+	case s.appends <- req:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// writeLoop is the group-commit writer: it takes one queued append, gathers
+// whatever else is already waiting (without waiting for more) and commits
+// them all in one transaction, i.e. with one fsync.
+func (s *Store) writeLoop() {
+	defer close(s.done)
+	for {
+		select {
+		case req := <-s.appends:
+			s.commit(s.gather(req))
+		case <-s.quit:
+			return
+		}
+	}
+}
+
+// gather collects the appends already queued behind first.
+func (s *Store) gather(first *appendReq) []*appendReq {
+	group := []*appendReq{first}
+	for len(group) < maxGroup {
+		select {
+		case req := <-s.appends:
+			group = append(group, req)
+		default:
+			return group
+		}
+	}
+	return group
+}
+
+// commit stores a group in one transaction and answers every request. A
+// rejected append (unknown or finished run) does not affect the others; a
+// failed write or commit fails them all, since nothing was stored.
+func (s *Store) commit(group []*appendReq) {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := open(tx)
+		runs := make(map[string]*glv1.Run)
+		for _, req := range group {
+			seq, reject, writeErr := appendTx(b, runs, req.runID, req.ev)
+			if writeErr != nil {
+				return writeErr
+			}
+			req.seq, req.err = seq, reject
+		}
+		return nil
+	})
+	for _, req := range group {
+		if err != nil && req.err == nil {
+			req.seq, req.err = 0, err
+			req.ev.Seq = 0
+		}
+		close(req.done)
+	}
+}
