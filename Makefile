@@ -6,6 +6,7 @@ SHELL := /bin/bash
 BUF_VERSION            := v1.75.0
 PROTOC_GEN_GO_VERSION  := v1.36.12
 PROTOC_GEN_GRPC_VERSION := v1.6.2
+GRPCURL_VERSION        := v1.9.4
 
 ROOT    := $(CURDIR)
 BIN     := $(ROOT)/.bin
@@ -18,7 +19,9 @@ SERVICES := discovery executor loop gateway
 all: build
 
 ## tools: install pinned buf and protoc plugins into .bin/
-tools: $(BIN)/buf $(BIN)/protoc-gen-go $(BIN)/protoc-gen-go-grpc
+tools: $(BIN)/buf $(BIN)/protoc-gen-go $(BIN)/protoc-gen-go-grpc $(BIN)/grpcurl
+$(BIN)/grpcurl:
+	GOBIN=$(BIN) go install github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION)
 $(BIN)/buf:
 	GOBIN=$(BIN) go install github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION)
 $(BIN)/protoc-gen-go:

@@ -1,9 +1,14 @@
-# setup.sh ROOTFS — copy the host's Go toolchain into ROOTFS/usr/local/go,
-# without its own test suite, API lists, docs and testdata (~60 MB).
+# setup.sh ROOTFS — copy the host's Go toolchain into ROOTFS/usr/local/go
+# (without its own test suite, API lists, docs and testdata: ~60 MB less),
+# install the entry point, and build the seed build cache by vetting and
+# testing ./warm as the sandbox user with the image's own environment.
 set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/hostgo.sh"
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$here/hostgo.sh"
 root=$1
 goroot=$(host_goroot)
+seed=/usr/local/share/greenlight/go-build
+
 mkdir -p "$root/usr/local/go"
 tar -C "$goroot" --exclude=./test --exclude=./api --exclude=./doc --exclude=testdata \
   --exclude=./pkg/obj --exclude=./.git -cf - . |
@@ -11,3 +16,23 @@ tar -C "$goroot" --exclude=./test --exclude=./api --exclude=./doc --exclude=test
 chown -R 0:0 "$root/usr/local/go"
 chmod -R go-w "$root/usr/local/go"
 echo "copied $("$goroot/bin/go" version) from $goroot"
+
+install -m 0755 "$here/entrypoint.sh" "$root/usr/local/bin/greenlight-go-entrypoint"
+
+# Warm the seed cache in the tree itself: same GOROOT path, same gcc, same
+# environment as at run time, so the cache keys match.
+install -d -o 10001 -g 10001 "$root$seed" "$root/tmp/warm"
+cp -R "$here/warm/." "$root/tmp/warm/"
+chown -R 10001:10001 "$root/tmp/warm"
+mount -t proc proc "$root/proc"
+trap 'umount "$root/proc"' EXIT
+started=$SECONDS
+chroot --userspec=10001:10001 "$root" /usr/bin/env -i \
+  PATH=/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+  HOME=/home/sandbox LANG=C.UTF-8 GOTOOLCHAIN=local GOPROXY=off \
+  GOPATH=/home/sandbox/go GOCACHE="$seed" \
+  sh -ec 'cd /tmp/warm && go vet ./... && go test -count=1 ./... >/dev/null' </dev/null
+rm -rf "$root/tmp/warm" "$root/home/sandbox/go" "$root/home/sandbox/.cache" "$root$seed/testexpire.txt"
+chown -R 0:0 "$root$seed"
+chmod -R a+rX,go-w "$root$seed"
+echo "seed build cache: $(du -sh "$root$seed" | cut -f1) in $((SECONDS - started)) s"

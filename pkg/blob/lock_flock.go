@@ -12,17 +12,26 @@ import (
 // when the process dies, however it dies, which is what makes a SIGKILLed
 // writer's temp file recognisable.
 func tryLock(f *os.File) (bool, error) {
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return false, err
+	}
+	var lockErr error
+	if err := raw.Control(func(fd uintptr) { lockErr = flockNB(int(fd)) }); err != nil {
+		return false, err
+	}
+	if errors.Is(lockErr, syscall.EWOULDBLOCK) {
+		return false, nil
+	}
+	return lockErr == nil, lockErr
+}
+
+// flockNB is flock(LOCK_EX|LOCK_NB), retried when a signal interrupts it.
+func flockNB(fd int) error {
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		switch {
-		case err == nil:
-			return true, nil
-		case errors.Is(err, syscall.EWOULDBLOCK):
-			return false, nil
-		case errors.Is(err, syscall.EINTR):
-			continue
-		default:
-			return false, err
+		err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
+		if !errors.Is(err, syscall.EINTR) {
+			return err
 		}
 	}
 }

@@ -1,9 +1,6 @@
 package workspace
 
-import (
-	"archive/tar"
-	"strings"
-)
+import "archive/tar"
 
 // Stats summarises an archive that was validated or unpacked.
 type Stats struct {
@@ -50,11 +47,23 @@ func (k kind) String() string {
 	return "nothing"
 }
 
-// refusedRecordPrefixes are PAX record keys an extractor would turn into
-// extended attributes or ACLs (Docker applies SCHILY.xattr.*: a
-// security.capability xattr grants file capabilities). A source snapshot
-// never needs them.
-var refusedRecordPrefixes = []string{"SCHILY.xattr.", "LIBARCHIVE.xattr.", "SCHILY.acl.", "GNU.sparse."}
+// allowedRecords are the PAX record keys an entry may carry: the ones
+// archive/tar and GNU tar both interpret the same way, plus informational
+// ones. Anything else is refused rather than risk an extractor acting on
+// it: SCHILY.xattr.* would set extended attributes (a security.capability
+// xattr grants file capabilities), GNU.sparse.* changes how data is laid
+// out, and unknown vendor keys mean whatever some extractor decides.
+var allowedRecords = map[string]bool{
+	"path": true, "linkpath": true, "size": true, "uid": true, "gid": true,
+	"uname": true, "gname": true, "mtime": true, "atime": true, "ctime": true,
+	"comment": true, "charset": true, "hdrcharset": true,
+	"SCHILY.dev": true, "SCHILY.ino": true, "SCHILY.nlink": true, "LIBARCHIVE.creationtime": true,
+}
+
+// allowedGlobalRecords are the keys a global PAX header may carry. git
+// archive writes only "comment"; GNU tar applies a global "path" or
+// "linkpath" to every later entry while archive/tar ignores it.
+var allowedGlobalRecords = map[string]bool{"comment": true}
 
 // checker applies the entry rules to a sequence of parsed headers. It keeps
 // the kind of every path seen so far, so that it can refuse entries written
@@ -73,8 +82,12 @@ func newChecker(lim Limits) *checker {
 // entry, and an *EntryError (without position) otherwise.
 func (c *checker) check(hdr *tar.Header) *EntryError {
 	if hdr.Typeflag == tar.TypeXGlobalHeader {
-		// A global PAX header (git archive writes one) describes no file;
-		// Docker's extractor ignores it, and so do we.
+		// A global PAX header (git archive writes one) describes no file.
+		for key := range hdr.PAXRecords {
+			if !allowedGlobalRecords[key] {
+				return entryErr(ErrUnsafeEntry, hdr.Name, "global PAX record %q is not allowed", key)
+			}
+		}
 		return nil
 	}
 	clean, reason := cleanName(hdr.Name)
@@ -134,10 +147,8 @@ func (c *checker) entryKind(hdr *tar.Header) (kind, *EntryError) {
 		return 0, entryErr(ErrUnsafeEntry, hdr.Name, "entry type %q is not allowed", string(hdr.Typeflag))
 	}
 	for key := range hdr.PAXRecords {
-		for _, prefix := range refusedRecordPrefixes {
-			if strings.HasPrefix(key, prefix) {
-				return 0, entryErr(ErrUnsafeEntry, hdr.Name, "PAX record %q is not allowed (no xattrs, ACLs or sparse files)", key)
-			}
+		if !allowedRecords[key] {
+			return 0, entryErr(ErrUnsafeEntry, hdr.Name, "PAX record %q is not allowed (no xattrs, ACLs, sparse files or vendor records)", key)
 		}
 	}
 	if k != kindFile && hdr.Size != 0 {

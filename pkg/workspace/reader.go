@@ -27,6 +27,9 @@ const maxHeaderBytes = 4 << 20
 //     dropped and Read returns the *EntryError, so the consumer never sees
 //     any byte of a refused entry's header (it sees a prefix of the stream
 //     that ends at or before that header).
+//   - The raw blocks behind each header are also compared with the parsed
+//     header where archive/tar and GNU tar (the sandbox's extractor) could
+//     read different names (see rawHeaderReason).
 //   - An accepted regular file's content is read with tar.Reader.Read
 //     straight into the caller's buffer: for non-sparse files (sparse ones
 //     are refused) those are exactly the raw bytes of the stream, so
@@ -120,6 +123,10 @@ func (v *ValidatingReader) nextHeader() {
 		return
 	}
 	v.index++
+	if reason := rawHeaderReason(captured[min(v.pad, int64(len(captured))):], hdr); reason != "" {
+		v.err = &EntryError{Name: hdr.Name, Reason: reason, Index: v.index, Offset: start, Err: ErrUnsafeEntry}
+		return
+	}
 	if e := v.chk.check(hdr); e != nil {
 		e.Index, e.Offset = v.index, start
 		v.err = e

@@ -765,7 +765,10 @@ type Step struct {
 	// Paths (relative to workdir) holding installed dependencies, kept by the cache.
 	CachePaths []string `protobuf:"bytes,16,rep,name=cache_paths,json=cachePaths,proto3" json:"cache_paths,omitempty"`
 	// Optional: false marks an informational step whose failure does not fail the verdict.
-	Optional      bool `protobuf:"varint,17,opt,name=optional,proto3" json:"optional,omitempty"`
+	Optional bool `protobuf:"varint,17,opt,name=optional,proto3" json:"optional,omitempty"`
+	// Machine-readable reports the step writes (absolute sandbox paths under /tmp, e.g. pytest's
+	// JUnit XML), for the executor to collect as artifacts and the parser to prefer over log text.
+	ReportFiles   []string `protobuf:"bytes,18,rep,name=report_files,json=reportFiles,proto3" json:"report_files,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -917,6 +920,13 @@ func (x *Step) GetOptional() bool {
 		return x.Optional
 	}
 	return false
+}
+
+func (x *Step) GetReportFiles() []string {
+	if x != nil {
+		return x.ReportFiles
+	}
+	return nil
 }
 
 // Limits are the sandbox resource limits.
@@ -2813,7 +2823,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x04file\x18\x01 \x01(\tR\x04file\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12\x12\n" +
 	"\x04line\x18\x03 \x01(\x05R\x04line\x12\x16\n" +
-	"\x06origin\x18\x04 \x01(\tR\x06origin\"\x9d\x05\n" +
+	"\x06origin\x18\x04 \x01(\tR\x06origin\"\xc0\x05\n" +
 	"\x04Step\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12*\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x14.greenlight.v1.PhaseR\x05phase\x12\x18\n" +
@@ -2835,7 +2845,8 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x0fcache_key_files\x18\x0f \x03(\tR\rcacheKeyFiles\x12\x1f\n" +
 	"\vcache_paths\x18\x10 \x03(\tR\n" +
 	"cachePaths\x12\x1a\n" +
-	"\boptional\x18\x11 \x01(\bR\boptional\x1a6\n" +
+	"\boptional\x18\x11 \x01(\bR\boptional\x12!\n" +
+	"\freport_files\x18\x12 \x03(\tR\vreportFiles\x1a6\n" +
 	"\bEnvEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x86\x02\n" +

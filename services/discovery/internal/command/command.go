@@ -52,6 +52,10 @@ type Command struct {
 	Source            Source
 	// Subproject is the root of the subproject the command belongs to.
 	Subproject string
+	// Runtime is the runtime of that subproject (several may share a root).
+	Runtime string
+	// Image is the sandbox image, filled in by planning.
+	Image string
 	// CacheKeyFiles are the lockfiles/manifests that key the dependency
 	// cache of an install command (workspace-relative paths).
 	CacheKeyFiles []string

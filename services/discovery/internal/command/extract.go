@@ -58,6 +58,7 @@ func (e *extractor) add(c Command) {
 		c.Workdir = e.sp.Root
 	}
 	c.Subproject = e.sp.Root
+	c.Runtime = e.sp.Runtime
 	if c.Level == LevelUnspecified {
 		c.Level = DefaultLevel(c.Phase)
 	}

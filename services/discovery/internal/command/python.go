@@ -109,14 +109,14 @@ func (e *extractor) pythonInstall(py pyEnv) {
 func (e *extractor) pythonLint(py pyEnv) {
 	tools := e.sp.Python.Tools
 	if loc, ok := tools["ruff"]; ok {
-		e.add(Command{Name: "ruff", Phase: PhaseLint, Env: clone(py.env), Command: py.python + " -m ruff check .", Source: discovered(loc)})
+		e.add(Command{Name: "ruff", Phase: PhaseLint, Env: clone(py.env), Command: py.python + " -m ruff check .", Source: located(loc)})
 	}
 	if loc, ok := tools["mypy"]; ok {
 		cmd := py.python + " -m mypy"
 		if !e.sp.Python.MypyFiles {
 			cmd += " ."
 		}
-		e.add(Command{Name: "mypy", Phase: PhaseTypecheck, Env: clone(py.env), Command: cmd, Source: discovered(loc)})
+		e.add(Command{Name: "mypy", Phase: PhaseTypecheck, Env: clone(py.env), Command: cmd, Source: located(loc)})
 	}
 }
 
@@ -133,7 +133,7 @@ func (e *extractor) pythonTests(py pyEnv) {
 	info := e.sp.Python
 	src := Source{File: e.sp.Markers[0], Origin: OriginDefault}
 	if loc, ok := info.Tools["pytest"]; ok {
-		src = discovered(loc)
+		src = located(loc)
 	}
 	switch e.sp.TestFrameworks[0] {
 	case "unittest":
@@ -143,11 +143,11 @@ func (e *extractor) pythonTests(py pyEnv) {
 		}
 		e.add(Command{Name: "unittest", Phase: PhaseTest, Env: clone(py.env), Command: cmd, Source: src})
 	default:
-		name := e.uniqueName("pytest")
-		delete(e.names, name) // add() claims it again
-		report := ReportDir + "/" + fileName(name) + ".xml"
-		e.add(Command{Name: "pytest", Phase: PhaseTest, Env: clone(py.env), Source: src,
-			Command: py.python + " -m pytest -rA --junitxml=" + report, ReportFiles: []string{report}})
+		e.add(Command{Name: "pytest", Phase: PhaseTest, Env: clone(py.env), Source: src})
+		c := &e.out.Commands[len(e.out.Commands)-1]
+		report := ReportDir + "/" + fileName(c.Name) + ".xml"
+		c.Command = py.python + " -m pytest -rA --junitxml=" + report
+		c.ReportFiles = []string{report}
 	}
 }
 
@@ -185,7 +185,7 @@ func (e *extractor) pythonSmoke(py pyEnv) {
 		}
 		cmd := fmt.Sprintf(`%s -c 'import sys; from %s import %s; sys.argv = ["%s", "--help"]; sys.exit(%s())'`,
 			py.python, ep.Module, first, ep.Name, call)
-		e.add(Command{Name: "cli-" + ep.Name + "-help", Phase: PhaseSmoke, Tier: tier, Env: clone(env), Command: cmd, Source: discovered(ep.Source)})
+		e.add(Command{Name: "cli-" + ep.Name + "-help", Phase: PhaseSmoke, Tier: tier, Env: clone(env), Command: cmd, Source: located(ep.Source)})
 	}
 	if !e.sp.HasTests && len(info.Packages) == 0 && len(info.Scripts) == 0 {
 		e.note("%s: no importable package or entry point found for a smoke run", e.sp.Root)
@@ -195,8 +195,6 @@ func (e *extractor) pythonSmoke(py pyEnv) {
 func located(l detect.Located) Source {
 	return Source{File: l.File, Key: l.Key, Line: l.Line, Origin: OriginDiscovered}
 }
-
-func discovered(l detect.Located) Source { return located(l) }
 
 func clone(m map[string]string) map[string]string {
 	if m == nil {

@@ -43,7 +43,7 @@ type NodeInfo struct {
 	// install covers its member packages.
 	WorkspaceRoot bool
 	YarnBerry     bool
-	TSConfig    bool
+	TSConfig      bool
 	// TypeScript is true when typescript is a dependency (tsc is runnable
 	// after install).
 	TypeScript bool

@@ -124,7 +124,9 @@ func (l *liveLog) run(ctx context.Context, done <-chan struct{}, send func(chunk
 			if bucket.wait(ctx, done, len(c.data)) {
 				_ = send(c)
 			}
-			l.sent(len(c.data))
+			if c.stream != StreamSystem {
+				l.sent(len(c.data))
+			}
 		}
 	}
 }

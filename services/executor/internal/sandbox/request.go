@@ -16,6 +16,9 @@ type Request struct {
 	Owner     string
 	CommitSHA string
 	Snapshot  blob.Digest
+	// Runtime is the pipeline's primary runtime ("go", "python", ...), named
+	// in the hint when its image is missing.
+	Runtime string
 	// Image is the default image of steps without their own.
 	Image  string
 	Steps  []Step

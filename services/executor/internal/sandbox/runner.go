@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -145,12 +146,16 @@ func (r *Runner) Run(ctx context.Context, req Request, sink Sink) (*Result, erro
 }
 
 // preflight checks the engine and the images, fast.
-func (rn *run) preflight(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
+func (rn *run) preflight(outer context.Context) error {
+	ctx, cancel := context.WithTimeout(outer, preflightTimeout)
 	defer cancel()
 	eng, err := rn.r.rt.Engine(ctx)
 	if err != nil {
-		return err
+		return engineError(outer, ctx, err)
+	}
+	if !eng.Init {
+		return fmt.Errorf("%w: the engine has no init binary (docker-init) to reap orphans in the sandbox: "+
+			"install tini/docker-init (scripts/ensure-docker.sh does)", ErrEngineUnavailable)
 	}
 	rn.engine = eng
 	rn.images = map[string]ImageInfo{}
@@ -160,13 +165,30 @@ func (rn *run) preflight(ctx context.Context) error {
 			continue
 		}
 		img, err := rn.r.rt.Image(ctx, ref)
+		if errors.Is(err, ErrImageNotFound) {
+			rt := rn.req.Runtime
+			if rt == "" {
+				rt = "<runtime>"
+			}
+			return fmt.Errorf("%w: image %s not found: run `make images` or configure images.%s", ErrImageNotFound, ref, rt)
+		}
 		if err != nil {
-			return err
+			return engineError(outer, ctx, err)
 		}
 		rn.images[ref] = img
 		rn.r.pool.Warm(img)
 	}
 	return nil
+}
+
+// engineError turns a preflight that ran out of time (while the caller
+// still waits) into ErrEngineUnavailable: an engine that does not answer
+// within seconds is treated as gone, so the RPC fails fast.
+func engineError(outer, inner context.Context, err error) error {
+	if outer.Err() == nil && inner.Err() != nil && !errors.Is(err, ErrEngineUnavailable) {
+		return fmt.Errorf("%w: no answer within %s: %w", ErrEngineUnavailable, preflightTimeout, err)
+	}
+	return err
 }
 
 // keyFiles lists the files whose hashes key the dependency cache.

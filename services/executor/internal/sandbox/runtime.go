@@ -46,6 +46,8 @@ type EngineInfo struct {
 	APIVersion string
 	OS         string
 	Arch       string
+	// Init says the engine has an init binary (docker-init) for Init.
+	Init bool
 }
 
 // ImageInfo describes a local image.

@@ -14,12 +14,13 @@ const (
 	DefaultPageSize = 256
 )
 
-// Log is the part of the run store the hub reads: the run (to know whether it
-// exists and where its log ends) and its stored events in pages.
-// *store.Store implements it.
+// Log is the part of the run store the hub uses: the run (to know whether it
+// exists and where its log ends), its stored events in pages, and durable
+// appends for Append. *store.Store implements it.
 type Log interface {
 	GetRun(ctx context.Context, id string) (*glv1.Run, error)
 	Events(ctx context.Context, runID string, afterSeq uint64, limit int) ([]*glv1.RunEvent, error)
+	AppendEvent(ctx context.Context, runID string, ev *glv1.RunEvent) (uint64, error)
 }
 
 // Options tune a Hub. The zero value uses the defaults.
@@ -49,6 +50,19 @@ func NewHub(log Log, opts Options) *Hub {
 		opts.PageSize = DefaultPageSize
 	}
 	return &Hub{log: log, opts: opts, watchers: make(map[string]map[*Subscription]struct{})}
+}
+
+// Append persists ev in the log and then publishes it: the one call a run
+// makes per event, which keeps the persist-before-publish order that
+// replaying watchers rely on. It returns the event's seq; ev is shared with
+// watchers afterwards and must not be modified.
+func (h *Hub) Append(ctx context.Context, runID string, ev *glv1.RunEvent) (uint64, error) {
+	seq, err := h.log.AppendEvent(ctx, runID, ev)
+	if err != nil {
+		return 0, err
+	}
+	h.Publish(runID, ev)
+	return seq, nil
 }
 
 // Publish offers an already persisted event to the run's current watchers.

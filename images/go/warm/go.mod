@@ -1,0 +1,3 @@
+module greenlight.invalid/warm
+
+go 1.22

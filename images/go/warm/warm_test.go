@@ -1,0 +1,9 @@
+package warm
+
+import "testing"
+
+func TestUse(t *testing.T) {
+	if len(Use) == 0 {
+		t.Fatal("nothing referenced")
+	}
+}

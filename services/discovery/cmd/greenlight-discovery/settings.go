@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/greenlight-dev/greenlight/pkg/config"
+)
+
+// settings are discovery's own flags (GREENLIGHT_DISCOVERY_* variables,
+// config file keys).
+type settings struct {
+	// BlobDir is a local blob store directory; when set, BlobAddr is unused.
+	BlobDir string
+	// BlobAddr is the BlobService to read snapshots from (loop by default).
+	BlobAddr string
+	// Images are "runtime=image" overrides of the default image table.
+	Images       []string
+	MaxFiles     int
+	CacheEntries int
+
+	images map[string]string
+}
+
+func defaultSettings() *settings {
+	return &settings{BlobAddr: config.DefaultLoopAddr, MaxFiles: 500_000, CacheEntries: 32}
+}
+
+// RegisterFlags binds the settings.
+func (s *settings) RegisterFlags(fs *config.FlagSet) {
+	fs.String(&s.BlobDir, "blob-dir", "local blob store `dir` holding snapshots (shared with loop); overrides blob-addr")
+	fs.String(&s.BlobAddr, "blob-addr", "BlobService `host:port` to read snapshots from")
+	fs.Strings(&s.Images, "images", "sandbox image overrides, comma-separated `runtime=image` pairs")
+	fs.Int(&s.MaxFiles, "max-files", "largest number of files a snapshot may hold")
+	fs.Int(&s.CacheEntries, "cache-entries", "snapshot indices kept in memory (negative: none)")
+}
+
+// Validate checks the parsed values.
+func (s *settings) Validate() error {
+	if s.BlobDir == "" {
+		if err := config.ValidateAddr(s.BlobAddr); err != nil {
+			return fmt.Errorf("blob-addr: %w", err)
+		}
+	}
+	if s.MaxFiles <= 0 {
+		return fmt.Errorf("max-files: must be positive, got %d", s.MaxFiles)
+	}
+	s.images = map[string]string{}
+	for _, pair := range s.Images {
+		rt, img, ok := strings.Cut(pair, "=")
+		if !ok || strings.TrimSpace(rt) == "" || strings.TrimSpace(img) == "" {
+			return fmt.Errorf("images: %q is not runtime=image", pair)
+		}
+		s.images[strings.TrimSpace(rt)] = strings.TrimSpace(img)
+	}
+	return nil
+}

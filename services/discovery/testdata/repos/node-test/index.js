@@ -1,0 +1,7 @@
+"use strict";
+
+function shout(s) {
+  return String(s).toUpperCase() + "!";
+}
+
+module.exports = { shout };

@@ -1,0 +1,1 @@
+"""Greets people from the command line."""

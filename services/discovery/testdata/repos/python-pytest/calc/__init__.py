@@ -1,0 +1,5 @@
+"""A tiny calculator."""
+
+
+def add(a, b):
+    return a + b

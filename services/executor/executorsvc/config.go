@@ -1,0 +1,184 @@
+package executorsvc
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/greenlight-dev/greenlight/pkg/config"
+	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
+)
+
+// Default sandbox images per runtime: the offline images `make images`
+// builds (no registry is reachable, so upstream images cannot be pulled).
+var defaultImages = []string{
+	"python=greenlight/sandbox-python:latest",
+	"go=greenlight/sandbox-go:latest",
+	"node=greenlight/sandbox-node:latest",
+	"javascript=greenlight/sandbox-node:latest",
+	"typescript=greenlight/sandbox-node:latest",
+}
+
+// Config is the executor's configuration. Every field has a flag (and so a
+// GREENLIGHT_EXECUTOR_* variable and a config file key).
+type Config struct {
+	// DockerHost is the engine address ("" = DOCKER_HOST or the default
+	// socket).
+	DockerHost string
+	// Images maps a runtime to its sandbox image, as runtime=image entries.
+	Images []string
+	// PoolSize is the number of warm containers per image (0 disables).
+	PoolSize int
+	// ReapEvery is the period of the stale-container reaper.
+	ReapEvery time.Duration
+	// CacheDir holds the dependency cache ("" disables it).
+	CacheDir      string
+	CacheMaxBytes int
+	CacheMaxEntry int
+	CacheMaxAge   time.Duration
+	// Owner labels the executor's own (pool) containers.
+	Owner string
+	// CABundle is a PEM file trusted by install steps.
+	CABundle string
+	// EgressNetwork is the engine network of install steps.
+	EgressNetwork string
+	// Defaults and maxima of the sandbox limits.
+	CPUs, MaxCPUs                   float64
+	Memory, MaxMemory               int
+	Pids, MaxPids                   int
+	Tmpfs, MaxTmpfs                 int
+	Workspace, MaxWorkspace         int
+	LogPerStep, MaxLogPerStep       int
+	RunTimeout, MaxRunTimeout       time.Duration
+	StepTimeout, InstallStepTimeout time.Duration
+	// TempDir holds log spool files ("" = the system temp dir).
+	TempDir string
+}
+
+// DefaultConfig returns the defaults: the offline images, a pool of 2 per
+// image, a reaper every minute, a 5 GiB dependency cache under dataDir and
+// the sandbox's default limits (1 CPU, 2 GiB, 256 pids, ...).
+func DefaultConfig(dataDir string) Config {
+	d := sandbox.DefaultConfig()
+	cacheDir := ""
+	if dataDir != "" {
+		cacheDir = filepath.Join(dataDir, "depcache")
+	}
+	return Config{
+		Images: append([]string(nil), defaultImages...), PoolSize: 2, ReapEvery: time.Minute,
+		CacheDir: cacheDir, CacheMaxBytes: 5 << 30, CacheMaxEntry: 1 << 30, CacheMaxAge: 7 * 24 * time.Hour,
+		Owner: d.Owner, EgressNetwork: d.EgressNetwork,
+		CPUs: d.Defaults.CPUs, MaxCPUs: d.Max.CPUs,
+		Memory: int(d.Defaults.MemoryBytes), MaxMemory: int(d.Max.MemoryBytes),
+		Pids: int(d.Defaults.Pids), MaxPids: int(d.Max.Pids),
+		Tmpfs: int(d.Defaults.TmpfsBytes), MaxTmpfs: int(d.Max.TmpfsBytes),
+		Workspace: int(d.Defaults.WorkspaceBytes), MaxWorkspace: int(d.Max.WorkspaceBytes),
+		LogPerStep: int(d.Defaults.LogBytesPerStep), MaxLogPerStep: int(d.Max.LogBytesPerStep),
+		RunTimeout: d.Defaults.RunTimeout, MaxRunTimeout: d.Max.RunTimeout,
+		StepTimeout: d.StepTimeout, InstallStepTimeout: d.InstallTimeout,
+	}
+}
+
+// RegisterFlags binds the fields to fs.
+func (c *Config) RegisterFlags(fs *config.FlagSet) {
+	fs.String(&c.DockerHost, "docker-host", "Docker engine `address` (default: DOCKER_HOST or the local socket)")
+	fs.Strings(&c.Images, "images", "sandbox image per runtime, `runtime=image` entries")
+	fs.Int(&c.PoolSize, "pool-size", "warm containers kept per image (0 disables the pool)")
+	fs.Duration(&c.ReapEvery, "reap-every", "how often stale sandbox containers are looked for")
+	fs.String(&c.CacheDir, "cache-dir", "dependency cache `directory` (empty disables reuse of installs)")
+	fs.Bytes(&c.CacheMaxBytes, "cache-max-bytes", "dependency cache total `size`")
+	fs.Bytes(&c.CacheMaxEntry, "cache-max-entry", "largest dependency tree kept, a `size`")
+	fs.Duration(&c.CacheMaxAge, "cache-max-age", "dependency trees unused for this long are evicted")
+	fs.String(&c.Owner, "owner", "owner label `value` of the executor's pool containers")
+	fs.String(&c.CABundle, "ca-bundle", "PEM `file` trusted by install steps, e.g. /etc/ssl/certs/ca-certificates.crt")
+	fs.String(&c.EgressNetwork, "egress-network", "engine `network` install steps are attached to")
+	fs.Var(floatValue{&c.CPUs}, "cpus", "default CPUs per run")
+	fs.Var(floatValue{&c.MaxCPUs}, "max-cpus", "largest CPUs a request may ask for")
+	fs.Bytes(&c.Memory, "memory", "default memory per run (swap is never allowed), a `size`")
+	fs.Bytes(&c.MaxMemory, "max-memory", "largest memory a request may ask for, a `size`")
+	fs.Int(&c.Pids, "pids", "default process limit per run")
+	fs.Int(&c.MaxPids, "max-pids", "largest process limit a request may ask for")
+	fs.Bytes(&c.Tmpfs, "tmpfs", "default size of /tmp and of the home directory, a `size`")
+	fs.Bytes(&c.MaxTmpfs, "max-tmpfs", "largest /tmp a request may ask for, a `size`")
+	fs.Bytes(&c.Workspace, "workspace", "default workspace size, a `size`")
+	fs.Bytes(&c.MaxWorkspace, "max-workspace", "largest workspace a request may ask for, a `size`")
+	fs.Bytes(&c.LogPerStep, "log-per-step", "default stored log per step, a `size`")
+	fs.Bytes(&c.MaxLogPerStep, "max-log-per-step", "largest stored log per step a request may ask for, a `size`")
+	fs.Duration(&c.RunTimeout, "run-timeout", "default budget of a whole run")
+	fs.Duration(&c.MaxRunTimeout, "max-run-timeout", "largest run budget a request may ask for")
+	fs.Duration(&c.StepTimeout, "step-timeout", "default timeout of a step")
+	fs.Duration(&c.InstallStepTimeout, "install-step-timeout", "default timeout of an install step")
+	fs.String(&c.TempDir, "temp-dir", "`directory` for log spool files")
+}
+
+// Validate reports the first unusable setting, naming its flag.
+func (c *Config) Validate() error {
+	if _, err := c.imageTable(); err != nil {
+		return err
+	}
+	if c.PoolSize < 0 || c.PoolSize > 32 {
+		return fmt.Errorf("pool-size must be between 0 and 32, got %d", c.PoolSize)
+	}
+	if c.ReapEvery <= 0 {
+		return fmt.Errorf("reap-every must be positive")
+	}
+	if c.CacheDir != "" && (c.CacheMaxBytes <= 0 || c.CacheMaxEntry <= 0 || c.CacheMaxAge <= 0) {
+		return fmt.Errorf("cache-max-bytes, cache-max-entry and cache-max-age must be positive")
+	}
+	sc := c.sandboxConfig()
+	if err := sc.Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// imageTable parses Images.
+func (c *Config) imageTable() (map[string]string, error) {
+	m := make(map[string]string, len(c.Images))
+	for _, e := range c.Images {
+		rt, img, ok := strings.Cut(e, "=")
+		if !ok || rt == "" || img == "" {
+			return nil, fmt.Errorf("images: %q is not runtime=image", e)
+		}
+		m[rt] = img
+	}
+	return m, nil
+}
+
+// sandboxConfig is the domain configuration.
+func (c *Config) sandboxConfig() sandbox.Config {
+	sc := sandbox.DefaultConfig()
+	sc.Owner, sc.EgressNetwork, sc.CABundlePath, sc.TempDir = c.Owner, c.EgressNetwork, c.CABundle, c.TempDir
+	sc.StepTimeout, sc.InstallTimeout = c.StepTimeout, c.InstallStepTimeout
+	sc.Defaults = sandbox.Limits{
+		CPUs: c.CPUs, MemoryBytes: int64(c.Memory), Pids: int64(c.Pids), TmpfsBytes: int64(c.Tmpfs),
+		HomeBytes: int64(c.Tmpfs), WorkspaceBytes: int64(c.Workspace), LogBytesPerStep: int64(c.LogPerStep),
+		RunTimeout: c.RunTimeout,
+	}
+	sc.Max = sandbox.Limits{
+		CPUs: c.MaxCPUs, MemoryBytes: int64(c.MaxMemory), Pids: int64(c.MaxPids), TmpfsBytes: int64(c.MaxTmpfs),
+		HomeBytes: int64(c.MaxTmpfs), WorkspaceBytes: int64(c.MaxWorkspace), LogBytesPerStep: int64(c.MaxLogPerStep),
+		RunTimeout: c.MaxRunTimeout,
+	}
+	return sc
+}
+
+// floatValue binds a float64 flag.
+type floatValue struct{ p *float64 }
+
+func (f floatValue) String() string {
+	if f.p == nil {
+		return ""
+	}
+	return fmt.Sprint(*f.p)
+}
+
+func (f floatValue) Set(s string) error {
+	var v float64
+	if _, err := fmt.Sscan(s, &v); err != nil || v <= 0 {
+		return fmt.Errorf("%q is not a positive number", s)
+	}
+	*f.p = v
+	return nil
+}

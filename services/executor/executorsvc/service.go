@@ -1,0 +1,205 @@
+// Package executorsvc is the executor's gRPC service: ExecutorService.Execute
+// runs a pipeline in a hardened, throw-away Docker sandbox and streams what
+// happens. New builds everything the service needs (Docker client, warm
+// pool, dependency cache, reaper) so that the standalone binary and the
+// embedded CLI wire it the same way.
+//
+// The handler is thin: validate → convert → sandbox.Runner.Run → convert,
+// with errors mapped to status codes in one place (errors.go).
+package executorsvc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/services/executor/internal/artifact"
+	"github.com/greenlight-dev/greenlight/services/executor/internal/depcache"
+	"github.com/greenlight-dev/greenlight/services/executor/internal/docker"
+	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
+)
+
+// Blobs is the blob store the executor reads snapshots from and writes logs
+// to: a local *blob.Store (embedded) or a *blob.Client (standalone).
+type Blobs interface {
+	Open(ctx context.Context, d blob.Digest) (io.ReadCloser, error)
+	Put(ctx context.Context, r io.Reader) (blob.Digest, error)
+}
+
+// Service implements greenlight.v1.ExecutorService.
+type Service struct {
+	glv1.UnimplementedExecutorServiceServer
+
+	cfg    Config
+	images map[string]string
+	blobs  Blobs
+	log    *zap.Logger
+	rt     sandbox.Runtime
+	closer io.Closer
+	runner *sandbox.Runner
+	pool   *sandbox.Pool
+	reaper *sandbox.Reaper
+
+	stopReaper context.CancelFunc
+	reaperDone chan struct{}
+	closeOnce  sync.Once
+}
+
+var _ glv1.ExecutorServiceServer = (*Service)(nil)
+
+// New builds the executor: a Docker client (failing fast when the engine
+// does not answer is left to each RPC, so the service starts even while the
+// engine is down), the warm pool, the dependency cache and the reaper, which
+// sweeps stale containers once now and then every cfg.ReapEvery. Close
+// undoes all of it.
+func New(cfg Config, blobs Blobs, log *zap.Logger) (*Service, error) {
+	rt, err := docker.New(cfg.DockerHost, log)
+	if err != nil {
+		return nil, err
+	}
+	s, err := newService(cfg, blobs, log, rt, rt)
+	if err != nil {
+		_ = rt.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// newService builds the service on any runtime (tests wrap the real one).
+func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, closer io.Closer) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("executor config: %w", err)
+	}
+	images, _ := cfg.imageTable()
+	self := sandbox.SelfIdentity()
+	sc := cfg.sandboxConfig()
+	opts := []sandbox.Option{sandbox.WithLogger(log), sandbox.WithIdentity(self)}
+	var pool *sandbox.Pool
+	if cfg.PoolSize > 0 {
+		pool = sandbox.NewPool(rt, sc, self, cfg.PoolSize, log)
+		opts = append(opts, sandbox.WithPool(pool))
+	}
+	if cfg.CacheDir != "" {
+		cache, err := depcache.Open(cfg.CacheDir, int64(cfg.CacheMaxBytes), int64(cfg.CacheMaxEntry), cfg.CacheMaxAge)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, sandbox.WithDepCache(cache))
+	}
+	runner, err := sandbox.NewRunner(sc, rt, blobs, opts...)
+	if err != nil {
+		return nil, err
+	}
+	s := &Service{
+		cfg: cfg, images: images, blobs: blobs, log: log, rt: rt, closer: closer, runner: runner, pool: pool,
+		reaper: sandbox.NewReaper(rt, self, log), reaperDone: make(chan struct{}),
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stopReaper = cancel
+	go func() {
+		defer close(s.reaperDone)
+		s.reaper.Run(ctx, cfg.ReapEvery)
+	}()
+	return s, nil
+}
+
+// Register registers the service on a gRPC server.
+func (s *Service) Register(g *grpc.Server) { glv1.RegisterExecutorServiceServer(g, s) }
+
+// Warm fills the warm pool for every configured image the engine has, in
+// the background (images that are missing are skipped silently: their runs
+// will say how to get them).
+func (s *Service) Warm(ctx context.Context) {
+	if s.pool == nil {
+		return
+	}
+	seen := map[string]bool{}
+	for _, ref := range s.images {
+		if seen[ref] {
+			continue
+		}
+		seen[ref] = true
+		if img, err := s.rt.Image(ctx, ref); err == nil {
+			s.pool.Warm(img)
+		}
+	}
+}
+
+// Close stops the reaper, removes the warm pool's containers and waits for
+// the removal of finished runs' containers, so that a one-shot process
+// leaves nothing behind.
+func (s *Service) Close() error {
+	var err error
+	s.closeOnce.Do(func() {
+		s.stopReaper()
+		<-s.reaperDone
+		s.pool.Close()
+		s.runner.Wait()
+		if s.closer != nil {
+			err = s.closer.Close()
+		}
+	})
+	return err
+}
+
+// Execute runs a pipeline and streams its events; the stream's context
+// cancels the run.
+func (s *Service) Execute(req *glv1.ExecuteRequest, stream grpc.ServerStreamingServer[glv1.ExecuteResponse]) error {
+	ctx := stream.Context()
+	log := s.log.With(zap.String("run_id", req.GetRunId()))
+	sreq, err := toRequest(req, s.images)
+	if err != nil {
+		return toStatus(err)
+	}
+	runID := req.GetRunId()
+	res, err := s.runner.Run(ctx, sreq, func(ev sandbox.Event) error {
+		return stream.Send(toResponse(runID, req.GetPipeline(), ev))
+	})
+	if err != nil {
+		log.Info("execution refused", zap.Error(err))
+		return toStatus(err)
+	}
+	fin, err := s.finished(ctx, req, res)
+	if err != nil {
+		return toStatus(err)
+	}
+	if err := stream.Send(&glv1.ExecuteResponse{RunId: runID, Event: &glv1.ExecuteResponse_Finished{Finished: fin}}); err != nil {
+		if ctx.Err() != nil {
+			return toStatus(ctx.Err())
+		}
+		return err
+	}
+	return nil
+}
+
+// finished builds the last event: manifest, results, logs and artifacts.
+func (s *Service) finished(ctx context.Context, req *glv1.ExecuteRequest, res *sandbox.Result) (*glv1.ExecuteFinished, error) {
+	results := make([]*glv1.StepResult, len(res.Steps))
+	for i := range res.Steps {
+		results[i] = toStepResult(&res.Steps[i], req.GetPipeline().GetSteps()[i])
+	}
+	m := toManifest(res, results)
+	combined := res.CombinedLog.Proto()
+	arts, err := artifact.Build(context.WithoutCancel(ctx), s.blobs, m, combined, results)
+	if err != nil {
+		return nil, err
+	}
+	return &glv1.ExecuteFinished{Manifest: m, Results: results, CombinedLog: combined, Artifacts: arts}, nil
+}
+
+// WriteArtifacts materializes a run's artifacts (as listed in
+// ExecuteFinished.artifacts) under dir in the ARTIFACT_DIR layout:
+// dir/runs/<run_id>/manifest.json, logs/combined.log, logs/step-NN-<name>.log.
+func WriteArtifacts(ctx context.Context, blobs Blobs, dir, runID string, arts []*glv1.Artifact) error {
+	return artifact.Write(ctx, blobs, dir, runID, arts)
+}
+
+// errNoImage marks a pipeline whose runtime has no configured image.
+var errNoImage = errors.New("no sandbox image")

@@ -1,0 +1,244 @@
+// Package docker implements sandbox.Runtime with the Docker Engine API. It
+// is the only package of greenlight that imports the Docker client; it maps
+// the sandbox's plain specs one to one and adds no policy of its own.
+package docker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	cerrdefs "github.com/containerd/errdefs"
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/client"
+	"go.uber.org/zap"
+
+	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
+)
+
+// DefaultCallTimeout bounds every non-streaming Engine API call, so a
+// paused or wedged engine turns into sandbox.ErrEngineUnavailable instead
+// of a hang.
+const DefaultCallTimeout = 30 * time.Second
+
+// Runtime talks to one Docker engine.
+type Runtime struct {
+	cli     *client.Client
+	log     *zap.Logger
+	timeout time.Duration
+}
+
+var _ sandbox.Runtime = (*Runtime)(nil)
+
+// New connects to the engine at host ("" means DOCKER_HOST or the default
+// socket), negotiating the API version (engines from 20.10, API 1.41, on).
+func New(host string, log *zap.Logger) (*Runtime, error) {
+	opts := []client.Opt{client.FromEnv, client.WithAPIVersionNegotiation()}
+	if host != "" {
+		opts = append(opts, client.WithHost(host))
+	}
+	cli, err := client.NewClientWithOpts(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("docker client for %q: %w", host, err)
+	}
+	return &Runtime{cli: cli, log: log, timeout: DefaultCallTimeout}, nil
+}
+
+// Close releases the client's connections.
+func (r *Runtime) Close() error { return r.cli.Close() }
+
+// call runs fn with the call timeout and maps its error.
+func (r *Runtime) call(ctx context.Context, what string, fn func(ctx context.Context) error) error {
+	cctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	err := fn(cctx)
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() == nil && cctx.Err() != nil {
+		return fmt.Errorf("%w: %s: no answer within %s", sandbox.ErrEngineUnavailable, what, r.timeout)
+	}
+	return mapErr(what, err)
+}
+
+// mapErr turns engine errors into the sandbox's sentinels.
+func mapErr(what string, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%s: %w", what, err)
+	case client.IsErrConnectionFailed(err):
+		return fmt.Errorf("%w: %s: %v", sandbox.ErrEngineUnavailable, what, err)
+	case cerrdefs.IsNotFound(err):
+		return fmt.Errorf("%w: %s: %v", sandbox.ErrContainerNotFound, what, err)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// Ping checks that the engine answers.
+func (r *Runtime) Ping(ctx context.Context) error {
+	return r.call(ctx, "ping", func(ctx context.Context) error {
+		_, err := r.cli.Ping(ctx)
+		return err
+	})
+}
+
+// Engine describes the engine.
+func (r *Runtime) Engine(ctx context.Context) (sandbox.EngineInfo, error) {
+	var info sandbox.EngineInfo
+	err := r.call(ctx, "engine version", func(ctx context.Context) error {
+		v, err := r.cli.ServerVersion(ctx)
+		if err != nil {
+			return err
+		}
+		info = sandbox.EngineInfo{Version: v.Version, APIVersion: v.APIVersion, OS: v.Os, Arch: v.Arch}
+		for _, c := range v.Components {
+			if c.Name == "docker-init" {
+				info.Init = true
+			}
+		}
+		return nil
+	})
+	return info, err
+}
+
+// Image describes a local image; it never pulls.
+func (r *Runtime) Image(ctx context.Context, ref string) (sandbox.ImageInfo, error) {
+	var info sandbox.ImageInfo
+	err := r.call(ctx, "image inspect", func(ctx context.Context) error {
+		img, err := r.cli.ImageInspect(ctx, ref)
+		if err != nil {
+			return err
+		}
+		info = sandbox.ImageInfo{Ref: ref, ID: img.ID, Digest: img.ID, OS: img.Os, Arch: img.Architecture}
+		if len(img.RepoDigests) > 0 {
+			info.Digest = img.RepoDigests[0]
+		}
+		if img.Config != nil {
+			info.Env = img.Config.Env
+		}
+		return nil
+	})
+	if errors.Is(err, sandbox.ErrContainerNotFound) {
+		return info, fmt.Errorf("%w: %s", sandbox.ErrImageNotFound, ref)
+	}
+	return info, err
+}
+
+// Create creates a container from spec, field by field.
+func (r *Runtime) Create(ctx context.Context, spec sandbox.ContainerSpec) (string, error) {
+	network := spec.Network
+	if network == "" {
+		network = "none"
+	}
+	initProc := spec.Init
+	pids := spec.PidsLimit
+	cfg := &container.Config{
+		Image:      spec.Image,
+		Cmd:        spec.Cmd,
+		User:       spec.User,
+		WorkingDir: spec.WorkDir,
+		Env:        spec.Env,
+		Labels:     spec.Labels,
+	}
+	host := &container.HostConfig{
+		NetworkMode:    container.NetworkMode(network),
+		ReadonlyRootfs: spec.ReadonlyRootfs,
+		Tmpfs:          spec.Tmpfs,
+		CapDrop:        spec.CapDrop,
+		SecurityOpt:    spec.SecurityOpt,
+		Init:           &initProc,
+		IpcMode:        container.IPCModePrivate,
+		// Exec output never reaches the container log; the main process
+		// prints nothing. No log files on the host.
+		LogConfig: container.LogConfig{Type: "none"},
+		Resources: container.Resources{
+			NanoCPUs:   spec.NanoCPUs,
+			Memory:     spec.MemoryBytes,
+			MemorySwap: spec.MemoryBytes,
+			PidsLimit:  &pids,
+			Ulimits:    []*container.Ulimit{{Name: "core", Soft: 0, Hard: 0}},
+		},
+	}
+	var id string
+	err := r.call(ctx, "container create", func(ctx context.Context) error {
+		resp, err := r.cli.ContainerCreate(ctx, cfg, host, nil, nil, spec.Name)
+		id = resp.ID
+		return err
+	})
+	if errors.Is(err, sandbox.ErrContainerNotFound) {
+		return "", fmt.Errorf("%w: %s", sandbox.ErrImageNotFound, spec.Image)
+	}
+	return id, err
+}
+
+// Start starts a created container.
+func (r *Runtime) Start(ctx context.Context, id string) error {
+	return r.call(ctx, "container start", func(ctx context.Context) error {
+		return r.cli.ContainerStart(ctx, id, container.StartOptions{})
+	})
+}
+
+// Connect attaches a container to a network.
+func (r *Runtime) Connect(ctx context.Context, id, network string) error {
+	return r.call(ctx, "network connect", func(ctx context.Context) error {
+		return r.cli.NetworkConnect(ctx, network, id, nil)
+	})
+}
+
+// Disconnect detaches a container from a network.
+func (r *Runtime) Disconnect(ctx context.Context, id, network string) error {
+	return r.call(ctx, "network disconnect", func(ctx context.Context) error {
+		return r.cli.NetworkDisconnect(ctx, network, id, true)
+	})
+}
+
+// State inspects a container.
+func (r *Runtime) State(ctx context.Context, id string) (sandbox.ContainerState, error) {
+	var st sandbox.ContainerState
+	err := r.call(ctx, "container inspect", func(ctx context.Context) error {
+		c, err := r.cli.ContainerInspect(ctx, id)
+		if err != nil {
+			return err
+		}
+		if c.State != nil {
+			st = sandbox.ContainerState{Running: c.State.Running, OOMKilled: c.State.OOMKilled, ExitCode: c.State.ExitCode}
+		}
+		return nil
+	})
+	return st, err
+}
+
+// Remove kills and removes a container with its anonymous volumes.
+func (r *Runtime) Remove(ctx context.Context, id string) error {
+	err := r.call(ctx, "container remove", func(ctx context.Context) error {
+		return r.cli.ContainerRemove(ctx, id, container.RemoveOptions{Force: true, RemoveVolumes: true})
+	})
+	switch {
+	case errors.Is(err, sandbox.ErrContainerNotFound):
+		return nil
+	case err != nil && strings.Contains(err.Error(), "already in progress"):
+		return nil
+	}
+	return err
+}
+
+// List returns the containers carrying label (key or key=value).
+func (r *Runtime) List(ctx context.Context, label string) ([]sandbox.ContainerInfo, error) {
+	var out []sandbox.ContainerInfo
+	err := r.call(ctx, "container list", func(ctx context.Context) error {
+		list, err := r.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", label))})
+		if err != nil {
+			return err
+		}
+		for _, c := range list {
+			out = append(out, sandbox.ContainerInfo{ID: c.ID, Labels: c.Labels, Created: time.Unix(c.Created, 0), State: c.State})
+		}
+		return nil
+	})
+	return out, err
+}

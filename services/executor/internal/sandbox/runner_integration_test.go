@@ -1,0 +1,54 @@
+package sandbox_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
+	"github.com/greenlight-dev/greenlight/services/executor/internal/testenv"
+)
+
+func TestRunPassAndFail(t *testing.T) {
+	h := newHarness(t)
+	req := h.request(map[string]testenv.File{"src/hello.txt": {Body: "hi from the snapshot\n"}},
+		step("read", "cat src/hello.txt && echo to-stderr >&2"),
+		sandbox.Step{Name: "sub", Command: "pwd", Workdir: "src"},
+		step("fail", "echo before-failure; exit 3"),
+		step("never", "echo never"),
+	)
+	res, ev := h.run(context.Background(), req)
+	want := []sandbox.Status{sandbox.StatusOK, sandbox.StatusOK, sandbox.StatusFailed, sandbox.StatusSkipped}
+	if got := statuses(res); !slices.Equal(got, want) {
+		t.Fatalf("statuses = %v, want %v", got, want)
+	}
+	if got := ev.text(0, sandbox.StreamStdout); got != "hi from the snapshot\n" {
+		t.Errorf("stdout of step 0 = %q", got)
+	}
+	if got := ev.text(0, sandbox.StreamStderr); got != "to-stderr\n" {
+		t.Errorf("stderr of step 0 = %q", got)
+	}
+	if got := res.Steps[1].Tail; got != "/workspace/src\n" {
+		t.Errorf("workdir tail = %q", got)
+	}
+	fail := res.Steps[2]
+	if fail.ExitCode != 3 || !strings.Contains(fail.Tail, "before-failure") {
+		t.Errorf("failing step: exit %d tail %q", fail.ExitCode, fail.Tail)
+	}
+	if got := h.log(fail.LogDigest); got != "before-failure\n" {
+		t.Errorf("stored log = %q", got)
+	}
+	if skip := res.Steps[3]; skip.Reason == "" || !strings.Contains(skip.Reason, `"fail"`) {
+		t.Errorf("skip reason = %q", skip.Reason)
+	}
+	combined := h.log(res.CombinedLog)
+	for _, s := range []string{"==> [1/4] read", "hi from the snapshot", "<== fail: FAILED, exit code 3"} {
+		if !strings.Contains(combined, s) {
+			t.Errorf("combined log lacks %q:\n%s", s, combined)
+		}
+	}
+	if res.Manifest.Platform.EngineVersion == "" || res.Manifest.Platform.ImageDigest == "" {
+		t.Errorf("platform incomplete: %+v", res.Manifest.Platform)
+	}
+}
