@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
 # build.sh — build greenlight's offline sandbox images without any registry.
 #
 # Each image is a Debian minbase tree (debootstrap, cached) plus the packages
@@ -18,13 +19,15 @@
 # Environment: GREENLIGHT_DEBIAN_SUITE (bookworm), GREENLIGHT_DEBIAN_MIRROR
 # (default: this machine's apt mirror), GREENLIGHT_DEBIAN_SECURITY_MIRROR,
 # GREENLIGHT_GOROOT (default: `go env GOROOT`), GREENLIGHT_IMAGE_CACHE
-# (/var/cache/greenlight-debootstrap), GREENLIGHT_IMAGE_WORKDIR (/var/tmp).
+# (/var/cache/greenlight-debootstrap), GREENLIGHT_IMAGE_WORKDIR (/var/tmp),
+# GREENLIGHT_IMAGE_PREFIX (greenlight/sandbox-; tests build under another).
 set -euo pipefail
 
 IMAGES_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE_DIR=${GREENLIGHT_IMAGE_CACHE:-/var/cache/greenlight-debootstrap}
 WORK_ROOT=${GREENLIGHT_IMAGE_WORKDIR:-/var/tmp}
 BASE_INCLUDE=ca-certificates
+IMAGE_PREFIX=${GREENLIGHT_IMAGE_PREFIX:-greenlight/sandbox-}
 ALL_IMAGES=(python go node)
 FORCE=0
 JOBS=1
@@ -113,7 +116,7 @@ parse_args() {
     --jobs) JOBS=${2:?--jobs needs a number}; shift ;;
     all) NAMES+=("${ALL_IMAGES[@]}") ;;
     python | go | node) NAMES+=("$1") ;;
-    -h | --help) sed -n '2,25p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h | --help) sed -n '3,/^set /s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) die "unknown image '$1' (want: python, go, node or all)" ;;
     esac
     shift

@@ -1,10 +1,13 @@
+#!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
 # setup.sh ROOTFS — copy the host's Go toolchain into ROOTFS/usr/local/go
 # (without its own test suite, API lists, docs and testdata: ~60 MB less),
 # install the entry point, and build the seed build cache by vetting and
 # testing ./warm as the sandbox user with the image's own environment.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-source "$here/hostgo.sh"
+# shellcheck source=hostgo.sh
+source "$(dirname "${BASH_SOURCE[0]}")/hostgo.sh"
 root=$1
 goroot=$(host_goroot)
 seed=/usr/local/share/greenlight/go-build

@@ -2,8 +2,6 @@
 # image.sh — recipe hashing, `docker import`, the smoke check and tagging.
 # Sourced by images/build.sh.
 
-IMAGE_PREFIX=${GREENLIGHT_IMAGE_PREFIX:-greenlight/sandbox-}
-
 # recipe_files prints, relative to images/, every file that shapes image $1:
 # the build script and its library, the common recipe and the image's own.
 # README.md files are documentation and do not count.
@@ -70,7 +68,7 @@ prune_old() {
   local ref=$1 hash=$2 tag
   for tag in $(docker image ls --format '{{.Tag}}' "$ref" </dev/null); do
     [[ $tag == "$hash" || $tag == latest || $tag == '<none>' ]] && continue
-    docker rmi "$ref:$tag" >/dev/null 2>&1 </dev/null && log "removed old $ref:$tag" || true
+    if docker rmi "$ref:$tag" >/dev/null 2>&1 </dev/null; then log "removed old $ref:$tag"; fi
   done
 }
 

@@ -119,8 +119,8 @@ func gnuLong(flag byte, name string) []byte {
 
 func paxRecord(key, value string) string {
 	rec := " " + key + "=" + value + "\n"
-	n := len(rec)
-	for n+len(strconv.Itoa(n)) != len(rec)+len(strconv.Itoa(n)) || len(strconv.Itoa(n))+len(rec) != n {
+	n := len(rec) + 1
+	for len(rec)+len(strconv.Itoa(n)) != n {
 		n = len(rec) + len(strconv.Itoa(n))
 	}
 	return strconv.Itoa(n) + rec

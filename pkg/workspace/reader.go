@@ -134,8 +134,13 @@ func (v *ValidatingReader) nextHeader() {
 	}
 	v.pending, v.last = captured, hdr.Name
 	v.remaining, v.pad = 0, 0
-	if hdr.Typeflag == tar.TypeReg || hdr.Typeflag == tar.TypeRegA {
+	switch hdr.Typeflag {
+	case tar.TypeReg, tar.TypeRegA:
 		v.remaining, v.pad = hdr.Size, -hdr.Size&511
+	case tar.TypeXGlobalHeader:
+		// archive/tar has read the global header's records but not their
+		// padding: the next header's capture starts with it.
+		v.pad = -v.rec.n & 511
 	}
 	if v.remaining > 0 {
 		v.state = stateContent

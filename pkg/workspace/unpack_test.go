@@ -18,7 +18,7 @@ func TestUnpackRoundTrip(t *testing.T) {
 	dst := filepath.Join(t.TempDir(), "copy")
 	st, err := Unpack(context.Background(), bytes.NewReader(data), dst, Limits{})
 	mustDo(t, err)
-	if st.Files != 5 || st.Symlinks != 1 || st.TarBytes != int64(len(data)) {
+	if st.Files != 6 || st.Symlinks != 1 || st.TarBytes != int64(len(data)) {
 		t.Fatalf("stats = %+v", st)
 	}
 	if _, d2, _ := pack(t, dst, PackOptions{}); d2 != d1 {

@@ -165,6 +165,7 @@ func TestValidatingReaderPassesValidTarUnchanged(t *testing.T) {
 		hardlink("hard", "src/main.go"),
 		file("src/main.go", "overwritten later, same kind"),
 		tentry{hdr: tar.Header{Name: "pax_global_header", Typeflag: tar.TypeXGlobalHeader, PAXRecords: map[string]string{"comment": "abc"}}},
+		file("after-global", "x"),
 	)
 	data = append(data, make([]byte, 10240-len(data)%10240)...) // record padding, as GNU tar writes
 	for _, r := range []struct {
@@ -186,7 +187,7 @@ func TestValidatingReaderPassesValidTarUnchanged(t *testing.T) {
 				t.Fatalf("passed %d bytes, want the %d input bytes unchanged", len(got), len(data))
 			}
 			st := vr.Stats()
-			want := Stats{Entries: 10, Files: 4, Dirs: 2, Symlinks: 3, HardLinks: 1, Bytes: st.Bytes, TarBytes: int64(len(data))}
+			want := Stats{Entries: 11, Files: 5, Dirs: 2, Symlinks: 3, HardLinks: 1, Bytes: st.Bytes, TarBytes: int64(len(data))}
 			if st != want {
 				t.Fatalf("stats = %+v, want %+v", st, want)
 			}

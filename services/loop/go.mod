@@ -5,6 +5,8 @@ go 1.26.0
 require github.com/greenlight-dev/greenlight/pkg v0.0.0
 
 require (
+	github.com/bluekeyes/go-gitdiff v0.9.0 // indirect
+	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
 	github.com/peterbourgon/ff/v3 v3.4.0 // indirect
 	go.etcd.io/bbolt v1.5.0 // indirect
 	go.uber.org/multierr v1.10.0 // indirect

@@ -3,8 +3,11 @@ package loopsvc
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"time"
 
 	"github.com/greenlight-dev/greenlight/pkg/config"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/engine"
 )
 
 // ErrConfig is wrapped by Config.Validate errors.
@@ -18,29 +21,96 @@ type Config struct {
 	// DiscoveryAddr and ExecutorAddr are the services the loop calls.
 	DiscoveryAddr string
 	ExecutorAddr  string
+
+	// TimeBudget is one verification's default budget (the seeds'
+	// max_verify_time_per_milestone).
+	TimeBudget time.Duration
+	// MaxAttempts is the default retry-with-fix-instructions limit.
+	MaxAttempts int
+	// MaxRounds is the repair loop's default round limit.
+	MaxRounds int
+	// FixTimeBudget is a repair run's default budget.
+	FixTimeBudget time.Duration
+	// ScoreThreshold is the default score a green repair run must reach.
+	ScoreThreshold float64
+
+	// RetentionDays deletes finished runs older than this many days (0: keep).
+	RetentionDays int
+	// RetentionRuns keeps only the newest N runs (0: keep all).
+	RetentionRuns int
+	// PruneEvery is how often retention runs (0: only at start-up).
+	PruneEvery time.Duration
 }
 
-// DefaultConfig returns the defaults: the user's data directory and the
-// default local addresses of discovery and executor.
+// DefaultConfig returns the defaults: the user's data directory, the
+// default local addresses of discovery and executor, the seeds' budgets
+// (600 s per verification, 3 attempts, 3 rounds, score 8.0) and a retention
+// of 30 days, checked hourly.
 func DefaultConfig() Config {
 	return Config{
-		DataDir:       config.DefaultDataDir(),
-		DiscoveryAddr: config.DefaultDiscoveryAddr,
-		ExecutorAddr:  config.DefaultExecutorAddr,
+		DataDir:        config.DefaultDataDir(),
+		DiscoveryAddr:  config.DefaultDiscoveryAddr,
+		ExecutorAddr:   config.DefaultExecutorAddr,
+		TimeBudget:     engine.DefaultTimeBudget,
+		MaxAttempts:    engine.DefaultMaxAttempts,
+		MaxRounds:      engine.DefaultMaxRounds,
+		FixTimeBudget:  engine.DefaultFixTimeBudget,
+		ScoreThreshold: engine.DefaultScoreThreshold,
+		RetentionDays:  30,
+		PruneEvery:     time.Hour,
 	}
 }
 
-// RegisterFlags binds data-dir, discovery-addr and executor-addr.
+// RegisterFlags binds the settings to flags (and GREENLIGHT_LOOP_* variables).
 func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.String(&c.DataDir, "data-dir", "`directory` for the run database and blob store")
 	fs.Addr(&c.DiscoveryAddr, "discovery-addr", "discovery service address `host:port`")
 	fs.Addr(&c.ExecutorAddr, "executor-addr", "executor service address `host:port`")
+	fs.Duration(&c.TimeBudget, "time-budget", "default time budget of one verification")
+	fs.Int(&c.MaxAttempts, "max-attempts", "default attempts of the retry-with-fix-instructions policy")
+	fs.Int(&c.MaxRounds, "max-rounds", "default patch rounds of a repair run")
+	fs.Duration(&c.FixTimeBudget, "fix-time-budget", "default time budget of a whole repair run")
+	fs.Var((*floatValue)(&c.ScoreThreshold), "score-threshold", "default score (0-10) a repair run must reach to be green")
+	fs.Int(&c.RetentionDays, "retention-days", "delete finished runs older than this many days (0 keeps them)")
+	fs.Int(&c.RetentionRuns, "retention-runs", "keep only the newest `N` runs (0 keeps all)")
+	fs.Duration(&c.PruneEvery, "prune-every", "how often retention runs (0: only at start-up)")
 }
 
 // Validate reports the first unusable setting.
 func (c *Config) Validate() error {
-	if c.DataDir == "" {
+	switch {
+	case c.DataDir == "":
 		return fmt.Errorf("%w: data-dir is empty", ErrConfig)
+	case c.TimeBudget <= 0 || c.FixTimeBudget <= 0:
+		return fmt.Errorf("%w: time-budget and fix-time-budget must be positive", ErrConfig)
+	case c.MaxAttempts <= 0 || c.MaxRounds <= 0:
+		return fmt.Errorf("%w: max-attempts and max-rounds must be positive", ErrConfig)
+	case c.ScoreThreshold < 0 || c.ScoreThreshold > 10:
+		return fmt.Errorf("%w: score-threshold %g is outside 0..10", ErrConfig, c.ScoreThreshold)
+	case c.RetentionDays < 0 || c.RetentionRuns < 0 || c.PruneEvery < 0:
+		return fmt.Errorf("%w: retention-days, retention-runs and prune-every must not be negative", ErrConfig)
 	}
+	return nil
+}
+
+// engineConfig is the engine's part of the configuration.
+func (c *Config) engineConfig() engine.Config {
+	return engine.Config{
+		TimeBudget: c.TimeBudget, MaxAttempts: c.MaxAttempts, MaxRounds: c.MaxRounds,
+		FixTimeBudget: c.FixTimeBudget, ScoreThreshold: c.ScoreThreshold,
+	}
+}
+
+// floatValue is a float64 flag.
+type floatValue float64
+
+func (f *floatValue) String() string { return strconv.FormatFloat(float64(*f), 'g', -1, 64) }
+
+func (f *floatValue) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("not a number: %q", s)
+	}
+	*f = floatValue(v)
 	return nil
 }

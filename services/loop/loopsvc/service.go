@@ -2,43 +2,162 @@ package loopsvc
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
 
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/server"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/engine"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/events"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/store"
 )
+
+// runStoreFile is the run database's file name under Config.DataDir.
+const runStoreFile = "runs.db"
+
+// Option changes how New wires the loop.
+type Option func(*options)
+
+type options struct {
+	discovery glv1.DiscoveryServiceClient
+	executor  glv1.ExecutorServiceClient
+	providers engine.ProviderFactory
+	storeOpts store.Options
+}
+
+// WithDiscovery uses c instead of dialing Config.DiscoveryAddr (the
+// embedded mode passes an in-process connection).
+func WithDiscovery(c glv1.DiscoveryServiceClient) Option { return func(o *options) { o.discovery = c } }
+
+// WithExecutor uses c instead of dialing Config.ExecutorAddr.
+func WithExecutor(c glv1.ExecutorServiceClient) Option { return func(o *options) { o.executor = c } }
+
+// WithProviders replaces the patch providers of Fix runs (all kinds but
+// CLIENT, which the loop serves over the Fix stream itself).
+func WithProviders(f engine.ProviderFactory) Option { return func(o *options) { o.providers = f } }
+
+// WithStoreOptions tunes the run store (tests and benchmarks turn off fsync).
+func WithStoreOptions(so store.Options) Option { return func(o *options) { o.storeOpts = so } }
 
 // Service is the loop's composition root: it owns the loop's resources and
 // registers its gRPC services.
 type Service struct {
-	cfg   Config
-	log   *zap.Logger
-	blobs *blob.Store
-	run   glv1.RunServiceServer
+	cfg    Config
+	log    *zap.Logger
+	blobs  *blob.Store
+	runs   *store.Store
+	hub    *events.Hub
+	engine *engine.Engine
+	run    glv1.RunServiceServer
+
+	conns     []*grpc.ClientConn
+	stopPrune context.CancelFunc
+	pruneDone chan struct{}
+	closeOnce sync.Once
+	closeErr  error
 }
 
-// New builds the loop from cfg, opening the blob store under cfg.DataDir.
+// New builds the loop from cfg: it opens the blob store and the run store
+// under cfg.DataDir, marks runs a killed process left unfinished as
+// INTERRUPTED, connects to discovery and executor (lazily: they may start
+// later) and starts the retention pass (now, then every cfg.PruneEvery).
 // ctx bounds background work started here; it ends when the hosting server
 // begins shutting down.
-func New(ctx context.Context, cfg Config, log *zap.Logger) (*Service, error) {
-	_ = ctx // background work (e.g. marking interrupted runs) will use it
-	blobs, err := openBlobStore(cfg.DataDir)
+func New(ctx context.Context, cfg Config, log *zap.Logger, opts ...Option) (svc *Service, err error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	s := &Service{cfg: cfg, log: log}
+	defer func() {
+		if err != nil {
+			_ = s.Close()
+		}
+	}()
+	if s.blobs, err = openBlobStore(cfg.DataDir); err != nil {
+		return nil, err
+	}
+	if s.runs, err = store.Open(filepath.Join(cfg.DataDir, runStoreFile), o.storeOpts); err != nil {
+		return nil, fmt.Errorf("open run store: %w", err)
+	}
+	ids, err := s.runs.RecoverInterrupted(ctx, time.Now())
+	if err != nil {
+		return nil, fmt.Errorf("recover interrupted runs: %w", err)
+	}
+	if len(ids) > 0 {
+		log.Warn("runs left unfinished by a stopped process are marked INTERRUPTED", zap.Strings("run_ids", ids))
+	}
+	s.hub = events.NewHub(s.runs, events.Options{})
+	if err := s.dialDeps(&o); err != nil {
+		return nil, err
+	}
+	if o.providers == nil {
+		o.providers = defaultProviders(s.runs, log)
+	}
+	s.engine, err = engine.New(engine.Deps{
+		Store: s.runs, Hub: s.hub, Blobs: s.blobs, Discovery: o.discovery, Executor: o.executor, Providers: o.providers,
+	}, cfg.engineConfig(), log.Named("engine"))
 	if err != nil {
 		return nil, err
 	}
-	return &Service{
-		cfg:   cfg,
-		log:   log,
-		blobs: blobs,
-		run:   &runServer{},
-	}, nil
+	s.run = newRunServer(s.engine, s.runs, s.hub, o.discovery, log)
+	s.startPruning(ctx)
+	return s, nil
+}
+
+// dialDeps connects to discovery and executor unless they were given.
+func (s *Service) dialDeps(o *options) error {
+	if o.discovery == nil {
+		conn, err := server.Dial(s.cfg.DiscoveryAddr)
+		if err != nil {
+			return fmt.Errorf("discovery %s: %w", s.cfg.DiscoveryAddr, err)
+		}
+		s.conns = append(s.conns, conn)
+		o.discovery = glv1.NewDiscoveryServiceClient(conn)
+	}
+	if o.executor == nil {
+		conn, err := server.Dial(s.cfg.ExecutorAddr)
+		if err != nil {
+			return fmt.Errorf("executor %s: %w", s.cfg.ExecutorAddr, err)
+		}
+		s.conns = append(s.conns, conn)
+		o.executor = glv1.NewExecutorServiceClient(conn)
+	}
+	return nil
+}
+
+// startPruning runs the retention policy in the background until ctx ends
+// or the service closes.
+func (s *Service) startPruning(ctx context.Context) {
+	ctx, cancel := context.WithCancel(ctx)
+	s.stopPrune = cancel
+	s.pruneDone = make(chan struct{})
+	p := &pruner{runs: s.runs, blobs: s.blobs, log: s.log.Named("retention"), ret: store.Retention{
+		MaxAge: time.Duration(s.cfg.RetentionDays) * 24 * time.Hour, KeepRuns: s.cfg.RetentionRuns,
+	}}
+	go func() {
+		defer close(s.pruneDone)
+		p.run(ctx, s.cfg.PruneEvery)
+	}()
 }
 
 // Blobs returns the loop's blob store, so an embedding process can share it
 // instead of going through gRPC.
 func (s *Service) Blobs() *blob.Store { return s.blobs }
+
+// RunServer returns the RunService implementation, so an embedding process
+// can call it in-process.
+func (s *Service) RunServer() glv1.RunServiceServer { return s.run }
 
 // Register adds the loop's gRPC services (RunService, BlobService) to r.
 func (s *Service) Register(r grpc.ServiceRegistrar) {
@@ -46,5 +165,26 @@ func (s *Service) Register(r grpc.ServiceRegistrar) {
 	glv1.RegisterBlobServiceServer(r, blob.NewServer(s.blobs, s.log.Named("blob")))
 }
 
-// Close releases the loop's resources after its server stopped.
-func (s *Service) Close() error { return nil }
+// Close cancels runs still in progress (they finish CANCELED), stops the
+// retention pass and releases the stores and connections. Call it after
+// the server stopped; it is idempotent.
+func (s *Service) Close() error {
+	s.closeOnce.Do(func() {
+		if s.engine != nil {
+			s.engine.Close()
+		}
+		if s.stopPrune != nil {
+			s.stopPrune()
+			<-s.pruneDone
+		}
+		var errs []error
+		if s.runs != nil {
+			errs = append(errs, s.runs.Close())
+		}
+		for _, c := range s.conns {
+			errs = append(errs, c.Close())
+		}
+		s.closeErr = errors.Join(errs...)
+	})
+	return s.closeErr
+}

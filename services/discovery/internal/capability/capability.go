@@ -6,6 +6,7 @@ package capability
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -148,6 +149,7 @@ func (c *Capabilities) whitelist(discovered []command.Command, cfg *repoconfig.C
 		seen[d.Name] = true
 		c.Commands = append(c.Commands, d)
 	}
+	borrowCacheKeys(conf, discovered)
 	c.Commands = append(c.Commands, conf...)
 	c.Configured = len(cfg.Steps) > 0
 	primary := map[string]bool{}
@@ -160,6 +162,27 @@ func (c *Capabilities) whitelist(discovered []command.Command, cfg *repoconfig.C
 		}
 	}
 	return c.retier(cfg)
+}
+
+// borrowCacheKeys gives a configured install step without cache settings
+// the lockfiles and dependency paths of the discovered install of the same
+// subproject, so "npm ci" from agent.yaml is cached like the discovered one.
+func borrowCacheKeys(conf, discovered []command.Command) {
+	for i := range conf {
+		c := &conf[i]
+		if c.Phase != command.PhaseInstall || len(c.CacheKeyFiles) > 0 {
+			continue
+		}
+		for _, d := range discovered {
+			if d.Phase == command.PhaseInstall && d.Subproject == c.Subproject && d.Workdir == c.Workdir {
+				c.CacheKeyFiles = slices.Clone(d.CacheKeyFiles)
+				if len(c.CachePaths) == 0 {
+					c.CachePaths = slices.Clone(d.CachePaths)
+				}
+				break
+			}
+		}
+	}
 }
 
 // retier applies greenlight.yaml's "tiers" lists.

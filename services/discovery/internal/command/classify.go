@@ -9,7 +9,7 @@ import (
 // format that only names steps (agent.yaml, runr.config.json) whose command
 // starts with one of them is the install phase, the only one with network.
 var installers = []string{
-	"npm ci", "npm install", "npm i", "pnpm install", "pnpm i", "yarn install", "yarn",
+	"npm ci", "npm install", "npm i", "pnpm install", "pnpm i", "yarn install",
 	"bun install", "pip install", "pip3 install", "python -m pip install",
 	"python3 -m pip install", "poetry install", "uv sync", "uv pip install",
 	"pipenv install", "pipenv sync", "go mod download", "go get", "cargo fetch",

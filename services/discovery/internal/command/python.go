@@ -52,14 +52,24 @@ func (e *extractor) python() {
 	e.pythonSmoke(py)
 	for _, env := range info.ToxEnvs {
 		if safeWord.MatchString(env.Name) {
-			e.add(Command{Name: "tox-" + env.Name, Phase: PhaseTest, Tier: Tier2, Command: "tox -e " + env.Name, Source: located(env.Source)})
+			e.add(Command{Name: "tox-" + env.Name, Phase: envPhase(env.Name), Tier: Tier2, Command: "tox -e " + env.Name, Source: located(env.Source)})
 		}
 	}
 	for _, s := range info.Nox {
 		if safeWord.MatchString(s.Name) {
-			e.add(Command{Name: "nox-" + s.Name, Phase: PhaseTest, Tier: Tier2, Command: "nox -s " + s.Name, Source: located(s.Source)})
+			e.add(Command{Name: "nox-" + s.Name, Phase: envPhase(s.Name), Tier: Tier2, Command: "nox -s " + s.Name, Source: located(s.Source)})
 		}
 	}
+}
+
+// envPhase classifies a tox env or nox session by its name ("lint",
+// "type-check"); anything else ("py311", "tests") runs the test suite.
+func envPhase(name string) Phase {
+	switch p := Classify(name, ""); p {
+	case PhaseLint, PhaseTypecheck, PhaseBuild, PhaseSecurity, PhaseSmoke:
+		return p
+	}
+	return PhaseTest
 }
 
 // pythonInstall adds the dependency install step, if anything is declared.

@@ -34,6 +34,13 @@ func newView(t Tree) *view {
 // has reports whether dir holds a file named base.
 func (v *view) has(dir, base string) bool { return v.dirs[dir][base] }
 
+// exists checks the whole tree, ignored directories included (vendor/).
+func (v *view) exists(name string) bool {
+	files := v.tree.Files()
+	i := sort.SearchStrings(files, name)
+	return i < len(files) && files[i] == name
+}
+
 // read returns a marker file's content.
 func (v *view) read(name string) ([]byte, error) { return v.tree.ReadFile(name) }
 

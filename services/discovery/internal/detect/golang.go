@@ -28,7 +28,7 @@ func detectGo(v *view, sp *Subproject, nested []string) error {
 		sp.Problems = append(sp.Problems, Problem{File: file, Msg: fmt.Sprintf("not read: %v", err)})
 		return nil
 	}
-	mf, err := modfile.ParseLax(file, data, nil)
+	mf, err := modfile.Parse(file, data, nil)
 	if err != nil {
 		sp.Problems = append(sp.Problems, goModProblem(file, err))
 	} else {
@@ -41,7 +41,7 @@ func detectGo(v *view, sp *Subproject, nested []string) error {
 		if mf.Toolchain != nil {
 			sp.Versions = append(sp.Versions, VersionHint{Tool: "go", Version: strings.TrimPrefix(mf.Toolchain.Name, "go"), Source: file + ":toolchain"})
 		}
-		info.NeedsDownload = len(mf.Require) > 0 && !v.has(join(sp.Root, "vendor"), "modules.txt")
+		info.NeedsDownload = len(mf.Require) > 0 && !v.exists(join(sp.Root, "vendor/modules.txt"))
 	}
 	sp.Versions = append(sp.Versions, toolVersions(v, sp.Root, "golang", "go")...)
 	if v.has(sp.Root, "go.sum") {

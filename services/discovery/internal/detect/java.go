@@ -52,7 +52,9 @@ func detectJava(v *view, sp *Subproject) error {
 	}
 	sp.PackageManager = info.Tool
 	for _, f := range v.under(sp.Root, nil) {
-		if within(join(sp.Root, "src/test"), f) && (strings.HasSuffix(f, ".java") || strings.HasSuffix(f, ".kt")) {
+		rel := strings.TrimPrefix(f, sp.Root+"/")
+		inTests := strings.HasPrefix(rel, "src/test/") || strings.Contains(rel, "/src/test/") // modules too
+		if inTests && (strings.HasSuffix(f, ".java") || strings.HasSuffix(f, ".kt")) {
 			sp.HasTests = true
 			break
 		}

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 )
@@ -46,8 +47,11 @@ func detectRust(v *view, sp *Subproject) error {
 		sp.Markers = append(sp.Markers, info.Lockfile)
 	}
 	sp.Versions = append(sp.Versions, rustToolchain(v, sp.Root)...)
+	// Integration tests live in tests/ of the crate or of any workspace
+	// member; unit tests inside src/ cannot be seen without reading sources.
 	for _, f := range v.under(sp.Root, nil) {
-		if within(join(sp.Root, "tests"), f) {
+		rel := strings.TrimPrefix(f, sp.Root+"/")
+		if strings.HasSuffix(f, ".rs") && (strings.HasPrefix(rel, "tests/") || strings.Contains(rel, "/tests/")) {
 			sp.HasTests = true
 			break
 		}

@@ -196,8 +196,11 @@ func (p *planner) resolve(s Selection) (command.Command, error) {
 
 func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// installs adds the install step of every subproject that has steps, from
-// the same origin (a configured pipeline gets configured installs only).
+// installs adds the install step of every subproject that has steps. A
+// step's own kind of install comes first (a configured pipeline gets its
+// configured install); when a configured pipeline installs nothing for a
+// subproject whose dependencies discovery found, the discovered install is
+// added, because the sandbox starts without dependencies.
 func (p *planner) installs() {
 	type key struct {
 		root       string
@@ -209,12 +212,20 @@ func (p *planner) installs() {
 			need[key{s.Subproject, configuredOrigin(s)}] = true
 		}
 	}
+	eligible := func(c command.Command) bool { return p.caps.Default[c.Name] || len(p.req.Selection) > 0 }
+	covered := map[string]bool{}
 	var added []string
 	for _, c := range p.caps.Commands {
-		if c.Phase == command.PhaseInstall && need[key{c.Subproject, configuredOrigin(c)}] && (p.caps.Default[c.Name] || len(p.req.Selection) > 0) {
+		if c.Phase == command.PhaseInstall && need[key{c.Subproject, configuredOrigin(c)}] && eligible(c) {
+			covered[c.Subproject] = true
 			if p.add(c) {
 				added = append(added, c.Name)
 			}
+		}
+	}
+	for _, c := range p.caps.Commands {
+		if c.Phase == command.PhaseInstall && !configuredOrigin(c) && need[key{c.Subproject, true}] && !covered[c.Subproject] && p.add(c) {
+			p.notes = append(p.notes, fmt.Sprintf("the configured steps install nothing for %s; added the discovered install step %q (%s)", c.Subproject, c.Name, c.Command))
 		}
 	}
 	if len(added) > 0 && len(p.req.Selection) > 0 {
@@ -235,6 +246,8 @@ func (p *planner) hardFailure() {
 		}
 	}
 	var best *command.Command
+	// Prefer a command of a subproject already in the pipeline, then the
+	// strongest level, then a default command of a selected tier.
 	score := func(c command.Command) int {
 		s := int(c.Level) * 10
 		if p.caps.Default[c.Name] {
@@ -243,11 +256,8 @@ func (p *planner) hardFailure() {
 		if p.tiers[c.Tier] {
 			s += 2
 		}
-		for _, st := range p.steps {
-			if st.Subproject == c.Subproject {
-				s++
-				break
-			}
+		if slices.ContainsFunc(p.steps, func(st command.Command) bool { return st.Subproject == c.Subproject }) {
+			s += 100
 		}
 		return s
 	}

@@ -12,6 +12,7 @@ package artifact
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -62,11 +63,11 @@ func StepLogPath(i int, name string) string {
 // Build stores manifest.json (the manifest as protobuf JSON with field names
 // as in the .proto) and lists it with the combined log and every step log.
 func Build(ctx context.Context, blobs Putter, m *glv1.Manifest, combined *glv1.Digest, steps []*glv1.StepResult) ([]*glv1.Artifact, error) {
-	js, err := protojson.MarshalOptions{Multiline: true, UseProtoNames: true}.Marshal(m)
+	js, err := manifestJSON(m)
 	if err != nil {
-		return nil, fmt.Errorf("encoding manifest.json: %w", err)
+		return nil, err
 	}
-	d, err := blobs.Put(ctx, bytes.NewReader(append(js, '\n')))
+	d, err := blobs.Put(ctx, bytes.NewReader(js))
 	if err != nil {
 		return nil, fmt.Errorf("storing manifest.json: %w", err)
 	}
@@ -80,6 +81,22 @@ func Build(ctx context.Context, blobs Putter, m *glv1.Manifest, combined *glv1.D
 		}
 	}
 	return arts, nil
+}
+
+// manifestJSON encodes the manifest as protobuf JSON with the .proto field
+// names and every field present (an exit code of 0 is evidence too),
+// re-indented so the file is stable (protojson's spacing is not).
+func manifestJSON(m *glv1.Manifest) ([]byte, error) {
+	raw, err := protojson.MarshalOptions{UseProtoNames: true, EmitUnpopulated: true}.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("encoding manifest.json: %w", err)
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, raw, "", "  "); err != nil {
+		return nil, fmt.Errorf("encoding manifest.json: %w", err)
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
 }
 
 // Write materializes arts under dir/runs/<runID>/, creating directories as

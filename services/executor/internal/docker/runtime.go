@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
@@ -26,9 +27,10 @@ const DefaultCallTimeout = 30 * time.Second
 
 // Runtime talks to one Docker engine.
 type Runtime struct {
-	cli     *client.Client
-	log     *zap.Logger
-	timeout time.Duration
+	cli        *client.Client
+	log        *zap.Logger
+	timeout    time.Duration
+	negotiated atomic.Bool
 }
 
 var _ sandbox.Runtime = (*Runtime)(nil)
@@ -54,7 +56,10 @@ func (r *Runtime) Close() error { return r.cli.Close() }
 func (r *Runtime) call(ctx context.Context, what string, fn func(ctx context.Context) error) error {
 	cctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	err := fn(cctx)
+	err := r.negotiate(cctx)
+	if err == nil {
+		err = fn(cctx)
+	}
 	if err == nil {
 		return nil
 	}
@@ -62,6 +67,24 @@ func (r *Runtime) call(ctx context.Context, what string, fn func(ctx context.Con
 		return fmt.Errorf("%w: %s: no answer within %s", sandbox.ErrEngineUnavailable, what, r.timeout)
 	}
 	return mapErr(what, err)
+}
+
+// negotiate settles the API version once, with the caller's deadline. The
+// client's own lazy negotiation holds a lock while it waits for the engine,
+// regardless of the waiting callers' contexts, so against a wedged engine
+// every call would queue behind the first; negotiating here keeps each call
+// bounded by its own context.
+func (r *Runtime) negotiate(ctx context.Context) error {
+	if r.negotiated.Load() {
+		return nil
+	}
+	p, err := r.cli.Ping(ctx)
+	if err != nil {
+		return err
+	}
+	r.cli.NegotiateAPIVersionPing(p)
+	r.negotiated.Store(true)
+	return nil
 }
 
 // mapErr turns engine errors into the sandbox's sentinels.

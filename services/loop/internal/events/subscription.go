@@ -56,6 +56,7 @@ func (s *Subscription) Next(ctx context.Context) (*glv1.RunEvent, error) {
 				return s.deliver(ev), nil
 			}
 		case <-s.lagged:
+			s.catchUp()
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}

@@ -18,7 +18,8 @@ var assertionMarkers = []string{
 }
 
 // classify decides between an assertion failure, an error in a test, and a
-// compile error, from the failure message and exception type.
+// compile error, from the failure message and exception type. Without an
+// assertion marker a failure is an error in the test (an exception).
 func classify(msg, typ string, st Status) glv1.FailureKind {
 	head := msg
 	if i := strings.IndexByte(head, '\n'); i >= 0 {
@@ -38,8 +39,5 @@ func classify(msg, typ string, st Status) glv1.FailureKind {
 			return glv1.FailureKind_FAILURE_KIND_TEST_ASSERTION
 		}
 	}
-	if st == StatusError || typ != "" {
-		return glv1.FailureKind_FAILURE_KIND_TEST_ERROR
-	}
-	return glv1.FailureKind_FAILURE_KIND_TEST_ASSERTION
+	return glv1.FailureKind_FAILURE_KIND_TEST_ERROR
 }

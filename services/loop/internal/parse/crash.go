@@ -60,9 +60,9 @@ func (p *crashParser) feed(ln line) {
 	switch {
 	case bytes.HasPrefix(t, []byte("Traceback (most recent call last):")):
 		p.start("python", ln.off, true, glv1.FailureKind_FAILURE_KIND_CRASH)
-	case bytes.HasPrefix(t, []byte("Fatal Python error: ")):
+	case bytes.Contains(t, []byte("Fatal Python error: ")):
 		b := p.start("python-fatal", ln.off, false, glv1.FailureKind_FAILURE_KIND_CRASH)
-		b.msg.add(t)
+		b.msg.add(t[bytes.Index(t, []byte("Fatal Python error: ")):])
 	case bytes.HasPrefix(t, []byte("panic: ")) || bytes.HasPrefix(t, []byte("fatal error: ")):
 		b := p.start("go", ln.off, false, glv1.FailureKind_FAILURE_KIND_CRASH)
 		b.msg.add(t)

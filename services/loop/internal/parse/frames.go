@@ -116,6 +116,12 @@ type frameList struct {
 }
 
 func (l *frameList) add(f Frame) {
+	if n := len(l.frames); n > 0 && l.frames[n-1].File == f.File && l.frames[n-1].Line == f.Line {
+		if l.frames[n-1].Func == "" {
+			l.frames[n-1].Func = f.Func
+		}
+		return // the panic site printed again as the first backtrace frame
+	}
 	if len(l.frames) < l.max {
 		l.frames = append(l.frames, f)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"time"
 
@@ -168,22 +169,30 @@ func jsMessage(t *Test, text string, lim *Limits, paths *Paths) {
 	fl := frameList{max: lim.MaxFrames}
 	msg := msgBuf{max: lim.MaxMessageBytes}
 	inStack := false
+	var loc []Frame
 	for _, l := range strings.Split(text, "\n") {
 		if f, ok := fp.parse([]byte(l), false); ok {
 			fl.add(f)
 			inStack = true
 			continue
 		}
-		if !inStack {
-			msg.add([]byte(l))
+		if m := reSyntaxLoc.FindStringSubmatch(l); m != nil {
+			loc = append(loc, fp.frame(m[1], []byte(m[2]), []byte(m[3]), ""))
+		}
+		if !inStack && !isCodeFrame([]byte(l)) && !strings.HasPrefix(strings.TrimSpace(l), "● ") {
+			msg.add([]byte(strings.TrimSpace(l)))
 		}
 	}
 	t.Message = msg.String()
-	t.Frames = fl.frames
+	t.Frames = append(loc, fl.frames...)
 	if f, ok := firstProject(t.Frames); ok {
 		t.File, t.Line = f.File, f.Line
 	}
 }
+
+// reSyntaxLoc finds the location in Babel/TypeScript syntax errors:
+// `SyntaxError: /w/src/broken.test.js: Unexpected token, expected "," (4:26)`.
+var reSyntaxLoc = regexp.MustCompile(`SyntaxError: (\S+?): .*\((\d+):(\d+)\)\s*$`)
 
 // jsonLineParser picks up a jest/vitest JSON report printed on stdout
 // (`jest --json` without --outputFile) as one long line.

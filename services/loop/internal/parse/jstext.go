@@ -99,6 +99,9 @@ func (p *jsTextParser) feed(ln line) {
 		b.stack = true
 		return
 	}
+	if m := reSyntaxLoc.FindSubmatch(t); m != nil {
+		b.frames.add(p.fp.frame(string(m[1]), m[2], m[3], ""))
+	}
 	if !b.stack && !isCodeFrame(t) {
 		b.msg.add(bytes.TrimSpace(t))
 	}

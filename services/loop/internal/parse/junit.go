@@ -65,6 +65,9 @@ func parseJUnit(r io.Reader, name string, lim *Limits, paths *Paths, into *junit
 						}
 						cur.Message = attr(el, "message")
 						failTyp = attr(el, "type")
+						if el.Name.Local == "failure" && into.format != FormatPytestJUnit && failTyp == "" {
+							failTyp = "AssertionFailure" // JUnit: <failure> is an assertion, <error> an exception
+						}
 					}
 					inFail = true
 					text.Reset()
@@ -86,8 +89,8 @@ func parseJUnit(r io.Reader, name string, lim *Limits, paths *Paths, into *junit
 			case "failure", "error":
 				if inFail && cur != nil {
 					junitFrames(cur, text.Bytes(), lim, paths)
-					if cur.Message == "" {
-						cur.Message = firstLine(text.String())
+					if cur.Message == "" || cur.Message == "collection failure" {
+						cur.Message = errorLine(text.String())
 					}
 				}
 				inFail = false
@@ -119,6 +122,12 @@ func newJUnitTest(el xml.StartElement, paths *Paths, format string) *Test {
 		t.Line = n
 	}
 	if format == FormatPytestJUnit {
+		if cls == "" { // collection error: name is the module, e.g. tests.test_broken
+			file = pytestFileFromClass(paths, name)
+			t.ID, t.Name = file, ""
+			t.File, _ = paths.Normalize(file)
+			return t
+		}
 		if file == "" {
 			file = pytestFileFromClass(paths, cls)
 		}
@@ -182,6 +191,20 @@ func attr(el xml.StartElement, name string) string {
 		}
 	}
 	return ""
+}
+
+// errorLine picks pytest's `E   ` lines from a failure text, else its first line.
+func errorLine(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "E ") {
+			out = append(out, strings.TrimSpace(l[1:]))
+		}
+	}
+	if len(out) > 0 {
+		return strings.Join(out, "\n")
+	}
+	return firstLine(s)
 }
 
 func firstLine(s string) string {

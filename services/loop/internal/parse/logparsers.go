@@ -43,20 +43,20 @@ type logParsers struct {
 
 func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 	ps := &logParsers{
-		gojson: newGoJSONParser(lim, paths),
-		gotext: newGoTextParser(lim, paths),
-		pytest: newPytestParser(lim, paths),
-		jstext: newJSTextParser(lim, paths),
-		jsline: &jsonLineParser{lim: lim, paths: paths},
-		mocha:  newMochaParser(lim, paths),
-		node:   newNodeTestParser(lim, paths),
-		cargo:  newCargoParser(lim, paths),
-		maven:  newSurefireLogParser(lim, paths),
+		gojson:  newGoJSONParser(lim, paths),
+		gotext:  newGoTextParser(lim, paths),
+		pytest:  newPytestParser(lim, paths),
+		jstext:  newJSTextParser(lim, paths),
+		jsline:  &jsonLineParser{lim: lim, paths: paths},
+		mocha:   newMochaParser(lim, paths),
+		node:    newNodeTestParser(lim, paths),
+		cargo:   newCargoParser(lim, paths),
+		maven:   newSurefireLogParser(lim, paths),
 		generic: &genericParser{set: newTestSet(lim)},
-		diag:   newDiagParser(paths, phase, lim),
-		crash:  newCrashParser(lim, paths),
-		errs:   msgBuf{max: 2048},
-		errOff: -1,
+		diag:    newDiagParser(paths, phase, lim),
+		crash:   newCrashParser(lim, paths),
+		errs:    msgBuf{max: 2048},
+		errOff:  -1,
 	}
 	ps.gojson.diag.phase = glv1.Phase_PHASE_BUILD
 	ps.all = []feeder{ps.gojson, ps.gotext, ps.pytest, ps.jstext, ps.jsline, ps.mocha, ps.node, ps.cargo, ps.maven, ps.generic, ps.diag, ps.crash}

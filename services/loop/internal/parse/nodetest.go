@@ -36,7 +36,8 @@ type nodeTestParser struct {
 	// spec state: the "failing tests" section.
 	inFailing bool
 	spec      *jsBlock
-	specLoc   string
+	specFile  string
+	specLine  int
 	kinds     map[string]glv1.FailureKind
 }
 
@@ -187,9 +188,6 @@ func (p *nodeTestParser) flushTAP() {
 		if f, ok := firstProject(t.Frames); ok {
 			t.File, t.Line = f.File, f.Line
 		}
-		if t.File != "" {
-			t.ID = t.File + " > " + t.ID
-		}
 		p.kinds[t.ID] = classify(t.Message, "", t.Status)
 	}
 	p.set.add(t)
@@ -207,15 +205,15 @@ func (p *nodeTestParser) feedSpec(ln line) {
 	}
 	if m := reSpecAt.FindSubmatch(t); m != nil {
 		p.closeSpec()
-		p.specLoc = string(m[1]) + ":" + string(m[2])
+		p.specFile, _ = p.paths.Normalize(string(m[1]))
+		p.specLine, _ = strconv.Atoi(string(m[2]))
 		return
 	}
-	if m := reSpecFail.FindSubmatch(t); m != nil && p.specLoc != "" {
-		file, lineNo, _ := splitLoc(p.specLoc)
-		rel, _ := p.paths.Normalize(file)
-		tt := Test{Name: string(m[1]), File: rel, Line: lineNo, Status: StatusFailed, Offset: ln.off, ID: rel + " > " + string(m[1])}
+	if m := reSpecFail.FindSubmatch(t); m != nil && p.specFile != "" {
+		// The spec reporter's failing-tests list names the test without its suites.
+		tt := Test{Name: string(m[1]), File: p.specFile, Line: p.specLine, Status: StatusFailed, Offset: ln.off, ID: string(m[1])}
 		p.spec = &jsBlock{test: tt, msg: msgBuf{max: p.lim.MaxMessageBytes}, frames: frameList{max: p.lim.MaxFrames}}
-		p.specLoc = ""
+		p.specFile = ""
 		return
 	}
 	if p.spec == nil {

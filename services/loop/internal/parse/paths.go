@@ -50,7 +50,7 @@ func NewPaths(root, workdir string, files fs.FS) *Paths {
 func (p *Paths) Normalize(raw string) (rel string, project bool) {
 	s := strings.TrimSpace(raw)
 	s = strings.TrimPrefix(s, "file://")
-	if s == "" || strings.HasPrefix(s, "<") || strings.HasPrefix(s, "node:") || strings.HasPrefix(s, "internal/") {
+	if s == "" || strings.HasPrefix(s, "<") || strings.HasPrefix(s, "node:") || strings.HasPrefix(s, "internal/") || path.Base(s) == "_testmain.go" {
 		return s, false
 	}
 	for _, m := range vendorMarkers {

@@ -15,7 +15,8 @@ var (
 	rePytestCounts   = regexp.MustCompile(`(\d+) (passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?|rerun)`)
 	rePytestQuiet    = regexp.MustCompile(`^(?:\d+ (?:passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?|rerun)(?:, )?)+ in [\d.]+s`)
 	rePytestShort    = regexp.MustCompile(`^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (.+)$`)
-	rePytestProgress = regexp.MustCompile(`^(\S+\.py) ([.sFExX]*)(.*)$`)
+	rePytestProgress = regexp.MustCompile(`^(\S+\.py) ([.sFExX]*)(?:\s+\[\s*\d+%\])?$`)
+	rePytestCrashed  = regexp.MustCompile(`^(\S+\.py) ([.sFExX]*)(Fatal Python error: .*)$`)
 )
 
 // pytestBlock is one failure/error section of pytest's report.
@@ -128,12 +129,12 @@ func (p *pytestParser) feedProgress(ln line) {
 		return
 	}
 	m := rePytestProgress.FindSubmatch(t)
+	crashed := false
 	if m == nil {
-		return
-	}
-	rest := bytes.TrimSpace(m[3])
-	if len(rest) > 0 && rest[0] != '[' && !bytes.HasPrefix(rest, []byte("Fatal Python error")) {
-		return
+		if m = rePytestCrashed.FindSubmatch(t); m == nil {
+			return
+		}
+		crashed = true
 	}
 	for _, c := range m[2] {
 		switch c {
@@ -147,10 +148,10 @@ func (p *pytestParser) feedProgress(ln line) {
 			p.progress.Errors++
 		}
 	}
-	if bytes.HasPrefix(rest, []byte("Fatal Python error")) {
+	if crashed {
 		file, _ := p.paths.Normalize(string(m[1]))
 		p.progress.Errors++
-		p.crashed = &Test{ID: file, Name: string(m[1]), File: file, Status: StatusError, Message: string(rest), Offset: ln.off}
+		p.crashed = &Test{ID: string(m[1]), File: file, Status: StatusError, Message: string(m[3]), Offset: ln.off}
 	}
 }
 
@@ -185,7 +186,7 @@ func (p *pytestParser) feedBlock(ln line) {
 		b.eLines.add(bytes.TrimSpace(t[1:]))
 		return
 	}
-	if t[0] != ' ' && t[0] != '_' && t[0] != '~' && t[0] != '^' && len(b.plain) < 8 {
+	if t[0] != ' ' && t[0] != '_' && t[0] != '~' && t[0] != '^' && len(b.plain) < 8 && !bytes.HasPrefix(t, []byte("Traceback (")) {
 		b.plain = append(b.plain, string(t))
 	}
 }

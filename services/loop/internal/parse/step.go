@@ -63,6 +63,8 @@ type StepReport struct {
 	LogBytes int64
 	// ArtifactErrors lists artifacts that could not be read (not fatal).
 	ArtifactErrors []string
+	// PassedOnRerun is set by MarkFlaky when every failure was a flaky test.
+	PassedOnRerun bool
 
 	reason string
 }
@@ -261,9 +263,10 @@ func (rep *StepReport) failures(best *candidate, ps *logParsers, lim *Limits) {
 		out = append(out, ps.diag.failures()...)
 		rep.FailuresOmitted += ps.diag.omitted
 	}
+	out = dropBuildFailedTwins(out)
 	crashes := ps.crash.found
 	if failed && len(crashes) > 0 && (len(out) == 0 || rep.Evidence.GetExitCode() > 128 || tests > 0 && !hasFrames(out)) {
-		out = append(out, crashes...)
+		out = mergeCrashes(out, crashes)
 	}
 	if failed && len(out) == 0 {
 		out = append(out, Failure{Kind: phaseKind(rep.Phase), Message: ps.unparsedMessage(rep), Offset: ps.tailOffset()})
@@ -273,6 +276,50 @@ func (rep *StepReport) failures(best *candidate, ps *logParsers, lim *Limits) {
 		out = out[:lim.MaxFailures]
 	}
 	rep.Failures = out
+}
+
+// dropBuildFailedTwins removes "[build failed]" package records when the
+// compile errors themselves were found: they say the same thing with less.
+func dropBuildFailedTwins(fs []Failure) []Failure {
+	compile := false
+	for _, f := range fs {
+		if f.Kind == glv1.FailureKind_FAILURE_KIND_COMPILE && f.Test == "" {
+			compile = true
+		}
+	}
+	if !compile {
+		return fs
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if !strings.HasSuffix(f.Test, " [build failed]") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// mergeCrashes adds crash reports, folding one into a test failure that
+// reported the same crash without frames (pytest's view of a segfault).
+func mergeCrashes(out, crashes []Failure) []Failure {
+	for _, c := range crashes {
+		merged := false
+		for i := range out {
+			f := &out[i]
+			if len(f.Frames) == 0 && f.Message == c.Message {
+				f.Frames, f.Kind = c.Frames, c.Kind
+				if c.File != "" {
+					f.File, f.Line, f.Column = c.File, c.Line, c.Column
+				}
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func hasFrames(fs []Failure) bool {
@@ -308,4 +355,3 @@ func phaseKind(p glv1.Phase) glv1.FailureKind {
 	}
 	return glv1.FailureKind_FAILURE_KIND_CRASH
 }
-

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"math"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	bolt "go.etcd.io/bbolt"
@@ -139,6 +140,9 @@ func (s *Store) Events(ctx context.Context, runID string, afterSeq uint64, limit
 		limit = DefaultEventsLimit
 	case limit > MaxEventsLimit:
 		limit = MaxEventsLimit
+	}
+	if afterSeq == math.MaxUint64 {
+		return nil, nil // nothing can follow; afterSeq+1 would wrap to 0
 	}
 	var out []*glv1.RunEvent
 	err := s.db.View(func(tx *bolt.Tx) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"sync"
 	"testing"
@@ -131,6 +132,10 @@ func TestConcurrentAppendsGetUniqueConsecutiveSeqs(t *testing.T) {
 		}
 	})
 	wg.Wait()
+	st := s.WriterStats()
+	if st.Appends != writers*perWriter+perWriter || st.Commits == 0 || st.Commits > st.Appends {
+		t.Errorf("WriterStats = %+v, want %d appends in at most as many commits", st, writers*perWriter+perWriter)
+	}
 	for r, id := range runs {
 		var got []uint64
 		for w := r; w < writers; w += len(runs) {
@@ -176,6 +181,7 @@ func TestEventsAfterSeq(t *testing.T) {
 		{"limit", "r1", 2, 3, []uint64{3, 4, 5}, nil},
 		{"at end", "r1", 10, 0, nil, nil},
 		{"beyond end", "r1", 99, 0, nil, nil},
+		{"largest seq", "r1", math.MaxUint64, 0, nil, nil},
 		{"empty log", "empty", 0, 0, nil, nil},
 		{"negative limit", "r1", 0, -1, nil, ErrInvalidArgument},
 		{"unknown run", "r_nope", 0, 0, nil, ErrNotFound},

@@ -87,7 +87,7 @@ func startChild(t *testing.T, mode, path string) (*exec.Cmd, *bufio.Scanner, io.
 	cmd.Env = append(os.Environ(), childModeEnv+"="+mode, childPathEnv+"="+path)
 	cmd.Stderr = os.Stderr
 	// The child must not outlive a test binary that dies.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = childProcAttr()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

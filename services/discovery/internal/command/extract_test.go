@@ -1,0 +1,164 @@
+package command_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/detect"
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/snapshot"
+)
+
+// extract writes a tree, detects it and extracts every subproject's
+// commands, rendered as "name|tier|command" lines.
+func extract(t *testing.T, files map[string]string) ([]string, []string, []command.Command) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := snapshot.FromFS(os.DirFS(dir), detect.WantContent, snapshot.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := detect.Detect(ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines, notes []string
+	var all []command.Command
+	for _, sp := range res.Subprojects {
+		ex := command.Extract(sp)
+		for _, c := range ex.Commands {
+			lines = append(lines, c.Name+"|"+c.Tier.String()+"|"+c.Command)
+		}
+		all = append(all, ex.Commands...)
+		notes = append(notes, ex.Notes...)
+	}
+	return lines, notes, all
+}
+
+func TestExtract(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string
+		notes []string
+	}{
+		{name: "poetry", files: map[string]string{
+			"pyproject.toml": "[tool.poetry]\nname = \"p\"\n[tool.poetry.dependencies]\npython = \"^3.11\"\nx = \"*\"\n", "poetry.lock": "", "tests/test_a.py": "",
+		}, want: []string{
+			"poetry-install|tier0|poetry install --no-interaction",
+			"compileall|tier0|poetry run python -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"pytest|tier0|poetry run python -m pytest -rA --junitxml=/tmp/greenlight/reports/pytest.xml",
+		}},
+		{name: "uv and pipenv", files: map[string]string{
+			"a/pyproject.toml": "[project]\nname = \"a\"\ndependencies = [\"x\"]\n", "a/uv.lock": "",
+			"b/Pipfile": "[packages]\nx = \"*\"\n", "b/Pipfile.lock": "{}",
+		}, want: []string{
+			"a:uv-install|tier0|uv sync --frozen",
+			"a:compileall|tier0|uv run --no-sync python -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"b:pipenv-install|tier0|pipenv install --dev --deploy",
+			"b:compileall|tier0|pipenv run python -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+		}},
+		{name: "unittest with a non-package tests dir", files: map[string]string{
+			"setup.py": "", "tox.ini": "[testenv]\ncommands = python -m unittest\n", "tests/test_x.py": "",
+		}, want: []string{
+			"compileall|tier0|python3 -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"unittest|tier0|python3 -m unittest discover -v -s tests",
+		}},
+		{name: "src layout smoke and a bad entry point", files: map[string]string{
+			"pyproject.toml":    "[project]\nname = \"s\"\n[project.scripts]\nok = \"s.cli:main\"\nbad = \"s.cli:main; rm -rf /\"\n",
+			"src/s/__init__.py": "", "src/s/cli.py": "",
+		}, want: []string{
+			"compileall|tier0|python3 -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"import-s|tier0|python3 -c 'import s'",
+			`cli-ok-help|tier0|python3 -c 'import sys; from s.cli import main; sys.argv = ["ok", "--help"]; sys.exit(main())'`,
+		}, notes: []string{`entry point "bad" skipped`, "no Python tests found"}},
+		{name: "yarn classic, bun, scripts by role", files: map[string]string{
+			"a/package.json": `{"scripts": {"test": "jest", "test:unit": "jest unit", "test:watch": "jest --watch", "lint": "eslint .", "format:check": "prettier -c .", "dev": "vite", "e2e": "playwright test", "lint:my files": "x"}, "dependencies": {"x": "1"}}`,
+			"a/yarn.lock":    "",
+			"b/package.json": `{"scripts": {"build": "bun build ./index.ts"}, "dependencies": {"y": "1"}}`, "b/bun.lockb": "",
+		}, want: []string{
+			"a:yarn-install|tier0|yarn install --frozen-lockfile",
+			"a:yarn-e2e|tier2|yarn run e2e",
+			"a:yarn-format-check|tier1|yarn run format:check",
+			"a:yarn-lint|tier0|yarn run lint",
+			"a:yarn-test|tier0|yarn test",
+			"a:yarn-test-unit|tier1|yarn run test:unit",
+			"b:bun-install|tier0|bun install --frozen-lockfile",
+			"b:bun-build|tier0|bun run build",
+		}, notes: []string{`script "lint:my files" skipped`}},
+		{name: "workspace child installs through the root", files: map[string]string{
+			"package.json": `{"workspaces": ["pkg/*"]}`, "pnpm-lock.yaml": "", "pnpm-workspace.yaml": "",
+			"pkg/a/package.json": `{"scripts": {"test": "vitest run"}, "devDependencies": {"vitest": "1"}}`,
+		}, want: []string{
+			"pnpm-install|tier0|pnpm install --frozen-lockfile",
+			"pkg/a:pnpm-test|tier0|pnpm test",
+		}, notes: []string{"pkg/a: dependencies are installed by the workspace root ."}},
+		{name: "node without scripts falls back to a syntax check", files: map[string]string{
+			"package.json": `{"main": "lib/main.js"}`, "lib/main.js": "",
+		}, want: []string{"node-check|tier0|node --check lib/main.js"}},
+		{name: "tsconfig without typescript", files: map[string]string{"package.json": `{}`, "tsconfig.json": "{}"},
+			want: nil, notes: []string{"typescript is not a dependency"}},
+		{name: "go with dependencies", files: map[string]string{
+			"go.mod": "module x\n\ngo 1.22\n\nrequire example.com/y v1.0.0\n", "go.sum": "", "x_test.go": "",
+		}, want: []string{
+			"go-mod-download|tier0|go mod download", "go-build|tier0|go build ./...", "go-vet|tier0|go vet ./...", "go-test|tier0|go test -json ./...",
+		}},
+		{name: "vendored go needs no download", files: map[string]string{
+			"go.mod": "module x\n\ngo 1.22\n\nrequire example.com/y v1.0.0\n", "vendor/modules.txt": "",
+		}, want: []string{"go-build|tier0|go build ./...", "go-vet|tier0|go vet ./..."}},
+		{name: "makefile test is promoted when nothing else tests", files: map[string]string{
+			"pyproject.toml": "[project]\nname = \"m\"\n", "Makefile": "test:\n\t./scripts/test.sh\nlint:\n\truff .\n",
+		}, want: []string{
+			"compileall|tier0|python3 -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"make-lint|tier1|make lint", "make-test|tier0|make test",
+		}},
+		{name: "bare makefile is tier0", files: map[string]string{"Makefile": "check:\n\t./t.sh\nintegration:\n\t./it.sh\n"},
+			want: []string{"make-check|tier0|make check", "make-integration|tier2|make integration"}},
+		{name: "gradle", files: map[string]string{"build.gradle": "", "gradlew": "", "src/test/java/T.java": ""},
+			want: []string{
+				"gradle-dependencies|tier0|./gradlew --no-daemon dependencies", "gradle-assemble|tier0|./gradlew --no-daemon assemble",
+				"gradle-test|tier0|./gradlew --no-daemon test",
+			}},
+		{name: "rust with dependencies", files: map[string]string{"Cargo.toml": "[package]\nname = \"r\"\n[dependencies]\nserde = \"1\"\n", "Cargo.lock": ""},
+			want: []string{"cargo-fetch|tier0|cargo fetch", "cargo-build|tier0|cargo build", "cargo-test|tier0|cargo test"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, notes, _ := extract(t, tt.files)
+			if !slices.Equal(got, tt.want) {
+				t.Fatalf("commands:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(tt.want, "\n  "))
+			}
+			for _, n := range tt.notes {
+				if !slices.ContainsFunc(notes, func(s string) bool { return strings.Contains(s, n) }) {
+					t.Errorf("notes %q lack %q", notes, n)
+				}
+			}
+		})
+	}
+}
+
+func TestExtractedCommandShape(t *testing.T) {
+	_, _, cmds := extract(t, map[string]string{
+		"web/package.json": `{"scripts": {"lint": "eslint ."}, "devDependencies": {"eslint": "9"}}`, "web/package-lock.json": "{}",
+	})
+	install, lint := cmds[0], cmds[1]
+	if !install.Network || install.Phase != command.PhaseInstall || install.Workdir != "web" ||
+		!slices.Equal(install.CacheKeyFiles, []string{"web/package-lock.json", "web/package.json"}) || !slices.Equal(install.CachePaths, []string{"node_modules"}) {
+		t.Fatalf("install = %+v", install)
+	}
+	if lint.Network || lint.Level != command.LevelL2 || !lint.ContinueOnFailure || lint.Source.Line != 1 || lint.Source.Key != "scripts.lint" || lint.Subproject != "web" {
+		t.Fatalf("lint = %+v", lint)
+	}
+}

@@ -1,0 +1,3 @@
+import argparse
+
+argparse.ArgumentParser(prog="app").parse_args()

@@ -1,0 +1,5 @@
+import app
+
+
+def test_doc():
+    assert app.__doc__

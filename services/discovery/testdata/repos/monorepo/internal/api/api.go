@@ -1,0 +1,5 @@
+// Package api serves the shop.
+package api
+
+// Version is the API version.
+func Version() string { return "v1" }

@@ -1,0 +1,126 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+
+	"go.uber.org/zap"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/report"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
+)
+
+// analyze is PARSE and SCORE: every step that ran has its stored log parsed
+// (a TestsParsed event each), the score is computed (a Score event) and the
+// output-contract result is built.
+func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
+	var fsys fs.FS
+	if v.exec != nil && v.spec.snapshot.GetSizeBytes() <= maxParseTreeBytes {
+		// Best effort: the parser only uses the tree to resolve paths.
+		fsys, _ = tr.fs(ctx, v.spec.snapshot)
+	}
+	for i, s := range v.pipeline.GetSteps() {
+		o := score.StepOutcome{Step: s}
+		if v.exec != nil {
+			o.Result = v.exec.results[i]
+		}
+		if o.Result != nil && o.Ran() {
+			rep, err := r.parseStep(ctx, o, fsys, v.exec.finished.GetArtifacts())
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				r.log.Warn("parsing a step log failed; its exit status still decides", zap.String("step", s.GetName()), zap.Error(err))
+			}
+			o.Report = rep
+			if rep != nil && (rep.HasTests || rep.HasLint || len(rep.Failures) > 0) {
+				if err := r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_TestsParsed{TestsParsed: rep.TestsParsedProto()}}); err != nil {
+					return err
+				}
+			}
+		}
+		v.outcomes = append(v.outcomes, o)
+	}
+	sc := score.Compute(score.Input{Steps: v.outcomes})
+	if err := r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_Score{Score: sc}}); err != nil {
+		return err
+	}
+	v.result = r.buildResult(v, sc)
+	return nil
+}
+
+// buildResult assembles the output contract of one verification.
+func (r *run) buildResult(v *verification, sc *glv1.Score) *glv1.Result {
+	in := report.Input{
+		RunID: r.id, Started: v.started, Finished: r.e.now(), CommitSHA: v.spec.opts.GetCommitSha(),
+		Snapshot: v.spec.snapshot, Limits: v.spec.opts.GetLimits(), Steps: v.outcomes, Score: sc,
+		Tiers: v.pipeline.GetTiers(), InfraError: v.infra,
+	}
+	if v.exec != nil {
+		m := v.exec.finished.GetManifest()
+		in.Platform, in.Artifacts = m.GetPlatform(), v.exec.finished.GetArtifacts()
+		if m.GetLimits() != nil {
+			in.Limits = m.GetLimits()
+		}
+	}
+	if v.budgetHit && len(v.outcomes) == 0 && in.InfraError == "" {
+		in.InfraError = fmt.Sprintf("the time budget of %s ran out before any step could run", v.spec.budget)
+	}
+	res := report.Build(in)
+	if v.budgetHit {
+		var tiers []string
+		for _, s := range v.skipped {
+			tiers = append(tiers, tierName(s.GetTier()))
+		}
+		res.Summary += fmt.Sprintf("; time budget of %s exhausted: %s cut short", v.spec.budget, strings.Join(tiers, ", "))
+	}
+	return res
+}
+
+// parseStep parses one step's stored log (and the machine-readable reports
+// the executor stored for it).
+func (r *run) parseStep(ctx context.Context, o score.StepOutcome, fsys fs.FS, arts []*glv1.Artifact) (*parse.StepReport, error) {
+	in := parse.Input{Step: o.Step, Result: o.Result, Files: fsys}
+	if d := o.Result.GetLogDigest(); d.GetHash() != "" {
+		rc, err := r.openBlob(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		defer rc.Close()
+		in.Log = rc
+	} else {
+		in.Log = strings.NewReader(o.Result.GetTail())
+	}
+	in.Artifacts = map[string]io.Reader{}
+	for _, want := range o.Step.GetReportFiles() {
+		for _, a := range arts {
+			if a.GetPath() != want && path.Base(a.GetPath()) != path.Base(want) {
+				continue
+			}
+			rc, err := r.openBlob(ctx, a.GetDigest())
+			if err != nil {
+				continue // the log is still there to parse
+			}
+			defer rc.Close()
+			in.Artifacts[want] = rc
+			break
+		}
+	}
+	return parse.Step(ctx, in)
+}
+
+// openBlob opens a blob named by a wire digest.
+func (r *run) openBlob(ctx context.Context, d *glv1.Digest) (io.ReadCloser, error) {
+	bd, err := blob.DigestFromProto(d)
+	if err != nil {
+		return nil, err
+	}
+	return r.e.d.Blobs.Open(ctx, bd)
+}

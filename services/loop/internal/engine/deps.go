@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"context"
+	"io"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/events"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/store"
+)
+
+// Blobs is the loop's content-addressed store: snapshots are read from it,
+// patched snapshots written to it, step logs read back from it. *blob.Store
+// and *blob.Client implement it.
+type Blobs interface {
+	Open(ctx context.Context, d blob.Digest) (io.ReadCloser, error)
+	Put(ctx context.Context, r io.Reader) (blob.Digest, error)
+	Stat(ctx context.Context, d blob.Digest) (size int64, found bool, err error)
+}
+
+// Proposal is a patch provider's answer to a PatchRequest.
+type Proposal struct {
+	// Patch is a unified diff, a diff inside <patch>…</patch> or a
+	// *** Begin Patch envelope.
+	Patch string
+	// GiveUp says the provider has nothing (more) to offer.
+	GiveUp bool
+	// Usage counts the tokens and cost spent on this proposal.
+	Usage *glv1.Usage
+}
+
+// Provider proposes patches. Propose returns ErrGaveUp (or a Proposal with
+// GiveUp) when it has nothing to offer; other errors end the run ERROR.
+type Provider interface {
+	Propose(ctx context.Context, req *glv1.PatchRequest) (*Proposal, error)
+}
+
+// ProviderFactory builds the provider of a Fix run for every kind but
+// PROVIDER_KIND_CLIENT, which the engine serves itself over the Fix stream.
+// It is called before the run is created, so a bad configuration is
+// refused (wrap ErrInvalidArgument) with nothing stored.
+type ProviderFactory func(ctx context.Context, runID string, cfg *glv1.ProviderConfig) (Provider, error)
+
+// Deps are the engine's collaborators.
+type Deps struct {
+	Store     *store.Store
+	Hub       *events.Hub
+	Blobs     Blobs
+	Discovery glv1.DiscoveryServiceClient
+	Executor  glv1.ExecutorServiceClient
+	// Providers builds non-client patch providers; nil refuses them.
+	Providers ProviderFactory
+}

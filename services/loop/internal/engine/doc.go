@@ -1,0 +1,51 @@
+// Package engine is loop's state machine: it turns a Verify or Fix request
+// into a durable run and drives it to a terminal status.
+//
+// # States
+//
+//	Verify:  CREATED → DISCOVER → EXECUTE → PARSE → SCORE → FINALIZE
+//	Fix:     CREATED → [BASELINE] → VERIFY
+//	                 → (REQUEST → PROPOSE → GUARD → APPLY → VERIFY → DECIDE)*
+//	                 → FINALIZE
+//
+// One verification (DISCOVER…SCORE) asks discovery for the pipeline of the
+// selected tiers, orders its steps tier by tier (tier0, then tier1, then
+// tier2, each tier's steps in discovery's phase order) and hands them to the
+// executor in one Execute call, so the fast path of one sandbox per
+// verification is kept: the executor stops at the first failing step, which
+// is exactly the seeds' rule "commands run sequentially per tier, the run
+// stops at the first failed command". The verification's time budget
+// (VerifyOptions.time_budget, default 600 s) is passed as the executor's run
+// budget; when it runs out, the executor ends the running step and skips the
+// rest, and the engine reports every tier that did not run to completion
+// with a TierSkipped event naming the budget.
+//
+// # Retry semantics
+//
+// A Verify run verifies one immutable snapshot once: running the same bytes
+// again cannot fix code, and timeouts or infrastructure errors are never
+// retried automatically. On failure it emits VerifyFailedMaxRetries with the
+// stop memo at once; the fix instructions in the memo (failed command, error
+// output, changed files, attempt number) are for the caller, who is the
+// implementer in the seeds' retry loop and verifies again with its next
+// change. A Fix run is the retry loop with greenlight in the supervisor's
+// seat: every failed verification that has rounds left emits
+// VerifyFailedRetry with the fix instructions and hands them to the patch
+// provider as a PatchRequest; when the rounds (FixOptions.max_rounds, else
+// VerifyOptions.max_attempts, else 3) are spent it emits
+// VerifyFailedMaxRetries and stops with the memo.
+//
+// # Events
+//
+// Every event goes through events.Hub.Append: persisted in the run store
+// first (which assigns its seq), then published to live watchers. The RPC
+// streams (Verify, Fix, WatchRun) are subscriptions that replay from the
+// store, so a client sees exactly what is stored, in seq order.
+//
+// # Cancellation
+//
+// A run's context is its starting RPC's context merged with the engine's:
+// the Verify or Fix caller going away cancels the run, which then finishes
+// CANCELED (the executor's stream is canceled with it, which destroys the
+// sandbox). Closing the engine cancels every run and waits for them.
+package engine

@@ -1,0 +1,178 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
+)
+
+// verifySpec is what one verification checks.
+type verifySpec struct {
+	snapshot *glv1.Digest
+	opts     *glv1.VerifyOptions
+	attempt  int32
+	// budget is the time this verification may take, discovery included.
+	budget time.Duration
+}
+
+// verification is the outcome of one verification (DISCOVER → SCORE).
+type verification struct {
+	spec     verifySpec
+	started  time.Time
+	finished time.Time
+	caps     *glv1.Capabilities
+	// pipeline is discovery's plan, ordered tier by tier.
+	pipeline *glv1.Pipeline
+	exec     *execution
+	outcomes []score.StepOutcome
+	skipped  []*glv1.TierSkipped
+	// budgetHit says the time budget ended the verification early.
+	budgetHit bool
+	// infra is why the verification could not be carried out ("" if it was).
+	infra  string
+	result *glv1.Result
+}
+
+// passed reports whether the verdict is PASS.
+func (v *verification) passed() bool { return v.result.GetStatus() == glv1.Verdict_VERDICT_PASS }
+
+// verify runs one verification and records its events. It returns an error
+// only when the run cannot go on (canceled, or the store failed); a
+// verification that could not be carried out has infra set and an ERROR
+// verdict.
+func (r *run) verify(ctx context.Context, spec verifySpec, tr *trees) (*verification, error) {
+	v := &verification{spec: spec, started: r.e.now()}
+	deadline := v.started.Add(spec.budget)
+	if err := r.discover(ctx, v, deadline); err != nil {
+		return nil, err
+	}
+	if v.infra == "" && !v.budgetHit {
+		if err := r.runPipeline(ctx, v, deadline); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.recordSkips(v); err != nil {
+		return nil, err
+	}
+	if err := r.analyze(ctx, v, tr); err != nil {
+		return nil, err
+	}
+	v.finished = r.e.now()
+	done := &glv1.VerificationDone{
+		Ok: v.passed(), Attempt: spec.attempt, Score: v.result.GetScore(), FailedCommand: failedCommand(v.outcomes),
+		Duration: durationpb.New(v.finished.Sub(v.started)), Tiers: v.pipeline.GetTiers(),
+	}
+	if err := r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_VerificationDone{VerificationDone: done}}); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// discover asks discovery for the pipeline of the selected tiers and
+// records it (ordered tier by tier) with a DiscoveryDone event.
+func (r *run) discover(ctx context.Context, v *verification, deadline time.Time) error {
+	o := v.spec.opts
+	pctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	resp, err := r.e.d.Discovery.Plan(pctx, &glv1.PlanRequest{
+		Snapshot: v.spec.snapshot, ChangedFiles: o.GetChangedFiles(), HighRisk: o.GetHighRisk(),
+		MilestoneEnd: o.GetMilestoneEnd(), RunEnd: o.GetRunEnd(), Selection: o.GetSelection(), Images: o.GetImages(),
+	})
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case pctx.Err() != nil || status.Code(err) == codes.DeadlineExceeded:
+		v.budgetHit = true
+		return nil
+	default:
+		v.infra = "discovery: " + status.Convert(err).Message()
+		r.log.Warn("planning failed", zap.Error(err))
+		return nil
+	}
+	v.caps, v.pipeline = resp.GetCapabilities(), byTier(resp.GetPipeline())
+	if len(v.pipeline.GetSteps()) == 0 {
+		v.infra = "discovery planned no step for this workspace: add a greenlight.yaml with steps, or commands discovery can find"
+	}
+	return r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_DiscoveryDone{DiscoveryDone: &glv1.DiscoveryDone{
+		Capabilities: v.caps, Pipeline: v.pipeline, Attempt: v.spec.attempt,
+	}}})
+}
+
+// runPipeline executes the pipeline with what is left of the budget.
+func (r *run) runPipeline(ctx context.Context, v *verification, deadline time.Time) error {
+	left := time.Until(deadline)
+	if left <= 0 {
+		v.budgetHit = true
+		return nil
+	}
+	ex, err := r.execute(ctx, v.spec.snapshot, v.pipeline, v.spec.opts, left)
+	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+		return context.Canceled
+	}
+	if err != nil {
+		if !errors.Is(err, errInfra) {
+			return err
+		}
+		v.infra = strings.TrimPrefix(err.Error(), errInfra.Error()+": ")
+		r.log.Warn("execution failed", zap.Error(err))
+		return nil
+	}
+	v.exec = ex
+	v.budgetHit = budgetExhausted(ex.results, left, ex.elapsed)
+	return nil
+}
+
+// recordSkips emits a TierSkipped event for every tier the budget cut
+// short, and logs why.
+func (r *run) recordSkips(v *verification) error {
+	if !v.budgetHit {
+		return nil
+	}
+	var results []*glv1.StepResult
+	if v.exec != nil {
+		results = v.exec.results
+	}
+	elapsed := r.e.now().Sub(v.started)
+	v.skipped = skippedTiers(v.pipeline.GetSteps(), results, v.spec.budget, elapsed, true)
+	if v.pipeline == nil {
+		v.skipped = []*glv1.TierSkipped{{Tier: glv1.Tier_TIER_0, Reason: fmt.Sprintf(
+			"time budget of %s exhausted after %s, before discovery answered: no tier ran", v.spec.budget, elapsed.Round(100*time.Millisecond))}}
+	}
+	for _, s := range v.skipped {
+		r.log.Warn("tier skipped", zap.String("tier", tierName(s.GetTier())), zap.String("reason", s.GetReason()))
+		if err := r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_TierSkipped{TierSkipped: s}}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// failedCommand is the command of the first required step that ran and
+// did not pass ("" when none).
+func failedCommand(outcomes []score.StepOutcome) string {
+	if o, ok := firstFailure(outcomes); ok {
+		return o.Result.GetCommand()
+	}
+	return ""
+}
+
+// firstFailure returns the first required step that ran and did not pass.
+func firstFailure(outcomes []score.StepOutcome) (score.StepOutcome, bool) {
+	for _, o := range outcomes {
+		if !o.Optional() && o.Result != nil && o.Ran() && !o.EffectiveOK() {
+			return o, true
+		}
+	}
+	return score.StepOutcome{}, false
+}

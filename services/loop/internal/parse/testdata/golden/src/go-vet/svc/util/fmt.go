@@ -1,0 +1,8 @@
+package util
+
+import "fmt"
+
+// Show prints n.
+func Show(n int) {
+	fmt.Printf("%s\n", n)
+}

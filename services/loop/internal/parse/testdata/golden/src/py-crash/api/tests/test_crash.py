@@ -1,0 +1,5 @@
+import ctypes
+
+
+def test_crash():
+    ctypes.string_at(0)

@@ -1,0 +1,4 @@
+#[test]
+fn public_add() {
+    assert_eq!(core::add(20, 22), 42);
+}

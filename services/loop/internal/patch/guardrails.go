@@ -1,0 +1,105 @@
+package patch
+
+import (
+	"fmt"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+// Default guardrail caps.
+const (
+	DefaultMaxBytes        int64 = 64 << 10
+	DefaultMaxChangedLines       = 200
+)
+
+// ErrInvalidGuardrails means a guardrail configuration cannot be used (a
+// malformed glob).
+var ErrInvalidGuardrails = fmt.Errorf("invalid guardrails")
+
+// Guardrails bound what a patch may do. The zero value is the defaults:
+// 64 KiB, 200 changed lines, the whole workspace, no test or lockfile
+// edits. A negative cap means no limit.
+type Guardrails struct {
+	// AllowedGlobs are doublestar globs ("src/**", "**/*.py") of the paths
+	// a patch may touch; empty means the whole workspace. A glob without
+	// wildcards also admits everything below it, as a directory.
+	AllowedGlobs []string
+	// MaxBytes caps the patch text's size.
+	MaxBytes int64
+	// MaxChangedLines caps lines added plus lines removed.
+	MaxChangedLines int
+	// AllowTestChanges lets a patch edit, delete, skip or weaken tests.
+	AllowTestChanges bool
+	// AllowLockfileEdits lets a patch edit dependency lockfiles.
+	AllowLockfileEdits bool
+}
+
+// GuardrailsFromProto converts the API's guardrails, validating the globs.
+// A nil message gives the defaults.
+func GuardrailsFromProto(g *glv1.Guardrails) (Guardrails, error) {
+	out := Guardrails{
+		AllowedGlobs:       append([]string(nil), g.GetAllowedGlobs()...),
+		MaxBytes:           g.GetMaxBytes(),
+		MaxChangedLines:    int(g.GetMaxChangedLines()),
+		AllowTestChanges:   g.GetAllowTestChanges(),
+		AllowLockfileEdits: g.GetAllowLockfileEdits(),
+	}
+	return out, out.Validate()
+}
+
+// Proto converts the guardrails to the API message, defaults filled in.
+func (g Guardrails) Proto() *glv1.Guardrails {
+	d := g.withDefaults()
+	return &glv1.Guardrails{
+		AllowedGlobs:       append([]string(nil), d.AllowedGlobs...),
+		MaxBytes:           d.MaxBytes,
+		MaxChangedLines:    int32(d.MaxChangedLines),
+		AllowTestChanges:   d.AllowTestChanges,
+		AllowLockfileEdits: d.AllowLockfileEdits,
+	}
+}
+
+// Validate checks the globs.
+func (g Guardrails) Validate() error {
+	for _, glob := range g.AllowedGlobs {
+		if glob == "" || !doublestar.ValidatePattern(glob) {
+			return fmt.Errorf("%w: allowed glob %q is not a valid glob", ErrInvalidGuardrails, glob)
+		}
+	}
+	return nil
+}
+
+// withDefaults fills zero caps.
+func (g Guardrails) withDefaults() Guardrails {
+	if g.MaxBytes == 0 {
+		g.MaxBytes = DefaultMaxBytes
+	}
+	if g.MaxChangedLines == 0 {
+		g.MaxChangedLines = DefaultMaxChangedLines
+	}
+	return g
+}
+
+// allowed reports whether a path is inside the allow-list.
+func (g Guardrails) allowed(p string) bool {
+	if len(g.AllowedGlobs) == 0 {
+		return true
+	}
+	for _, glob := range g.AllowedGlobs {
+		if match(glob, p) || match(glob+"/**", p) {
+			return true
+		}
+	}
+	return false
+}
+
+// match is doublestar.Match with invalid patterns matching nothing.
+func match(glob, p string) bool {
+	ok, err := doublestar.Match(glob, p)
+	return err == nil && ok
+}
+
+// over reports whether value exceeds limit, a negative limit meaning none.
+func over[T int | int64](value, limit T) bool { return limit >= 0 && value > limit }

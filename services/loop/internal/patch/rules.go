@@ -1,0 +1,65 @@
+package patch
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// testGlobs are the paths treated as tests: test files by the naming
+// conventions of pytest, go test, Jest/Vitest/Mocha and the usual test
+// directories (Maven's src/test included).
+var testGlobs = []string{
+	"**/test_*.py", "**/*_test.py", "**/conftest.py",
+	"**/*_test.go",
+	"**/*.test.{js,jsx,ts,tsx,mjs,cjs,mts,cts}", "**/*.spec.*",
+	"**/tests/**", "**/test/**", "**/__tests__/**", "**/src/test/**",
+	"**/testdata/**",
+}
+
+// isTestPath reports whether a workspace path is a test file.
+func isTestPath(p string) bool {
+	for _, g := range testGlobs {
+		if match(g, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// lockfiles are dependency lockfiles by base name: editing one by hand
+// changes what gets installed without the manifest saying so.
+var lockfiles = map[string]bool{
+	"package-lock.json": true, "npm-shrinkwrap.json": true, "yarn.lock": true,
+	"pnpm-lock.yaml": true, "bun.lockb": true, "bun.lock": true,
+	"go.sum": true, "poetry.lock": true, "Cargo.lock": true, "uv.lock": true,
+	"Pipfile.lock": true, "pdm.lock": true, "composer.lock": true, "Gemfile.lock": true,
+}
+
+// isLockfile reports whether a workspace path is a dependency lockfile.
+func isLockfile(p string) bool { return lockfiles[path.Base(p)] }
+
+// skipMarkers are the ways test frameworks are told to skip (or expect to
+// fail) a test; adding one is refused unless test changes are allowed.
+var skipMarkers = regexp.MustCompile(`@pytest\.mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail)\(|` +
+	`@unittest\.(skip|skipIf|skipUnless|expectedFailure)\b|\.skipTest\(|` +
+	`\bt\.Skip(f|Now)?\(|\b(it|describe|test|context|suite)\.skip\b|\bx(it|describe|test)\(|` +
+	`@Disabled\b|@Ignore\b|#\[ignore\]`)
+
+// assertion matches a line that asserts something in a test.
+var assertion = regexp.MustCompile(`(?i)\bassert|\bexpect\(|\bt\.(Error|Errorf|Fatal|Fatalf|Fail|FailNow)\(|` +
+	`\brequire\.|\bshould\b|\.to(Be|Equal|Throw|Match|Have)`)
+
+// skipMarker returns the skip marker an added line introduces, or "".
+func skipMarker(text string) string {
+	return skipMarkers.FindString(text)
+}
+
+// isAssertion reports whether a line holds an assertion (comments aside).
+func isAssertion(text string) bool {
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "//") {
+		return false
+	}
+	return assertion.MatchString(t)
+}

@@ -1,0 +1,191 @@
+// Package report builds the output contract — a glv1.Result with status
+// PASS/FAIL/ERROR, run id, a tail log of at most 200 lines, artifact paths
+// and the manifest, extended with steps, counts, failures, score and level —
+// and renders it as Markdown for people and for model prompts.
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
+)
+
+// MaxTailLines is the output contract's cap on tail_log.
+const MaxTailLines = 200
+
+// Caps on what one result carries; the rest is counted in TestCounts.omitted
+// and stays in the step logs.
+const (
+	maxFailures = 500
+	maxTests    = 5000
+)
+
+// Input is everything a result is built from.
+type Input struct {
+	RunID     string
+	Started   time.Time
+	Finished  time.Time
+	CommitSHA string
+	Snapshot  *glv1.Digest
+	Platform  *glv1.Platform
+	Limits    *glv1.Limits
+	// Steps in pipeline order, including skipped ones.
+	Steps []score.StepOutcome
+	// Score is computed from Steps when nil.
+	Score     *glv1.Score
+	Artifacts []*glv1.Artifact
+	Tiers     []*glv1.TierSelection
+	StopMemo  string
+	// InfraError is set when verification could not be carried out.
+	InfraError string
+}
+
+// Build assembles the result.
+func Build(in Input) *glv1.Result {
+	sc := in.Score
+	if sc == nil {
+		sc = score.Compute(score.Input{Steps: in.Steps})
+	}
+	verdict, summary := Verdict(in.Steps, in.InfraError)
+	r := &glv1.Result{
+		Status: verdict, RunId: in.RunID, Summary: summary, Score: sc, Level: sc.GetLevel(),
+		Tiers: in.Tiers, StopMemo: in.StopMemo, TailLog: TailLog(in.Steps),
+		Manifest: manifest(in),
+	}
+	var total parse.Counts
+	var formats []string
+	omitted := 0
+	for _, o := range in.Steps {
+		r.Steps = append(r.Steps, stepResult(o))
+		rep := o.Report
+		if rep == nil {
+			continue
+		}
+		if rep.HasTests {
+			total = total.Add(rep.Counts)
+			formats = appendUnique(formats, rep.Format)
+			omitted += rep.TestsOmitted
+		}
+		for _, f := range rep.Failures {
+			if len(r.Failures) < maxFailures {
+				r.Failures = append(r.Failures, parse.FailureProto(f, rep.Evidence))
+			}
+		}
+		for _, t := range rep.Tests {
+			if len(r.Tests) < maxTests {
+				r.Tests = append(r.Tests, parse.TestProto(t, rep.Step))
+			} else {
+				omitted++
+			}
+		}
+	}
+	format := strings.Join(formats, "+")
+	if format == "" {
+		format = parse.FormatUnparsed
+	}
+	r.Counts = parse.CountsProto(total, format, omitted)
+	r.Artifacts = artifacts(in)
+	for _, a := range r.Artifacts {
+		r.ArtifactPaths = append(r.ArtifactPaths, a.GetPath())
+	}
+	return r
+}
+
+// stepResult copies the executor's step result and adds the parsed counts.
+func stepResult(o score.StepOutcome) *glv1.StepResult {
+	var sr *glv1.StepResult
+	if o.Result != nil {
+		sr = proto.Clone(o.Result).(*glv1.StepResult)
+	} else {
+		sr = &glv1.StepResult{Name: o.Step.GetName(), Phase: o.Step.GetPhase(), Command: o.Step.GetCommand(),
+			Workdir: o.Step.GetWorkdir(), Status: glv1.StepStatus_STEP_STATUS_SKIPPED, Tier: o.Step.GetTier(),
+			Level: o.Step.GetLevel(), Optional: o.Step.GetOptional()}
+	}
+	if sr.Level == glv1.Level_LEVEL_UNSPECIFIED {
+		sr.Level = o.Level()
+	}
+	if rep := o.Report; rep != nil {
+		sr.Counts = rep.CountsProto()
+		sr.LintIssues = int32(rep.LintIssues)
+	}
+	return sr
+}
+
+// manifest is the run manifest: what ran, where, with what exit code.
+func manifest(in Input) *glv1.Manifest {
+	m := &glv1.Manifest{RunId: in.RunID, CommitSha: in.CommitSHA, Snapshot: in.Snapshot, Platform: in.Platform, Limits: in.Limits}
+	if !in.Started.IsZero() {
+		m.TimestampStart = timestamppb.New(in.Started)
+	}
+	if !in.Finished.IsZero() {
+		m.TimestampEnd = timestamppb.New(in.Finished)
+	}
+	for _, o := range in.Steps {
+		if !o.Ran() {
+			continue
+		}
+		res := o.Result
+		m.CommandsExecuted = append(m.CommandsExecuted, &glv1.CommandRecord{
+			Name: o.Name(), Command: firstNonEmpty(res.GetCommand(), o.Step.GetCommand()), ExitCode: res.GetExitCode(),
+			DurationMs: res.GetDuration().AsDuration().Milliseconds(), Status: res.GetStatus(),
+			Workdir: firstNonEmpty(res.GetWorkdir(), o.Step.GetWorkdir()),
+		})
+	}
+	return m
+}
+
+// artifacts are the given artifacts plus one log per step that stored one,
+// in the seeds' layout (logs/step-01-install.log).
+func artifacts(in Input) []*glv1.Artifact {
+	out := append([]*glv1.Artifact{}, in.Artifacts...)
+	have := map[string]bool{}
+	for _, a := range out {
+		have[a.GetPath()] = true
+	}
+	for i, o := range in.Steps {
+		d := o.Result.GetLogDigest()
+		if d.GetHash() == "" {
+			continue
+		}
+		p := fmt.Sprintf("logs/step-%02d-%s.log", i+1, safeName(o.Name()))
+		if !have[p] {
+			out = append(out, &glv1.Artifact{Path: p, Digest: d})
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].GetPath() < out[b].GetPath() })
+	return out
+}
+
+// safeName keeps step names usable as file names ("web:lint" → "web-lint").
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
+			return r
+		}
+		return '-'
+	}, s)
+}
+
+func appendUnique(xs []string, x string) []string {
+	for _, y := range xs {
+		if y == x {
+			return xs
+		}
+	}
+	return append(xs, x)
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
