@@ -10,6 +10,14 @@ require (
 	github.com/greenlight-dev/greenlight/services/loop v0.0.0
 )
 
+require (
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/spf13/cobra v1.10.2 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/term v0.47.0 // indirect
+)
+
 replace (
 	github.com/greenlight-dev/greenlight/pkg => ../../pkg
 	github.com/greenlight-dev/greenlight/services/discovery => ../../services/discovery

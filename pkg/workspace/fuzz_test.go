@@ -19,6 +19,11 @@ func FuzzValidate(f *testing.F) {
 	}
 	valid, _ := buildTar(f, dirEntry("d/"), file("d/a", "hello"), symlink("d/l", "a"), hardlink("h", "d/a"))
 	f.Add(valid)
+	end := make([]byte, 1024)
+	f.Add(cat(gnuLong(tar.TypeGNULongLink, "t"), gnuLong(tar.TypeGNULongName, "l"), rawHeader("l", tar.TypeSymlink, 0, "t"), end))
+	f.Add(cat(paxHeader("path", "p"), rawHeader("x", tar.TypeReg, 0, ""), end))
+	f.Add(cat(paxGlobal("comment", "c"), rawHeader("x", tar.TypeReg, 0, ""), end))
+	f.Add(cat(gnuLong(tar.TypeGNULongName, "a"), paxHeader("path", "b"), rawHeader("x", tar.TypeReg, 0, ""), end))
 	f.Add([]byte{})
 	f.Add([]byte{0x1f, 0x8b, 8, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {

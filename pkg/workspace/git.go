@@ -30,7 +30,8 @@ func gitCommand(ctx context.Context, dir string, args ...string) *exec.Cmd {
 		}
 	}
 	// Never take the index lock: packing must not touch the user's tree.
-	cmd.Env = append(cmd.Env, "GIT_OPTIONAL_LOCKS=0")
+	// Untranslated messages: isGitWorkTree recognises one of them.
+	cmd.Env = append(cmd.Env, "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
 	return cmd
 }
 

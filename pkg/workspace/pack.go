@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 )
 
@@ -88,23 +89,13 @@ func Pack(ctx context.Context, dir string, w io.Writer, opts PackOptions) (PackS
 	if err := l.list(opts.NoGit); err != nil {
 		return l.stats, err
 	}
-	slices.SortFunc(l.entries, func(a, b entry) int { return compareStrings(a.rel, b.rel) })
+	slices.SortFunc(l.entries, func(a, b entry) int { return strings.Compare(a.rel, b.rel) })
 	lim := opts.Limits.withDefaults()
 	if err := checkPlan(l.entries, lim); err != nil {
 		return l.stats, err
 	}
 	err = writeEntries(ctx, dir, l.entries, w, &l.stats)
 	return l.stats, err
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // checkPlan applies the limits to the sorted entries, naming the first

@@ -14,11 +14,12 @@ import (
 )
 
 var sampleTree = map[string]string{
-	"README.md":       "# sample\n",
-	"src/main.go":     "package main\n\nfunc main() {}\n",
-	"src/lib/util.go": "package lib\n",
-	"scripts/run.sh":  "#!/bin/sh\necho hi\n",
-	"empty/":          "",
+	"README.md":            "# sample\n",
+	"src/main.go":          "package main\n\nfunc main() {}\n",
+	"src/lib/util.go":      "package lib\n",
+	"scripts/run.sh":       "#!/bin/sh\necho hi\n",
+	"empty/":               "",
+	"docs/café ünïcode.md": "non-ASCII names need PAX\n",
 	"docs/" + strings.Repeat("x", 120) + ".md": "long name needs PAX\n",
 }
 

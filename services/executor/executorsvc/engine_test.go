@@ -27,8 +27,8 @@ func TestRow24EngineUnavailableFailsFast(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lis.Close()
-	var conns []net.Conn
 	go func() {
+		var conns []net.Conn
 		for {
 			c, err := lis.Accept()
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/greenlight-dev/greenlight/pkg/config"
+	"github.com/greenlight-dev/greenlight/pkg/image"
 )
 
 // settings are discovery's own flags (GREENLIGHT_DISCOVERY_* variables,
@@ -52,6 +53,9 @@ func (s *settings) Validate() error {
 			return fmt.Errorf("images: %q is not runtime=image", pair)
 		}
 		s.images[strings.TrimSpace(rt)] = strings.TrimSpace(img)
+	}
+	if err := image.Table(s.images).Validate(); err != nil {
+		return fmt.Errorf("images: %w", err)
 	}
 	return nil
 }

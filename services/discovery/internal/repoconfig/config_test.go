@@ -59,6 +59,7 @@ func TestConfigErrors(t *testing.T) {
 		{"tier0 trigger", "greenlight.yaml", "risk_triggers:\n  - name: x\n    patterns: [a]\n    tier: tier0\n", 4, "risk_triggers[0].tier", "tier0 always runs"},
 		{"wrong type", "greenlight.yaml", "patch:\n  allow: src/**\n", 2, "patch.allow", "want a list"},
 		{"bad version", "greenlight.yaml", "version: 2\n", 1, "version", "unsupported version"},
+		{"bad image reference", "greenlight.yaml", "images:\n  python: \"Python 3!\"\n", 2, "images.python", "invalid"},
 		{"bad mode", "greenlight.yaml", "mode: append\n", 1, "mode", "unknown mode"},
 		{"unknown timeout phase", "greenlight.yaml", "timeouts:\n  deploy: 5m\n", 2, "timeouts.deploy", "unknown key"},
 		{"duplicate tier assignment", "greenlight.yaml", "tiers:\n  tier0: [a]\n  tier1: [a]\n", 3, "tiers.tier1[0]", "already assigned"},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
 	"gopkg.in/yaml.v3"
 )
@@ -53,11 +54,15 @@ func loadGreenlight(cfg *Config, file string, data []byte) ([]command.Command, e
 			if err != nil {
 				return err
 			}
-			for rt, img := range m {
-				if !runtimeName.MatchString(rt) || img == "" {
-					return d.errf(n, k+"."+rt, "want a lower-case runtime name mapped to an image reference")
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				rt, val := n.Content[i].Value, n.Content[i+1]
+				if !runtimeName.MatchString(rt) {
+					return d.errf(n.Content[i], k+"."+rt, "want a lower-case runtime name")
 				}
-				cfg.Images[rt] = img
+				if err := image.ValidateReference(m[rt]); err != nil {
+					return d.errf(val, k+"."+rt, "%v", err)
+				}
+				cfg.Images[rt] = m[rt]
 			}
 			return nil
 		},
@@ -183,7 +188,7 @@ func (d dec) step(n *yaml.Node, key string, names uniqueNamer) (command.Command,
 		"env":                 func(n *yaml.Node, k string) (err error) { c.Env, err = d.env(n, k); return err },
 		"continue_on_failure": func(n *yaml.Node, k string) (err error) { c.ContinueOnFailure, err = d.boolean(n, k); return err },
 		"optional":            func(n *yaml.Node, k string) (err error) { c.Optional, err = d.boolean(n, k); return err },
-		"group":               func(n *yaml.Node, k string) (err error) { c.Group, err = d.nonEmpty(n, k); return err },
+		"group":               func(n *yaml.Node, k string) (err error) { c.Group, err = d.str(n, k); return err },
 		"cache_key_files":     func(n *yaml.Node, k string) (err error) { c.CacheKeyFiles, err = d.relPaths(n, k); return err },
 		"cache_paths":         func(n *yaml.Node, k string) (err error) { c.CachePaths, err = d.relPaths(n, k); return err },
 	}, false)

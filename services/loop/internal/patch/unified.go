@@ -13,7 +13,9 @@ import (
 // after repairUnified has fixed the headers models get wrong.
 func parseUnified(text string) (*Patch, error) {
 	r := repairUnified(text)
-	files, _, err := gitdiff.Parse(strings.NewReader(r.text))
+	// The extra newline ends a binary patch whose blank last line was
+	// trimmed with the reply's.
+	files, _, err := gitdiff.Parse(strings.NewReader(r.text + "\n"))
 	if err != nil {
 		return nil, malformed("%v", err)
 	}

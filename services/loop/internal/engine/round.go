@@ -1,0 +1,153 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/patch"
+)
+
+// evaluate is GUARD → APPLY → VERIFY → DECIDE for one proposal. A patch
+// that cannot be read, is refused, does not apply, or leaves more checks
+// failing than before (or, with a baseline, breaks a test that passed
+// there) is rolled back: the current snapshot stays, and the reason is fed
+// back with the next request.
+func (f *fixer) evaluate(ctx context.Context, prop *Proposal) error {
+	p, err := patch.Parse(prop.Patch)
+	if err != nil {
+		return f.reject(patch.FailedOutcome(f.round, nil, prop.Patch, err), prop, err)
+	}
+	applied, err := f.apply(ctx, p)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if errors.Is(err, errInfra) {
+			return err
+		}
+		return f.reject(patch.FailedOutcome(f.round, p, prop.Patch, err), prop, err)
+	}
+	out := applied.outcome
+	out.Usage = prop.Usage
+	before := failingChecks(f.cur)
+	v, err := f.verify(ctx, out.GetSnapshotAfter(), f.round)
+	if err != nil {
+		return err
+	}
+	out.FailingBefore, out.FailingAfter = int32(before), int32(failingChecks(v))
+	if why := f.worse(v, before); why != "" {
+		out.RolledBack, out.Reason = true, why
+		f.feedback = why + "\n\nThe patch was rolled back; the code is as it was before it. Verdict with the patch: " + v.result.GetSummary()
+		return f.record(out)
+	}
+	f.accept(v, out)
+	return f.record(out)
+}
+
+// reject records a patch that was not applied.
+func (f *fixer) reject(out *glv1.PatchOutcome, prop *Proposal, err error) error {
+	out.RolledBack, out.Usage, out.SnapshotBefore = true, prop.Usage, f.current
+	f.feedback = fmt.Sprintf("The previous patch was not applied: %v", err)
+	return f.record(out)
+}
+
+// worse says why the patched verification is a step back ("" if it is not).
+func (f *fixer) worse(v *verification, before int) string {
+	after := failingChecks(v)
+	switch {
+	case v.budgetHit && !f.r.e.now().Before(f.deadline):
+		return "the time budget ran out while the patch was being verified"
+	case after > before:
+		return fmt.Sprintf("the patch made more checks fail: %d failing before, %d after (%s)", before, after, v.result.GetSummary())
+	}
+	if f.baseline != nil {
+		if reg := regressions(f.baseline, v); len(reg) > 0 {
+			return fmt.Sprintf("the patch broke tests that passed in the baseline: %s", strings.Join(reg, ", "))
+		}
+	}
+	return ""
+}
+
+// accept makes the patched snapshot the current one.
+func (f *fixer) accept(v *verification, out *glv1.PatchOutcome) {
+	f.current, f.cur = out.GetSnapshotAfter(), v
+	f.metrics.PatchLines += out.GetLinesAdded() + out.GetLinesRemoved()
+	for _, file := range out.GetFiles() {
+		if !contains(f.changed, file) {
+			f.changed = append(f.changed, file)
+		}
+	}
+	f.feedback = ""
+	if !v.passed() {
+		f.feedback = fmt.Sprintf("The previous patch was kept (failing checks %d → %d) but the checks still fail.",
+			out.GetFailingBefore(), out.GetFailingAfter())
+	}
+	if err := f.r.update(func(run *glv1.Run) { run.CurrentSnapshot = f.current }); err != nil {
+		f.r.log.Warn("recording the current snapshot failed")
+	}
+}
+
+// appliedPatch is a patch applied to a fresh copy of the current snapshot
+// and stored as a new snapshot.
+type appliedPatch struct {
+	outcome *glv1.PatchOutcome
+}
+
+// apply checks the guardrails, applies p to a fresh copy of the current
+// snapshot and stores the result in the blob store. Refusals and patches
+// that do not apply are returned as patch errors; errInfra marks our own
+// failures.
+func (f *fixer) apply(ctx context.Context, p *patch.Patch) (*appliedPatch, error) {
+	rc, err := f.r.openBlob(ctx, f.current)
+	if err != nil {
+		return nil, fmt.Errorf("%w: open snapshot: %w", errInfra, err)
+	}
+	defer rc.Close()
+	res, err := patch.Apply(ctx, rc, p, patch.Options{Guardrails: f.effectiveGuard(), Limits: f.r.e.cfg.Snapshot})
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	tar, err := res.Open()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errInfra, err)
+	}
+	defer tar.Close()
+	d, err := f.r.e.d.Blobs.Put(ctx, tar)
+	if err != nil {
+		return nil, fmt.Errorf("%w: store patched snapshot: %w", errInfra, err)
+	}
+	if d.Hash != res.Digest.Hash || d.Size != res.Digest.Size {
+		return nil, fmt.Errorf("%w: patched snapshot stored as %s, expected %s", errInfra, d, res.Digest)
+	}
+	out := res.Outcome(f.round)
+	out.SnapshotBefore = f.current
+	out.SnapshotAfter = blob.Digest{Hash: d.Hash, Size: d.Size}.Proto()
+	return &appliedPatch{outcome: out}, nil
+}
+
+// effectiveGuard is the request's guardrails; without allowed globs of
+// its own, the repository's patch allow-list (greenlight.yaml) applies.
+func (f *fixer) effectiveGuard() patch.Guardrails {
+	g := f.guard
+	if len(g.AllowedGlobs) == 0 && f.cur != nil {
+		repo := patch.Guardrails{AllowedGlobs: f.cur.caps.GetPatchAllow()}
+		if len(repo.AllowedGlobs) > 0 && repo.Validate() == nil {
+			g.AllowedGlobs = repo.AllowedGlobs
+		}
+	}
+	return g
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
