@@ -1,0 +1,264 @@
+package stack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/grpc"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/server"
+	"github.com/greenlight-dev/greenlight/services/discovery/discoverysvc"
+	"github.com/greenlight-dev/greenlight/services/executor/executorsvc"
+	"github.com/greenlight-dev/greenlight/services/gateway/gatewaysvc"
+	"github.com/greenlight-dev/greenlight/services/loop/loopsvc"
+)
+
+// Options configure Start.
+type Options struct {
+	// Home is the data directory: run database, blobs, dependency cache.
+	Home string
+	// Listen makes the services listen on Addrs over TCP (serve); otherwise
+	// they listen in memory and only this process can reach them.
+	Listen bool
+	// Addrs are the TCP addresses when Listen is set.
+	Addrs Addrs
+	// Gateway also runs the gateway (in front of the loop). Only with Listen.
+	Gateway bool
+	// PoolSize is the executor's warm pool per image (0: none, the right
+	// choice for a one-shot command).
+	PoolSize int
+	// ShutdownGrace bounds how long in-flight calls may run at Close.
+	ShutdownGrace time.Duration
+	// Log receives the services' logs; nil discards them.
+	Log *zap.Logger
+}
+
+// Stack is the four services running in this process.
+type Stack struct {
+	opts   Options
+	log    *zap.Logger
+	cancel context.CancelFunc
+	hosts  []*host
+	loop   *loopsvc.Service
+	exec   *executorsvc.Service
+	gw     *gatewaysvc.Service
+	conns  []*grpc.ClientConn
+	loopLn *listener
+}
+
+// Start runs the services. It fails with a *LockedError when another
+// process holds Home's run database. Close stops everything.
+func Start(ctx context.Context, opts Options) (st *Stack, err error) {
+	if opts.Home == "" {
+		return nil, errors.New("embedded greenlight: no data directory")
+	}
+	if opts.Log == nil {
+		opts.Log = zap.NewNop()
+	}
+	if opts.Gateway && !opts.Listen {
+		return nil, errors.New("embedded greenlight: the gateway needs TCP listeners")
+	}
+	if err := probeLock(opts.Home); err != nil {
+		return nil, err
+	}
+	svcCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	st = &Stack{opts: opts, log: opts.Log, cancel: cancel}
+	defer func() {
+		if err != nil {
+			_ = st.Close()
+		}
+	}()
+	if err := st.build(svcCtx); err != nil {
+		return nil, err
+	}
+	for _, h := range st.hosts {
+		h.serve(svcCtx)
+	}
+	return st, nil
+}
+
+// build listens, wires the services and registers them on their servers.
+// The loop needs discovery and executor clients before those services
+// exist (they read snapshots from the loop's blob store), so the clients
+// are dialed lazily to listeners whose servers start afterwards.
+func (st *Stack) build(ctx context.Context) error {
+	discLn, err := st.listen("discovery", st.opts.Addrs.Discovery)
+	if err != nil {
+		return err
+	}
+	execLn, err := st.listen("executor", st.opts.Addrs.Executor)
+	if err != nil {
+		return err
+	}
+	if st.loopLn, err = st.listen("loop", st.opts.Addrs.Loop); err != nil {
+		return err
+	}
+	discConn, err := st.dial(discLn)
+	if err != nil {
+		return err
+	}
+	execConn, err := st.dial(execLn)
+	if err != nil {
+		return err
+	}
+	if err := st.startLoop(ctx, discConn, execConn); err != nil {
+		return err
+	}
+	disc := discoverysvc.New(st.loop.Blobs(), st.log.Named("discovery"), discoverysvc.Options{})
+	st.host("discovery", discLn, func(r *grpc.Server) { discoverysvc.Register(r, disc) })
+	if err := st.startExecutor(ctx, execLn); err != nil {
+		return err
+	}
+	st.host("loop", st.loopLn, st.loop.Register)
+	if st.opts.Gateway {
+		return st.startGateway(ctx)
+	}
+	return nil
+}
+
+// startLoop opens the run store and blob store under Home.
+func (st *Stack) startLoop(ctx context.Context, disc, exec *grpc.ClientConn) error {
+	cfg := loopsvc.DefaultConfig()
+	cfg.DataDir = st.opts.Home
+	if !st.opts.Listen {
+		cfg.PruneEvery = 0 // a one-shot process prunes once, at start
+	}
+	loop, err := loopsvc.New(ctx, cfg, st.log.Named("loop"),
+		loopsvc.WithDiscovery(glv1.NewDiscoveryServiceClient(disc)),
+		loopsvc.WithExecutor(glv1.NewExecutorServiceClient(exec)))
+	if err != nil {
+		return fmt.Errorf("start loop: %w", err)
+	}
+	st.loop = loop
+	return nil
+}
+
+// startExecutor builds the executor on the loop's blob store.
+func (st *Stack) startExecutor(ctx context.Context, ln *listener) error {
+	cfg := executorsvc.DefaultConfig(st.opts.Home)
+	cfg.PoolSize = st.opts.PoolSize
+	exec, err := executorsvc.New(cfg, st.loop.Blobs(), st.log.Named("executor"))
+	if err != nil {
+		return fmt.Errorf("start executor: %w", err)
+	}
+	st.exec = exec
+	st.host("executor", ln, exec.Register)
+	if st.opts.PoolSize > 0 {
+		exec.Warm(ctx)
+	}
+	return nil
+}
+
+// startGateway puts the gateway in front of the loop's TCP address.
+func (st *Stack) startGateway(ctx context.Context) error {
+	ln, err := st.listen("gateway", st.opts.Addrs.Gateway)
+	if err != nil {
+		return err
+	}
+	cfg := gatewaysvc.DefaultConfig()
+	cfg.LoopAddr = st.loopLn.addr()
+	if st.opts.Addrs.GatewayHTTP != "" {
+		cfg.HTTPAddr = st.opts.Addrs.GatewayHTTP
+	}
+	gw, err := gatewaysvc.New(ctx, cfg, st.log.Named("gateway"))
+	if err != nil {
+		return fmt.Errorf("start gateway: %w", err)
+	}
+	st.gw = gw
+	st.host("gateway", ln, gw.Register)
+	return nil
+}
+
+// Conn returns a connection to the loop (RunService and BlobService).
+// Report pages are not served by a one-shot stack, so ReportBase is empty.
+func (st *Stack) Conn() (*Conn, error) {
+	cc, err := st.dial(st.loopLn)
+	if err != nil {
+		return nil, err
+	}
+	return &Conn{
+		Run: glv1.NewRunServiceClient(cc), Blobs: blob.NewClient(cc), GRPC: cc, Embedded: true,
+		close: func() error { return errors.Join(cc.Close(), st.Close()) },
+	}, nil
+}
+
+// Addrs returns the addresses the services really listen on (useful with
+// port 0); in-memory listeners report "bufconn:<name>".
+func (st *Stack) Addrs() Addrs {
+	a := Addrs{GatewayHTTP: st.opts.Addrs.GatewayHTTP}
+	for _, h := range st.hosts {
+		switch h.name {
+		case "gateway":
+			a.Gateway = h.ln.addr()
+		case "discovery":
+			a.Discovery = h.ln.addr()
+		case "executor":
+			a.Executor = h.ln.addr()
+		case "loop":
+			a.Loop = h.ln.addr()
+		}
+	}
+	return a
+}
+
+// Done is closed when a server stopped serving on its own (an error);
+// Err then says why.
+func (st *Stack) Done() <-chan struct{} {
+	done := make(chan struct{})
+	for _, h := range st.hosts {
+		go func() {
+			<-h.done
+			defer func() { _ = recover() }() // closed twice: several failed
+			close(done)
+		}()
+	}
+	return done
+}
+
+// Close stops the servers, then the gateway, the loop (runs still going
+// finish CANCELED) and last the executor, whose Close removes its warm pool
+// and waits for the removal of every run's container. It is idempotent.
+func (st *Stack) Close() error {
+	if st.cancel == nil {
+		return nil
+	}
+	st.cancel()
+	st.cancel = nil
+	var errs []error
+	for _, h := range st.hosts {
+		errs = append(errs, h.wait())
+	}
+	if st.gw != nil {
+		errs = append(errs, st.gw.Close())
+	}
+	if st.loop != nil {
+		errs = append(errs, st.loop.Close())
+	}
+	if st.exec != nil {
+		errs = append(errs, st.exec.Close())
+	}
+	for _, c := range st.conns {
+		_ = c.Close()
+	}
+	return errors.Join(errs...)
+}
+
+// newServer builds one service's gRPC server: health, reflection and
+// logging from pkg/server, signals left to the process owner.
+func (st *Stack) newServer(name string) *server.Server {
+	grace := st.opts.ShutdownGrace
+	if grace <= 0 {
+		grace = server.DefaultShutdownGrace
+	}
+	cfg := server.DefaultConfig(name, "127.0.0.1:0")
+	if !st.opts.Listen {
+		cfg.DrainDelay = 0 // nobody else can be connected to an in-memory listener
+	}
+	cfg.ShutdownGrace = grace
+	return server.New(cfg, st.log.Named(name), server.WithoutSignals())
+}

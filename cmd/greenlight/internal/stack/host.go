@@ -1,0 +1,49 @@
+package stack
+
+import (
+	"context"
+
+	"google.golang.org/grpc"
+
+	"github.com/greenlight-dev/greenlight/pkg/server"
+)
+
+// host is one service's gRPC server on its listener.
+type host struct {
+	name string
+	ln   *listener
+	srv  *server.Server
+	done chan struct{}
+	err  error
+}
+
+// host registers a service on a new server for ln; serve starts it.
+func (st *Stack) host(name string, ln *listener, register func(*grpc.Server)) {
+	h := &host{name: name, ln: ln, srv: st.newServer(name), done: make(chan struct{})}
+	register(h.srv.GRPC())
+	st.hosts = append(st.hosts, h)
+}
+
+// serve runs the server until ctx ends.
+func (h *host) serve(ctx context.Context) {
+	go func() {
+		defer close(h.done)
+		h.err = h.srv.Serve(ctx, h.ln.net())
+	}()
+}
+
+// wait waits for the server to stop and returns why it stopped, if not
+// by ctx. A server that never started returns at once.
+func (h *host) wait() error {
+	select {
+	case <-h.done:
+		return h.err
+	default:
+	}
+	if !h.started() {
+		_ = h.ln.net().Close()
+		return nil
+	}
+	<-h.done
+	return h.err
+}
