@@ -55,11 +55,18 @@ check_image() {
     "$id" sh -ec "$(cat "$IMAGES_DIR/$name/check")" </dev/null
 }
 
-# tag_image points NAME:hash and NAME:latest at the image.
+# tag_image points NAME:hash and NAME:latest at the image. The image they
+# pointed at before (a --force rebuild of the same recipe) is removed once
+# no tag is left on it.
 tag_image() {
-  local id=$1 ref=$2 hash=$3
+  local id=$1 ref=$2 hash=$3 old
+  old=$(docker image inspect --format '{{.Id}}' "$ref:latest" 2>/dev/null </dev/null || true)
   docker tag "$id" "$ref:$hash"
   docker tag "$id" "$ref:latest"
+  if [[ -n $old && $old != "$id" ]] &&
+    [[ -z $(docker image inspect --format '{{join .RepoTags ""}}' "$old" 2>/dev/null </dev/null) ]]; then
+    docker rmi "$old" >/dev/null 2>&1 </dev/null || true
+  fi
 }
 
 # prune_old removes this image's tags from earlier recipes, so rebuilding

@@ -228,4 +228,6 @@ func cloneRequest(r *glv1.ExecuteRequest) *glv1.ExecuteRequest {
 }
 
 // newClient returns an executor client on conn.
-func newClient(conn *grpc.ClientConn) glv1.ExecutorServiceClient { return glv1.NewExecutorServiceClient(conn) }
+func newClient(conn *grpc.ClientConn) glv1.ExecutorServiceClient {
+	return glv1.NewExecutorServiceClient(conn)
+}

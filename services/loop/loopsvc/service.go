@@ -101,9 +101,6 @@ func New(ctx context.Context, cfg Config, log *zap.Logger, opts ...Option) (svc 
 	if err := s.dialDeps(&o); err != nil {
 		return nil, err
 	}
-	if o.providers == nil {
-		o.providers = defaultProviders(s.runs, log)
-	}
 	s.engine, err = engine.New(engine.Deps{
 		Store: s.runs, Hub: s.hub, Blobs: s.blobs, Discovery: o.discovery, Executor: o.executor, Providers: o.providers,
 	}, cfg.engineConfig(), log.Named("engine"))

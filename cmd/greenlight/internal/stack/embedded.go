@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -48,6 +49,10 @@ type Stack struct {
 	exec   *executorsvc.Service
 	gw     *gatewaysvc.Service
 	conns  []*grpc.ClientConn
+	lns    []*listener
+	// stopped is closed (once) when the first server stops.
+	stopped  chan struct{}
+	stopOnce sync.Once
 	loopLn *listener
 }
 
@@ -67,7 +72,7 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 		return nil, err
 	}
 	svcCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	st = &Stack{opts: opts, log: opts.Log, cancel: cancel}
+	st = &Stack{opts: opts, log: opts.Log, cancel: cancel, stopped: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			_ = st.Close()
@@ -77,7 +82,7 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 		return nil, err
 	}
 	for _, h := range st.hosts {
-		h.serve(svcCtx)
+		h.serve(svcCtx, func() { st.stopOnce.Do(func() { close(st.stopped) }) })
 	}
 	return st, nil
 }
@@ -110,7 +115,7 @@ func (st *Stack) build(ctx context.Context) error {
 		return err
 	}
 	disc := discoverysvc.New(st.loop.Blobs(), st.log.Named("discovery"), discoverysvc.Options{})
-	st.host("discovery", discLn, func(r *grpc.Server) { discoverysvc.Register(r, disc) })
+	st.host("discovery", discLn, func(r grpc.ServiceRegistrar) { discoverysvc.Register(r, disc) })
 	if err := st.startExecutor(ctx, execLn); err != nil {
 		return err
 	}
@@ -147,7 +152,7 @@ func (st *Stack) startExecutor(ctx context.Context, ln *listener) error {
 		return fmt.Errorf("start executor: %w", err)
 	}
 	st.exec = exec
-	st.host("executor", ln, exec.Register)
+	st.host("executor", ln, func(r grpc.ServiceRegistrar) { glv1.RegisterExecutorServiceServer(r, exec) })
 	if st.opts.PoolSize > 0 {
 		exec.Warm(ctx)
 	}
@@ -206,19 +211,9 @@ func (st *Stack) Addrs() Addrs {
 	return a
 }
 
-// Done is closed when a server stopped serving on its own (an error);
-// Err then says why.
-func (st *Stack) Done() <-chan struct{} {
-	done := make(chan struct{})
-	for _, h := range st.hosts {
-		go func() {
-			<-h.done
-			defer func() { _ = recover() }() // closed twice: several failed
-			close(done)
-		}()
-	}
-	return done
-}
+// Done is closed when any server has stopped serving: on its own (an
+// error) before Close, or because of Close.
+func (st *Stack) Done() <-chan struct{} { return st.stopped }
 
 // Close stops the servers, then the gateway, the loop (runs still going
 // finish CANCELED) and last the executor, whose Close removes its warm pool
@@ -244,6 +239,9 @@ func (st *Stack) Close() error {
 	}
 	for _, c := range st.conns {
 		_ = c.Close()
+	}
+	for _, l := range st.lns {
+		_ = l.net().Close() // already closed when served; frees a port otherwise
 	}
 	return errors.Join(errs...)
 }

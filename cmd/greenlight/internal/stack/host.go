@@ -15,18 +15,22 @@ type host struct {
 	srv  *server.Server
 	done chan struct{}
 	err  error
+	// running is set by serve; a host that never served has nothing to wait for.
+	running bool
 }
 
 // host registers a service on a new server for ln; serve starts it.
-func (st *Stack) host(name string, ln *listener, register func(*grpc.Server)) {
+func (st *Stack) host(name string, ln *listener, register func(grpc.ServiceRegistrar)) {
 	h := &host{name: name, ln: ln, srv: st.newServer(name), done: make(chan struct{})}
 	register(h.srv.GRPC())
 	st.hosts = append(st.hosts, h)
 }
 
-// serve runs the server until ctx ends.
-func (h *host) serve(ctx context.Context) {
+// serve runs the server until ctx ends; stopped runs when it returns.
+func (h *host) serve(ctx context.Context, stopped func()) {
+	h.running = true
 	go func() {
+		defer stopped()
 		defer close(h.done)
 		h.err = h.srv.Serve(ctx, h.ln.net())
 	}()
@@ -35,13 +39,7 @@ func (h *host) serve(ctx context.Context) {
 // wait waits for the server to stop and returns why it stopped, if not
 // by ctx. A server that never started returns at once.
 func (h *host) wait() error {
-	select {
-	case <-h.done:
-		return h.err
-	default:
-	}
-	if !h.started() {
-		_ = h.ln.net().Close()
+	if !h.running {
 		return nil
 	}
 	<-h.done

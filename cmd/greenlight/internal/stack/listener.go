@@ -24,14 +24,18 @@ type listener struct {
 // listen opens the listener of one service: TCP on addr with Listen,
 // otherwise in memory.
 func (st *Stack) listen(name, addr string) (*listener, error) {
-	if !st.opts.Listen {
-		return &listener{name: name, mem: bufconn.Listen(bufSize)}, nil
+	l := &listener{name: name}
+	if st.opts.Listen {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return nil, fmt.Errorf("%s: listen on %s: %w", name, addr, err)
+		}
+		l.tcp = ln
+	} else {
+		l.mem = bufconn.Listen(bufSize)
 	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("%s: listen on %s: %w", name, addr, err)
-	}
-	return &listener{name: name, tcp: ln}, nil
+	st.lns = append(st.lns, l)
+	return l, nil
 }
 
 // net returns the listener to serve on.

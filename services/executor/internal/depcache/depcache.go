@@ -88,8 +88,8 @@ func (c *Cache) Put(key string, r io.Reader) (err error) {
 	case err != nil:
 		return fmt.Errorf("dependency cache: %w", err)
 	case n > c.maxEntry:
-		// Drain so the producer is not left blocked, then give up.
-		_, _ = io.Copy(io.Discard, r)
+		// Give up without draining: the producer's stream is closed by
+		// the caller (a 1 TiB sparse file must not be read to its end).
 		return fmt.Errorf("%w: more than %d bytes", ErrTooLarge, c.maxEntry)
 	}
 	if err = tmp.Close(); err != nil {
@@ -98,6 +98,8 @@ func (c *Cache) Put(key string, r io.Reader) (err error) {
 	if err = os.Rename(tmp.Name(), c.path(key)); err != nil {
 		return fmt.Errorf("dependency cache: %w", err)
 	}
+	now := c.now()
+	_ = os.Chtimes(c.path(key), now, now)
 	return c.Evict()
 }
 

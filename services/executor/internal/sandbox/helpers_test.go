@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"strings"
@@ -15,14 +16,17 @@ import (
 
 // harness is a Runner on the real engine with a real blob store.
 type harness struct {
-	t      *testing.T
+	t      testing.TB
 	rt     sandbox.Runtime
 	blobs  *blob.Store
 	runner *sandbox.Runner
 	owner  string
+	// lastResult and lastStepMs describe the last timeRun.
+	lastResult *sandbox.Result
+	lastStepMs []float64
 }
 
-func newHarness(t *testing.T, mutate ...func(*sandbox.Config)) *harness {
+func newHarness(t testing.TB, mutate ...func(*sandbox.Config)) *harness {
 	t.Helper()
 	rt := testenv.Docker(t)
 	cfg := sandbox.DefaultConfig()
@@ -126,4 +130,30 @@ func statuses(res *sandbox.Result) []sandbox.Status {
 
 func testenvContainers(t *testing.T, h *harness) []sandbox.ContainerInfo {
 	return testenv.Containers(t, h.rt, h.owner)
+}
+
+// memCache is an in-memory sandbox.DepCache.
+type memCache struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+func newMemCache() *memCache { return &memCache{m: map[string][]byte{}} }
+
+func (c *memCache) Get(key string) (io.ReadCloser, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.m[key]
+	return io.NopCloser(bytes.NewReader(b)), ok
+}
+
+func (c *memCache) Put(key string, r io.Reader) error {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.m[key] = b
+	c.mu.Unlock()
+	return nil
 }

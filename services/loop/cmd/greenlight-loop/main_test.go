@@ -61,8 +61,8 @@ func TestBinaryServesAndStopsOnSIGTERM(t *testing.T) {
 		}
 	}
 	_, err = glv1.NewRunServiceClient(conn).GetRun(ctx, &glv1.GetRunRequest{})
-	if status.Code(err) != codes.Unimplemented {
-		t.Errorf("GetRun = %v, want Unimplemented until the orchestrator lands", err)
+	if status.Code(err) != codes.InvalidArgument {
+		t.Errorf("GetRun without id = %v, want InvalidArgument", err)
 	}
 
 	// BlobService is the real store under the data directory.
@@ -105,6 +105,9 @@ func TestBinaryRejectsBadConfigWithExit2(t *testing.T) {
 	}{
 		{"bad flag", []string{"--discovery-addr", "nowhere"}, "", "-discovery-addr"},
 		{"bad env", nil, "GREENLIGHT_LOOP_SHUTDOWN_GRACE=forever", "GREENLIGHT_LOOP_SHUTDOWN_GRACE"},
+		{"negative retention", []string{"--retention-runs", "-1"}, "", "retention"},
+		{"score out of range", []string{"--score-threshold", "11"}, "", "score-threshold"},
+		{"zero budget", nil, "GREENLIGHT_LOOP_TIME_BUDGET=0s", "time-budget"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/events"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/provider"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/store"
 )
 
@@ -20,26 +21,19 @@ type Blobs interface {
 }
 
 // Proposal is a patch provider's answer to a PatchRequest.
-type Proposal struct {
-	// Patch is a unified diff, a diff inside <patch>…</patch> or a
-	// *** Begin Patch envelope.
-	Patch string
-	// GiveUp says the provider has nothing (more) to offer.
-	GiveUp bool
-	// Usage counts the tokens and cost spent on this proposal.
-	Usage *glv1.Usage
-}
+type Proposal = provider.Proposal
 
-// Provider proposes patches. Propose returns ErrGaveUp (or a Proposal with
-// GiveUp) when it has nothing to offer; other errors end the run ERROR.
-type Provider interface {
-	Propose(ctx context.Context, req *glv1.PatchRequest) (*Proposal, error)
-}
+// Provider proposes patches (see package provider). A provider that gives
+// up returns a Proposal with GiveUp, or an error wrapping ErrGaveUp,
+// provider.ErrClosed or provider.ErrReplayExhausted; any other error costs
+// the round and is fed back with the next request.
+type Provider = provider.Provider
 
 // ProviderFactory builds the provider of a Fix run for every kind but
 // PROVIDER_KIND_CLIENT, which the engine serves itself over the Fix stream.
 // It is called before the run is created, so a bad configuration is
-// refused (wrap ErrInvalidArgument) with nothing stored.
+// refused (wrap ErrInvalidArgument or provider.ErrConfig) with nothing
+// stored.
 type ProviderFactory func(ctx context.Context, runID string, cfg *glv1.ProviderConfig) (Provider, error)
 
 // Deps are the engine's collaborators.
@@ -49,6 +43,7 @@ type Deps struct {
 	Blobs     Blobs
 	Discovery glv1.DiscoveryServiceClient
 	Executor  glv1.ExecutorServiceClient
-	// Providers builds non-client patch providers; nil refuses them.
+	// Providers builds non-client patch providers; nil means package
+	// provider's (OPENAI, COMMAND, REPLAY from the run store's recordings).
 	Providers ProviderFactory
 }

@@ -12,6 +12,7 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/patch"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/provider"
 )
 
 // Stop reasons of a repair run (FixMetrics.stop_reason).
@@ -99,6 +100,9 @@ func (f *fixer) loop(ctx context.Context) (string, error) {
 		if err != nil || reason != "" {
 			return reason, err
 		}
+		if prop == nil {
+			continue // the provider failed; the round is spent
+		}
 		if err := f.evaluate(ctx, prop); err != nil {
 			return "", err
 		}
@@ -158,10 +162,8 @@ func (f *fixer) propose(ctx context.Context) (*Proposal, string, error) {
 	switch {
 	case ctx.Err() != nil:
 		return nil, "", ctx.Err()
-	case errors.Is(err, ErrGaveUp) || (err == nil && prop.GiveUp):
-		if prop != nil {
-			f.addUsage(prop.Usage)
-		}
+	case gaveUp(err) || (err == nil && prop.GiveUp):
+		f.addUsage(prop.Usage)
 		return nil, StopProviderGaveUp, nil
 	case pctx.Err() != nil:
 		return nil, StopTimeBudget, nil
@@ -171,7 +173,13 @@ func (f *fixer) propose(ctx context.Context) (*Proposal, string, error) {
 		return nil, "", f.record(out)
 	}
 	f.addUsage(prop.Usage)
-	return prop, "", nil
+	return &prop, "", nil
+}
+
+// gaveUp reports whether a provider error means it has nothing more to
+// offer: it said so, its stream closed, or its recording ran out.
+func gaveUp(err error) bool {
+	return errors.Is(err, ErrGaveUp) || errors.Is(err, provider.ErrClosed) || errors.Is(err, provider.ErrReplayExhausted)
 }
 
 // addUsage counts a proposal's tokens and cost.

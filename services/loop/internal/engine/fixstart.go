@@ -5,17 +5,26 @@ import (
 	"errors"
 	"fmt"
 
+	"go.uber.org/zap"
+
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/patch"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/provider"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/store"
 )
+
+// errClientClosed is why a CLIENT provider stops: the caller closed its
+// side of the Fix stream.
+var errClientClosed = errors.New("the client closed its side of the Fix stream")
 
 // StartFix validates a FixStart, creates the repair run and starts the loop
 // in the background; the run is canceled when ctx ends. replies carries
 // the caller's PatchReply messages for the CLIENT provider (closed when the
 // caller has no more); it may be nil for other providers. Bad options,
 // guardrails, provider settings or snapshots are refused with
-// ErrInvalidArgument and nothing stored.
+// ErrInvalidArgument and nothing stored. Every proposal is recorded in the
+// run store, so the session can be replayed (REPLAY with recording_id set
+// to this run's id).
 func (e *Engine) StartFix(ctx context.Context, start *glv1.FixStart, replies <-chan *glv1.PatchReply) (*Started, error) {
 	if err := e.accepting(); err != nil {
 		return nil, err
@@ -36,35 +45,43 @@ func (e *Engine) StartFix(ctx context.Context, start *glv1.FixStart, replies <-c
 		Id: store.NewRunID(e.now()), Kind: glv1.RunKind_RUN_KIND_FIX, Snapshot: snap.Proto(), CurrentSnapshot: snap.Proto(),
 		VerifyOptions: opts.GetVerify(), FixOptions: opts, SourceDir: start.GetSourceDir(),
 	}
-	prov, err := e.provider(ctx, rec.GetId(), opts.GetProvider(), replies)
-	if err != nil {
+	var r *run // set before the run starts, read by the client provider's send
+	var client *provider.Client
+	kind := opts.GetProvider().GetKind()
+	var prov Provider
+	if kind == glv1.ProviderKind_PROVIDER_KIND_CLIENT {
+		if replies == nil {
+			return nil, fmt.Errorf("%w: the CLIENT provider needs the Fix stream to answer PatchRequested events", ErrInvalidArgument)
+		}
+		client = provider.NewClient(func(_ context.Context, req *glv1.PatchRequest) error {
+			return r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_PatchRequested{PatchRequested: &glv1.PatchRequested{Request: req}}})
+		})
+		prov = client
+	} else if prov, err = e.provider(ctx, rec.GetId(), opts.GetProvider()); err != nil {
 		return nil, err
 	}
-	r, err := e.create(ctx, rec)
-	if err != nil {
-		return nil, err
+	if kind != glv1.ProviderKind_PROVIDER_KIND_REPLAY {
+		prov = provider.NewRecorder(prov, provider.StoreRecordings(e.d.Store), rec.GetId())
 	}
-	if c, ok := prov.(*clientProvider); ok {
-		c.r = r
+	if r, err = e.create(ctx, rec); err != nil {
+		return nil, err
 	}
 	return r.start(ctx, rec, func(ctx context.Context) {
+		if client != nil {
+			go r.pumpReplies(ctx, replies, client)
+		}
 		f := &fixer{r: r, rec: rec, opts: opts, guard: guard, prov: prov}
 		f.run(ctx)
 	})
 }
 
-// provider builds the run's patch provider.
-func (e *Engine) provider(ctx context.Context, runID string, cfg *glv1.ProviderConfig, replies <-chan *glv1.PatchReply) (Provider, error) {
-	if cfg.GetKind() == glv1.ProviderKind_PROVIDER_KIND_CLIENT {
-		if replies == nil {
-			return nil, fmt.Errorf("%w: the CLIENT provider needs the Fix stream to answer PatchRequested events", ErrInvalidArgument)
-		}
-		return &clientProvider{replies: replies}, nil
+// provider builds a non-client provider.
+func (e *Engine) provider(ctx context.Context, runID string, cfg *glv1.ProviderConfig) (Provider, error) {
+	factory := e.d.Providers
+	if factory == nil {
+		factory = e.defaultProviders
 	}
-	if e.d.Providers == nil {
-		return nil, fmt.Errorf("%w: provider %s is not available in this loop; use CLIENT", ErrInvalidArgument, cfg.GetKind())
-	}
-	p, err := e.d.Providers(ctx, runID, cfg)
+	p, err := factory(ctx, runID, cfg)
 	if err != nil {
 		if errors.Is(err, ErrInvalidArgument) {
 			return nil, err
@@ -74,35 +91,30 @@ func (e *Engine) provider(ctx context.Context, runID string, cfg *glv1.ProviderC
 	return p, nil
 }
 
-// clientProvider is the CLIENT provider: the Fix stream's caller is the
-// model. A request is a PatchRequested event; the answer is the caller's
-// next PatchReply for that attempt.
-type clientProvider struct {
-	r       *run
-	replies <-chan *glv1.PatchReply
+// defaultProviders builds OPENAI, COMMAND and REPLAY providers with
+// package provider; REPLAY reads the run store's recordings.
+func (e *Engine) defaultProviders(_ context.Context, _ string, cfg *glv1.ProviderConfig) (Provider, error) {
+	return provider.New(cfg, provider.Deps{Recordings: provider.StoreRecordings(e.d.Store), Log: e.log.Named("provider")})
 }
 
-// Propose emits the request and waits for the caller's reply. Replies for
-// another attempt (late answers to an earlier request) are dropped; a
-// closed stream or a give_up reply is ErrGaveUp.
-func (c *clientProvider) Propose(ctx context.Context, req *glv1.PatchRequest) (*Proposal, error) {
-	if err := c.r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_PatchRequested{PatchRequested: &glv1.PatchRequested{Request: req}}}); err != nil {
-		return nil, err
-	}
+// pumpReplies delivers the caller's replies to the CLIENT provider until
+// the caller closes its side or the run ends. A reply the provider refuses
+// (another attempt, none requested) is dropped: a late answer to a request
+// that is no longer pending.
+func (r *run) pumpReplies(ctx context.Context, replies <-chan *glv1.PatchReply, c *provider.Client) {
 	for {
 		select {
-		case reply, ok := <-c.replies:
-			switch {
-			case !ok:
-				return nil, fmt.Errorf("%w: the client closed its side of the Fix stream", ErrGaveUp)
-			case reply.GetAttempt() != 0 && reply.GetAttempt() != req.GetAttempt():
-				continue
-			case reply.GetGiveUp():
-				return &Proposal{GiveUp: true, Usage: reply.GetUsage()}, nil
+		case reply, ok := <-replies:
+			if !ok {
+				c.Close(errClientClosed)
+				return
 			}
-			return &Proposal{Patch: reply.GetPatch(), Usage: reply.GetUsage()}, nil
+			if err := c.Deliver(reply); err != nil {
+				r.log.Info("patch reply dropped", zap.Int32("attempt", reply.GetAttempt()), zap.Error(err))
+			}
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			c.Close(ctx.Err())
+			return
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/greenlight-dev/greenlight/services/loop/internal/engine"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/events"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/provider"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/store"
 )
 
@@ -47,7 +48,7 @@ func newHarness(t *testing.T, cfg engine.Config, steps ...*glv1.Step) *harness {
 	}
 	h := &harness{t: t, store: st, hub: events.NewHub(st, events.Options{}), blobs: blobs,
 		disc: enginetest.NewDiscovery(steps...), exec: enginetest.NewExecutor(blobs, enginetest.CalcJudge),
-		provs: &scriptedProviders{byRun: map[string]*scripted{}}}
+		provs: &scriptedProviders{store: st, byRun: map[string]*scripted{}}}
 	dconn := enginetest.Serve(t, func(s *grpc.Server) { glv1.RegisterDiscoveryServiceServer(s, h.disc) })
 	econn := enginetest.Serve(t, func(s *grpc.Server) { glv1.RegisterExecutorServiceServer(s, h.exec) })
 	h.eng, err = engine.New(engine.Deps{
@@ -157,12 +158,12 @@ type scripted struct {
 	requests []*glv1.PatchRequest
 }
 
-func (s *scripted) Propose(ctx context.Context, req *glv1.PatchRequest) (*engine.Proposal, error) {
+func (s *scripted) Propose(ctx context.Context, req *glv1.PatchRequest) (engine.Proposal, error) {
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
 	if len(s.replies) == 0 {
 		s.mu.Unlock()
-		return nil, engine.ErrGaveUp
+		return engine.Proposal{}, engine.ErrGaveUp
 	}
 	r := s.replies[0]
 	s.replies = s.replies[1:]
@@ -171,13 +172,13 @@ func (s *scripted) Propose(ctx context.Context, req *glv1.PatchRequest) (*engine
 		select {
 		case <-time.After(r.delay):
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return engine.Proposal{}, ctx.Err()
 		}
 	}
 	if r.err != nil {
-		return nil, r.err
+		return engine.Proposal{}, r.err
 	}
-	return &engine.Proposal{Patch: r.patch, Usage: r.usage}, nil
+	return engine.Proposal{Patch: r.patch, Usage: r.usage}, nil
 }
 
 // Requests returns the requests received.
@@ -189,6 +190,7 @@ func (s *scripted) Requests() []*glv1.PatchRequest {
 
 // scriptedProviders hands the next scripted provider to the next run.
 type scriptedProviders struct {
+	store *store.Store
 	mu    sync.Mutex
 	next  *scripted
 	byRun map[string]*scripted
@@ -197,6 +199,9 @@ type scriptedProviders struct {
 func (p *scriptedProviders) factory(_ context.Context, runID string, cfg *glv1.ProviderConfig) (engine.Provider, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if cfg.GetKind() == glv1.ProviderKind_PROVIDER_KIND_REPLAY {
+		return provider.New(cfg, provider.Deps{Recordings: provider.StoreRecordings(p.store)})
+	}
 	if cfg.GetCommand() != "scripted" {
 		return nil, errors.New("unknown command")
 	}
@@ -208,3 +213,6 @@ func (p *scriptedProviders) factory(_ context.Context, runID string, cfg *glv1.P
 	p.byRun[runID] = s
 	return s, nil
 }
+
+// blobDigest converts a wire digest.
+func blobDigest(d *glv1.Digest) (blob.Digest, error) { return blob.DigestFromProto(d) }

@@ -47,8 +47,8 @@ func CalcSteps() []*glv1.Step {
 	}
 }
 
-// Step returns a generic step: FAKE_EXIT, FAKE_SLEEP and FAKE_LOG in its
-// env tell CalcJudge what it does.
+// Step returns a generic step: FAKE_EXIT, FAKE_SLEEP, FAKE_LOG and
+// FAKE_CHUNKS (log chunks, default 2) in its env tell CalcJudge what it does.
 func Step(name string, tier glv1.Tier, phase glv1.Phase, exit int, sleep time.Duration) *glv1.Step {
 	return &glv1.Step{Name: name, Phase: phase, Tier: tier, Command: "run " + name,
 		Env: map[string]string{"FAKE_EXIT": fmt.Sprint(exit), "FAKE_SLEEP": sleep.String()}}
@@ -66,7 +66,9 @@ func CalcJudge(step *glv1.Step, files map[string]string) Outcome {
 		if log == "" {
 			log = fmt.Sprintf("%s: exit %d\n", step.GetName(), exit)
 		}
-		return Outcome{Exit: exit, Log: log, Sleep: sleep, Chunks: 2}
+		chunks := 2
+		fmt.Sscan(env["FAKE_CHUNKS"], &chunks)
+		return Outcome{Exit: exit, Log: log, Sleep: sleep, Chunks: chunks}
 	}
 	return pytest(files, sleep)
 }

@@ -57,32 +57,63 @@ func (p *crashParser) feed(ln line) {
 	if len(t) < 5 {
 		return
 	}
-	switch {
-	case bytes.HasPrefix(t, []byte("Traceback (most recent call last):")):
-		p.start("python", ln.off, true, glv1.FailureKind_FAILURE_KIND_CRASH)
-	case bytes.Contains(t, []byte("Fatal Python error: ")):
+	switch t[0] {
+	case 'T':
+		if bytes.HasPrefix(t, []byte("Traceback (most recent call last):")) {
+			p.start("python", ln.off, true, glv1.FailureKind_FAILURE_KIND_CRASH)
+			return
+		}
+	case 'p', 'f':
+		if bytes.HasPrefix(t, []byte("panic: ")) || bytes.HasPrefix(t, []byte("fatal error: ")) {
+			b := p.start("go", ln.off, false, glv1.FailureKind_FAILURE_KIND_CRASH)
+			b.msg.add(t)
+			if bytes.HasPrefix(t, []byte("panic: test timed out")) {
+				b.kind = glv1.FailureKind_FAILURE_KIND_TIMEOUT
+			}
+			return
+		}
+	case 't':
+		if bytes.HasPrefix(t, []byte("thread '")) {
+			if m := reRustMain.FindSubmatch(t); m != nil {
+				b := p.start("rust", ln.off, false, glv1.FailureKind_FAILURE_KIND_CRASH)
+				b.frames.add(p.fp.frame(string(m[2]), m[3], m[4], ""))
+				b.wantMsg = true
+				return
+			}
+		}
+	case ' ', '\t', '{':
+		return
+	}
+	// Rarer shapes: one scan for the capitalized keywords they share.
+	if bytes.IndexByte(t, 'E') < 0 && bytes.IndexByte(t, 'F') < 0 && bytes.IndexByte(t, 'S') < 0 &&
+		bytes.IndexByte(t, 'A') < 0 && bytes.IndexByte(t, 'K') < 0 && bytes.IndexByte(t, 'B') < 0 && bytes.IndexByte(t, 'I') < 0 {
+		return
+	}
+	if i := bytes.Index(t, []byte("Fatal Python error: ")); i >= 0 {
 		b := p.start("python-fatal", ln.off, false, glv1.FailureKind_FAILURE_KIND_CRASH)
-		b.msg.add(t[bytes.Index(t, []byte("Fatal Python error: ")):])
-	case bytes.HasPrefix(t, []byte("panic: ")) || bytes.HasPrefix(t, []byte("fatal error: ")):
-		b := p.start("go", ln.off, false, glv1.FailureKind_FAILURE_KIND_CRASH)
-		b.msg.add(t)
-		if bytes.HasPrefix(t, []byte("panic: test timed out")) {
-			b.kind = glv1.FailureKind_FAILURE_KIND_TIMEOUT
-		}
-	case bytes.HasPrefix(t, []byte("thread '")):
-		if m := reRustMain.FindSubmatch(t); m != nil {
-			b := p.start("rust", ln.off, false, glv1.FailureKind_FAILURE_KIND_CRASH)
-			b.frames.add(p.fp.frame(string(m[2]), m[3], m[4], ""))
-			b.wantMsg = true
-		}
-	case t[0] != ' ' && t[0] != '\t' && reJSError.Match(t):
+		b.msg.add(t[i:])
+		return
+	}
+	if (bytes.Contains(t, []byte("Error")) || bytes.Contains(t, []byte("Exception"))) && reJSError.Match(t) {
 		b := p.start("js", ln.off, false, glv1.FailureKind_FAILURE_KIND_CRASH)
 		b.msg.add(t)
-	default:
-		if m := reSignalShell.FindSubmatch(t); m != nil && p.signal == "" {
+		return
+	}
+	if p.signal == "" && mentionsSignal(t) {
+		if m := reSignalShell.FindSubmatch(t); m != nil {
 			p.signal, p.sigOff = string(m[1]), ln.off
 		}
 	}
+}
+
+// mentionsSignal is a cheap test before the signal regex.
+func mentionsSignal(t []byte) bool {
+	for _, w := range [][]byte{[]byte("Segmentation fault"), []byte("Aborted"), []byte("Bus error"), []byte("Illegal instruction"), []byte("Killed")} {
+		if bytes.Contains(t, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *crashParser) start(lang string, off int64, outerFirst bool, kind glv1.FailureKind) *crashBlock {

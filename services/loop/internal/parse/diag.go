@@ -76,7 +76,7 @@ func newDiagParser(paths *Paths, phase glv1.Phase, lim *Limits) *diagParser {
 
 func (d *diagParser) feed(ln line) {
 	t := ln.text
-	if len(t) < 6 {
+	if len(t) < 6 || t[0] == '{' {
 		d.stylish = ""
 		return
 	}
@@ -89,7 +89,7 @@ func (d *diagParser) feed(ln line) {
 			d.add(ln.off, toolJavac, m[1], m[2], m[3], string(m[4]), false)
 		}
 		return
-	case t[0] == 'e' || t[0] == 'w':
+	case (t[0] == 'e' && bytes.HasPrefix(t, []byte("error"))) || (t[0] == 'w' && bytes.HasPrefix(t, []byte("warning"))):
 		if m := reRustHead.FindSubmatch(t); m != nil {
 			d.rustHead = &diagnostic{tool: toolRustc, warning: string(m[1]) == "warning",
 				f: Failure{Message: string(m[0]), Offset: ln.off}}
@@ -115,14 +115,39 @@ func (d *diagParser) feed(ln line) {
 	if t[0] == ' ' || t[0] == '\t' {
 		return
 	}
-	if reStylishFile.Match(t) && !bytes.Contains(t, []byte(":")) {
+	colon := bytes.IndexByte(t, ':')
+	if colon < 0 && bytes.IndexByte(t, ' ') < 0 && reStylishFile.Match(t) {
 		d.stylish = string(t)
 		return
 	}
 	d.stylish = ""
-	if bytes.IndexByte(t, ':') < 0 && bytes.IndexByte(t, '(') < 0 {
+	if colon < 0 {
 		return
 	}
+	if hasFileLinePrefix(t, colon) {
+		d.feedColon(ln)
+		return
+	}
+	if bytes.Contains(t, []byte("): error TS")) || bytes.Contains(t, []byte("): warning TS")) {
+		if m := reTscDiag.FindSubmatch(t); m != nil {
+			d.add(ln.off, toolTsc, m[1], m[2], m[3], string(m[5]), string(m[4]) == "warning")
+		}
+	}
+}
+
+// hasFileLinePrefix is a cheap test for `path.ext:NN` before the first
+// colon, so the diagnostic regexes only run on likely lines.
+func hasFileLinePrefix(t []byte, colon int) bool {
+	if colon < 3 || colon+1 >= len(t) || t[colon+1] < '0' || t[colon+1] > '9' {
+		return false
+	}
+	head := t[:colon]
+	return bytes.IndexByte(head, '.') >= 0 && bytes.IndexByte(head, ' ') < 0
+}
+
+// feedColon handles `file:line:col: msg` and mypy's `file:line: error: msg`.
+func (d *diagParser) feedColon(ln line) {
+	t := ln.text
 	if m := reColonDiag.FindSubmatch(t); m != nil {
 		msg := string(m[4])
 		tool := toolLint
@@ -139,12 +164,10 @@ func (d *diagParser) feed(ln line) {
 		d.add(ln.off, tool, m[1], m[2], m[3], msg, bytes.Contains(m[4], []byte("[Warning/")) || bytes.HasPrefix(m[4], []byte("- warning")))
 		return
 	}
-	if m := reTscDiag.FindSubmatch(t); m != nil {
-		d.add(ln.off, toolTsc, m[1], m[2], m[3], string(m[5]), string(m[4]) == "warning")
-		return
-	}
-	if m := reMypyDiag.FindSubmatch(t); m != nil {
-		d.add(ln.off, toolMypy, m[1], m[2], m[3], string(m[5]), string(m[4]) == "warning")
+	if bytes.Contains(t, []byte(": error: ")) || bytes.Contains(t, []byte(": warning: ")) {
+		if m := reMypyDiag.FindSubmatch(t); m != nil {
+			d.add(ln.off, toolMypy, m[1], m[2], m[3], string(m[5]), string(m[4]) == "warning")
+		}
 	}
 }
 
@@ -152,18 +175,24 @@ func (d *diagParser) feed(ln line) {
 func (d *diagParser) feedSummary(t []byte) bool {
 	switch t[0] {
 	case 0xe2, '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		if !bytes.Contains(t, []byte(" problem")) {
+			return false
+		}
 		if m := reEslintSummary.FindSubmatch(t); m != nil {
 			d.summary, _ = strconv.Atoi(string(m[1]))
 			d.tool = toolEslint
 			return true
 		}
 	case 'F':
+		if !bytes.HasPrefix(t, []byte("Found ")) {
+			return false
+		}
 		if m := reFoundSummary.FindSubmatch(t); m != nil {
 			d.summary, _ = strconv.Atoi(string(m[1]))
 			return true
 		}
 	case 'S':
-		if reMypySuccess.Match(t) {
+		if bytes.HasPrefix(t, []byte("Success: ")) && reMypySuccess.Match(t) {
 			d.summary, d.tool = 0, toolMypy
 			return true
 		}

@@ -64,7 +64,7 @@ func (d *flatDecoder) decode(b []byte) bool {
 				}
 				k++
 			}
-			if k == j {
+			if !validLiteral(b[j:k]) {
 				return false
 			}
 			f.val, j = b[j:k], k
@@ -103,6 +103,9 @@ func (d *flatDecoder) str(b []byte, i int, unescape bool) ([]byte, int, bool) {
 	start := i + 1
 	j := start
 	for j < len(b) && b[j] != '"' && b[j] != '\\' {
+		if b[j] < 0x20 {
+			return nil, 0, false // control characters must be escaped
+		}
 		j++
 	}
 	if j < len(b) && b[j] == '"' {
@@ -111,6 +114,9 @@ func (d *flatDecoder) str(b []byte, i int, unescape bool) ([]byte, int, bool) {
 	// Escapes: find the end, then decode into scratch.
 	k := j
 	for k < len(b) && b[k] != '"' {
+		if b[k] < 0x20 {
+			return nil, 0, false
+		}
 		if b[k] == '\\' {
 			k++
 		}
@@ -129,6 +135,47 @@ func (d *flatDecoder) str(b []byte, i int, unescape bool) ([]byte, int, bool) {
 	}
 	d.scratch = out
 	return d.scratch[from:], k + 1, true
+}
+
+// validLiteral accepts true, false, null and JSON numbers.
+func validLiteral(v []byte) bool {
+	switch string(v) {
+	case "true", "false", "null":
+		return true
+	}
+	i := 0
+	if i < len(v) && v[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(v) && v[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return false
+	}
+	if i < len(v) && v[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(v) && (v[i] == 'e' || v[i] == 'E') {
+		i++
+		if i < len(v) && (v[i] == '+' || v[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(v)
 }
 
 func skipWS(b []byte, i int) int {

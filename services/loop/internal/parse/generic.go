@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"regexp"
 	"strconv"
 )
@@ -15,7 +16,7 @@ type genericParser struct{ set *testSet }
 
 func (p *genericParser) feed(ln line) {
 	t := ln.text
-	if len(t) < 17 || len(t) > 80 {
+	if len(t) < 17 || len(t) > 80 || !bytes.Contains(t, []byte(" passed, ")) {
 		return
 	}
 	m := reGeneric.FindSubmatch(t)

@@ -51,7 +51,7 @@ func (p *goJSONParser) feed(ln line) {
 	case "output":
 		out := bytes.TrimRight(p.dec.get("Output"), "\n")
 		if test != nil {
-			p.tests.get(pkg, string(test), ln.off).out(p.paths, out)
+			p.tests.get(pkg, string(test), ln.off).out(out)
 			return
 		}
 		p.packageOutput(pkg, out, ln.off)

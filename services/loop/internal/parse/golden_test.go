@@ -70,8 +70,8 @@ var goldenCases = map[string]goldenCase{
 		failures: []wantFailure{{"LINT", "svc/util/fmt.go", 7, "", "fmt.Printf format %s has arg n of wrong type int"}}},
 	"go-build/pass": {src: "go", phase: tBuild, format: FormatUnparsed},
 
-	"pytest/pass": {src: "py", phase: tTest, format: FormatPytestJUnit, counts: Counts{Passed: 6, Skipped: 1}},
-	"pytest/fail": {src: "py", phase: tTest, format: FormatPytestJUnit, counts: Counts{Passed: 4, Failed: 2, Skipped: 1}, failures: pyFail},
+	"pytest/pass":         {src: "py", phase: tTest, format: FormatPytestJUnit, counts: Counts{Passed: 6, Skipped: 1}},
+	"pytest/fail":         {src: "py", phase: tTest, format: FormatPytestJUnit, counts: Counts{Passed: 4, Failed: 2, Skipped: 1}, failures: pyFail},
 	"pytest/sandbox-fail": {src: "py", phase: tTest, format: FormatPytestJUnit, counts: Counts{Passed: 4, Failed: 2, Skipped: 1}, failures: pyFail},
 	"pytest/fail-plain":   {src: "py", phase: tTest, format: FormatPytestSummary, counts: Counts{Passed: 4, Failed: 2, Skipped: 1}, failures: pyFail},
 	"pytest/fail-quiet":   {src: "py", phase: tTest, format: FormatPytestSummary, counts: Counts{Passed: 4, Failed: 2, Skipped: 1}, failures: pyFail},
@@ -127,8 +127,8 @@ var goldenCases = map[string]goldenCase{
 	"eslint/fail":      {src: "ts", phase: tLint, format: FormatUnparsed, lint: 3, failures: eslintFail},
 	"eslint/fail-unix": {src: "ts", phase: tLint, format: FormatUnparsed, lint: 3, failures: eslintFail},
 
-	"cargo/pass": {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 4, Skipped: 1}},
-	"cargo/fail": {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 1, Failed: 2, Skipped: 1}, failures: cargoFail},
+	"cargo/pass":             {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 4, Skipped: 1}},
+	"cargo/fail":             {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 1, Failed: 2, Skipped: 1}, failures: cargoFail},
 	"cargo/fail-nobacktrace": {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 1, Failed: 2, Skipped: 1}, failures: cargoFail},
 	"cargo/compile-error": {src: "rust-compile", phase: tTest, format: FormatUnparsed,
 		failures: []wantFailure{{"COMPILE", "core/src/lib.rs", 4, "", "error[E0425]: cannot find value `c` in this scope"}}},

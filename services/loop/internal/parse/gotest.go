@@ -13,12 +13,14 @@ import (
 // text: `    calc_test.go:37: Add(2, 2) = 4, want 5`.
 var reGoTestLoc = regexp.MustCompile(`^\s+([\w.\-/]+\.go):(\d+): `)
 
-// goTest is the state of one running test, shared by the JSON and text parsers.
+// goTest is the state of one running test, shared by the JSON and text
+// parsers. Its output is buffered raw (capped) and only analyzed when the
+// test fails or is skipped: passing tests cost a copy, not a parse.
 type goTest struct {
 	pkg, name string
-	msg       msgBuf
-	frames    frameList
-	fp        frameParser
+	raw       []byte
+	rawMax    int
+	rawCut    bool
 	off       int64
 	panicked  bool
 	timedOut  bool
@@ -28,43 +30,67 @@ type goTest struct {
 }
 
 // out consumes one line of the test's output.
-func (g *goTest) out(paths *Paths, t []byte) {
+func (g *goTest) out(t []byte) {
+	if len(t) > 7 && t[0] == 'p' && bytes.HasPrefix(t, []byte("panic: ")) {
+		if bytes.HasPrefix(t, []byte("panic: test timed out")) {
+			g.timedOut = true
+		} else {
+			g.panicked = true
+		}
+	} else if len(t) > 12 && t[0] == 'f' && bytes.HasPrefix(t, []byte("fatal error: ")) {
+		g.panicked = true
+	}
 	if !g.tracked {
 		return
 	}
-	if bytes.HasPrefix(t, []byte("=== ")) || bytes.HasPrefix(t, []byte("--- ")) {
+	if len(g.raw)+len(t)+1 > g.rawMax {
+		g.rawCut = true
 		return
 	}
-	if f, ok := g.fp.parse(t, false); ok {
-		g.frames.add(f)
-		return
+	g.raw = append(append(g.raw, t...), '\n')
+}
+
+// analyze extracts the message and frames from the buffered output.
+func (g *goTest) analyze(paths *Paths, lim *Limits) (string, []Frame) {
+	msg := msgBuf{max: lim.MaxMessageBytes}
+	frames := frameList{max: lim.MaxFrames}
+	fp := frameParser{paths: paths}
+	inPanic := false
+	for _, t := range bytes.Split(g.raw, []byte("\n")) {
+		if bytes.HasPrefix(t, []byte("=== ")) || bytes.HasPrefix(t, []byte("--- ")) || len(t) == 0 {
+			continue
+		}
+		if f, ok := fp.parse(t, false); ok {
+			frames.add(f)
+			continue
+		}
+		if t[0] == ' ' && bytes.Contains(t, []byte(".go:")) {
+			if m := reGoTestLoc.FindSubmatch(t); m != nil {
+				n, _ := strconv.Atoi(string(m[2]))
+				frames.add(Frame{File: paths.GoFile(g.pkg, string(m[1])), Line: n, Project: true})
+			}
+		}
+		isPanic := bytes.HasPrefix(t, []byte("panic: ")) || bytes.HasPrefix(t, []byte("fatal error: "))
+		inPanic = inPanic || isPanic
+		if inPanic && !isPanic && !bytes.HasPrefix(t, []byte("\t\t")) {
+			continue // goroutine dumps are kept as frames, not as message text
+		}
+		msg.add(bytes.TrimSpace(t))
 	}
-	if m := reGoTestLoc.FindSubmatch(t); m != nil {
-		n, _ := strconv.Atoi(string(m[2]))
-		g.frames.add(Frame{File: paths.GoFile(g.pkg, string(m[1])), Line: n, Project: true})
+	if g.rawCut {
+		msg.add([]byte("… [test output cut]"))
 	}
-	switch {
-	case bytes.HasPrefix(t, []byte("panic: test timed out")):
-		g.timedOut = true
-	case bytes.HasPrefix(t, []byte("panic: ")) || bytes.HasPrefix(t, []byte("fatal error: ")):
-		g.panicked = true
-	}
-	if (g.panicked || g.timedOut) && !bytes.HasPrefix(t, []byte("panic: ")) && !bytes.HasPrefix(t, []byte("fatal error: ")) &&
-		!bytes.HasPrefix(t, []byte("\t\t")) {
-		return // goroutine dumps are kept as frames, not as message text
-	}
-	g.msg.add(bytes.TrimSpace(t))
+	return msg.String(), frames.frames
 }
 
 // record builds the test record.
-func (g *goTest) record(st Status, elapsed float64) Test {
+func (g *goTest) record(st Status, elapsed float64, paths *Paths, lim *Limits) Test {
 	t := Test{
 		ID: g.pkg + "." + g.name, Suite: g.pkg, Name: g.name, Status: st, Offset: g.off,
 		Duration: time.Duration(elapsed * float64(time.Second)),
 	}
 	if st.failing() || st == StatusSkipped {
-		t.Message = g.msg.String()
-		t.Frames = g.frames.frames
+		t.Message, t.Frames = g.analyze(paths, lim)
 		if f, ok := firstProject(t.Frames); ok {
 			t.File, t.Line = f.File, f.Line
 		}
@@ -104,13 +130,10 @@ func (gs *goTests) get(pkg, name string, off int64) *goTest {
 	if g, ok := gs.open[k]; ok {
 		return g
 	}
-	g := &goTest{pkg: pkg, name: name, off: off}
-	g.fp.paths = gs.paths
-	g.frames.max = gs.lim.MaxFrames
-	if gs.budget >= gs.lim.MaxMessageBytes {
+	g := &goTest{pkg: pkg, name: name, off: off, rawMax: gs.lim.MaxTestOutputBytes}
+	if gs.budget >= gs.lim.MaxTestOutputBytes {
 		g.tracked = true
-		g.msg.max = gs.lim.MaxMessageBytes
-		gs.budget -= gs.lim.MaxMessageBytes
+		gs.budget -= gs.lim.MaxTestOutputBytes
 	}
 	gs.open[k] = g
 	if i := bytes.LastIndexByte([]byte(name), '/'); i > 0 {
@@ -130,7 +153,7 @@ func (gs *goTests) end(set *testSet, pkg, name string, st Status, elapsed float6
 	}
 	delete(gs.open, k)
 	if g.tracked {
-		gs.budget += gs.lim.MaxMessageBytes
+		gs.budget += gs.lim.MaxTestOutputBytes
 	}
 	if i := bytes.LastIndexByte([]byte(name), '/'); i > 0 && st.failing() {
 		if p, ok := gs.open[goKey(pkg, name[:i])]; ok {
@@ -140,7 +163,7 @@ func (gs *goTests) end(set *testSet, pkg, name string, st Status, elapsed float6
 	if g.hasSub && (st != StatusFailed || g.subFailed) && !g.panicked && !g.timedOut {
 		return
 	}
-	rec := g.record(st, elapsed)
+	rec := g.record(st, elapsed, gs.paths, gs.lim)
 	if st.failing() {
 		gs.kinds[rec.ID] = g.kind()
 	}

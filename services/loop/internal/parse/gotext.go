@@ -64,11 +64,16 @@ func (p *goTextParser) feed(ln line) {
 			return
 		}
 	}
-	if m := reGoTextPkg.FindSubmatch(t); m != nil && (len(m[3]) > 0 || bytes.HasPrefix(t, []byte("FAIL\t"))) {
+	if isGoPkgLine(t) {
+		m := reGoTextPkg.FindSubmatch(t)
+		if m == nil || (len(m[3]) == 0 && !bytes.HasPrefix(t, []byte("FAIL\t"))) {
+			goto output
+		}
 		p.set.seen = true
 		p.endPackage(string(m[1]), string(m[2]), string(m[3]), ln.off)
 		return
 	}
+output:
 	if bytes.Equal(t, []byte("FAIL")) || bytes.Equal(t, []byte("PASS")) {
 		return
 	}
@@ -86,13 +91,18 @@ func (p *goTextParser) feed(ln line) {
 		}
 	}
 	if p.cur != nil && p.results[p.cur] != StatusPassed {
-		p.cur.out(p.paths, t)
+		p.cur.out(t)
 		return
 	}
 	if p.pkgOff < 0 {
 		p.pkgOff = ln.off
 	}
 	p.pkgMsg.add(t)
+}
+
+// isGoPkgLine is a cheap test for go test's per-package result lines.
+func isGoPkgLine(t []byte) bool {
+	return bytes.HasPrefix(t, []byte("ok  \t")) || bytes.HasPrefix(t, []byte("FAIL\t")) || bytes.HasPrefix(t, []byte("?   \t"))
 }
 
 // test returns the pending record for name, creating it.
@@ -102,9 +112,7 @@ func (p *goTextParser) test(name string, off int64) *goTest {
 			return g
 		}
 	}
-	g := &goTest{name: name, off: off, tracked: true, msg: msgBuf{max: p.lim.MaxMessageBytes}}
-	g.fp.paths = p.paths
-	g.frames.max = p.lim.MaxFrames
+	g := &goTest{name: name, off: off, tracked: true, rawMax: p.lim.MaxTestOutputBytes}
 	if len(p.pending) >= p.lim.MaxTests+p.lim.MaxFailures {
 		g.tracked = false
 		return g
@@ -135,7 +143,7 @@ func (p *goTextParser) endPackage(kind, pkg, note string, off int64) {
 		if parents[g.name] && !g.panicked && !(st == StatusFailed && !p.anySubFailed(g.name)) {
 			continue
 		}
-		rec := g.record(st, p.elapsed[g])
+		rec := g.record(st, p.elapsed[g], p.paths, p.lim)
 		p.fixFrames(&rec, pkg)
 		if st.failing() {
 			failed = true

@@ -34,11 +34,12 @@ type logParsers struct {
 	crash   *crashParser
 	all     []feeder
 
-	tail    [tailLines]string
+	tail    [tailLines][]byte
 	tailOff [tailLines]int64
 	tailN   int
 	errs    msgBuf
 	errOff  int64
+	install bool
 }
 
 func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
@@ -59,6 +60,7 @@ func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 		errOff:  -1,
 	}
 	ps.gojson.diag.phase = glv1.Phase_PHASE_BUILD
+	ps.install = phase == glv1.Phase_PHASE_INSTALL
 	ps.all = []feeder{ps.gojson, ps.gotext, ps.pytest, ps.jstext, ps.jsline, ps.mocha, ps.node, ps.cargo, ps.maven, ps.generic, ps.diag, ps.crash}
 	return ps
 }
@@ -106,11 +108,11 @@ func (ps *logParsers) keep(ln line) {
 	if len(t) == 0 {
 		return
 	}
-	s := string(t[:min(len(t), 512)])
-	ps.tail[ps.tailN%tailLines] = s
-	ps.tailOff[ps.tailN%tailLines] = ln.off
+	i := ps.tailN % tailLines
+	ps.tail[i] = append(ps.tail[i][:0], t[:min(len(t), 512)]...)
+	ps.tailOff[i] = ln.off
 	ps.tailN++
-	if looksLikeError(t) && len(ps.errs.b) < ps.errs.max {
+	if ps.install && len(ps.errs.b) < ps.errs.max && looksLikeError(t) {
 		if ps.errOff < 0 {
 			ps.errOff = ln.off
 		}
@@ -162,7 +164,7 @@ func (ps *logParsers) tailText(n int) string {
 	n = min(n, ps.tailN, tailLines)
 	lines := make([]string, 0, n)
 	for i := ps.tailN - n; i < ps.tailN; i++ {
-		lines = append(lines, ps.tail[i%tailLines])
+		lines = append(lines, string(ps.tail[i%tailLines]))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -45,7 +45,7 @@ func (p *surefireLogParser) feed(ln line) {
 		if m := reSurefireRun.FindSubmatch(t); m != nil {
 			n := func(i int) int { v, _ := strconv.Atoi(string(m[i])); return v }
 			run, fail, errs, skip := n(1), n(2), n(3), n(4)
-			c := Counts{Passed: run - fail - errs - skip, Failed: fail, Errors: errs, Skipped: skip, Flaky: n(5)}
+			c := Counts{Passed: max(0, run-fail-errs-skip), Failed: fail, Errors: errs, Skipped: skip, Flaky: n(5)}
 			if bytes.Contains(t, []byte("Time elapsed")) {
 				p.classSum = p.classSum.Add(c)
 				p.set.seen = true

@@ -43,9 +43,11 @@ func (p *mochaParser) feed(ln line) {
 	if t[0] != ' ' {
 		return
 	}
-	if m := reMochaCount.FindSubmatch(t); m != nil {
-		p.count(string(m[2]), m[1])
-		return
+	if len(t) > 3 && t[1] == ' ' && t[2] >= '0' && t[2] <= '9' {
+		if m := reMochaCount.FindSubmatch(t); m != nil {
+			p.count(string(m[2]), m[1])
+			return
+		}
 	}
 	if !p.failing {
 		return

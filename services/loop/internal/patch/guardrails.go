@@ -1,6 +1,7 @@
 package patch
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -16,7 +17,7 @@ const (
 
 // ErrInvalidGuardrails means a guardrail configuration cannot be used (a
 // malformed glob).
-var ErrInvalidGuardrails = fmt.Errorf("invalid guardrails")
+var ErrInvalidGuardrails = errors.New("invalid guardrails")
 
 // Guardrails bound what a patch may do. The zero value is the defaults:
 // 64 KiB, 200 changed lines, the whole workspace, no test or lockfile

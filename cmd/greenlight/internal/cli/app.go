@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// Env is the process around the CLI: streams, environment, version.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Getenv reads the environment (os.Getenv in main).
+	Getenv func(string) string
+	// Version is the build's version string.
+	Version string
+}
+
+// app holds the global flags and the environment of one invocation.
+type app struct {
+	env Env
+
+	addr      string
+	token     string
+	home      string
+	reportURL string
+	logLevel  string
+	color     string
+}
+
+// Main runs the CLI with args (without the program name) and returns the
+// exit code. Errors are printed as one line on Stderr.
+func Main(ctx context.Context, args []string, env Env) int {
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
+	}
+	a := &app{env: env}
+	root := a.root()
+	root.SetArgs(args)
+	root.SetIn(env.Stdin)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	cmd, err := root.ExecuteContextC(ctx)
+	name := ""
+	if cmd != nil {
+		name = cmd.Name()
+	}
+	code, msg := exitCode(name, err)
+	if msg != "" {
+		_, _ = io.WriteString(env.Stderr, msg+"\n")
+	}
+	return code
+}
+
+// root builds the command tree.
+func (a *app) root() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "greenlight",
+		Short: "Verify code changes by really running them in hardened sandboxes",
+		Long: `greenlight runs a workspace's install, build, typecheck, lint and test
+commands in a throw-away Docker sandbox and reports, with evidence, whether
+execution passed.
+
+Without --addr every command runs the whole greenlight stack inside this
+process (state under $GREENLIGHT_HOME, default ~/.local/share/greenlight);
+with --addr it talks to a running gateway (greenlight serve, docker compose).
+
+Exit codes: 0 PASS, 1 FAIL, 2 usage or infrastructure error.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.addr, "addr", a.env.Getenv("GREENLIGHT_ADDR"), "gateway address host:port (env GREENLIGHT_ADDR); empty runs greenlight embedded")
+	pf.StringVar(&a.token, "token", a.env.Getenv("GREENLIGHT_TOKEN"), "bearer token for the gateway (env GREENLIGHT_TOKEN)")
+	pf.StringVar(&a.home, "home", a.env.Getenv("GREENLIGHT_HOME"), "data directory of embedded mode (env GREENLIGHT_HOME; default ~/.local/share/greenlight)")
+	pf.StringVar(&a.reportURL, "report-url", a.env.Getenv("GREENLIGHT_REPORT_URL"), "base URL of the report pages (env GREENLIGHT_REPORT_URL; default derived from --addr)")
+	pf.StringVar(&a.logLevel, "log-level", envOr(a.env.Getenv("GREENLIGHT_LOG_LEVEL"), ""), "service log level on stderr: debug, info, warn, error (default: off, info for serve)")
+	pf.StringVar(&a.color, "color", "auto", "colors and spinner: auto, always, never")
+	root.AddCommand(
+		a.verifyCmd(), a.discoverCmd(), a.fixCmd(), a.runsCmd(), a.showCmd(), a.watchCmd(),
+		a.artifactsCmd(), a.evalCmd(), a.serveCmd(), a.versionCmd(),
+	)
+	return root
+}
+
+// envOr returns v, or def when v is empty.
+func envOr(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+// terminal reports whether w is a terminal we may draw on.
+func (a *app) terminal(w io.Writer) bool {
+	switch a.color {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if a.env.Getenv("TERM") == "dumb" || a.env.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// width is the terminal width of w (80 when unknown).
+func (a *app) width(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
+			return cols
+		}
+	}
+	return 80
+}

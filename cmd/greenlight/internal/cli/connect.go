@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"go.uber.org/zap"
+
+	"github.com/greenlight-dev/greenlight/pkg/config"
+	"github.com/greenlight-dev/greenlight/pkg/server"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
+)
+
+// dataDir is the embedded mode's data directory.
+func (a *app) dataDir() string {
+	if a.home != "" {
+		return a.home
+	}
+	return config.DefaultDataDir()
+}
+
+// connect returns a connection: remote with --addr, embedded otherwise.
+func (a *app) connect(ctx context.Context) (*stack.Conn, error) {
+	if a.addr != "" {
+		if err := config.ValidateAddr(a.addr); err != nil {
+			return nil, usagef("--addr: %v", err)
+		}
+		return stack.Remote(stack.RemoteOptions{Addr: a.addr, Token: a.token, ReportBase: a.reportURL})
+	}
+	log, err := a.logger(a.env.Stderr, "")
+	if err != nil {
+		return nil, err
+	}
+	st, err := stack.Start(ctx, stack.Options{Home: a.dataDir(), Log: log})
+	if err != nil {
+		return nil, err
+	}
+	conn, err := st.Conn()
+	if err != nil {
+		_ = st.Close()
+		return nil, err
+	}
+	conn.ReportBase = a.reportURL
+	return conn, nil
+}
+
+// logger builds the services' logger: off unless --log-level (or def) says
+// otherwise, so one-shot commands print only their own output.
+func (a *app) logger(w io.Writer, def string) (*zap.Logger, error) {
+	level := envOr(a.logLevel, def)
+	if level == "" || level == "off" {
+		return zap.NewNop(), nil
+	}
+	cfg := server.DefaultConfig("greenlight", config.DefaultGatewayAddr)
+	cfg.LogLevel = level
+	cfg.Name = ""
+	log, err := server.NewLoggerTo(cfg, w)
+	if err != nil {
+		return nil, usagef("--log-level: %v", err)
+	}
+	return log, nil
+}
+
+// embeddedHint is what to print instead of a report URL in embedded mode.
+func embeddedHint(runID string) string {
+	return fmt.Sprintf("greenlight show %s  (or run `greenlight serve` and open http://%s/runs/%s)",
+		runID, config.DefaultGatewayHTTPAddr, runID)
+}

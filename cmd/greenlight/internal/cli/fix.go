@@ -1,0 +1,247 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/snapshot"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/summary"
+)
+
+// fixFlags are fix's flags on top of verify's.
+type fixFlags struct {
+	verifyFlags
+	provider   string
+	command    string
+	baseURL    string
+	model      string
+	recording  string
+	maxRounds  int32
+	fixBudget  time.Duration
+	costBudget float64
+	threshold  float64
+	baseline   bool
+	apply      bool
+	allow      []string
+	allowTests bool
+}
+
+func (a *app) fixCmd() *cobra.Command {
+	var f fixFlags
+	cmd := &cobra.Command{
+		Use:   "fix [DIR] --provider client|openai|command|replay",
+		Short: "Repair a failing workspace: a model proposes patches until the checks pass",
+		Long: `fix runs the repair loop on DIR: verify, ask the patch provider for a
+minimal patch, apply it to a copy of the snapshot, verify again, and keep
+or roll back the patch, until the checks pass or --max-rounds is reached.
+DIR itself is never modified unless --apply is given; without it the
+winning diff is printed.
+
+Providers:
+  client   this CLI answers each patch request: with --command CMD it runs
+           CMD locally (request JSON on stdin, patch on stdout); otherwise
+           it reads one patch from stdin.
+  command  the server runs --command CMD the same way.
+  openai   an OpenAI-compatible endpoint: --base-url URL --model NAME; the
+           key is read (by the process running the loop) from
+           GREENLIGHT_OPENAI_API_KEY or OPENAI_API_KEY.
+  replay   plays back the recorded session of --recording RUN.`,
+		Args: maxArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := f.parse(); err != nil {
+				return err
+			}
+			prov, err := f.providerConfig(a.env.Getenv)
+			if err != nil {
+				return err
+			}
+			return a.fix(cmd.Context(), dirArg(args), &f, prov)
+		},
+	}
+	f.verifyFlags.bind(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&f.provider, "provider", "", "patch provider: client, openai, command or replay (required)")
+	fl.StringVar(&f.command, "command", "", "program for the command provider (or the client provider, run locally)")
+	fl.StringVar(&f.baseURL, "base-url", "", "openai: the endpoint's base URL, e.g. http://127.0.0.1:8000/v1")
+	fl.StringVar(&f.model, "model", "", "openai: the model name")
+	fl.StringVar(&f.recording, "recording", "", "replay: the run id whose recorded session to play back")
+	fl.Int32Var(&f.maxRounds, "max-rounds", 0, "patch rounds at most (default: the server's, 3)")
+	fl.DurationVar(&f.fixBudget, "fix-time-budget", 0, "budget of the whole repair run (default: the server's)")
+	fl.Float64Var(&f.costBudget, "cost-budget", 0, "stop when the model's cost reaches this (0: unlimited)")
+	fl.Float64Var(&f.threshold, "score-threshold", 0, "score (0-10) a green run must reach (default: the server's, 8)")
+	fl.BoolVar(&f.baseline, "baseline", false, "verify the unpatched snapshot first, so already-failing tests are known")
+	fl.BoolVar(&f.apply, "apply", false, "write the winning patch back to DIR")
+	fl.StringSliceVar(&f.allow, "allow", nil, "globs of paths a patch may touch (default: the whole workspace)")
+	fl.BoolVar(&f.allowTests, "allow-test-changes", false, "let patches edit or delete tests")
+	return cmd
+}
+
+// providerConfig validates the provider flags.
+func (f *fixFlags) providerConfig(getenv func(string) string) (*glv1.ProviderConfig, error) {
+	p := &glv1.ProviderConfig{}
+	switch f.provider {
+	case "client":
+		p.Kind = glv1.ProviderKind_PROVIDER_KIND_CLIENT
+	case "command":
+		if f.command == "" {
+			return nil, usagef("--provider command needs --command CMD")
+		}
+		p.Kind, p.Command = glv1.ProviderKind_PROVIDER_KIND_COMMAND, f.command
+	case "openai":
+		if f.baseURL == "" || f.model == "" {
+			return nil, usagef("--provider openai needs --base-url URL and --model NAME")
+		}
+		p.Kind, p.BaseUrl, p.Model = glv1.ProviderKind_PROVIDER_KIND_OPENAI, f.baseURL, f.model
+		p.ApiKeyEnv = "GREENLIGHT_OPENAI_API_KEY"
+		if getenv("GREENLIGHT_OPENAI_API_KEY") == "" && getenv("OPENAI_API_KEY") != "" {
+			p.ApiKeyEnv = "OPENAI_API_KEY"
+		}
+	case "replay":
+		if f.recording == "" {
+			return nil, usagef("--provider replay needs --recording RUN")
+		}
+		p.Kind, p.RecordingId = glv1.ProviderKind_PROVIDER_KIND_REPLAY, f.recording
+	case "":
+		return nil, usagef("--provider is required: client, openai, command or replay")
+	default:
+		return nil, usagef("--provider: unknown provider %q (client, openai, command or replay)", f.provider)
+	}
+	if f.maxRounds < 0 || f.costBudget < 0 || f.threshold < 0 || f.threshold > 10 || f.fixBudget < 0 {
+		return nil, usagef("--max-rounds, --cost-budget and --fix-time-budget must not be negative; --score-threshold is 0..10")
+	}
+	return p, nil
+}
+
+// options builds FixOptions.
+func (f *fixFlags) options(p *glv1.ProviderConfig) *glv1.FixOptions {
+	o := &glv1.FixOptions{
+		Verify: f.verifyFlags.options(), Provider: p, MaxRounds: f.maxRounds, CostBudget: f.costBudget,
+		ScoreThreshold: f.threshold, Baseline: f.baseline,
+	}
+	if f.fixBudget > 0 {
+		o.TimeBudget = durationpb.New(f.fixBudget)
+	}
+	if len(f.allow) > 0 || f.allowTests {
+		o.Guardrails = &glv1.Guardrails{AllowedGlobs: f.allow, AllowTestChanges: f.allowTests}
+	}
+	return o
+}
+
+// fix runs the repair loop and reports.
+func (a *app) fix(ctx context.Context, dir string, f *fixFlags, prov *glv1.ProviderConfig) error {
+	packed, err := snapshot.Pack(ctx, dir, f.maxByteVal, "")
+	if err != nil {
+		return err
+	}
+	defer packed.Remove()
+	answer, err := a.patchSource(f, prov)
+	if err != nil {
+		return err
+	}
+	conn, err := a.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if err := packed.Upload(ctx, conn.Blobs); err != nil {
+		return err
+	}
+	run, err := a.runFix(ctx, conn, &glv1.FixStart{Snapshot: packed.Digest.Proto(), Options: f.options(prov), SourceDir: packed.Dir}, answer, f)
+	if err != nil {
+		return err
+	}
+	if f.json {
+		if err := a.write(summary.RunJSON(run)); err != nil {
+			return err
+		}
+	} else {
+		a.printSummary(conn, run)
+		a.printDiff(run, f.apply)
+	}
+	if f.apply {
+		if err := a.writeBack(ctx, conn, packed, run, f.maxByteVal); err != nil {
+			return err
+		}
+	}
+	return verdictExit(run)
+}
+
+// runFix opens the Fix stream, answers patch requests (client provider)
+// and follows the run to its end.
+func (a *app) runFix(ctx context.Context, conn *stack.Conn, start *glv1.FixStart, answer patchSource, f *fixFlags) (*glv1.Run, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := conn.Run.Fix(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := stream.Send(&glv1.FixRequest{Msg: &glv1.FixRequest_Start{Start: start}}); err != nil {
+		return nil, fmt.Errorf("start the repair run: %w", recvErr(stream, err))
+	}
+	if answer == nil {
+		_ = stream.CloseSend() // no patches will come from this side
+	}
+	sink := &patchAnswerer{ctx: ctx, stream: stream, answer: answer}
+	recv := func() (*glv1.RunEvent, error) {
+		if sink.err != nil {
+			return nil, sink.err
+		}
+		m, err := stream.Recv()
+		return m.GetEvent(), err
+	}
+	var inner eventSink = nopSink{}
+	if !f.quiet {
+		r := a.newRenderer(a.env.Stderr, f.logs)
+		defer r.Close()
+		inner = r
+	}
+	sink.inner = inner
+	runID, fin, err := follow(ctx, conn, recv, sink)
+	if err != nil {
+		return nil, err
+	}
+	return finalRun(ctx, conn, runID, fin), nil
+}
+
+// recvErr prefers the server's reason when a Send failed (grpc reports
+// io.EOF on Send and the status on Recv).
+func recvErr(stream grpc.BidiStreamingClient[glv1.FixRequest, glv1.FixResponse], sendErr error) error {
+	if _, err := stream.Recv(); err != nil {
+		return err
+	}
+	return sendErr
+}
+
+// patchAnswerer forwards events to inner and answers PatchRequested events.
+type patchAnswerer struct {
+	ctx    context.Context
+	stream grpc.BidiStreamingClient[glv1.FixRequest, glv1.FixResponse]
+	answer patchSource
+	inner  eventSink
+	err    error
+}
+
+func (p *patchAnswerer) Event(ev *glv1.RunEvent) {
+	p.inner.Event(ev)
+	req := ev.GetPatchRequested().GetRequest()
+	if req == nil || p.answer == nil || p.err != nil {
+		return
+	}
+	reply, err := p.answer(p.ctx, req)
+	if err != nil {
+		p.err = fmt.Errorf("client provider: %w", err)
+		return
+	}
+	reply.Attempt = req.GetAttempt()
+	if err := p.stream.Send(&glv1.FixRequest{Msg: &glv1.FixRequest_Patch{Patch: reply}}); err != nil && !errors.Is(err, context.Canceled) {
+		p.err = fmt.Errorf("send patch: %w", err)
+	}
+}

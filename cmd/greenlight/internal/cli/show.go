@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/progress"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/summary"
+)
+
+func (a *app) showCmd() *cobra.Command {
+	var asJSON, markdown, whole bool
+	cmd := &cobra.Command{
+		Use:   "show RUN",
+		Short: "Show a run's summary (or its result as JSON or Markdown)",
+		Args:  exactArgs(1, "a run id (see greenlight runs)"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON && markdown {
+				return usagef("--json and --markdown exclude each other")
+			}
+			ctx := cmd.Context()
+			conn, err := a.connect(ctx)
+			if err != nil {
+				return err
+			}
+			defer conn.Close()
+			run, err := getRun(ctx, conn, args[0])
+			if err != nil {
+				return err
+			}
+			switch {
+			case asJSON && whole:
+				return a.write(summary.RunJSON(run))
+			case asJSON:
+				if run.GetResult() == nil {
+					return fmt.Errorf("run %s has no result yet (%s): try greenlight watch %s", run.GetId(), progress.RunStatus(run.GetStatus()), run.GetId())
+				}
+				return a.write(summary.ContractJSON(run.GetResult()))
+			case markdown:
+				_, err := fmt.Fprint(a.env.Stdout, summary.Markdown(run, conn.ReportURL(run.GetId())))
+				return err
+			}
+			if run.GetResult() == nil {
+				fmt.Fprintf(a.env.Stdout, "run %s is %s (no result yet): greenlight watch %s\n", run.GetId(), progress.RunStatus(run.GetStatus()), run.GetId())
+				return nil
+			}
+			a.printSummary(conn, run)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result (output contract) as JSON")
+	cmd.Flags().BoolVar(&whole, "run", false, "with --json: print the whole run record (options, patches, metrics)")
+	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the summary as Markdown")
+	return cmd
+}
+
+// getRun fetches a run, turning NotFound into a one-line message.
+func getRun(ctx context.Context, conn *stack.Conn, id string) (*glv1.Run, error) {
+	resp, err := conn.Run.GetRun(ctx, &glv1.GetRunRequest{RunId: id})
+	if status.Code(err) == codes.NotFound {
+		return nil, fmt.Errorf("run %q not found (greenlight runs lists the runs)", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return resp.GetRun(), nil
+}
+
+// write writes b (or returns err) to stdout.
+func (a *app) write(b []byte, err error) error {
+	if err != nil {
+		return err
+	}
+	_, err = a.env.Stdout.Write(b)
+	return err
+}

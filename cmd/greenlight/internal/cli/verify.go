@@ -1,0 +1,199 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/config"
+	"github.com/greenlight-dev/greenlight/pkg/workspace"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/snapshot"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/summary"
+)
+
+// verifyFlags are verify's own flags (fix shares most of them).
+type verifyFlags struct {
+	json       bool
+	quiet      bool
+	logs       bool
+	maxBytes   string
+	changed    []string
+	highRisk   bool
+	milestone  bool
+	runEnd     bool
+	budget     time.Duration
+	attempts   int32
+	commit     string
+	rerun      bool
+	maxByteVal int64
+}
+
+// bind adds the flags to cmd.
+func (f *verifyFlags) bind(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.BoolVar(&f.json, "json", false, "print the result (output contract) as JSON on stdout")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no live progress")
+	fl.BoolVar(&f.logs, "logs", false, "print every log line as it arrives (plain output)")
+	fl.StringVar(&f.maxBytes, "max-workspace-bytes", fmt.Sprint(workspace.DefaultMaxBytes), "refuse a workspace larger than this `size` (e.g. 512MiB)")
+	fl.StringSliceVar(&f.changed, "changed", nil, "files the change touched (selects risk-triggered tier 1 checks)")
+	fl.BoolVar(&f.highRisk, "high-risk", false, "treat the change as high risk (selects tier 1)")
+	fl.BoolVar(&f.milestone, "milestone-end", false, "this is a milestone's end (selects tier 1)")
+	fl.BoolVar(&f.runEnd, "run-end", false, "this is the run's end (selects tier 2)")
+	fl.DurationVar(&f.budget, "time-budget", 0, "budget for the whole verification (default: the server's, 600s)")
+	fl.Int32Var(&f.attempts, "max-attempts", 0, "attempts of the retry policy (default: the server's, 3)")
+	fl.StringVar(&f.commit, "commit", "", "commit sha to record in the manifest")
+	fl.BoolVar(&f.rerun, "rerun-failed", false, "re-run failing tests once to detect flaky ones")
+}
+
+// parse checks flag values.
+func (f *verifyFlags) parse() error {
+	n, err := config.ParseBytes(f.maxBytes)
+	if err != nil || n <= 0 {
+		return usagef("--max-workspace-bytes: %q is not a positive size", f.maxBytes)
+	}
+	f.maxByteVal = int64(n)
+	if f.budget < 0 || f.attempts < 0 {
+		return usagef("--time-budget and --max-attempts must not be negative")
+	}
+	return nil
+}
+
+// options builds VerifyOptions.
+func (f *verifyFlags) options() *glv1.VerifyOptions {
+	o := &glv1.VerifyOptions{
+		ChangedFiles: f.changed, HighRisk: f.highRisk, MilestoneEnd: f.milestone, RunEnd: f.runEnd,
+		MaxAttempts: f.attempts, CommitSha: f.commit, RerunFailed: f.rerun,
+	}
+	if f.budget > 0 {
+		o.TimeBudget = durationpb.New(f.budget)
+	}
+	return o
+}
+
+func (a *app) verifyCmd() *cobra.Command {
+	var f verifyFlags
+	cmd := &cobra.Command{
+		Use:   "verify [DIR]",
+		Short: "Verify a workspace: discover its checks, run them in a sandbox, report PASS or FAIL",
+		Long: `verify packs DIR (default: the current directory; in a git work tree the
+files git would commit), uploads it, and runs the checks greenlight
+discovers (install, build, typecheck, lint, test) in a throw-away sandbox,
+showing live progress. It ends with a summary and exits 0 on PASS, 1 on
+FAIL and 2 when verification could not be carried out.`,
+		Args: maxArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := f.parse(); err != nil {
+				return err
+			}
+			return a.verify(cmd.Context(), dirArg(args), &f)
+		},
+	}
+	f.bind(cmd)
+	return cmd
+}
+
+// verify packs, uploads, verifies and reports.
+func (a *app) verify(ctx context.Context, dir string, f *verifyFlags) error {
+	packed, err := snapshot.Pack(ctx, dir, f.maxByteVal, "")
+	if err != nil {
+		return err
+	}
+	defer packed.Remove()
+	conn, err := a.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if err := packed.Upload(ctx, conn.Blobs); err != nil {
+		return err
+	}
+	stream, err := conn.Run.Verify(ctx, &glv1.VerifyRequest{
+		Snapshot: packed.Digest.Proto(), Options: f.options(), SourceDir: packed.Dir,
+	})
+	if err != nil {
+		return err
+	}
+	recv := func() (*glv1.RunEvent, error) {
+		m, err := stream.Recv()
+		return m.GetEvent(), err
+	}
+	run, err := a.followAndReport(ctx, conn, recv, f.quiet, f.logs)
+	if err != nil {
+		return err
+	}
+	return a.finish(conn, run, f.json)
+}
+
+// followAndReport shows progress until the run finishes and fetches it.
+func (a *app) followAndReport(ctx context.Context, conn *stack.Conn, recv recvFunc, quiet, logs bool) (*glv1.Run, error) {
+	var sink eventSink = nopSink{}
+	if !quiet {
+		r := a.newRenderer(a.env.Stderr, logs)
+		defer r.Close()
+		sink = r
+	}
+	runID, fin, err := follow(ctx, conn, recv, sink)
+	if err != nil {
+		return nil, err
+	}
+	return finalRun(ctx, conn, runID, fin), nil
+}
+
+// finish prints the summary (or the JSON result) and picks the exit code.
+func (a *app) finish(conn *stack.Conn, run *glv1.Run, asJSON bool) error {
+	if asJSON {
+		b, err := summary.ContractJSON(run.GetResult())
+		if err != nil {
+			return err
+		}
+		if _, err := a.env.Stdout.Write(b); err != nil {
+			return err
+		}
+	} else {
+		a.printSummary(conn, run)
+	}
+	return verdictExit(run)
+}
+
+// printSummary writes the human summary of run to stdout.
+func (a *app) printSummary(conn *stack.Conn, run *glv1.Run) {
+	opts := summary.Options{Color: a.terminal(a.env.Stdout), ReportURL: conn.ReportURL(run.GetId())}
+	if opts.ReportURL == "" {
+		opts.Hint = embeddedHint(run.GetId())
+	}
+	fmt.Fprintln(a.env.Stdout)
+	summary.Text(a.env.Stdout, run, opts)
+}
+
+// dirArg is the DIR argument, "." by default.
+func dirArg(args []string) string {
+	if len(args) > 0 {
+		return args[0]
+	}
+	return "."
+}
+
+// maxArgs is cobra.MaximumNArgs with a usage error.
+func maxArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > n {
+			return usagef("takes at most %d argument(s), got %d (see greenlight %s --help)", n, len(args), cmd.Name())
+		}
+		return nil
+	}
+}
+
+// exactArgs is cobra.ExactArgs with a usage error.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usagef("needs %s (see greenlight %s --help)", what, cmd.Name())
+		}
+		return nil
+	}
+}

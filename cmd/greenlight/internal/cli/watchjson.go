@@ -1,0 +1,28 @@
+package cli
+
+import (
+	"context"
+
+	"google.golang.org/protobuf/encoding/protojson"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
+)
+
+// eventJSON renders one event as a line of protojson.
+func eventJSON(ev *glv1.RunEvent) ([]byte, error) {
+	return protojson.MarshalOptions{UseProtoNames: true}.Marshal(ev)
+}
+
+// watchJSON prints a run's events as JSON lines until it finishes.
+func (a *app) watchJSON(ctx context.Context, conn *stack.Conn, recv recvFunc) error {
+	sink := &jsonSink{a: a}
+	runID, fin, err := follow(ctx, conn, recv, sink)
+	if err != nil {
+		return err
+	}
+	if sink.err != nil {
+		return sink.err
+	}
+	return verdictExit(finalRun(ctx, conn, runID, fin))
+}

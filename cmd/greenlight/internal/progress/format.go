@@ -1,0 +1,82 @@
+package progress
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+// Duration renders a duration for people: 850ms, 4.2s, 1m05s.
+func Duration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	default:
+		d = d.Round(time.Second)
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+}
+
+// EnumName strips an enum value's type prefix: STEP_STATUS_OK → OK.
+func EnumName(s fmt.Stringer, prefix string) string {
+	return strings.TrimPrefix(s.String(), prefix)
+}
+
+// StepStatus is a step status without its prefix.
+func StepStatus(s glv1.StepStatus) string { return EnumName(s, "STEP_STATUS_") }
+
+// RunStatus is a run status without its prefix.
+func RunStatus(s glv1.RunStatus) string { return EnumName(s, "RUN_STATUS_") }
+
+// Level renders L1..L4 ("-" when unset).
+func Level(l glv1.Level) string {
+	if l == glv1.Level_LEVEL_UNSPECIFIED {
+		return "-"
+	}
+	return EnumName(l, "LEVEL_")
+}
+
+// Counts renders test counts: "3 passed, 1 failed, 2 skipped".
+func Counts(c *glv1.TestCounts) string {
+	if c == nil {
+		return ""
+	}
+	parts := []string{fmt.Sprintf("%d passed", c.GetPassed()), fmt.Sprintf("%d failed", c.GetFailed())}
+	if c.GetSkipped() > 0 {
+		parts = append(parts, fmt.Sprintf("%d skipped", c.GetSkipped()))
+	}
+	if c.GetErrors() > 0 {
+		parts = append(parts, fmt.Sprintf("%d errors", c.GetErrors()))
+	}
+	if c.GetFlaky() > 0 {
+		parts = append(parts, fmt.Sprintf("%d flaky", c.GetFlaky()))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// lastLine returns the last non-empty line of s, trimmed.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\r\n"), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(strings.TrimRight(lines[i], "\r")); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// clip shortens s to at most n runes, marking the cut with "…".
+func clip(s string, n int) string {
+	if n <= 1 {
+		return ""
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,128 @@
+package summary
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+func failedRun() *glv1.Run {
+	return &glv1.Run{
+		Id: "r_1", Kind: glv1.RunKind_RUN_KIND_FIX, Status: glv1.RunStatus_RUN_STATUS_FAILED,
+		Result: &glv1.Result{
+			Status: glv1.Verdict_VERDICT_FAIL, RunId: "r_1", Summary: "FAIL: pytest (failed, exit 1)",
+			Steps: []*glv1.StepResult{
+				{Name: "install", Phase: glv1.Phase_PHASE_INSTALL, Status: glv1.StepStatus_STEP_STATUS_OK, CacheHit: true, Duration: durationpb.New(time.Second)},
+				{Name: "pytest", Phase: glv1.Phase_PHASE_TEST, Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 1,
+					Duration: durationpb.New(2 * time.Second), Counts: &glv1.TestCounts{Passed: 2, Failed: 1, Total: 3}},
+			},
+			Counts:   &glv1.TestCounts{Passed: 2, Failed: 1, Total: 3, Format: "pytest-junit"},
+			Failures: []*glv1.Failure{{File: "tests/test_t.py", Line: 17, Kind: glv1.FailureKind_FAILURE_KIND_TEST_ASSERTION, Test: "test_feels", Message: "assert 'mild' == 'hot'\nmore"}},
+			Score:    &glv1.Score{Total: 6.7, Build: 3, Tests: 2.7, NoCritical: 1},
+			Level:    glv1.Level_LEVEL_L3,
+			TailLog:  "E assert 'mild' == 'hot'",
+		},
+		Metrics: &glv1.FixMetrics{Rounds: 2, Rollbacks: 1, StopReason: "max_rounds"},
+		Patches: []*glv1.PatchOutcome{
+			{Attempt: 1, Applied: true, RolledBack: true, Diff: "--- rolled back"},
+			{Attempt: 2, Applied: true, Diff: "--- a/x\n+++ b/x\n", LinesAdded: 1, LinesRemoved: 1},
+		},
+	}
+}
+
+func TestText(t *testing.T) {
+	tests := []struct {
+		name   string
+		opts   Options
+		want   []string
+		absent []string
+	}{
+		{name: "with report URL", opts: Options{ReportURL: "http://127.0.0.1:7080/runs/r_1"}, want: []string{
+			" FAIL  pytest (failed, exit 1)\n",
+			"  2  pytest   TEST     FAILED  1     2.0s      ",
+			"hit",
+			"Tests:    2 passed, 1 failed of 3 (pytest-junit)",
+			"  tests/test_t.py:17  TEST_ASSERTION  test_feels: assert 'mild' == 'hot'\n",
+			"Score:    6.7/10",
+			"level L3",
+			"Repair:   not green; 2 round(s), 1 rollback(s)",
+			"Report:   http://127.0.0.1:7080/runs/r_1",
+		}, absent: []string{"\x1b[", "more"}},
+		{name: "hint and color", opts: Options{Color: true, Hint: "greenlight show r_1"}, want: []string{
+			"\x1b[1;37;41m FAIL \x1b[0m", "Report:   greenlight show r_1",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			Text(&b, failedRun(), tc.opts)
+			for _, w := range tc.want {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("summary lacks %q:\n%s", w, b.String())
+				}
+			}
+			for _, w := range tc.absent {
+				if strings.Contains(b.String(), w) {
+					t.Errorf("summary contains %q:\n%s", w, b.String())
+				}
+			}
+		})
+	}
+}
+
+func TestPassBannerSaysExecutionPassed(t *testing.T) {
+	run := &glv1.Run{Id: "r_2", Status: glv1.RunStatus_RUN_STATUS_PASSED,
+		Result: &glv1.Result{Status: glv1.Verdict_VERDICT_PASS, Summary: "PASS: every required step finished OK"}}
+	var b bytes.Buffer
+	Text(&b, run, Options{})
+	if !strings.HasPrefix(b.String(), " PASS  execution passed: every required step finished OK\n") {
+		t.Errorf("banner = %q", strings.SplitN(b.String(), "\n", 2)[0])
+	}
+}
+
+func TestContractJSONRoundTrip(t *testing.T) {
+	res := failedRun().GetResult()
+	b, err := ContractJSON(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"status": "FAIL"`, `"run_id": "r_1"`, `"tail_log"`, `"artifact_paths": []`} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("contract JSON lacks %s:\n%s", want, b)
+		}
+	}
+	back, err := ParseContract(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !proto.Equal(back, res) {
+		t.Errorf("round trip changed the result:\n got %v\nwant %v", back, res)
+	}
+}
+
+func TestMarkdownListsOnlyKeptPatches(t *testing.T) {
+	md := Markdown(failedRun(), "http://x/runs/r_1")
+	for _, want := range []string{"## greenlight FAIL — run `r_1`", "| 2 | pytest |", "`tests/test_t.py:17`", "### Patch 2 (+1 −1)", "[Full report](http://x/runs/r_1)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "rolled back") {
+		t.Errorf("markdown shows a rolled-back patch:\n%s", md)
+	}
+}
+
+func TestRunsTable(t *testing.T) {
+	var b bytes.Buffer
+	RunsTable(&b, []*glv1.Run{{Id: "r_1", Kind: glv1.RunKind_RUN_KIND_VERIFY, Status: glv1.RunStatus_RUN_STATUS_PASSED, SourceDir: "/src"}})
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "RUN") || !strings.Contains(lines[1], "r_1") || !strings.Contains(lines[1], "PASSED") || !strings.HasSuffix(lines[1], "/src") {
+		t.Errorf("runs table:\n%s", b.String())
+	}
+}

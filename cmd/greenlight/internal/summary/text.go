@@ -1,0 +1,205 @@
+package summary
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/progress"
+)
+
+// Options tune Text.
+type Options struct {
+	// Color uses ANSI colors for the banner (terminals only).
+	Color bool
+	// ReportURL is the run's report page ("" when none is served).
+	ReportURL string
+	// Hint is printed when there is no report URL (e.g. how to see the
+	// run again).
+	Hint string
+	// MaxFailures caps the failures listed (0: 20).
+	MaxFailures int
+}
+
+// Text writes the summary of a finished run.
+func Text(w io.Writer, run *glv1.Run, opts Options) {
+	res := run.GetResult()
+	banner(w, run, opts.Color)
+	if steps := res.GetSteps(); len(steps) > 0 {
+		fmt.Fprintln(w)
+		stepTable(w, steps)
+	}
+	if c := res.GetCounts(); c.GetTotal() > 0 {
+		format := ""
+		if c.GetFormat() != "" {
+			format = " (" + c.GetFormat() + ")"
+		}
+		fmt.Fprintf(w, "\nTests:    %s of %d%s\n", progress.Counts(c), c.GetTotal(), format)
+	}
+	failures(w, res.GetFailures(), opts.MaxFailures)
+	if s := res.GetScore(); s != nil {
+		fmt.Fprintf(w, "Score:    %.1f/10 (build %g, tests %g, lint %g, no critical %g), level %s\n",
+			s.GetTotal(), s.GetBuild(), s.GetTests(), s.GetLint(), s.GetNoCritical(), progress.Level(res.GetLevel()))
+	} else if res.GetLevel() != glv1.Level_LEVEL_UNSPECIFIED {
+		fmt.Fprintf(w, "Level:    %s\n", progress.Level(res.GetLevel()))
+	}
+	if m := run.GetMetrics(); run.GetKind() == glv1.RunKind_RUN_KIND_FIX && m != nil {
+		fixMetrics(w, m)
+	}
+	if memo := memoLine(res.GetStopMemo()); memo != "" {
+		fmt.Fprintf(w, "Stopped:  %s\n", memo)
+	}
+	fmt.Fprintf(w, "Run:      %s (%s)\n", run.GetId(), progress.RunStatus(run.GetStatus()))
+	switch {
+	case opts.ReportURL != "":
+		fmt.Fprintf(w, "Report:   %s\n", opts.ReportURL)
+	case opts.Hint != "":
+		fmt.Fprintf(w, "Report:   %s\n", opts.Hint)
+	}
+}
+
+// banner writes the status line that says, explicitly, whether execution
+// passed.
+func banner(w io.Writer, run *glv1.Run, color bool) {
+	res := run.GetResult()
+	word, why, code := "ERROR", res.GetSummary(), "\x1b[1;37;43m"
+	switch res.GetStatus() {
+	case glv1.Verdict_VERDICT_PASS:
+		word, code = "PASS", "\x1b[1;37;42m"
+		why = strings.TrimPrefix(strings.TrimSpace(why), "PASS: ")
+		if why == "" {
+			why = "execution passed"
+		}
+		if !strings.Contains(strings.ToLower(why), "execution passed") {
+			why = "execution passed: " + why
+		}
+	case glv1.Verdict_VERDICT_FAIL:
+		word, code = "FAIL", "\x1b[1;37;41m"
+	default:
+		if why == "" {
+			why = run.GetError()
+		}
+		if why == "" {
+			why = "the run ended " + progress.RunStatus(run.GetStatus()) + " without a verdict"
+		}
+	}
+	why = strings.TrimPrefix(strings.TrimSpace(why), word+": ")
+	label := " " + word + " "
+	if color {
+		label = code + label + "\x1b[0m"
+	}
+	fmt.Fprintf(w, "%s %s\n", label, firstLine(why))
+}
+
+// stepTable writes one row per step.
+func stepTable(w io.Writer, steps []*glv1.StepResult) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  #\tSTEP\tPHASE\tSTATUS\tEXIT\tDURATION\tCACHE\tTESTS")
+	for i, s := range steps {
+		cache := ""
+		if s.GetCacheHit() {
+			cache = "hit"
+		}
+		tests := ""
+		if c := s.GetCounts(); c.GetTotal() > 0 {
+			tests = progress.Counts(c)
+		}
+		exit := fmt.Sprint(s.GetExitCode())
+		if s.GetStatus() == glv1.StepStatus_STEP_STATUS_SKIPPED {
+			exit = "-"
+		}
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, s.GetName(), progress.EnumName(s.GetPhase(), "PHASE_"),
+			progress.StepStatus(s.GetStatus()), exit, progress.Duration(s.GetDuration().AsDuration()), cache, tests)
+	}
+	_ = tw.Flush()
+}
+
+// failures lists file:line, kind, test and message of each failure.
+func failures(w io.Writer, fs []*glv1.Failure, max int) {
+	if len(fs) == 0 {
+		return
+	}
+	if max <= 0 {
+		max = 20
+	}
+	fmt.Fprintf(w, "\nFailures (%d):\n", len(fs))
+	for i, f := range fs {
+		if i == max {
+			fmt.Fprintf(w, "  … %d more (greenlight show --json)\n", len(fs)-max)
+			break
+		}
+		fmt.Fprintf(w, "  %s  %s", Location(f), progress.EnumName(f.GetKind(), "FAILURE_KIND_"))
+		if f.GetTest() != "" {
+			fmt.Fprintf(w, "  %s", f.GetTest())
+		}
+		if m := firstLine(f.GetMessage()); m != "" {
+			fmt.Fprintf(w, ": %s", m)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w)
+}
+
+// Location renders file:line (file:line:col when known), or the step
+// when the failure has no file.
+func Location(f *glv1.Failure) string {
+	switch {
+	case f.GetFile() == "":
+		if s := f.GetEvidence().GetStep(); s != "" {
+			return "(step " + s + ")"
+		}
+		return "(no location)"
+	case f.GetLine() <= 0:
+		return f.GetFile()
+	case f.GetColumn() > 0:
+		return fmt.Sprintf("%s:%d:%d", f.GetFile(), f.GetLine(), f.GetColumn())
+	default:
+		return fmt.Sprintf("%s:%d", f.GetFile(), f.GetLine())
+	}
+}
+
+// fixMetrics writes the repair loop's metrics.
+func fixMetrics(w io.Writer, m *glv1.FixMetrics) {
+	green := "not green"
+	if m.GetGreen() {
+		green = fmt.Sprintf("green after %d attempt(s) in %s", m.GetAttemptsToGreen(), progress.Duration(m.GetTimeToGreen().AsDuration()))
+	}
+	fmt.Fprintf(w, "Repair:   %s; %d round(s), %d rollback(s), %d patch line(s)", green, m.GetRounds(), m.GetRollbacks(), m.GetPatchLines())
+	if u := m.GetUsage(); u.GetPromptTokens()+u.GetCompletionTokens() > 0 {
+		fmt.Fprintf(w, ", %d+%d tokens", u.GetPromptTokens(), u.GetCompletionTokens())
+	}
+	if m.GetStopReason() != "" {
+		fmt.Fprintf(w, "; stopped: %s", m.GetStopReason())
+	}
+	fmt.Fprintln(w)
+}
+
+// firstLine returns the first line of s.
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[:i])
+	}
+	return s
+}
+
+// memoLine picks the line of a stop memo (Markdown) that says why the run
+// stopped: the "Stopped:" line, else the first line that is not a heading.
+func memoLine(memo string) string {
+	first := ""
+	for _, l := range strings.Split(memo, "\n") {
+		l = strings.TrimSpace(strings.ReplaceAll(l, "**", ""))
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		if strings.HasPrefix(l, "Stopped:") {
+			return strings.TrimSpace(strings.TrimPrefix(l, "Stopped:"))
+		}
+		if first == "" {
+			first = l
+		}
+	}
+	return first
+}

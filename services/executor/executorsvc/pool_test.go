@@ -1,0 +1,71 @@
+package executorsvc
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
+	"github.com/greenlight-dev/greenlight/services/executor/internal/testenv"
+)
+
+// waitIdle waits until the pool holds n idle containers for the Python image.
+func waitIdle(t *testing.T, e *env, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for e.svc.pool.Idle(testenv.PythonImage) != n {
+		if time.Now().After(deadline) {
+			t.Fatalf("pool holds %d idle containers, want %d", e.svc.pool.Idle(testenv.PythonImage), n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A run takes a pre-started container from the pool (no create on its
+// path), attaches it to the network for install and detaches it after; the
+// pool refills in the background, never above its size; each pooled
+// container serves one run and is removed; Close drains the pool.
+func TestWarmPool(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(c *Config) { c.PoolSize, c.Images = 1, []string{"python=" + testenv.PythonImage} })
+	e.svc.Warm(context.Background())
+	waitIdle(t, e, 1)
+	pooled := testenv.Containers(t, e.rt, e.svc.cfg.Owner)
+	if len(pooled) != 1 || pooled[0].Labels[sandbox.LabelPool] != testenv.PythonImage {
+		t.Fatalf("pool containers: %+v", pooled)
+	}
+	creates := e.rt.creates.Load()
+
+	ifaces := `python3 -c "print(sorted(l.split(':')[0].strip() for l in open('/proc/net/dev').readlines()[2:]))"`
+	r := e.mustExecute(context.Background(), e.request(nil,
+		&glv1.Step{Name: "install", Phase: glv1.Phase_PHASE_INSTALL, Network: true, Command: ifaces},
+		sh("test", ifaces+"; cat README")))
+	if got := r.result(0).GetTail(); got != "['eth0', 'lo']\n" {
+		t.Errorf("install step in a pooled container: %q", got)
+	}
+	if got := r.result(1).GetTail(); got != "['lo']\nhello\n" {
+		t.Errorf("test step in a pooled container: %q", got)
+	}
+	e.svc.runner.Wait()
+	if _, err := e.rt.State(context.Background(), pooled[0].ID); err == nil {
+		t.Errorf("the pooled container %s survived its run", pooled[0].ID[:12])
+	}
+	waitIdle(t, e, 1)
+	if got := e.rt.creates.Load() - creates; got != 1 {
+		t.Errorf("%d creates after one pooled run, want exactly the one refill", got)
+	}
+	if n := len(testenv.Containers(t, e.rt, e.svc.cfg.Owner)); n != 1 {
+		t.Errorf("%d pool containers, want 1 (never above the size)", n)
+	}
+	if err := e.svc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(testenv.Containers(t, e.rt, e.svc.cfg.Owner)); n != 0 {
+		t.Errorf("%d pool containers after Close", n)
+	}
+	if !strings.Contains(e.readBlob(r.finished.GetCombinedLog()), "hello") {
+		t.Errorf("combined log incomplete")
+	}
+}

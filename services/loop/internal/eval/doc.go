@@ -1,0 +1,33 @@
+// Package eval is `greenlight eval`: it runs the repair loop k times on
+// every task of a suite and reports pass@1, pass@k, median patch size,
+// median attempts-to-green, median time-to-green and the rollback rate, as
+// JSON and as a text table.
+//
+// A suite is a directory with one subdirectory per task. A task holds a
+// task.yaml and its workspace: the subdirectory repo/ when present, else
+// the task directory itself (minus task.yaml). task.yaml:
+//
+//	name: calc-add                # optional, default: the directory name
+//	provider:                     # how patches are proposed (not CLIENT)
+//	  kind: command               # command | openai | replay
+//	  command: ./fix.sh           # run with /bin/sh -c in the task directory
+//	  base_url: http://127.0.0.1:8000/v1   # openai
+//	  model: qwen2.5-coder
+//	  api_key_env: OPENAI_API_KEY
+//	  recording_id: r_...         # replay
+//	  timeout: 2m
+//	max_rounds: 3
+//	time_budget: 10m              # per repair run
+//	score_threshold: 8
+//	changed_files: [calc.py]
+//	reference_check: pytest       # optional: a whitelisted step name or
+//	                              # command that must pass on the final
+//	                              # snapshot for the attempt to count
+//
+// A sample passes when the repair run ends green and, when the task names
+// a reference check, a Verify of the final snapshot selecting that command
+// passes too. pass@k uses the unbiased estimator of Chen et al. (2021),
+// 1 − C(n−c, k)/C(n, k) for n samples with c passing, averaged over tasks.
+// Everything runs through a RunService client, so a suite can be evaluated
+// against a remote loop, the gateway or the embedded one alike.
+package eval

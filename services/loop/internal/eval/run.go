@@ -1,0 +1,194 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/workspace"
+)
+
+// Runs is the part of RunService an eval uses; glv1.RunServiceClient
+// implements it.
+type Runs interface {
+	Fix(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[glv1.FixRequest, glv1.FixResponse], error)
+	Verify(ctx context.Context, in *glv1.VerifyRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[glv1.VerifyResponse], error)
+	GetRun(ctx context.Context, in *glv1.GetRunRequest, opts ...grpc.CallOption) (*glv1.GetRunResponse, error)
+}
+
+// Uploader stores snapshots; *blob.Client and *blob.Store implement it.
+type Uploader interface {
+	Put(ctx context.Context, r io.Reader) (blob.Digest, error)
+}
+
+// Options tune an eval.
+type Options struct {
+	// Samples is how many repair runs each task gets (n); default 1.
+	Samples int
+	// K is the k of pass@k, at most Samples; default Samples.
+	K int
+	// Progress, when set, is called after every sample.
+	Progress func(task string, i int, s Sample)
+}
+
+// Run evaluates the tasks: Samples repair runs each, one after the other.
+// A sample that fails to run (an RPC error) counts as not passing and
+// carries its error; Run itself fails only when a snapshot cannot be
+// packed or uploaded, or ctx ends.
+func Run(ctx context.Context, runs Runs, up Uploader, tasks []*Task, opts Options) (*Report, error) {
+	if opts.Samples <= 0 {
+		opts.Samples = 1
+	}
+	if opts.K <= 0 || opts.K > opts.Samples {
+		opts.K = opts.Samples
+	}
+	rep := &Report{Samples: opts.Samples, K: opts.K}
+	for _, t := range tasks {
+		snap, err := upload(ctx, up, t)
+		if err != nil {
+			return nil, err
+		}
+		tr := TaskReport{Name: t.Name}
+		for i := range opts.Samples {
+			s := sample(ctx, runs, t, snap)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			tr.Runs = append(tr.Runs, s)
+			if opts.Progress != nil {
+				opts.Progress(t.Name, i, s)
+			}
+		}
+		rep.Tasks = append(rep.Tasks, tr)
+	}
+	rep.summarize()
+	return rep, nil
+}
+
+// upload packs a task's workspace and stores it.
+func upload(ctx context.Context, up Uploader, t *Task) (*glv1.Digest, error) {
+	var buf bytes.Buffer
+	if _, err := workspace.Pack(ctx, t.Workspace, &buf, workspace.PackOptions{Exclude: []string{"/" + TaskFile}}); err != nil {
+		return nil, fmt.Errorf("task %s: pack %s: %w", t.Name, t.Workspace, err)
+	}
+	d, err := up.Put(ctx, &buf)
+	if err != nil {
+		return nil, fmt.Errorf("task %s: upload snapshot: %w", t.Name, err)
+	}
+	return d.Proto(), nil
+}
+
+// sample runs one repair run of a task (and its reference check).
+func sample(ctx context.Context, runs Runs, t *Task, snap *glv1.Digest) Sample {
+	start := time.Now()
+	s := Sample{}
+	fin, runID, err := fix(ctx, runs, t, snap)
+	s.RunID = runID
+	if err != nil {
+		s.Error = err.Error()
+		s.WallSeconds = round3(time.Since(start).Seconds())
+		return s
+	}
+	m := fin.GetMetrics()
+	s.Green, s.StopReason, s.Rounds, s.Rollbacks = m.GetGreen(), m.GetStopReason(), m.GetRounds(), m.GetRollbacks()
+	s.AttemptsToGreen, s.PatchLines = m.GetAttemptsToGreen(), m.GetPatchLines()
+	s.TimeToGreenSeconds = round3(m.GetTimeToGreen().AsDuration().Seconds())
+	s.Cost, s.Tokens = m.GetUsage().GetCost(), m.GetUsage().GetPromptTokens()+m.GetUsage().GetCompletionTokens()
+	got, err := runs.GetRun(ctx, &glv1.GetRunRequest{RunId: runID})
+	if err != nil {
+		s.Error = fmt.Sprintf("get run: %v", err)
+	} else {
+		s.Patches = len(got.GetRun().GetPatches())
+		s.FinalSnapshot = got.GetRun().GetCurrentSnapshot().GetHash()
+	}
+	s.Passed = s.Green && s.Error == ""
+	if s.Passed && t.ReferenceCheck != "" {
+		ok, err := reference(ctx, runs, t, got.GetRun().GetCurrentSnapshot())
+		s.ReferencePassed = &ok
+		if err != nil {
+			s.Error = fmt.Sprintf("reference check: %v", err)
+		}
+		s.Passed = ok
+	}
+	s.WallSeconds = round3(time.Since(start).Seconds())
+	return s
+}
+
+// fix runs one repair run and returns its RunFinished event.
+func fix(ctx context.Context, runs Runs, t *Task, snap *glv1.Digest) (*glv1.RunFinished, string, error) {
+	prov, err := t.providerConfig()
+	if err != nil {
+		return nil, "", err
+	}
+	opts := &glv1.FixOptions{Provider: prov, MaxRounds: t.MaxRounds, ScoreThreshold: t.ScoreThreshold,
+		Verify: &glv1.VerifyOptions{ChangedFiles: t.ChangedFiles}}
+	if t.TimeBudget > 0 {
+		opts.TimeBudget = durationProto(time.Duration(t.TimeBudget))
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := runs.Fix(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := stream.Send(&glv1.FixRequest{Msg: &glv1.FixRequest_Start{Start: &glv1.FixStart{
+		Snapshot: snap, Options: opts, SourceDir: t.Workspace}}}); err != nil {
+		return nil, "", err
+	}
+	// The provider is not the caller: nothing more will be sent.
+	if err := stream.CloseSend(); err != nil {
+		return nil, "", err
+	}
+	runID := ""
+	for {
+		resp, err := stream.Recv()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = errors.New("the Fix stream ended without RunFinished")
+			}
+			return nil, runID, err
+		}
+		ev := resp.GetEvent()
+		runID = ev.GetRunId()
+		if fin := ev.GetRunFinished(); fin != nil {
+			return fin, runID, nil
+		}
+	}
+}
+
+// reference verifies the final snapshot with only the reference check
+// selected (it must be a command discovery whitelisted for the workspace).
+func reference(ctx context.Context, runs Runs, t *Task, snap *glv1.Digest) (bool, error) {
+	sel := &glv1.CommandSelection{Name: t.ReferenceCheck}
+	if strings.ContainsAny(t.ReferenceCheck, " \t") {
+		sel = &glv1.CommandSelection{Command: t.ReferenceCheck}
+	}
+	stream, err := runs.Verify(ctx, &glv1.VerifyRequest{Snapshot: snap, SourceDir: t.Workspace,
+		Options: &glv1.VerifyOptions{Selection: []*glv1.CommandSelection{sel}, ChangedFiles: t.ChangedFiles}})
+	if err != nil {
+		return false, err
+	}
+	for {
+		resp, err := stream.Recv()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = errors.New("the Verify stream ended without RunFinished")
+			}
+			return false, err
+		}
+		if fin := resp.GetEvent().GetRunFinished(); fin != nil {
+			if fin.GetStatus() == glv1.RunStatus_RUN_STATUS_ERROR {
+				return false, errors.New(fin.GetResult().GetSummary())
+			}
+			return fin.GetResult().GetStatus() == glv1.Verdict_VERDICT_PASS, nil
+		}
+	}
+}

@@ -1,0 +1,144 @@
+package eval
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+// TaskFile is the name of a task's description.
+const TaskFile = "task.yaml"
+
+// ErrSuite marks a suite or task that cannot be read.
+var ErrSuite = errors.New("invalid eval suite")
+
+// Task is one task of a suite.
+type Task struct {
+	// Name identifies the task in the report.
+	Name string `yaml:"name"`
+	// Dir is the task directory; Workspace the directory that is packed.
+	Dir       string `yaml:"-"`
+	Workspace string `yaml:"-"`
+
+	Provider       ProviderSpec `yaml:"provider"`
+	MaxRounds      int32        `yaml:"max_rounds"`
+	TimeBudget     Duration     `yaml:"time_budget"`
+	ScoreThreshold float64      `yaml:"score_threshold"`
+	ChangedFiles   []string     `yaml:"changed_files"`
+	ReferenceCheck string       `yaml:"reference_check"`
+}
+
+// ProviderSpec is task.yaml's provider section.
+type ProviderSpec struct {
+	Kind        string   `yaml:"kind"`
+	Command     string   `yaml:"command"`
+	BaseURL     string   `yaml:"base_url"`
+	Model       string   `yaml:"model"`
+	APIKeyEnv   string   `yaml:"api_key_env"`
+	RecordingID string   `yaml:"recording_id"`
+	Timeout     Duration `yaml:"timeout"`
+}
+
+// Duration reads "90s"-style durations from YAML.
+type Duration time.Duration
+
+// UnmarshalYAML parses a Go duration string.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := time.ParseDuration(n.Value)
+	if err != nil || v < 0 {
+		return fmt.Errorf("line %d: %q is not a duration like 90s or 10m", n.Line, n.Value)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// LoadSuite reads every task of a suite directory, sorted by name.
+func LoadSuite(dir string) ([]*Task, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSuite, err)
+	}
+	var tasks []*Task
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, e.Name(), TaskFile)); err != nil {
+			continue
+		}
+		t, err := LoadTask(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		tasks = append(tasks, t)
+	}
+	if len(tasks) == 0 {
+		return nil, fmt.Errorf("%w: %s has no task directories (each needs a %s)", ErrSuite, dir, TaskFile)
+	}
+	sort.Slice(tasks, func(i, j int) bool { return tasks[i].Name < tasks[j].Name })
+	return tasks, nil
+}
+
+// LoadTask reads one task directory.
+func LoadTask(dir string) (*Task, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSuite, err)
+	}
+	raw, err := os.ReadFile(filepath.Join(abs, TaskFile))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSuite, err)
+	}
+	t := &Task{Dir: abs, Workspace: abs}
+	dec := yaml.NewDecoder(strings.NewReader(string(raw)))
+	dec.KnownFields(true)
+	if err := dec.Decode(t); err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrSuite, filepath.Join(dir, TaskFile), err)
+	}
+	if t.Name == "" {
+		t.Name = filepath.Base(abs)
+	}
+	if fi, err := os.Stat(filepath.Join(abs, "repo")); err == nil && fi.IsDir() {
+		t.Workspace = filepath.Join(abs, "repo")
+	}
+	if _, err := t.providerConfig(); err != nil {
+		return nil, fmt.Errorf("%w: task %s: %w", ErrSuite, t.Name, err)
+	}
+	return t, nil
+}
+
+// providerConfig converts the provider section. A command runs in the task
+// directory (the loop runs it on its own host, which must see the suite).
+func (t *Task) providerConfig() (*glv1.ProviderConfig, error) {
+	p := t.Provider
+	cfg := &glv1.ProviderConfig{BaseUrl: p.BaseURL, Model: p.Model, ApiKeyEnv: p.APIKeyEnv, RecordingId: p.RecordingID}
+	if p.Timeout > 0 {
+		cfg.Timeout = durationProto(time.Duration(p.Timeout))
+	}
+	switch strings.ToLower(p.Kind) {
+	case "command":
+		if strings.TrimSpace(p.Command) == "" {
+			return nil, errors.New("provider.command is empty")
+		}
+		cfg.Kind = glv1.ProviderKind_PROVIDER_KIND_COMMAND
+		cfg.Command = "cd " + shellQuote(t.Dir) + " && " + p.Command
+	case "openai":
+		cfg.Kind = glv1.ProviderKind_PROVIDER_KIND_OPENAI
+	case "replay":
+		cfg.Kind = glv1.ProviderKind_PROVIDER_KIND_REPLAY
+	default:
+		return nil, fmt.Errorf("provider.kind %q: use command, openai or replay (an eval has no client to answer patch requests)", p.Kind)
+	}
+	return cfg, nil
+}
+
+// shellQuote quotes s for /bin/sh.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

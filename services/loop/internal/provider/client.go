@@ -1,0 +1,119 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+// Client is the provider for which the Fix stream's caller is the model.
+//
+// Propose hands each request to the send function (the Fix handler turns
+// it into a PatchRequested event on the stream) and waits; the handler
+// passes each PatchReply the client sends to Deliver, which wakes the
+// Propose waiting for that attempt. A reply for another attempt, or with
+// no request pending, is refused and the wait goes on. Close ends every
+// wait (the stream is gone).
+type Client struct {
+	send func(context.Context, *glv1.PatchRequest) error
+
+	mu      sync.Mutex
+	attempt int32                 // the attempt awaited
+	waiting chan *glv1.PatchReply // non-nil while a request is pending
+	closed  error
+	done    chan struct{}
+}
+
+// NewClient returns a client provider that emits requests through send.
+func NewClient(send func(context.Context, *glv1.PatchRequest) error) *Client {
+	return &Client{send: send, done: make(chan struct{})}
+}
+
+// Propose sends the request and waits for the reply to its attempt.
+func (c *Client) Propose(ctx context.Context, req *glv1.PatchRequest) (Proposal, error) {
+	ch, err := c.expect(req.GetAttempt())
+	if err != nil {
+		return Proposal{}, err
+	}
+	defer c.stopWaiting(ch)
+	if err := c.send(ctx, req); err != nil {
+		return Proposal{}, fmt.Errorf("client provider: sending the patch request: %w", err)
+	}
+	select {
+	case r := <-ch:
+		return Proposal{Patch: r.GetPatch(), Usage: r.GetUsage(), GiveUp: r.GetGiveUp()}, nil
+	case <-ctx.Done():
+		return Proposal{}, fmt.Errorf("client provider: waiting for the patch of attempt %d: %w", req.GetAttempt(), ctx.Err())
+	case <-c.done:
+		return Proposal{}, c.closedErr()
+	}
+}
+
+// expect registers the attempt as pending.
+func (c *Client) expect(attempt int32) (chan *glv1.PatchReply, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.closed != nil:
+		return nil, c.closed
+	case c.waiting != nil:
+		return nil, fmt.Errorf("client provider: attempt %d requested while attempt %d is pending", attempt, c.attempt)
+	}
+	c.attempt, c.waiting = attempt, make(chan *glv1.PatchReply, 1)
+	return c.waiting, nil
+}
+
+// stopWaiting clears the pending request if it is still ch.
+func (c *Client) stopWaiting(ch chan *glv1.PatchReply) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.waiting == ch {
+		c.waiting = nil
+	}
+}
+
+// Deliver passes a client's reply to the waiting Propose. It never
+// blocks. A reply for another attempt than the pending one is refused
+// with ErrWrongAttempt, one without a pending request (or a second reply
+// to the same request) with ErrUnexpectedReply; the error's message is
+// meant for the client.
+func (c *Client) Deliver(reply *glv1.PatchReply) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.closed != nil:
+		return c.closed
+	case c.waiting == nil:
+		return fmt.Errorf("%w: got a reply for attempt %d, but no patch is being requested", ErrUnexpectedReply, reply.GetAttempt())
+	case reply.GetAttempt() != c.attempt:
+		return fmt.Errorf("%w: got a reply for attempt %d, but attempt %d was requested", ErrWrongAttempt, reply.GetAttempt(), c.attempt)
+	}
+	c.waiting <- reply // buffered: the one reply this request gets
+	c.waiting = nil
+	return nil
+}
+
+// Close ends the provider: a pending or later Propose and any Deliver
+// fail with an error wrapping ErrClosed and cause (if any).
+func (c *Client) Close(cause error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed != nil {
+		return
+	}
+	if cause != nil {
+		c.closed = fmt.Errorf("client provider: %w: %w", ErrClosed, cause)
+	} else {
+		c.closed = fmt.Errorf("client provider: %w", ErrClosed)
+	}
+	close(c.done)
+}
+
+// closedErr returns the close error under the lock.
+func (c *Client) closedErr() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
