@@ -17,6 +17,8 @@ type lister struct {
 	entries []entry
 	dirs    map[string]bool // directories already added (git mode)
 	stats   PackStats
+	// verbatim turns off default exclusions and .gitignore while walking.
+	verbatim bool
 }
 
 // list fills l.entries from git when dir is in a work tree, else by walking.

@@ -23,6 +23,11 @@ type PackOptions struct {
 	Exclude []string
 	// NoGit packs by walking the directory even inside a git work tree.
 	NoGit bool
+	// Verbatim packs every file under dir: no git, no default exclusions and
+	// no .gitignore (Exclude patterns still apply). Re-packing an unpacked
+	// snapshot uses it, so a patched snapshot keeps exactly the files the
+	// original held, even tracked files a walk would leave out.
+	Verbatim bool
 }
 
 // PackStats describes a packed workspace.
@@ -84,9 +89,9 @@ func Pack(ctx context.Context, dir string, w io.Writer, opts PackOptions) (PackS
 		return PackStats{}, fmt.Errorf("pack: %w", err)
 	}
 	defer root.Close()
-	l := &lister{ctx: ctx, dir: dir, root: root}
+	l := &lister{ctx: ctx, dir: dir, root: root, verbatim: opts.Verbatim}
 	l.exclude.addPatterns(opts.Exclude)
-	if err := l.list(opts.NoGit); err != nil {
+	if err := l.list(opts.NoGit || opts.Verbatim); err != nil {
 		return l.stats, err
 	}
 	slices.SortFunc(l.entries, func(a, b entry) int { return strings.Compare(a.rel, b.rel) })

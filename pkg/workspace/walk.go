@@ -13,8 +13,10 @@ import (
 // default exclusions, .gitignore'd paths and Exclude patterns.
 func (l *lister) walk() error {
 	var ign ignoreSet
-	if err := l.readIgnore(&ign, ".", nil); err != nil {
-		return err
+	if !l.verbatim {
+		if err := l.readIgnore(&ign, ".", nil); err != nil {
+			return err
+		}
 	}
 	return filepath.WalkDir(l.dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -32,7 +34,7 @@ func (l *lister) walk() error {
 		if d.IsDir() {
 			return l.walkDir(&ign, p, rel, parts)
 		}
-		if d.Name() == ".git" {
+		if d.Name() == ".git" && !l.verbatim {
 			l.stats.skip(rel, "git metadata")
 			return nil
 		}
@@ -51,6 +53,14 @@ func (l *lister) walk() error {
 // walkDir decides whether to descend into a directory, reading its
 // .gitignore when it does.
 func (l *lister) walkDir(ign *ignoreSet, abs, rel string, parts []string) error {
+	if l.verbatim {
+		if l.exclude.match(parts, true) {
+			l.stats.skip(rel, "excluded by pattern")
+			return filepath.SkipDir
+		}
+		l.entries = append(l.entries, entry{rel: rel, kind: kindDir})
+		return nil
+	}
 	if reason := defaultExcludeReason(filepath.Dir(abs), path.Base(rel), abs); reason != "" {
 		l.stats.skip(rel, "excluded: "+reason)
 		return filepath.SkipDir

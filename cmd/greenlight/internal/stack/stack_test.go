@@ -171,9 +171,9 @@ func TestServeModeListensWithHealthAndReflection(t *testing.T) {
 	home := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	any := "127.0.0.1:0"
+	free := "127.0.0.1:0"
 	st, err := Start(ctx, Options{Home: home, Listen: true, Gateway: true,
-		Addrs: Addrs{Gateway: any, GatewayHTTP: any, Discovery: any, Executor: any, Loop: any}})
+		Addrs: Addrs{Gateway: free, GatewayHTTP: free, Discovery: free, Executor: free, Loop: free}})
 	if err != nil {
 		t.Fatal(err)
 	}

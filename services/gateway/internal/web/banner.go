@@ -113,7 +113,7 @@ func failBanner(res *glv1.Result) banner {
 
 // failedStepSentence says how step s failed, with command and workdir.
 func failedStepSentence(s *glv1.StepResult) string {
-	where := fmt.Sprintf("step %s (`%s`", s.GetName(), s.GetCommand())
+	where := fmt.Sprintf("step %s (%s", s.GetName(), s.GetCommand())
 	if wd := s.GetWorkdir(); wd != "" && wd != "." {
 		where += " in " + wd
 	}

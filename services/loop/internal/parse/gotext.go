@@ -60,6 +60,9 @@ func (p *goTextParser) feed(ln line) {
 			st := map[string]Status{"PASS": StatusPassed, "FAIL": StatusFailed, "SKIP": StatusSkipped}[string(m[1])]
 			p.results[g] = st
 			p.elapsed[g], _ = strconv.ParseFloat(string(m[3]), 64)
+			if st == StatusPassed {
+				g.raw, g.tracked = nil, false // a passing test's output is never needed
+			}
 			p.cur = g
 			return
 		}

@@ -106,11 +106,11 @@ func patchTree(tree string, p *Patch, g Guardrails) ([]change, Stats, error) {
 	return changes, stats, nil
 }
 
-// repack packs the patched tree to dst and makes sure nothing in the tree
-// was left out (workspace.Pack skips what a walk would not ship, such as
-// .gitignore'd files, which a snapshot packed from git may hold).
+// repack packs the patched tree to dst verbatim (no exclusions, no
+// .gitignore: a snapshot packed from git may hold tracked ignored files) and
+// double-checks that nothing in the tree was left out.
 func repack(ctx context.Context, tree, dst string, lim workspace.Limits) (workspace.Digest, error) {
-	d, _, err := workspace.PackToFile(ctx, tree, dst, workspace.PackOptions{Limits: lim, NoGit: true})
+	d, _, err := workspace.PackToFile(ctx, tree, dst, workspace.PackOptions{Limits: lim, Verbatim: true})
 	if err != nil {
 		if ctx.Err() != nil {
 			return workspace.Digest{}, fmt.Errorf("apply patch: %w", ctx.Err())

@@ -1,6 +1,7 @@
 package patch
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -156,10 +157,10 @@ func TestSnapshotErrors(t *testing.T) {
 	}
 }
 
-// TestRepackRefusesToDropFiles checks that a snapshot holding a file a
+// TestRepackKeepsIgnoredFiles checks that a snapshot holding a file a
 // directory walk would leave out (a .gitignore'd file packed from git)
-// is not silently shrunk.
-func TestRepackRefusesToDropFiles(t *testing.T) {
+// keeps it after a patch: the patched tree is re-packed verbatim.
+func TestRepackKeepsIgnoredFiles(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, tree{".gitignore": "*.log\n", "keep.log": "tracked anyway\n", "a.txt": "a\n"})
 	run(t, dir, "git", "-c", "init.defaultBranch=main", "init", "-q")
@@ -170,8 +171,14 @@ func TestRepackRefusesToDropFiles(t *testing.T) {
 	}
 	p, err := Parse("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n")
 	must(t, err)
-	err = applyParsedErr(t, snap, p, Guardrails{})
-	if !errors.Is(err, ErrRepack) || !strings.Contains(err.Error(), "keep.log") {
-		t.Fatalf("error %v, want ErrRepack naming keep.log", err)
+	res, err := Apply(context.Background(), strings.NewReader(string(snap)), p, Options{TempDir: t.TempDir()})
+	must(t, err)
+	defer res.Close()
+	rc, err := res.Open()
+	must(t, err)
+	defer rc.Close()
+	files := readTar(t, rc)
+	if files["keep.log"] != "tracked anyway\n" || files["a.txt"] != "b\n" {
+		t.Fatalf("patched snapshot = %v, want keep.log kept and a.txt patched", files)
 	}
 }

@@ -1,0 +1,217 @@
+package web
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+// reportView is everything the report template shows; templates only
+// print fields, decisions are made here.
+type reportView struct {
+	Facts    factsView
+	Banner   banner
+	Live     bool
+	URLs     runURLs
+	Patches  []patchView
+	Steps    []stepView
+	Counts   *countsView
+	Failures []failureView
+	Score    *scoreView
+	Metrics  *metricsView
+	StopMemo string
+	Kind     string
+}
+
+// runURLs are the links of one run's pages.
+type runURLs struct {
+	Report, Summary, Events, Result string
+}
+
+func urlsFor(id string) runURLs {
+	base := "/runs/" + url.PathEscape(id)
+	return runURLs{Report: base, Summary: base + "/summary", Events: base + "/events", Result: base + "/result.json"}
+}
+
+func logURL(id, step string) string {
+	return "/runs/" + url.PathEscape(id) + "/logs/" + url.PathEscape(step)
+}
+
+// factsView is the run's key facts.
+type factsView struct {
+	ID, Kind, Status, StatusClass   string
+	Created, Finished, Duration     string
+	Snapshot, Source, Image, Commit string
+	Platform, Level, LevelMeaning   string
+	Summary                         string
+}
+
+type stepView struct {
+	Index                               int
+	Name, Phase, Command, Workdir       string
+	ExitCode, Duration, Status, StClass string
+	CacheHit, Optional, Truncated       bool
+	Tests, LogURL, Reason, Level        string
+}
+
+type patchView struct {
+	Attempt         int32
+	State, StClass  string
+	Reason          string
+	Files           string
+	Added, Removed  int32
+	Lines           []diffLine
+	Truncated, Open bool
+}
+
+type countsView struct {
+	Passed, Failed, Skipped, Errors, Total, Flaky int32
+	Format                                        string
+}
+
+type failureView struct {
+	Location, Kind, Test, Message, Evidence string
+}
+
+type scoreView struct {
+	Total, Build, Tests, Lint, NoCritical string
+	Rule, DecidedBy, Level                string
+}
+
+type metricsView struct {
+	Green                                     bool
+	Rounds, AttemptsToGreen, Rollbacks, Lines int32
+	TimeToGreen, StopReason                   string
+}
+
+// newReportView builds the report of run.
+func newReportView(run *glv1.Run) reportView {
+	res := run.GetResult()
+	v := reportView{
+		Facts:    newFacts(run),
+		Banner:   newBanner(run),
+		Live:     isLive(run.GetStatus()),
+		URLs:     urlsFor(run.GetId()),
+		StopMemo: res.GetStopMemo(),
+		Kind:     runKindName(run.GetKind()),
+	}
+	for _, p := range run.GetPatches() {
+		v.Patches = append(v.Patches, newPatchView(p))
+	}
+	for i, s := range res.GetSteps() {
+		v.Steps = append(v.Steps, newStepView(run.GetId(), i, s))
+	}
+	if c := res.GetCounts(); c != nil && c.GetTotal() > 0 {
+		v.Counts = &countsView{Passed: c.GetPassed(), Failed: c.GetFailed(), Skipped: c.GetSkipped(), Errors: c.GetErrors(),
+			Total: c.GetTotal(), Flaky: c.GetFlaky(), Format: c.GetFormat()}
+	}
+	for _, f := range res.GetFailures() {
+		v.Failures = append(v.Failures, newFailureView(f))
+	}
+	if sc := res.GetScore(); sc != nil {
+		v.Score = &scoreView{Total: formatScore(sc.GetTotal()), Build: formatScore(sc.GetBuild()), Tests: formatScore(sc.GetTests()),
+			Lint: formatScore(sc.GetLint()), NoCritical: formatScore(sc.GetNoCritical()), Rule: sc.GetRule(),
+			DecidedBy: strings.ToLower(enumName(sc.GetDecidedBy().String(), "SCORE_SOURCE_")), Level: levelName(sc.GetLevel())}
+	}
+	if m := run.GetMetrics(); m != nil {
+		v.Metrics = &metricsView{Green: m.GetGreen(), Rounds: m.GetRounds(), AttemptsToGreen: m.GetAttemptsToGreen(),
+			Rollbacks: m.GetRollbacks(), Lines: m.GetPatchLines(), TimeToGreen: formatProtoDuration(m.GetTimeToGreen()),
+			StopReason: m.GetStopReason()}
+	}
+	return v
+}
+
+func isLive(s glv1.RunStatus) bool {
+	return s == glv1.RunStatus_RUN_STATUS_PENDING || s == glv1.RunStatus_RUN_STATUS_RUNNING
+}
+
+func newFacts(run *glv1.Run) factsView {
+	res := run.GetResult()
+	status := runStatusName(run.GetStatus())
+	f := factsView{
+		ID: run.GetId(), Kind: runKindName(run.GetKind()), Status: status, StatusClass: statusClass(status),
+		Created: formatTime(run.GetCreatedAt()), Finished: formatTime(run.GetFinishedAt()),
+		Duration: span(firstTime(run), run.GetFinishedAt()), Snapshot: shortDigest(run.GetSnapshot()),
+		Source: run.GetSourceDir(), Commit: res.GetManifest().GetCommitSha(), Summary: res.GetSummary(),
+		Image: res.GetManifest().GetPlatform().GetContainerImage(),
+	}
+	if p := res.GetManifest().GetPlatform(); p.GetOs() != "" {
+		f.Platform = p.GetOs() + "/" + p.GetArch()
+		if p.GetEngineVersion() != "" {
+			f.Platform += " · engine " + p.GetEngineVersion()
+		}
+	}
+	if l := res.GetLevel(); l != glv1.Level_LEVEL_UNSPECIFIED {
+		f.Level, f.LevelMeaning = levelName(l), levelMeaning(l)
+	}
+	return f
+}
+
+func firstTime(run *glv1.Run) *timestamppb.Timestamp {
+	if run.GetStartedAt() != nil {
+		return run.GetStartedAt()
+	}
+	return run.GetCreatedAt()
+}
+
+func newStepView(runID string, i int, s *glv1.StepResult) stepView {
+	st := stepStatusName(s.GetStatus())
+	v := stepView{
+		Index: i + 1, Name: s.GetName(), Phase: phaseName(s.GetPhase()), Command: s.GetCommand(),
+		Workdir: firstNonEmpty(s.GetWorkdir(), "."), Duration: formatProtoDuration(s.GetDuration()),
+		Status: st, StClass: statusClass(st), CacheHit: s.GetCacheHit(), Optional: s.GetOptional(),
+		Truncated: s.GetTruncated(), Reason: s.GetReason(), ExitCode: "—",
+	}
+	if executed(s) && s.GetStatus() != glv1.StepStatus_STEP_STATUS_ERROR {
+		v.ExitCode = strconv.Itoa(int(s.GetExitCode()))
+	}
+	if l := s.GetLevel(); l != glv1.Level_LEVEL_UNSPECIFIED {
+		v.Level = levelName(l)
+	}
+	if c := s.GetCounts(); c.GetTotal() > 0 {
+		v.Tests = fmt.Sprintf("%d passed, %d failed", c.GetPassed(), c.GetFailed()+c.GetErrors())
+		if c.GetSkipped() > 0 {
+			v.Tests += fmt.Sprintf(", %d skipped", c.GetSkipped())
+		}
+	}
+	if s.GetLogDigest().GetHash() != "" || s.GetTail() != "" {
+		v.LogURL = logURL(runID, s.GetName())
+	}
+	return v
+}
+
+func newPatchView(p *glv1.PatchOutcome) patchView {
+	v := patchView{Attempt: p.GetAttempt(), Reason: p.GetReason(), Files: strings.Join(p.GetFiles(), ", "),
+		Added: p.GetLinesAdded(), Removed: p.GetLinesRemoved()}
+	switch {
+	case p.GetApplied() && !p.GetRolledBack():
+		v.State, v.StClass, v.Open = "applied", "ok", true
+	case p.GetRolledBack():
+		v.State, v.StClass = "rolled back", "warn"
+	default:
+		v.State, v.StClass = "refused", "bad"
+	}
+	v.Lines, v.Truncated = diffLines(p.GetDiff())
+	return v
+}
+
+func newFailureView(f *glv1.Failure) failureView {
+	v := failureView{Kind: failureKindName(f.GetKind()), Test: f.GetTest(), Message: f.GetMessage(), Location: f.GetFile()}
+	if v.Location == "" {
+		v.Location = "—"
+	} else if f.GetLine() > 0 {
+		v.Location += ":" + strconv.Itoa(int(f.GetLine()))
+		if f.GetColumn() > 0 {
+			v.Location += ":" + strconv.Itoa(int(f.GetColumn()))
+		}
+	}
+	if e := f.GetEvidence(); e.GetStep() != "" {
+		v.Evidence = fmt.Sprintf("%s: %s → exit %d", e.GetStep(), e.GetCommand(), e.GetExitCode())
+	}
+	return v
+}
