@@ -62,7 +62,7 @@ build:
 
 ## engine: make sure a Docker engine answers (installs and starts one as root on Debian)
 engine:
-	bash scripts/ensure-docker.sh
+	bash scripts/ensure-docker.sh --check
 
 ## images: build the offline sandbox images (cached by recipe hash)
 images: engine

@@ -75,6 +75,7 @@ build_one() (
   hash=$(recipe_hash "$name")
   if ((!FORCE)) && image_exists "$ref:$hash"; then
     docker tag "$ref:$hash" "$ref:latest"
+    prune_old "$ref" "$hash"
     log "$ref:$hash is up to date ($(image_size "$ref:$hash")); latest points at it"
     return 0
   fi

@@ -44,19 +44,19 @@ type result struct {
 	stderr string
 }
 
-// cli runs the binary as a user would: its own data directory (home), no
+// user runs the binary as a person would: its own data directory (home), no
 // GREENLIGHT_ADDR from the outside, stdin from in (may be nil).
-type cli struct {
+type user struct {
 	t    *testing.T
 	home string
 	env  []string
 }
 
-func newCLI(t *testing.T) *cli {
-	return &cli{t: t, home: t.TempDir()}
+func newUser(t *testing.T) *user {
+	return &user{t: t, home: t.TempDir()}
 }
 
-func (c *cli) environ() []string {
+func (c *user) environ() []string {
 	env := []string{"GREENLIGHT_HOME=" + c.home, "HOME=" + c.home, "PATH=" + os.Getenv("PATH")}
 	if h := os.Getenv("DOCKER_HOST"); h != "" {
 		env = append(env, "DOCKER_HOST="+h)
@@ -65,7 +65,7 @@ func (c *cli) environ() []string {
 }
 
 // run runs the binary to completion (bounded by a timeout).
-func (c *cli) run(stdin io.Reader, args ...string) result {
+func (c *user) run(stdin io.Reader, args ...string) result {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

@@ -13,9 +13,12 @@ type Table map[string]string
 // Offline image references built by `make images` (images/build.sh). The
 // builder also tags each image with its recipe hash; :latest follows it.
 const (
-	OfflineGo     = "greenlight/sandbox-go:latest"
+	// OfflineGo is the Go image: the host's toolchain, git, gcc.
+	OfflineGo = "greenlight/sandbox-go:latest"
+	// OfflinePython is the Python image: pytest, pip, venv, flake8, mypy.
 	OfflinePython = "greenlight/sandbox-python:latest"
-	OfflineNode   = "greenlight/sandbox-node:latest"
+	// OfflineNode is the Node.js image: Debian's nodejs and npm.
+	OfflineNode = "greenlight/sandbox-node:latest"
 )
 
 // Defaults returns the offline images, which need no registry. The caller

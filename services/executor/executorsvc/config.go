@@ -41,8 +41,14 @@ type Config struct {
 	Owner string
 	// CABundle is a PEM file trusted by install steps.
 	CABundle string
-	// EgressNetwork is the engine network of install steps.
+	// EgressNetwork is the engine network of install steps when the
+	// egress policy is off (or cannot be applied in auto mode).
 	EgressNetwork string
+	// EgressPolicy is EgressAuto, EgressIptables or EgressOff.
+	EgressPolicy string
+	// EgressAllow lists IPv4 addresses or CIDRs in blocked ranges that
+	// install steps may reach (a registry mirror, a proxy).
+	EgressAllow []string
 	// Defaults and maxima of the sandbox limits.
 	CPUs, MaxCPUs                   float64
 	Memory, MaxMemory               int
@@ -68,7 +74,7 @@ func DefaultConfig(dataDir string) Config {
 	return Config{
 		Images: append([]string(nil), defaultImages...), PoolSize: 2, ReapEvery: time.Minute,
 		CacheDir: cacheDir, CacheMaxBytes: 5 << 30, CacheMaxEntry: 1 << 30, CacheMaxAge: 7 * 24 * time.Hour,
-		Owner: d.Owner, EgressNetwork: d.EgressNetwork,
+		Owner: d.Owner, EgressNetwork: d.EgressNetwork, EgressPolicy: EgressAuto,
 		CPUs: d.Defaults.CPUs, MaxCPUs: d.Max.CPUs,
 		Memory: int(d.Defaults.MemoryBytes), MaxMemory: int(d.Max.MemoryBytes),
 		Pids: int(d.Defaults.Pids), MaxPids: int(d.Max.Pids),
@@ -92,7 +98,10 @@ func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.Duration(&c.CacheMaxAge, "cache-max-age", "dependency trees unused for this long are evicted")
 	fs.String(&c.Owner, "owner", "owner label `value` of the executor's pool containers")
 	fs.String(&c.CABundle, "ca-bundle", "PEM `file` trusted by install steps, e.g. /etc/ssl/certs/ca-certificates.crt")
-	fs.String(&c.EgressNetwork, "egress-network", "engine `network` install steps are attached to")
+	fs.String(&c.EgressNetwork, "egress-network", "engine `network` install steps get when the egress policy is off")
+	fs.Enum(&c.EgressPolicy, "egress-policy", []string{EgressAuto, EgressIptables, EgressOff},
+		"filtering of install steps' egress (iptables: no host, private ranges or metadata address)")
+	fs.Strings(&c.EgressAllow, "egress-allow", "IPv4 `addresses or CIDRs` in blocked ranges install steps may reach")
 	fs.Var(floatValue{&c.CPUs}, "cpus", "default CPUs per run")
 	fs.Var(floatValue{&c.MaxCPUs}, "max-cpus", "largest CPUs a request may ask for")
 	fs.Bytes(&c.Memory, "memory", "default memory per run (swap is never allowed), a `size`")
@@ -119,6 +128,9 @@ func (c *Config) Validate() error {
 	}
 	if c.PoolSize < 0 || c.PoolSize > 32 {
 		return fmt.Errorf("pool-size must be between 0 and 32, got %d", c.PoolSize)
+	}
+	if _, err := c.egressAllow(); err != nil {
+		return err
 	}
 	if c.ReapEvery <= 0 {
 		return fmt.Errorf("reap-every must be positive")

@@ -18,6 +18,7 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/services/executor/internal/docker"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/testenv"
 )
@@ -63,13 +64,14 @@ func testConfig(t *testing.T) Config {
 
 func newEnv(t *testing.T, mutate ...func(*Config)) *env {
 	t.Helper()
-	rt := &countingRuntime{Runtime: testenv.Docker(t)}
+	docker := testenv.Docker(t)
+	rt := &countingRuntime{Runtime: docker}
 	cfg := testConfig(t)
 	for _, m := range mutate {
 		m(&cfg)
 	}
 	blobs := testenv.Blobs(t)
-	svc, err := newService(cfg, blobs, testenv.Logger(t), rt, nil)
+	svc, err := newService(cfg, blobs, testenv.Logger(t), rt, docker, nil)
 	if err != nil {
 		t.Fatalf("newService: %v", err)
 	}
@@ -231,3 +233,6 @@ func cloneRequest(r *glv1.ExecuteRequest) *glv1.ExecuteRequest {
 func newClient(conn *grpc.ClientConn) glv1.ExecutorServiceClient {
 	return glv1.NewExecutorServiceClient(conn)
 }
+
+// testenvDocker returns the docker runtime.
+func testenvDocker(t *testing.T) *docker.Runtime { return testenv.Docker(t) }

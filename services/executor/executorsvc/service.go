@@ -23,6 +23,7 @@ import (
 	"github.com/greenlight-dev/greenlight/services/executor/internal/artifact"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/depcache"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/docker"
+	"github.com/greenlight-dev/greenlight/services/executor/internal/egress"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 )
 
@@ -64,7 +65,7 @@ func New(cfg Config, blobs Blobs, log *zap.Logger) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := newService(cfg, blobs, log, rt, rt)
+	s, err := newService(cfg, blobs, log, rt, rt, rt)
 	if err != nil {
 		_ = rt.Close()
 		return nil, err
@@ -72,14 +73,20 @@ func New(cfg Config, blobs Blobs, log *zap.Logger) (*Service, error) {
 	return s, nil
 }
 
-// newService builds the service on any runtime (tests wrap the real one).
-func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, closer io.Closer) (*Service, error) {
+// newService builds the service on any runtime (tests wrap the real one);
+// nets (nil: no egress policy) creates the egress network.
+func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, nets egress.Networks, closer io.Closer) (*Service, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("executor config: %w", err)
 	}
 	images, _ := cfg.imageTable()
 	self := sandbox.SelfIdentity()
 	sc := cfg.sandboxConfig()
+	network, err := applyEgress(cfg, nets, log)
+	if err != nil {
+		return nil, err
+	}
+	sc.EgressNetwork = network
 	opts := []sandbox.Option{sandbox.WithLogger(log), sandbox.WithIdentity(self)}
 	var pool *sandbox.Pool
 	if cfg.PoolSize > 0 {

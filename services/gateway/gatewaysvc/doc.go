@@ -1,8 +1,18 @@
-// Package gatewaysvc wires the gateway (the public door: auth, limits,
-// RunService/BlobService proxied to the loop, event fan-out, report pages)
-// for both the greenlight-gateway binary and the embedded greenlight CLI.
+// Package gatewaysvc wires the gateway, greenlight's public door, for both
+// the greenlight-gateway binary and the embedded greenlight CLI:
 //
-// Skeleton: RunService and BlobService answer Unimplemented until the proxy
-// lands. Authentication will plug in through server.WithUnaryInterceptors and
-// server.WithStreamInterceptors (server.Spec.Options in the binary).
+//   - RunService and BlobService proxied to the loop with thin typed
+//     handlers (unary, server-, client- and bidi-streaming): the incoming
+//     context travels upstream (cancellation, deadline), upstream statuses
+//     come back unchanged, and only chosen metadata is forwarded
+//     (x-request-id, x-forwarded-for; never the client's authorization);
+//   - WatchRun through the fan-out hub (internal/fanout): one upstream
+//     stream per watched run, however many watchers;
+//   - a per-stream upload cap on BlobService.Write;
+//   - ServerOptions: the per-client rate limit and bearer-token
+//     interceptors for the hosting gRPC server;
+//   - the HTTP report pages (internal/web) behind the same token and limit.
+//
+// The token rule: Config.Validate refuses a listener that is not on
+// loopback (gRPC or HTTP) unless a token is configured.
 package gatewaysvc

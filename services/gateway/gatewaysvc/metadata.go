@@ -50,3 +50,9 @@ func newRequestID() string {
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
 }
+
+// upstreamContextHTTP is upstreamContext for calls made on behalf of an
+// HTTP request: a fresh request id (HTTP requests carry no gRPC metadata).
+func upstreamContextHTTP(ctx context.Context) context.Context {
+	return metadata.NewOutgoingContext(ctx, metadata.Pairs(RequestIDKey, newRequestID()))
+}

@@ -2,33 +2,147 @@ package gatewaysvc
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"time"
 
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/server"
+	"github.com/greenlight-dev/greenlight/services/gateway/internal/auth"
+	"github.com/greenlight-dev/greenlight/services/gateway/internal/fanout"
+	"github.com/greenlight-dev/greenlight/services/gateway/internal/limit"
+	"github.com/greenlight-dev/greenlight/services/gateway/internal/web"
 )
 
-// Service is the gateway's composition root: it owns the gateway's
-// resources (later: the loop connection and the HTTP server) and registers
-// its gRPC services.
+// httpShutdownGrace bounds how long Close waits for HTTP requests; event
+// streams end at once because their context is the service's.
+const httpShutdownGrace = 5 * time.Second
+
+// Option changes how New wires the gateway.
+type Option func(*options)
+
+type options struct {
+	upstream grpc.ClientConnInterface
+	listener net.Listener
+}
+
+// WithUpstream uses conn to reach the loop instead of dialing
+// Config.LoopAddr (the embedded mode passes an in-process connection). The
+// caller keeps ownership of conn.
+func WithUpstream(conn grpc.ClientConnInterface) Option {
+	return func(o *options) { o.upstream = conn }
+}
+
+// WithHTTPListener serves the report pages on lis instead of listening on
+// Config.HTTPAddr. The service closes it.
+func WithHTTPListener(lis net.Listener) Option {
+	return func(o *options) { o.listener = lis }
+}
+
+// Service is the gateway's composition root: the loop connection, the
+// event fan-out, the gRPC proxies and the HTTP report server.
 type Service struct {
 	cfg  Config
 	log  *zap.Logger
-	run  glv1.RunServiceServer
-	blob glv1.BlobServiceServer
+	conn *grpc.ClientConn // owned; nil with WithUpstream
+	hub  *fanout.Hub
+	run  *runProxy
+	blob *blobProxy
+	web  http.Handler
+
+	httpSrv  *http.Server
+	httpAddr string
+	httpDone chan struct{}
+	closeMu  sync.Once
+	closeErr error
 }
 
-// New builds the gateway from cfg. ctx bounds background work started here;
-// it ends when the hosting server begins shutting down.
-func New(ctx context.Context, cfg Config, log *zap.Logger) (*Service, error) {
-	_ = ctx // the HTTP report server and event fan-out will use it
-	return &Service{
-		cfg:  cfg,
-		log:  log,
-		run:  &runProxy{},
-		blob: &blobProxy{},
-	}, nil
+// New builds the gateway from cfg (validated again here, so that an
+// embedding program gets the token rule too) and starts the HTTP server
+// unless cfg.HTTPAddr is empty. ctx bounds background work (upstream
+// streams, event streams to browsers); it ends when the hosting server
+// begins shutting down.
+func New(ctx context.Context, cfg Config, log *zap.Logger, opts ...Option) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	s := &Service{cfg: cfg, log: log}
+	up := o.upstream
+	if up == nil {
+		conn, err := server.Dial(cfg.LoopAddr)
+		if err != nil {
+			return nil, fmt.Errorf("loop %s: %w", cfg.LoopAddr, err)
+		}
+		s.conn, up = conn, conn
+	}
+	runs := glv1.NewRunServiceClient(up)
+	blobs := glv1.NewBlobServiceClient(up)
+	s.hub = fanout.NewHub(ctx, runs, log.Named("fanout"), cfg.fanoutOptions())
+	s.run = &runProxy{up: runs, hub: s.hub}
+	s.blob = &blobProxy{up: blobs, maxUpload: int64(cfg.MaxUploadBytes)}
+	h, err := s.httpHandler(runs, blobs)
+	if err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	s.web = h
+	if err := s.startHTTP(ctx, o.listener); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// httpHandler is the report pages behind the rate limit and the token.
+func (s *Service) httpHandler(runs glv1.RunServiceClient, blobs glv1.BlobServiceClient) (http.Handler, error) {
+	tok, err := auth.New(s.cfg.Token)
+	if err != nil {
+		return nil, fmt.Errorf("%w: token: %w", ErrConfig, err)
+	}
+	pages := web.New(web.Deps{Runs: runs, Blobs: blobs, Watch: s.hub, Log: s.log.Named("http"), Upstream: upstreamContextHTTP})
+	lim := limit.New(float64(s.cfg.RateLimit), s.cfg.RateBurst)
+	return lim.Middleware(tok.Middleware(pages, web.HealthPath), web.HealthPath), nil
+}
+
+// startHTTP listens (unless HTTP is off) and serves in the background.
+func (s *Service) startHTTP(ctx context.Context, lis net.Listener) error {
+	if lis == nil && s.cfg.HTTPAddr == "" {
+		return nil
+	}
+	if lis == nil {
+		var err error
+		if lis, err = net.Listen("tcp", s.cfg.HTTPAddr); err != nil {
+			return fmt.Errorf("listen for HTTP on %s: %w", s.cfg.HTTPAddr, err)
+		}
+	}
+	s.httpAddr = lis.Addr().String()
+	s.httpSrv = &http.Server{
+		Handler:           s.web,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ErrorLog:          zap.NewStdLog(s.log.Named("http")),
+	}
+	s.httpDone = make(chan struct{})
+	go func() {
+		defer close(s.httpDone)
+		if err := s.httpSrv.Serve(lis); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("http server failed", zap.Error(err))
+		}
+	}()
+	s.log.Info("http serving", zap.String("addr", s.httpAddr), zap.Bool("token_required", s.cfg.Token != ""))
+	return nil
 }
 
 // Register adds the gateway's public gRPC services to r.
@@ -37,5 +151,33 @@ func (s *Service) Register(r grpc.ServiceRegistrar) {
 	glv1.RegisterBlobServiceServer(r, s.blob)
 }
 
-// Close releases the gateway's resources after its server stopped.
-func (s *Service) Close() error { return nil }
+// HTTPHandler returns the report pages with auth and rate limit, for an
+// embedding program that serves HTTP itself (then leave HTTPAddr empty).
+func (s *Service) HTTPHandler() http.Handler { return s.web }
+
+// HTTPAddr returns the address the report pages listen on ("" when off).
+func (s *Service) HTTPAddr() string { return s.httpAddr }
+
+// FanoutStats returns the event fan-out's counters.
+func (s *Service) FanoutStats() fanout.Stats { return s.hub.Stats() }
+
+// Close stops the HTTP server and closes the loop connection. Call it after
+// the gRPC server stopped; it is idempotent.
+func (s *Service) Close() error {
+	s.closeMu.Do(func() {
+		var errs []error
+		if s.httpSrv != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), httpShutdownGrace)
+			if err := s.httpSrv.Shutdown(ctx); err != nil {
+				errs = append(errs, fmt.Errorf("http shutdown: %w", err), s.httpSrv.Close())
+			}
+			cancel()
+			<-s.httpDone
+		}
+		if s.conn != nil {
+			errs = append(errs, s.conn.Close())
+		}
+		s.closeErr = errors.Join(errs...)
+	})
+	return s.closeErr
+}

@@ -24,7 +24,10 @@ with the run database and blobs under the data directory. Clients use the
 gateway: greenlight --addr 127.0.0.1:7070 verify DIR. SIGINT or SIGTERM
 shuts it down gracefully: health turns NOT_SERVING, in-flight calls get
 --shutdown-grace to finish, running verifications end CANCELED, and the
-executor removes its containers.`,
+executor removes its containers.
+
+The gateway requires --token (env GREENLIGHT_TOKEN) from its clients when
+given; without one it refuses to listen on anything but loopback.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for name, v := range map[string]string{"gateway-addr": addrs.Gateway, "http-addr": addrs.GatewayHTTP,
@@ -41,7 +44,7 @@ executor removes its containers.`,
 			ctx := cmd.Context()
 			st, err := stack.Start(ctx, stack.Options{
 				Home: a.dataDir(), Listen: true, Addrs: addrs, Gateway: true, PoolSize: pool,
-				ShutdownGrace: grace, Log: log,
+				ShutdownGrace: grace, Log: log, Token: a.token,
 			})
 			if err != nil {
 				return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"time"
 
@@ -30,6 +31,9 @@ type Options struct {
 	Addrs Addrs
 	// Gateway also runs the gateway (in front of the loop). Only with Listen.
 	Gateway bool
+	// Token is the bearer token the gateway requires ("" for none, which
+	// the gateway allows on loopback only).
+	Token string
 	// PoolSize is the executor's warm pool per image (0: none, the right
 	// choice for a one-shot command).
 	PoolSize int
@@ -50,6 +54,8 @@ type Stack struct {
 	gw     *gatewaysvc.Service
 	conns  []*grpc.ClientConn
 	lns    []*listener
+	// httpAddr is where the gateway serves report pages ("" without one).
+	httpAddr string
 	// stopped is closed (once) when the first server stops.
 	stopped  chan struct{}
 	stopOnce sync.Once
@@ -159,23 +165,37 @@ func (st *Stack) startExecutor(ctx context.Context, ln *listener) error {
 	return nil
 }
 
-// startGateway puts the gateway in front of the loop's TCP address.
+// startGateway puts the gateway in front of the loop: gRPC on
+// Addrs.Gateway (with the gateway's rate limit and token interceptors) and
+// the report pages on Addrs.GatewayHTTP.
 func (st *Stack) startGateway(ctx context.Context) error {
 	ln, err := st.listen("gateway", st.opts.Addrs.Gateway)
 	if err != nil {
 		return err
 	}
-	cfg := gatewaysvc.DefaultConfig()
-	cfg.LoopAddr = st.loopLn.addr()
-	if st.opts.Addrs.GatewayHTTP != "" {
-		cfg.HTTPAddr = st.opts.Addrs.GatewayHTTP
+	httpLn, err := net.Listen("tcp", st.opts.Addrs.GatewayHTTP)
+	if err != nil {
+		return fmt.Errorf("gateway: report pages: listen on %s: %w", st.opts.Addrs.GatewayHTTP, err)
 	}
-	gw, err := gatewaysvc.New(ctx, cfg, st.log.Named("gateway"))
+	cfg := gatewaysvc.DefaultConfig()
+	cfg.LoopAddr, cfg.GRPCAddr, cfg.HTTPAddr = st.loopLn.addr(), ln.addr(), httpLn.Addr().String()
+	cfg.Token = st.opts.Token
+	srvOpts, err := gatewaysvc.ServerOptions(cfg)
+	if err != nil {
+		_ = httpLn.Close()
+		return fmt.Errorf("gateway: %w", err)
+	}
+	loop, err := st.dial(st.loopLn)
+	if err != nil {
+		_ = httpLn.Close()
+		return err
+	}
+	gw, err := gatewaysvc.New(ctx, cfg, st.log.Named("gateway"), gatewaysvc.WithUpstream(loop), gatewaysvc.WithHTTPListener(httpLn))
 	if err != nil {
 		return fmt.Errorf("start gateway: %w", err)
 	}
-	st.gw = gw
-	st.host("gateway", ln, gw.Register)
+	st.gw, st.httpAddr = gw, httpLn.Addr().String()
+	st.host("gateway", ln, gw.Register, srvOpts...)
 	return nil
 }
 
@@ -195,7 +215,7 @@ func (st *Stack) Conn() (*Conn, error) {
 // Addrs returns the addresses the services really listen on (useful with
 // port 0); in-memory listeners report "bufconn:<name>".
 func (st *Stack) Addrs() Addrs {
-	a := Addrs{GatewayHTTP: st.opts.Addrs.GatewayHTTP}
+	a := Addrs{GatewayHTTP: st.httpAddr}
 	for _, h := range st.hosts {
 		switch h.name {
 		case "gateway":
@@ -248,7 +268,7 @@ func (st *Stack) Close() error {
 
 // newServer builds one service's gRPC server: health, reflection and
 // logging from pkg/server, signals left to the process owner.
-func (st *Stack) newServer(name string) *server.Server {
+func (st *Stack) newServer(name string, extra ...server.Option) *server.Server {
 	grace := st.opts.ShutdownGrace
 	if grace <= 0 {
 		grace = server.DefaultShutdownGrace
@@ -258,5 +278,5 @@ func (st *Stack) newServer(name string) *server.Server {
 		cfg.DrainDelay = 0 // nobody else can be connected to an in-memory listener
 	}
 	cfg.ShutdownGrace = grace
-	return server.New(cfg, st.log.Named(name), server.WithoutSignals())
+	return server.New(cfg, st.log.Named(name), append([]server.Option{server.WithoutSignals()}, extra...)...)
 }

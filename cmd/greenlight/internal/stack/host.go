@@ -20,8 +20,8 @@ type host struct {
 }
 
 // host registers a service on a new server for ln; serve starts it.
-func (st *Stack) host(name string, ln *listener, register func(grpc.ServiceRegistrar)) {
-	h := &host{name: name, ln: ln, srv: st.newServer(name), done: make(chan struct{})}
+func (st *Stack) host(name string, ln *listener, register func(grpc.ServiceRegistrar), opts ...server.Option) {
+	h := &host{name: name, ln: ln, srv: st.newServer(name, opts...), done: make(chan struct{})}
 	register(h.srv.GRPC())
 	st.hosts = append(st.hosts, h)
 }

@@ -14,6 +14,7 @@ import (
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/network"
 	"github.com/docker/docker/client"
 	"go.uber.org/zap"
 
@@ -264,4 +265,39 @@ func (r *Runtime) List(ctx context.Context, label string) ([]sandbox.ContainerIn
 		return nil
 	})
 	return out, err
+}
+
+// EnsureNetwork creates a bridge network with options and labels unless one
+// with that name exists.
+func (r *Runtime) EnsureNetwork(ctx context.Context, name string, options, labels map[string]string) error {
+	return r.call(ctx, "network create", func(ctx context.Context) error {
+		if _, err := r.cli.NetworkInspect(ctx, name, network.InspectOptions{}); err == nil {
+			return nil
+		}
+		_, err := r.cli.NetworkCreate(ctx, name, network.CreateOptions{Driver: "bridge", Options: options, Labels: labels})
+		if err != nil && cerrdefs.IsConflict(err) {
+			return nil // created meanwhile by another executor
+		}
+		return err
+	})
+}
+
+// NetworkGateway returns the IPv4 gateway of a network (the host as seen
+// from its containers).
+func (r *Runtime) NetworkGateway(ctx context.Context, name string) (string, error) {
+	var gw string
+	err := r.call(ctx, "network inspect", func(ctx context.Context) error {
+		n, err := r.cli.NetworkInspect(ctx, name, network.InspectOptions{})
+		if err != nil {
+			return err
+		}
+		for _, c := range n.IPAM.Config {
+			if c.Gateway != "" {
+				gw = c.Gateway
+				return nil
+			}
+		}
+		return fmt.Errorf("network %s has no gateway", name)
+	})
+	return gw, err
 }

@@ -16,6 +16,7 @@ func small(req *sandbox.Request) {
 }
 
 func TestMemoryBombIsOOMKilled(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	req := h.request(nil,
 		step("bomb", `python3 -c "x = bytearray(512 << 20); print('survived')"`),
@@ -40,6 +41,7 @@ wait $a && wait $b`},
 }
 
 func TestTimeoutKillsTheSandbox(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	req := h.request(nil,
 		step("bg", "sleep 1000000 & echo started-bg"),

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/testenv"
@@ -50,5 +51,33 @@ func TestRunPassAndFail(t *testing.T) {
 	}
 	if res.Manifest.Platform.EngineVersion == "" || res.Manifest.Platform.ImageDigest == "" {
 		t.Errorf("platform incomplete: %+v", res.Manifest.Platform)
+	}
+}
+
+// Adjacent steps of one group run concurrently; a failure among them stops
+// the pipeline only after the whole group has run.
+func TestGroupedStepsRunConcurrently(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	req := h.request(nil,
+		sandbox.Step{Name: "test", Group: "check", Command: "sleep 1.5; echo tested"},
+		sandbox.Step{Name: "lint", Group: "check", Command: "sleep 1.5; echo linted; exit 1"},
+		step("after", "echo after"),
+	)
+	res, _ := h.run(context.Background(), req)
+	want := []sandbox.Status{sandbox.StatusOK, sandbox.StatusFailed, sandbox.StatusSkipped}
+	if got := statuses(res); !slices.Equal(got, want) {
+		t.Fatalf("statuses = %v, want %v", got, want)
+	}
+	a, b := res.Steps[0], res.Steps[1]
+	end, start := a.FinishedAt, a.StartedAt
+	if b.FinishedAt.Before(end) {
+		end = b.FinishedAt
+	}
+	if b.StartedAt.After(start) {
+		start = b.StartedAt
+	}
+	if overlap := end.Sub(start); overlap < time.Second {
+		t.Errorf("the grouped steps did not overlap: %s-%s and %s-%s", a.StartedAt, a.FinishedAt, b.StartedAt, b.FinishedAt)
 	}
 }

@@ -18,7 +18,9 @@ func main() {
 		Name:        "gateway",
 		DefaultAddr: config.DefaultGatewayAddr,
 		Settings:    &cfg,
-		// TODO(auth): Options: bearer-token interceptors from cfg.
+		Options: func(*zap.Logger) ([]server.Option, error) {
+			return gatewaysvc.ServerOptions(cfg)
+		},
 		Register: func(ctx context.Context, s *server.Server, log *zap.Logger) (func() error, error) {
 			svc, err := gatewaysvc.New(ctx, cfg, log)
 			if err != nil {

@@ -27,8 +27,7 @@ type feed struct {
 	refs   int // guarded by hub.mu
 
 	mu       sync.Mutex
-	ring     []*glv1.RunEvent // events with start < seq <= last, in order
-	sizes    []int64
+	ring     []entry // events with start < seq <= last, in order
 	bytes    int64
 	start    uint64
 	last     uint64
@@ -38,6 +37,13 @@ type feed struct {
 	progress chan struct{} // closed when a watcher advances or leaves, while append waits
 	waiting  bool
 	watchers map[*watcher]struct{}
+}
+
+// entry is one event in the window.
+type entry struct {
+	ev   *glv1.RunEvent
+	size int64
+	at   time.Time // when it arrived: a watcher's stall clock starts no earlier
 }
 
 // watcher is one downstream stream's position; guarded by its feed's mu
@@ -125,8 +131,7 @@ func (f *feed) append(ev *glv1.RunEvent) bool {
 			return false
 		}
 	}
-	f.ring = append(f.ring, ev)
-	f.sizes = append(f.sizes, size)
+	f.ring = append(f.ring, entry{ev: ev, size: size, at: time.Now()})
 	f.bytes += size
 	f.last = ev.GetSeq()
 	f.broadcastLocked()
@@ -141,8 +146,13 @@ func (f *feed) fullLocked(size int64) bool {
 // makeRoomLocked evicts the oldest event if no attached watcher still needs
 // it, dropping watchers that stalled for StallTimeout. Otherwise it returns
 // how long to wait for progress (ok == true).
+//
+// A watcher that needs the oldest event has it as its next one (eviction
+// never passes an attached watcher), so it has been stalled since the later
+// of its last delivery and that event's arrival: an idle watcher that was
+// simply up to date is not counted as stalled.
 func (f *feed) makeRoomLocked() (wait time.Duration, ok bool) {
-	oldest := f.ring[0].GetSeq()
+	oldest := f.ring[0].ev.GetSeq()
 	now := time.Now()
 	stall := f.hub.opts.StallTimeout
 	var soonest time.Duration = -1
@@ -150,7 +160,11 @@ func (f *feed) makeRoomLocked() (wait time.Duration, ok bool) {
 		if w.dropped || w.cursor >= oldest {
 			continue
 		}
-		if left := stall - now.Sub(w.moved); left > 0 {
+		since := w.moved
+		if f.ring[0].at.After(since) {
+			since = f.ring[0].at
+		}
+		if left := stall - now.Sub(since); left > 0 {
 			if soonest < 0 || left < soonest {
 				soonest = left
 			}
@@ -158,15 +172,15 @@ func (f *feed) makeRoomLocked() (wait time.Duration, ok bool) {
 		}
 		w.dropped = true
 		f.hub.log.Warn("dropping a stalled watcher", zap.String("run_id", f.runID),
-			zap.Uint64("after_seq", w.cursor), zap.Duration("stalled", now.Sub(w.moved)))
+			zap.Uint64("after_seq", w.cursor), zap.Duration("stalled", now.Sub(since)))
 		f.broadcastLocked()
 	}
 	if soonest >= 0 {
 		return soonest, true
 	}
-	f.bytes -= f.sizes[0]
-	f.ring[0] = nil
-	f.ring, f.sizes = f.ring[1:], f.sizes[1:]
+	f.bytes -= f.ring[0].size
+	f.ring[0] = entry{}
+	f.ring = f.ring[1:]
 	f.start = oldest
 	return 0, false
 }
@@ -209,10 +223,14 @@ func (f *feed) next(w *watcher) ([]*glv1.RunEvent, <-chan struct{}, state) {
 		w.attached, w.moved = true, time.Now()
 		f.watchers[w] = struct{}{}
 	}
-	i := sort.Search(len(f.ring), func(i int) bool { return f.ring[i].GetSeq() > w.cursor })
+	i := sort.Search(len(f.ring), func(i int) bool { return f.ring[i].ev.GetSeq() > w.cursor })
 	if i < len(f.ring) {
 		end := min(len(f.ring), i+batchSize)
-		return append([]*glv1.RunEvent(nil), f.ring[i:end]...), nil, stateEvents
+		evs := make([]*glv1.RunEvent, 0, end-i)
+		for _, e := range f.ring[i:end] {
+			evs = append(evs, e.ev)
+		}
+		return evs, nil, stateEvents
 	}
 	if f.done {
 		return nil, nil, stateDone

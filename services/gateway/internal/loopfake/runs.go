@@ -128,10 +128,10 @@ func PassingFixRun(id string, logDigests map[string]*glv1.Digest) *glv1.Run {
 				Reason: "patch deletes test assertions (allow_test_changes is off)", LinesRemoved: 3, LinesAdded: 1,
 				Files: []string{"calc/calc_test.go"}, FailingBefore: 1},
 			{Attempt: 2, Diff: PatchDiff, Format: glv1.PatchFormat_PATCH_FORMAT_UNIFIED, Applied: true,
-				LinesAdded: 5, LinesRemoved: 1, Files: []string{"calc/calc.go"}, FailingBefore: 1, FailingAfter: 0},
+				LinesAdded: 6, LinesRemoved: 1, Files: []string{"calc/calc.go"}, FailingBefore: 1, FailingAfter: 0},
 		},
 		Metrics: &glv1.FixMetrics{Green: true, Rounds: 2, AttemptsToGreen: 2, TimeToGreen: durationpb.New(61 * time.Second),
-			Rollbacks: 1, PatchLines: 6, StopReason: "green"},
+			Rollbacks: 1, PatchLines: 7, StopReason: "green"},
 	}
 }
 

@@ -1,5 +1,13 @@
 // Command greenlight-loop runs the loop service: the orchestrator that owns
-// the run store and the blob store and drives verify and fix runs.
+// the run store and the blob store and drives verify and fix runs
+// (RunService, BlobService).
+//
+// At start-up it marks runs a killed predecessor left unfinished as
+// INTERRUPTED, then serves. Flags (also GREENLIGHT_LOOP_* variables and
+// --config keys): --data-dir, --discovery-addr, --executor-addr, the
+// budgets --time-budget, --max-attempts, --max-rounds, --fix-time-budget,
+// --score-threshold, and retention --retention-days, --retention-runs,
+// --prune-every; plus the server's own (--addr, --log-level, ...).
 package main
 
 import (

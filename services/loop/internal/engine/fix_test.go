@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
@@ -353,5 +355,15 @@ func TestFixSessionIsRecordedAndReplays(t *testing.T) {
 	}
 	if recs, _ := h.store.Recordings(context.Background(), replayed.GetId()); len(recs) != 0 {
 		t.Errorf("a replay recorded %d proposals", len(recs))
+	}
+}
+
+func TestFixStopsOnInfrastructureError(t *testing.T) {
+	h := newHarness(t, engine.Config{}, enginetest.CalcSteps()...)
+	h.disc.SetError(status.Error(codes.Unavailable, "discovery is down"))
+	run, _, prov := h.fix(&glv1.FixOptions{}, h.snapshot(enginetest.CalcFiles), scriptedReply{patch: enginetest.FixPatch})
+	if run.GetStatus() != glv1.RunStatus_RUN_STATUS_ERROR || run.GetMetrics().GetStopReason() != engine.StopError ||
+		len(prov.Requests()) != 0 || !strings.Contains(run.GetError(), "discovery is down") {
+		t.Fatalf("status %s metrics %v error %q requests %d", run.GetStatus(), run.GetMetrics(), run.GetError(), len(prov.Requests()))
 	}
 }

@@ -109,8 +109,9 @@ func (f *fixer) loop(ctx context.Context) (string, error) {
 	}
 }
 
-// stopReason checks the stop conditions in order: green, an infrastructure
-// failure, the time budget, the round limit, the cost budget.
+// stopReason checks the stop conditions in order: green, the time budget,
+// an infrastructure failure (nothing a patch could fix), the round limit,
+// the cost budget.
 func (f *fixer) stopReason() string {
 	switch {
 	case f.green(f.cur):
@@ -118,10 +119,10 @@ func (f *fixer) stopReason() string {
 		f.metrics.AttemptsToGreen = f.round
 		f.metrics.TimeToGreen = durationpb.New(f.cur.finished.Sub(f.start))
 		return StopGreen
-	case f.cur.infra != "":
-		return StopError
 	case !f.r.e.now().Before(f.deadline):
 		return StopTimeBudget
+	case f.cur.infra != "" || f.cur.result.GetStatus() == glv1.Verdict_VERDICT_ERROR:
+		return StopError
 	case f.round >= f.opts.GetMaxRounds():
 		return StopMaxRounds
 	case f.opts.GetCostBudget() > 0 && f.metrics.GetUsage().GetCost() >= f.opts.GetCostBudget():
@@ -253,7 +254,7 @@ func (f *fixer) memo(reason string) string {
 		StopError:          "greenlight could not carry out a verification",
 	}[reason]
 	return stopMemo(memoInput{
-		runID: f.r.id, kind: glv1.RunKind_RUN_KIND_FIX, v: f.cur, attempts: f.round, maxAttempts: f.opts.GetMaxRounds(),
+		runID: f.r.id, v: f.cur, attempts: f.round, maxAttempts: f.opts.GetMaxRounds(),
 		reason: words, changed: f.changed, patches: f.patches,
 	})
 }

@@ -17,7 +17,6 @@ const (
 // memoInput is what a stop memo is written from.
 type memoInput struct {
 	runID       string
-	kind        glv1.RunKind
 	v           *verification
 	attempts    int32
 	maxAttempts int32

@@ -73,14 +73,16 @@ func ranToCompletion(r *glv1.StepResult) bool {
 
 // budgetExhausted reports whether an execution ended because the time
 // budget ran out rather than because a step failed: the budget's time has
-// passed and no step failed by itself.
+// passed and no step failed by itself. (A step that could not even start —
+// the sandbox was still being prepared when the budget ran out — is ERROR
+// and counts as cut by the budget.)
 func budgetExhausted(results []*glv1.StepResult, runTimeout, elapsed time.Duration) bool {
 	if elapsed < runTimeout {
 		return false
 	}
 	for _, r := range results {
 		switch r.GetStatus() {
-		case glv1.StepStatus_STEP_STATUS_FAILED, glv1.StepStatus_STEP_STATUS_OOM_KILLED, glv1.StepStatus_STEP_STATUS_ERROR:
+		case glv1.StepStatus_STEP_STATUS_FAILED, glv1.StepStatus_STEP_STATUS_OOM_KILLED:
 			return false
 		}
 	}

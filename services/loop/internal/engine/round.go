@@ -21,7 +21,7 @@ func (f *fixer) evaluate(ctx context.Context, prop *Proposal) error {
 	if err != nil {
 		return f.reject(patch.FailedOutcome(f.round, nil, prop.Patch, err), prop, err)
 	}
-	applied, err := f.apply(ctx, p)
+	out, err := f.apply(ctx, p)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -31,7 +31,6 @@ func (f *fixer) evaluate(ctx context.Context, prop *Proposal) error {
 		}
 		return f.reject(patch.FailedOutcome(f.round, p, prop.Patch, err), prop, err)
 	}
-	out := applied.outcome
 	out.Usage = prop.Usage
 	before := failingChecks(f.cur)
 	v, err := f.verify(ctx, out.GetSnapshotAfter(), f.round)
@@ -91,17 +90,11 @@ func (f *fixer) accept(v *verification, out *glv1.PatchOutcome) {
 	}
 }
 
-// appliedPatch is a patch applied to a fresh copy of the current snapshot
-// and stored as a new snapshot.
-type appliedPatch struct {
-	outcome *glv1.PatchOutcome
-}
-
 // apply checks the guardrails, applies p to a fresh copy of the current
-// snapshot and stores the result in the blob store. Refusals and patches
-// that do not apply are returned as patch errors; errInfra marks our own
-// failures.
-func (f *fixer) apply(ctx context.Context, p *patch.Patch) (*appliedPatch, error) {
+// snapshot, stores the result in the blob store as a new snapshot and
+// returns the outcome so far. Refusals and patches that do not apply are
+// returned as patch errors; errInfra marks our own failures.
+func (f *fixer) apply(ctx context.Context, p *patch.Patch) (*glv1.PatchOutcome, error) {
 	rc, err := f.r.openBlob(ctx, f.current)
 	if err != nil {
 		return nil, fmt.Errorf("%w: open snapshot: %w", errInfra, err)
@@ -127,7 +120,7 @@ func (f *fixer) apply(ctx context.Context, p *patch.Patch) (*appliedPatch, error
 	out := res.Outcome(f.round)
 	out.SnapshotBefore = f.current
 	out.SnapshotAfter = blob.Digest{Hash: d.Hash, Size: d.Size}.Proto()
-	return &appliedPatch{outcome: out}, nil
+	return out, nil
 }
 
 // effectiveGuard is the request's guardrails; without allowed globs of

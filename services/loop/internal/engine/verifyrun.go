@@ -83,7 +83,7 @@ func (r *run) verifyRun(ctx context.Context, rec *glv1.Run) {
 	st := verdictStatus(v.result)
 	if st == glv1.RunStatus_RUN_STATUS_FAILED {
 		memo := stopMemo(memoInput{
-			runID: r.id, kind: rec.GetKind(), v: v, attempts: 1, maxAttempts: opts.GetMaxAttempts(),
+			runID: r.id, v: v, attempts: 1, maxAttempts: opts.GetMaxAttempts(),
 			reason:  "the verification failed; a Verify run checks one snapshot once, the retry belongs to the caller",
 			changed: opts.GetChangedFiles(),
 		})

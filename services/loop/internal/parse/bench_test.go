@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -80,6 +81,7 @@ func BenchmarkParse(b *testing.B) {
 			b.Run(src.name+"/"+itoaMB(mb), func(b *testing.B) {
 				b.SetBytes(size)
 				var peak uint64
+				cpu0 := cpuTime()
 				for i := 0; i < b.N; i++ {
 					p := peakHeap(func() {
 						rep, err := Step(context.Background(), Input{
@@ -94,6 +96,10 @@ func BenchmarkParse(b *testing.B) {
 					peak = max(peak, p)
 				}
 				b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+				// CPU-time throughput does not depend on other load on the machine.
+				if cpu := (cpuTime() - cpu0).Seconds(); cpu > 0 {
+					b.ReportMetric(float64(size*int64(b.N))/(1<<20)/cpu, "cpu-MB/s")
+				}
 			})
 		}
 		b.Run(src.name+"/baseline-lines-50MB", func(b *testing.B) {
@@ -108,6 +114,15 @@ func BenchmarkParse(b *testing.B) {
 			}
 		})
 	}
+}
+
+// cpuTime is the process's user+system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func itoaMB(mb int64) string {

@@ -28,11 +28,10 @@ type cargoParser struct {
 	fp    frameParser
 	block *jsBlock
 	inMsg bool
-	kinds map[string]glv1.FailureKind
 }
 
 func newCargoParser(lim *Limits, paths *Paths) *cargoParser {
-	p := &cargoParser{lim: lim, paths: paths, set: newTestSet(lim), kinds: map[string]glv1.FailureKind{}}
+	p := &cargoParser{lim: lim, paths: paths, set: newTestSet(lim)}
 	p.fp.paths = paths
 	return p
 }
@@ -107,9 +106,8 @@ func (p *cargoParser) close() {
 	if strings.HasPrefix(msg, "assertion") {
 		kind = glv1.FailureKind_FAILURE_KIND_TEST_ASSERTION
 	}
-	p.kinds[b.test.ID] = kind
 	p.set.updateFailing(b.test.ID, func(t *Test) {
-		t.Message, t.Frames = msg, frames
+		t.Message, t.Frames, t.kind = msg, frames, kind
 		if f, ok := firstProject(frames); ok {
 			t.File, t.Line = f.File, f.Line
 		}

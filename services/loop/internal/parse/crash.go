@@ -84,17 +84,12 @@ func (p *crashParser) feed(ln line) {
 	case ' ', '\t', '{':
 		return
 	}
-	// Rarer shapes: one scan for the capitalized keywords they share.
-	if bytes.IndexByte(t, 'E') < 0 && bytes.IndexByte(t, 'F') < 0 && bytes.IndexByte(t, 'S') < 0 &&
-		bytes.IndexByte(t, 'A') < 0 && bytes.IndexByte(t, 'K') < 0 && bytes.IndexByte(t, 'B') < 0 && bytes.IndexByte(t, 'I') < 0 {
-		return
-	}
-	if i := bytes.Index(t, []byte("Fatal Python error: ")); i >= 0 {
+	if i := indexFatalPython(t); i >= 0 {
 		b := p.start("python-fatal", ln.off, false, glv1.FailureKind_FAILURE_KIND_CRASH)
 		b.msg.add(t[i:])
 		return
 	}
-	if (bytes.Contains(t, []byte("Error")) || bytes.Contains(t, []byte("Exception"))) && reJSError.Match(t) {
+	if startsWithErrorType(t) && reJSError.Match(t) {
 		b := p.start("js", ln.off, false, glv1.FailureKind_FAILURE_KIND_CRASH)
 		b.msg.add(t)
 		return
@@ -106,10 +101,38 @@ func (p *crashParser) feed(ln line) {
 	}
 }
 
-// mentionsSignal is a cheap test before the signal regex.
+// indexFatalPython finds "Fatal Python error: " (faulthandler) in t.
+func indexFatalPython(t []byte) int {
+	for off := 0; ; {
+		i := bytes.IndexByte(t[off:], 'F')
+		if i < 0 {
+			return -1
+		}
+		if bytes.HasPrefix(t[off+i:], []byte("Fatal Python error: ")) {
+			return off + i
+		}
+		off += i + 1
+	}
+}
+
+// startsWithErrorType reports whether the first word of t names an error
+// type (`Error:`, `TypeError:`, `Uncaught RangeError`, `java.lang.IllegalStateException:`).
+func startsWithErrorType(t []byte) bool {
+	t = bytes.TrimPrefix(t, []byte("Uncaught "))
+	end := bytes.IndexAny(t, ": [")
+	if end < 0 {
+		end = len(t)
+	}
+	w := t[:end]
+	return bytes.HasSuffix(w, []byte("Error")) || bytes.HasSuffix(w, []byte("Exception"))
+}
+
+// mentionsSignal is a cheap test before the signal regex: the shell reports
+// a signal death at the end of its line.
 func mentionsSignal(t []byte) bool {
+	t = bytes.TrimSuffix(bytes.TrimRight(t, " "), []byte(" (core dumped)"))
 	for _, w := range [][]byte{[]byte("Segmentation fault"), []byte("Aborted"), []byte("Bus error"), []byte("Illegal instruction"), []byte("Killed")} {
-		if bytes.Contains(t, w) {
+		if bytes.HasSuffix(t, w) {
 			return true
 		}
 	}

@@ -142,7 +142,17 @@ func hasFileLinePrefix(t []byte, colon int) bool {
 		return false
 	}
 	head := t[:colon]
-	return bytes.IndexByte(head, '.') >= 0 && bytes.IndexByte(head, ' ') < 0
+	if bytes.IndexByte(head, '.') < 0 || bytes.IndexByte(head, ' ') >= 0 {
+		return false
+	}
+	i := colon + 1
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	rest := t[i:]
+	// `:line:col` (compilers, linters) or mypy's `:line: error:` / `:line:col: error:`.
+	return len(rest) > 1 && rest[0] == ':' && (rest[1] >= '0' && rest[1] <= '9' ||
+		bytes.HasPrefix(rest, []byte(": error: ")) || bytes.HasPrefix(rest, []byte(": warning: ")))
 }
 
 // feedColon handles `file:line:col: msg` and mypy's `file:line: error: msg`.

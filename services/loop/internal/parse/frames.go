@@ -38,40 +38,8 @@ func (fp *frameParser) parse(t []byte, allowPytest bool) (Frame, bool) {
 		fp.goFunc = nil
 		return Frame{}, false
 	}
-	switch {
-	case t[0] == '\t' && bytes.Contains(t, []byte(".go:")):
-		if m := reGoFrame.FindSubmatch(t); m != nil {
-			f := fp.frame(string(m[1]), m[2], nil, goFuncName(fp.goFunc))
-			fp.goFunc = nil
-			return f, true
-		}
-	case bytes.Contains(t, []byte("File \"")):
-		if m := rePyFrame.FindSubmatch(t); m != nil {
-			return fp.frame(string(m[1]), m[2], nil, string(m[3])), true
-		}
-	case bytes.Contains(t, []byte(".rs:")):
-		if m := reRustAt.FindSubmatch(t); m != nil {
-			return fp.frame(string(m[1]), m[2], m[3], ""), true
-		}
-	case bytes.Contains(t, []byte(".java:")) || bytes.Contains(t, []byte(".kt:")):
-		if m := reJavaFrame.FindSubmatch(t); m != nil {
-			cls := string(m[1])
-			f := Frame{File: fp.paths.JavaFile(cls, string(m[3])), Func: cls + "." + string(m[2]), Project: !isJavaLibrary(cls)}
-			f.Line, _ = strconv.Atoi(string(m[4]))
-			return f, true
-		}
-	case bytes.Contains(t, []byte("❯ ")):
-		if m := reVitestFrame.FindSubmatch(t); m != nil {
-			return fp.frame(string(m[2]), m[3], m[4], string(m[1])), true
-		}
-	case (t[0] == ' ' || t[0] == '\t') && bytes.IndexByte(t, ':') > 0:
-		if m := reNodeFrame.FindSubmatch(t); m != nil {
-			return fp.frame(string(m[2]), m[3], m[4], string(bytes.TrimSpace(m[1]))), true
-		}
-	case allowPytest && bytes.Contains(t, []byte(".py:")):
-		if m := rePytestFrame.FindSubmatch(t); m != nil {
-			return fp.frame(string(m[1]), m[2], nil, string(m[3])), true
-		}
+	if f, ok := fp.match(t, allowPytest); ok {
+		return f, true
 	}
 	if t[0] != ' ' && t[0] != '\t' && t[len(t)-1] == ')' && bytes.IndexByte(t, '(') > 0 {
 		fp.goFunc = append(fp.goFunc[:0], t...)
@@ -79,6 +47,78 @@ func (fp *frameParser) parse(t []byte, allowPytest bool) (Frame, bool) {
 		fp.goFunc = nil
 	}
 	return Frame{}, false
+}
+
+// match dispatches on the source extension found in the line, so each
+// line costs one scan plus at most one regex.
+func (fp *frameParser) match(t []byte, allowPytest bool) (Frame, bool) {
+	if bytes.Contains(t, []byte(`File "`)) {
+		if m := rePyFrame.FindSubmatch(t); m != nil {
+			return fp.frame(string(m[1]), m[2], nil, string(m[3])), true
+		}
+		return Frame{}, false
+	}
+	switch ext := locExt(t); ext {
+	case "":
+		return Frame{}, false
+	case "go":
+		if m := reGoFrame.FindSubmatch(t); t[0] == '\t' && m != nil {
+			f := fp.frame(string(m[1]), m[2], nil, goFuncName(fp.goFunc))
+			fp.goFunc = nil
+			return f, true
+		}
+	case "rs":
+		if m := reRustAt.FindSubmatch(t); m != nil {
+			return fp.frame(string(m[1]), m[2], m[3], ""), true
+		}
+	case "java", "kt", "scala", "groovy":
+		if m := reJavaFrame.FindSubmatch(t); m != nil {
+			cls := string(m[1])
+			f := Frame{File: fp.paths.JavaFile(cls, string(m[3])), Func: cls + "." + string(m[2]), Project: !isJavaLibrary(cls)}
+			f.Line, _ = strconv.Atoi(string(m[4]))
+			return f, true
+		}
+	case "py":
+		if m := rePytestFrame.FindSubmatch(t); allowPytest && m != nil {
+			return fp.frame(string(m[1]), m[2], nil, string(m[3])), true
+		}
+	default: // JavaScript and TypeScript family
+		if bytes.Contains(t, []byte("❯ ")) {
+			if m := reVitestFrame.FindSubmatch(t); m != nil {
+				return fp.frame(string(m[2]), m[3], m[4], string(m[1])), true
+			}
+		} else if t[0] == ' ' || t[0] == '\t' {
+			if m := reNodeFrame.FindSubmatch(t); m != nil {
+				return fp.frame(string(m[2]), m[3], m[4], string(bytes.TrimSpace(m[1]))), true
+			}
+		}
+	}
+	return Frame{}, false
+}
+
+// frameExts are the source extensions whose `file.ext:NN` positions are frames.
+var frameExts = map[string]bool{
+	"go": true, "rs": true, "py": true, "java": true, "kt": true, "scala": true, "groovy": true,
+	"js": true, "mjs": true, "cjs": true, "jsx": true, "ts": true, "mts": true, "cts": true, "tsx": true, "vue": true, "svelte": true,
+}
+
+// locExt returns the extension of the first `name.ext:digit` in t, or "".
+func locExt(t []byte) string {
+	for i := bytes.IndexByte(t, '.'); i >= 0; {
+		j := i + 1
+		for j < len(t) && j-i <= 7 && (t[j] >= 'a' && t[j] <= 'z') {
+			j++
+		}
+		if j+1 < len(t) && t[j] == ':' && t[j+1] >= '0' && t[j+1] <= '9' && frameExts[string(t[i+1:j])] {
+			return string(t[i+1 : j])
+		}
+		k := bytes.IndexByte(t[i+1:], '.')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return ""
 }
 
 func (fp *frameParser) frame(file string, lineNo, col []byte, fn string) Frame {

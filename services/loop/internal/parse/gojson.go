@@ -32,18 +32,28 @@ func newGoJSONParser(lim *Limits, paths *Paths) *goJSONParser {
 	return p
 }
 
-func (p *goJSONParser) feed(ln line) {
+func (p *goJSONParser) feed(ln line) { p.consume(ln) }
+
+// consume handles a test2json event and reports whether the line was one
+// (then no other parser needs to see it).
+func (p *goJSONParser) consume(ln line) bool {
 	t := ln.text
 	if len(t) < 12 || t[0] != '{' || !bytes.Contains(t[:min(len(t), 64)], []byte(`"Action"`)) && !bytes.HasPrefix(t, []byte(`{"ImportPath"`)) {
-		return
+		return false
 	}
 	if !p.dec.decode(t) {
-		return
+		return false
 	}
 	action := p.dec.get("Action")
 	if action == nil {
-		return
+		return false
 	}
+	p.event(ln, action)
+	return true
+}
+
+// event applies one decoded test2json event.
+func (p *goJSONParser) event(ln line, action []byte) {
 	p.set.seen = true
 	pkg := string(p.dec.get("Package"))
 	test := p.dec.get("Test")
@@ -114,12 +124,4 @@ func (p *goJSONParser) failPackage(pkg string, off int64) {
 		msg = m.String()
 	}
 	p.set.add(Test{ID: pkg + " [package failed]", Suite: pkg, Name: "[package failed]", Status: StatusError, Message: msg, Offset: p.pkgOff[pkg]})
-}
-
-// testFailures turns failing records into failures.
-func (p *goJSONParser) kindOf(id string) glv1.FailureKind {
-	if k, ok := p.tests.kinds[id]; ok {
-		return k
-	}
-	return glv1.FailureKind_FAILURE_KIND_TEST_ERROR
 }

@@ -115,11 +115,10 @@ type goTests struct {
 	paths  *Paths
 	open   map[string]*goTest
 	budget int
-	kinds  map[string]glv1.FailureKind
 }
 
 func newGoTests(lim *Limits, paths *Paths) *goTests {
-	return &goTests{lim: lim, paths: paths, open: map[string]*goTest{}, budget: lim.MaxBufferedBytes, kinds: map[string]glv1.FailureKind{}}
+	return &goTests{lim: lim, paths: paths, open: map[string]*goTest{}, budget: lim.MaxBufferedBytes}
 }
 
 func goKey(pkg, name string) string { return pkg + "\x00" + name }
@@ -165,7 +164,7 @@ func (gs *goTests) end(set *testSet, pkg, name string, st Status, elapsed float6
 	}
 	rec := g.record(st, elapsed, gs.paths, gs.lim)
 	if st.failing() {
-		gs.kinds[rec.ID] = g.kind()
+		rec.kind = g.kind()
 	}
 	set.add(rec)
 }

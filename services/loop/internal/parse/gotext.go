@@ -29,7 +29,6 @@ type goTextParser struct {
 	dropped  Counts
 	cur      *goTest
 	running  bool
-	kinds    map[string]glv1.FailureKind
 	pkgMsg   msgBuf
 	pkgOff   int64
 	timedOut bool
@@ -38,7 +37,7 @@ type goTextParser struct {
 
 func newGoTextParser(lim *Limits, paths *Paths) *goTextParser {
 	return &goTextParser{lim: lim, paths: paths, set: newTestSet(lim), results: map[*goTest]Status{},
-		elapsed: map[*goTest]float64{}, kinds: map[string]glv1.FailureKind{}, pkgMsg: msgBuf{max: lim.MaxMessageBytes}, pkgOff: -1}
+		elapsed: map[*goTest]float64{}, pkgMsg: msgBuf{max: lim.MaxMessageBytes}, pkgOff: -1}
 }
 
 func (p *goTextParser) feed(ln line) {
@@ -67,16 +66,9 @@ func (p *goTextParser) feed(ln line) {
 			return
 		}
 	}
-	if isGoPkgLine(t) {
-		m := reGoTextPkg.FindSubmatch(t)
-		if m == nil || (len(m[3]) == 0 && !bytes.HasPrefix(t, []byte("FAIL\t"))) {
-			goto output
-		}
-		p.set.seen = true
-		p.endPackage(string(m[1]), string(m[2]), string(m[3]), ln.off)
+	if p.packageLine(t, ln.off) {
 		return
 	}
-output:
 	if bytes.Equal(t, []byte("FAIL")) || bytes.Equal(t, []byte("PASS")) {
 		return
 	}
@@ -101,6 +93,20 @@ output:
 		p.pkgOff = ln.off
 	}
 	p.pkgMsg.add(t)
+}
+
+// packageLine handles `ok  \tpkg\t0.1s` / `FAIL\tpkg [build failed]` lines.
+func (p *goTextParser) packageLine(t []byte, off int64) bool {
+	if !isGoPkgLine(t) {
+		return false
+	}
+	m := reGoTextPkg.FindSubmatch(t)
+	if m == nil || (len(m[3]) == 0 && !bytes.HasPrefix(t, []byte("FAIL\t"))) {
+		return false
+	}
+	p.set.seen = true
+	p.endPackage(string(m[1]), string(m[2]), string(m[3]), off)
+	return true
 }
 
 // isGoPkgLine is a cheap test for go test's per-package result lines.
@@ -150,9 +156,9 @@ func (p *goTextParser) endPackage(kind, pkg, note string, off int64) {
 		p.fixFrames(&rec, pkg)
 		if st.failing() {
 			failed = true
-			p.kinds[rec.ID] = g.kind()
+			rec.kind = g.kind()
 			if p.timedOut {
-				p.kinds[rec.ID] = glv1.FailureKind_FAILURE_KIND_TIMEOUT
+				rec.kind = glv1.FailureKind_FAILURE_KIND_TIMEOUT
 			}
 		}
 		p.set.add(rec)
@@ -163,7 +169,7 @@ func (p *goTextParser) endPackage(kind, pkg, note string, off int64) {
 	case kind == "FAIL" && !failed:
 		for _, s := range p.stuck {
 			rec := Test{ID: pkg + "." + s, Suite: pkg, Name: s, Status: StatusFailed, Message: p.pkgMsg.String(), Offset: p.pkgOff}
-			p.kinds[rec.ID] = glv1.FailureKind_FAILURE_KIND_TIMEOUT
+			rec.kind = glv1.FailureKind_FAILURE_KIND_TIMEOUT
 			p.set.add(rec)
 			failed = true
 		}
@@ -199,11 +205,4 @@ func (p *goTextParser) fixFrames(rec *Test, pkg string) {
 	if f, ok := firstProject(rec.Frames); ok {
 		rec.File, rec.Line = f.File, f.Line
 	}
-}
-
-func (p *goTextParser) kindOf(id string) glv1.FailureKind {
-	if k, ok := p.kinds[id]; ok {
-		return k
-	}
-	return glv1.FailureKind_FAILURE_KIND_TEST_ERROR
 }

@@ -62,7 +62,6 @@ type mochaReport struct {
 type jsonResult struct {
 	set    *testSet
 	format string
-	kinds  map[string]glv1.FailureKind
 }
 
 // parseJSONReport reads a jest/vitest or mocha JSON report.
@@ -75,7 +74,7 @@ func parseJSONReport(r io.Reader, name string, lim *Limits, paths *Paths) (*json
 }
 
 func decodeJSONReport(data []byte, name string, lim *Limits, paths *Paths) (*jsonResult, error) {
-	res := &jsonResult{set: newTestSet(lim), kinds: map[string]glv1.FailureKind{}}
+	res := &jsonResult{set: newTestSet(lim)}
 	head := data[:min(len(data), 4096)]
 	if bytes.Contains(head, []byte(`"stats"`)) {
 		var m mochaReport
@@ -106,9 +105,8 @@ func (res *jsonResult) fromJest(j *jestReport, lim *Limits, paths *Paths) {
 			// The suite failed to run (syntax error, import error).
 			t := Test{ID: rel, Suite: rel, Name: "[suite failed to run]", File: rel, Status: StatusError, Offset: -1}
 			jsMessage(&t, file.Message, lim, paths)
-			res.kinds[t.ID] = classify(t.Message, "", t.Status)
-			if res.kinds[t.ID] == glv1.FailureKind_FAILURE_KIND_TEST_ERROR && strings.Contains(file.Message, "SyntaxError") {
-				res.kinds[t.ID] = glv1.FailureKind_FAILURE_KIND_COMPILE
+			if strings.Contains(file.Message, "SyntaxError") {
+				t.kind = glv1.FailureKind_FAILURE_KIND_COMPILE
 			}
 			res.set.add(t)
 			continue
@@ -125,7 +123,6 @@ func (res *jsonResult) fromJest(j *jestReport, lim *Limits, paths *Paths) {
 			case "failed":
 				t.Status = StatusFailed
 				jsMessage(&t, strings.Join(a.FailureMessages, "\n"), lim, paths)
-				res.kinds[t.ID] = classify(t.Message, "", t.Status)
 			default: // pending, skipped, todo, disabled
 				t.Status = StatusSkipped
 			}
@@ -151,7 +148,6 @@ func (res *jsonResult) fromMocha(m *mochaReport, lim *Limits, paths *Paths) {
 			if t.Message == "" {
 				t.Message = x.Err.Message
 			}
-			res.kinds[t.ID] = classify(t.Message, "", t.Status)
 		case pending[x.FullTitle]:
 			t.Status = StatusSkipped
 		}

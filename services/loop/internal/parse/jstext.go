@@ -35,12 +35,11 @@ type jsTextParser struct {
 	fp     frameParser
 	file   string
 	block  *jsBlock
-	kinds  map[string]glv1.FailureKind
 	vitest bool
 }
 
 func newJSTextParser(lim *Limits, paths *Paths) *jsTextParser {
-	p := &jsTextParser{lim: lim, paths: paths, set: newTestSet(lim), kinds: map[string]glv1.FailureKind{}}
+	p := &jsTextParser{lim: lim, paths: paths, set: newTestSet(lim)}
 	p.fp.paths = paths
 	return p
 }
@@ -48,6 +47,11 @@ func newJSTextParser(lim *Limits, paths *Paths) *jsTextParser {
 func (p *jsTextParser) feed(ln line) {
 	t := ln.text
 	if len(t) == 0 {
+		return
+	}
+	// Every marker line has a 'T' (Tests), 'F'/'P' (FAIL, PASS) or a UTF-8
+	// symbol (●, ⎯); skip the rest cheaply unless inside a failure block.
+	if p.block == nil && bytes.IndexByte(t, 'T') < 0 && bytes.IndexByte(t, 'F') < 0 && bytes.IndexByte(t, 'P') < 0 && bytes.IndexByte(t, 0xe2) < 0 {
 		return
 	}
 	switch {
@@ -148,7 +152,7 @@ func (p *jsTextParser) close() {
 	if t.Status == StatusError && strings.Contains(t.Message, "SyntaxError") {
 		k = glv1.FailureKind_FAILURE_KIND_COMPILE
 	}
-	p.kinds[t.ID] = k
+	t.kind = k
 	p.set.add(t)
 }
 

@@ -19,7 +19,6 @@ import (
 type junitReport struct {
 	set    *testSet
 	format string
-	kinds  map[string]glv1.FailureKind
 }
 
 // parseJUnit streams a JUnit XML document; memory is bounded by the caps in
@@ -97,7 +96,7 @@ func parseJUnit(r io.Reader, name string, lim *Limits, paths *Paths, into *junit
 			case "testcase":
 				if cur != nil {
 					cur.Flaky = flaky && cur.Status == StatusPassed
-					into.kinds[cur.ID] = junitKind(*cur, failTyp)
+					cur.kind = junitKind(*cur, failTyp)
 					into.set.add(*cur)
 					if cur.Flaky {
 						into.set.counts.Flaky++

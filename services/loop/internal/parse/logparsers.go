@@ -61,7 +61,7 @@ func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 	}
 	ps.gojson.diag.phase = glv1.Phase_PHASE_BUILD
 	ps.install = phase == glv1.Phase_PHASE_INSTALL
-	ps.all = []feeder{ps.gojson, ps.gotext, ps.pytest, ps.jstext, ps.jsline, ps.mocha, ps.node, ps.cargo, ps.maven, ps.generic, ps.diag, ps.crash}
+	ps.all = []feeder{ps.gotext, ps.pytest, ps.jstext, ps.jsline, ps.mocha, ps.node, ps.cargo, ps.maven, ps.generic, ps.diag, ps.crash}
 	return ps
 }
 
@@ -93,10 +93,13 @@ func (ps *logParsers) scanWith(ctx context.Context, lr *lineReader) (int64, erro
 				return lr.off, fmt.Errorf("parse step log: %w", err)
 			}
 		}
+		ps.keep(ln)
+		if ps.gojson.consume(ln) {
+			continue // a test2json event is nothing else
+		}
 		for _, f := range ps.all {
 			f.feed(ln)
 		}
-		ps.keep(ln)
 	}
 	ps.finish()
 	return lr.off, nil
@@ -143,18 +146,18 @@ func (ps *logParsers) finish() {
 // candidates lists every log parser's test result.
 func (ps *logParsers) candidates() []candidate {
 	out := []candidate{
-		{format: FormatGoJSON, rank: 4, set: ps.gojson.set, kind: func(t Test) glv1.FailureKind { return ps.gojson.kindOf(t.ID) }, extra: ps.gojson.diag.failures()},
-		{format: FormatGoText, rank: 3, set: ps.gotext.set, kind: func(t Test) glv1.FailureKind { return ps.gotext.kindOf(t.ID) }},
-		{format: FormatPytestSummary, rank: 3, set: ps.pytest.set, kind: ps.pytest.kindOf},
-		{format: ps.jstext.format, rank: 3, set: ps.jstext.set, kind: kindFrom(ps.jstext.kinds)},
-		{format: FormatMocha, rank: 3, set: ps.mocha.set, kind: kindFrom(ps.mocha.kinds)},
-		{format: ps.node.format, rank: 3, set: ps.node.set, kind: kindFrom(ps.node.kinds)},
-		{format: FormatCargo, rank: 3, set: ps.cargo.set, kind: kindFrom(ps.cargo.kinds)},
-		{format: FormatSurefireLog, rank: 3, set: ps.maven.set, kind: kindFrom(ps.maven.kinds)},
-		{format: FormatGeneric, rank: 1, set: ps.generic.set, kind: kindFrom(nil)},
+		{format: FormatGoJSON, rank: 4, set: ps.gojson.set, extra: ps.gojson.diag.failures()},
+		{format: FormatGoText, rank: 3, set: ps.gotext.set},
+		{format: FormatPytestSummary, rank: 3, set: ps.pytest.set},
+		{format: ps.jstext.format, rank: 3, set: ps.jstext.set},
+		{format: FormatMocha, rank: 3, set: ps.mocha.set},
+		{format: ps.node.format, rank: 3, set: ps.node.set},
+		{format: FormatCargo, rank: 3, set: ps.cargo.set},
+		{format: FormatSurefireLog, rank: 3, set: ps.maven.set},
+		{format: FormatGeneric, rank: 1, set: ps.generic.set},
 	}
 	if r := ps.jsline.res; r != nil {
-		out = append(out, candidate{format: r.format, rank: 4, set: r.set, kind: kindFrom(r.kinds)})
+		out = append(out, candidate{format: r.format, rank: 4, set: r.set})
 	}
 	return out
 }

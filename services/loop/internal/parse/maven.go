@@ -26,11 +26,10 @@ type surefireLogParser struct {
 	block    *jsBlock
 	typ      string
 	classSum Counts
-	kinds    map[string]glv1.FailureKind
 }
 
 func newSurefireLogParser(lim *Limits, paths *Paths) *surefireLogParser {
-	p := &surefireLogParser{lim: lim, paths: paths, set: newTestSet(lim), kinds: map[string]glv1.FailureKind{}}
+	p := &surefireLogParser{lim: lim, paths: paths, set: newTestSet(lim)}
 	p.fp.paths = paths
 	return p
 }
@@ -107,9 +106,9 @@ func (p *surefireLogParser) close() {
 	if f, ok := firstProject(t.Frames); ok {
 		t.File, t.Line = f.File, f.Line
 	}
-	p.kinds[t.ID] = classify(t.Message, p.typ, t.Status)
+	t.kind = classify(t.Message, p.typ, t.Status)
 	if strings.Contains(p.typ, "AssertionError") {
-		p.kinds[t.ID] = glv1.FailureKind_FAILURE_KIND_TEST_ASSERTION
+		t.kind = glv1.FailureKind_FAILURE_KIND_TEST_ASSERTION
 	}
 	p.set.add(t)
 }

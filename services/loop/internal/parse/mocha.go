@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
 var (
@@ -25,11 +23,10 @@ type mochaParser struct {
 	block   *jsBlock
 	title   []string
 	inTitle bool
-	kinds   map[string]glv1.FailureKind
 }
 
 func newMochaParser(lim *Limits, paths *Paths) *mochaParser {
-	p := &mochaParser{lim: lim, paths: paths, set: newTestSet(lim), kinds: map[string]glv1.FailureKind{}}
+	p := &mochaParser{lim: lim, paths: paths, set: newTestSet(lim)}
 	p.fp.paths = paths
 	return p
 }
@@ -120,7 +117,6 @@ func (p *mochaParser) close() {
 	if tf := testFile(t.Frames); tf != "" {
 		t.ID = tf + " > " + t.ID
 	}
-	p.kinds[t.ID] = classify(t.Message, "", t.Status)
 	p.set.add(t)
 }
 

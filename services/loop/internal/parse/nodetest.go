@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
 var (
@@ -38,7 +36,6 @@ type nodeTestParser struct {
 	spec      *jsBlock
 	specFile  string
 	specLine  int
-	kinds     map[string]glv1.FailureKind
 }
 
 type nodeTAPTest struct {
@@ -49,7 +46,7 @@ type nodeTAPTest struct {
 }
 
 func newNodeTestParser(lim *Limits, paths *Paths) *nodeTestParser {
-	p := &nodeTestParser{lim: lim, paths: paths, set: newTestSet(lim), kinds: map[string]glv1.FailureKind{}}
+	p := &nodeTestParser{lim: lim, paths: paths, set: newTestSet(lim)}
 	p.fp.paths = paths
 	return p
 }
@@ -188,7 +185,6 @@ func (p *nodeTestParser) flushTAP() {
 		if f, ok := firstProject(t.Frames); ok {
 			t.File, t.Line = f.File, f.Line
 		}
-		p.kinds[t.ID] = classify(t.Message, "", t.Status)
 	}
 	p.set.add(t)
 }
@@ -241,7 +237,6 @@ func (p *nodeTestParser) closeSpec() {
 	if f, ok := firstProject(t.Frames); ok {
 		t.File, t.Line = f.File, f.Line
 	}
-	p.kinds[t.ID] = classify(t.Message, "", t.Status)
 	p.set.add(t)
 }
 

@@ -31,7 +31,17 @@ type Paths struct {
 
 	modPath   string
 	modLoaded bool
+	// cache remembers recent results: logs repeat the same few paths.
+	cache map[string]normalized
 }
+
+type normalized struct {
+	rel     string
+	project bool
+}
+
+// maxPathCache bounds the normalization cache.
+const maxPathCache = 1024
 
 // NewPaths returns a normalizer for a step running in workdir.
 func NewPaths(root, workdir string, files fs.FS) *Paths {
@@ -48,6 +58,18 @@ func NewPaths(root, workdir string, files fs.FS) *Paths {
 // Normalize maps a printed path to a workspace-relative one. project is false
 // for paths outside the workspace or in vendored/installed code.
 func (p *Paths) Normalize(raw string) (rel string, project bool) {
+	if n, ok := p.cache[raw]; ok {
+		return n.rel, n.project
+	}
+	rel, project = p.normalize(raw)
+	if p.cache == nil || len(p.cache) >= maxPathCache {
+		p.cache = map[string]normalized{}
+	}
+	p.cache[raw] = normalized{rel, project}
+	return rel, project
+}
+
+func (p *Paths) normalize(raw string) (rel string, project bool) {
 	s := strings.TrimSpace(raw)
 	s = strings.TrimPrefix(s, "file://")
 	if s == "" || strings.HasPrefix(s, "<") || strings.HasPrefix(s, "node:") || strings.HasPrefix(s, "internal/") || path.Base(s) == "_testmain.go" {

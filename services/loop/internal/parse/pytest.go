@@ -5,16 +5,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
 var (
-	rePytestHeader   = regexp.MustCompile(`^={3,} (.+?) ={3,}$`)
-	rePytestBlock    = regexp.MustCompile(`^_{3,} (.+?) _{3,}$`)
 	rePytestCounts   = regexp.MustCompile(`(\d+) (passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?|rerun)`)
 	rePytestQuiet    = regexp.MustCompile(`^(?:\d+ (?:passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?|rerun)(?:, )?)+ in [\d.]+s`)
-	rePytestShort    = regexp.MustCompile(`^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (.+)$`)
 	rePytestProgress = regexp.MustCompile(`^(\S+\.py) ([.sFExX]*)(?:\s+\[\s*\d+%\])?$`)
 	rePytestCrashed  = regexp.MustCompile(`^(\S+\.py) ([.sFExX]*)(Fatal Python error: .*)$`)
 )
@@ -60,8 +55,8 @@ func (p *pytestParser) feed(ln line) {
 		return
 	}
 	if t[0] == '=' {
-		if m := rePytestHeader.FindSubmatch(t); m != nil {
-			p.header(string(m[1]))
+		if name, ok := between(t, '='); ok {
+			p.header(name)
 			return
 		}
 	}
@@ -79,6 +74,26 @@ func (p *pytestParser) feed(ln line) {
 	if t[0] >= '0' && t[0] <= '9' && rePytestQuiet.Match(t) {
 		p.counts(string(t))
 	}
+}
+
+// between returns the title of a `==== title ====` or `____ title ____`
+// line drawn with c (at least three on each side).
+func between(t []byte, c byte) (string, bool) {
+	if len(t) < 9 || t[1] != c || t[2] != c || t[len(t)-1] != c || t[len(t)-2] != c || t[len(t)-3] != c {
+		return "", false
+	}
+	i, j := 0, len(t)
+	for i < j && t[i] == c {
+		i++
+	}
+	for j > i && t[j-1] == c {
+		j--
+	}
+	if i >= j || t[i] != ' ' || t[j-1] != ' ' {
+		return "", false
+	}
+	name := bytes.TrimSpace(t[i:j])
+	return string(name), len(name) > 0
 }
 
 // header handles a `==== name ====` line.
@@ -158,9 +173,8 @@ func (p *pytestParser) feedProgress(ln line) {
 func (p *pytestParser) feedBlock(ln line) {
 	t := ln.text
 	if t[0] == '_' {
-		if m := rePytestBlock.FindSubmatch(t); m != nil {
+		if name, ok := between(t, '_'); ok {
 			p.closeBlock()
-			name := string(m[1])
 			p.block = &pytestBlock{name: name, isErr: p.section == "errors", off: ln.off,
 				frames: frameList{max: p.lim.MaxFrames}, eLines: msgBuf{max: p.lim.MaxMessageBytes}}
 			p.inCapt = false
@@ -199,13 +213,13 @@ func (p *pytestParser) closeBlock() {
 }
 
 func (p *pytestParser) feedShort(ln line) {
-	m := rePytestShort.FindSubmatch(ln.text)
-	if m == nil {
+	word, restB, ok := bytes.Cut(ln.text, []byte(" "))
+	if !ok || len(restB) == 0 {
 		return
 	}
-	rest := string(m[2])
+	rest := string(restB)
 	t := Test{Offset: ln.off}
-	switch string(m[1]) {
+	switch string(word) {
 	case "PASSED", "XPASS":
 		t.Status = StatusPassed
 	case "FAILED":
@@ -214,6 +228,8 @@ func (p *pytestParser) feedShort(ln line) {
 		t.Status = StatusError
 	case "SKIPPED", "XFAIL":
 		t.Status = StatusSkipped
+	default:
+		return
 	}
 	id, msg := rest, ""
 	if i := strings.Index(rest, " - "); i > 0 {
@@ -335,5 +351,3 @@ func testFile(frames []Frame) string {
 	}
 	return ""
 }
-
-func (p *pytestParser) kindOf(t Test) glv1.FailureKind { return classify(t.Message, "", t.Status) }

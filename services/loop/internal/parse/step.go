@@ -74,7 +74,6 @@ type candidate struct {
 	format string
 	rank   int
 	set    *testSet
-	kind   func(Test) glv1.FailureKind
 	extra  []Failure
 }
 
@@ -149,7 +148,7 @@ func artifactCandidates(arts map[string]io.Reader, lim *Limits, paths *Paths, re
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	junit := &junitReport{set: newTestSet(lim), kinds: map[string]glv1.FailureKind{}}
+	junit := &junitReport{set: newTestSet(lim)}
 	var out []candidate
 	for _, n := range names {
 		r := arts[n]
@@ -162,7 +161,7 @@ func artifactCandidates(arts map[string]io.Reader, lim *Limits, paths *Paths, re
 			if err := parseJUnit(r, n, lim, paths, junit); err != nil {
 				rep.ArtifactErrors = append(rep.ArtifactErrors, err.Error())
 			}
-			if junit.format == "" && strings.Contains(low, "surefire") || strings.HasPrefix(low[strings.LastIndex(low, "/")+1:], "test-") {
+			if junit.format == "" && (strings.Contains(low, "surefire") || strings.HasPrefix(low[strings.LastIndex(low, "/")+1:], "test-")) {
 				junit.format = FormatSurefire
 			}
 		case strings.HasSuffix(low, ".json"):
@@ -171,27 +170,25 @@ func artifactCandidates(arts map[string]io.Reader, lim *Limits, paths *Paths, re
 				rep.ArtifactErrors = append(rep.ArtifactErrors, err.Error())
 				continue
 			}
-			kinds := res.kinds
-			out = append(out, candidate{format: res.format, rank: 5, set: res.set, kind: kindFrom(kinds)})
+			out = append(out, candidate{format: res.format, rank: 5, set: res.set})
 		}
 	}
 	if junit.set.seen {
 		if junit.format == "" {
 			junit.format = FormatJUnit
 		}
-		out = append(out, candidate{format: junit.format, rank: 5, set: junit.set, kind: kindFrom(junit.kinds)})
+		out = append(out, candidate{format: junit.format, rank: 5, set: junit.set})
 	}
 	return out
 }
 
-// kindFrom returns a classifier reading a parser's kind table.
-func kindFrom(kinds map[string]glv1.FailureKind) func(Test) glv1.FailureKind {
-	return func(t Test) glv1.FailureKind {
-		if k, ok := kinds[t.ID]; ok && k != glv1.FailureKind_FAILURE_KIND_UNSPECIFIED {
-			return k
-		}
-		return classify(t.Message, "", t.Status)
+// kindOf is the failure kind of a failing record: the parser's decision,
+// else a classification of its message.
+func kindOf(t Test) glv1.FailureKind {
+	if t.kind != glv1.FailureKind_FAILURE_KIND_UNSPECIFIED {
+		return t.kind
 	}
+	return classify(t.Message, "", t.Status)
 }
 
 // choose picks the most trustworthy candidate that recognized anything.
@@ -254,7 +251,7 @@ func (rep *StepReport) failures(best *candidate, ps *logParsers, lim *Limits) {
 	if best != nil {
 		out = append(out, best.extra...)
 		for _, t := range best.set.failing {
-			out = append(out, Failure{File: t.File, Line: t.Line, Kind: best.kind(t), Message: t.Message, Test: t.ID, Frames: t.Frames, Offset: t.Offset})
+			out = append(out, Failure{File: t.File, Line: t.Line, Kind: kindOf(t), Message: t.Message, Test: t.ID, Frames: t.Frames, Offset: t.Offset})
 			tests++
 		}
 		rep.FailuresOmitted += max(0, best.set.final().Failed+best.set.final().Errors-len(best.set.failing))

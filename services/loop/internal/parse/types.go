@@ -67,6 +67,9 @@ type Test struct {
 	// Offset is the byte offset in the step log where the record was found
 	// (-1 when it came from an artifact).
 	Offset int64
+
+	// kind is the failure kind the parser decided (0: classify the message).
+	kind glv1.FailureKind
 }
 
 // Counts aggregates test outcomes of a step or run.

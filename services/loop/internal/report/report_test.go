@@ -1,0 +1,272 @@
+package report
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/locate"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
+)
+
+const golden = "../parse/testdata/golden"
+
+// outcome builds a step outcome without a parsed report.
+func outcome(name string, phase glv1.Phase, st glv1.StepStatus, optional bool) score.StepOutcome {
+	return score.StepOutcome{
+		Step:   &glv1.Step{Name: name, Phase: phase, Optional: optional},
+		Result: &glv1.StepResult{Name: name, Phase: phase, Status: st, ExitCode: exitOf(st)},
+	}
+}
+
+func exitOf(st glv1.StepStatus) int32 {
+	if st == glv1.StepStatus_STEP_STATUS_OK {
+		return 0
+	}
+	return 1
+}
+
+const (
+	okS      = glv1.StepStatus_STEP_STATUS_OK
+	failS    = glv1.StepStatus_STEP_STATUS_FAILED
+	skipS    = glv1.StepStatus_STEP_STATUS_SKIPPED
+	errS     = glv1.StepStatus_STEP_STATUS_ERROR
+	timeoutS = glv1.StepStatus_STEP_STATUS_TIMED_OUT
+	buildP   = glv1.Phase_PHASE_BUILD
+	testP    = glv1.Phase_PHASE_TEST
+	lintP    = glv1.Phase_PHASE_LINT
+)
+
+func TestVerdict(t *testing.T) {
+	flaky := outcome("test", testP, failS, false)
+	flaky.Report = &parse.StepReport{PassedOnRerun: true}
+	cases := []struct {
+		name    string
+		steps   []score.StepOutcome
+		infra   string
+		want    glv1.Verdict
+		summary string
+	}{
+		{"all ok", []score.StepOutcome{outcome("lint", lintP, okS, false), outcome("build", buildP, okS, false), outcome("test", testP, okS, false)}, "", glv1.Verdict_VERDICT_PASS, "PASS"},
+		{"test failed", []score.StepOutcome{outcome("build", buildP, okS, false), outcome("test", testP, failS, false)}, "", glv1.Verdict_VERDICT_FAIL, "test (failed, exit 1)"},
+		{"optional failed", []score.StepOutcome{outcome("build", buildP, okS, false), outcome("audit", glv1.Phase_PHASE_SECURITY, failS, true)}, "", glv1.Verdict_VERDICT_PASS, "PASS"},
+		{"lint only", []score.StepOutcome{outcome("lint", lintP, okS, false)}, "", glv1.Verdict_VERDICT_FAIL, "no required step at L3"},
+		{"skipped after failure", []score.StepOutcome{outcome("build", buildP, failS, false), outcome("test", testP, skipS, false)}, "", glv1.Verdict_VERDICT_FAIL, "skipped after the failure: test"},
+		{"timed out", []score.StepOutcome{outcome("build", buildP, okS, false), outcome("test", testP, timeoutS, false)}, "", glv1.Verdict_VERDICT_FAIL, "timed_out"},
+		{"infrastructure", []score.StepOutcome{outcome("build", buildP, okS, false), outcome("test", testP, errS, false)}, "", glv1.Verdict_VERDICT_ERROR, "could not run test"},
+		{"code failure beats infrastructure", []score.StepOutcome{outcome("build", buildP, failS, false), outcome("test", testP, errS, false)}, "", glv1.Verdict_VERDICT_FAIL, "build"},
+		{"infra error given", []score.StepOutcome{outcome("build", buildP, okS, false)}, "docker unavailable", glv1.Verdict_VERDICT_ERROR, "docker unavailable"},
+		{"nothing ran", nil, "", glv1.Verdict_VERDICT_ERROR, "no step ran"},
+		{"flaky passed on rerun", []score.StepOutcome{outcome("build", buildP, okS, false), flaky}, "", glv1.Verdict_VERDICT_PASS, "PASS"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, summary := Verdict(tc.steps, tc.infra)
+			if got != tc.want || !strings.Contains(summary, tc.summary) {
+				t.Errorf("Verdict = %s %q, want %s containing %q", got, summary, tc.want, tc.summary)
+			}
+		})
+	}
+}
+
+// realStep parses a captured golden log as one step of a pipeline.
+func realStep(t *testing.T, name, log, src, workdir string, phase glv1.Phase, exit int32) score.StepOutcome {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(golden, log+".log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := okS
+	if exit != 0 {
+		st = failS
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	tail := strings.Join(lines[max(0, len(lines)-MaxTailLines):], "\n")
+	o := score.StepOutcome{
+		Step: &glv1.Step{Name: name, Phase: phase, Workdir: workdir, Command: "cmd " + name},
+		Result: &glv1.StepResult{Name: name, Phase: phase, Workdir: workdir, Command: "cmd " + name, Status: st, ExitCode: exit,
+			Duration: durationpb.New(1500 * time.Millisecond), Tail: tail, LogDigest: &glv1.Digest{Hash: strings.Repeat("a", 64), SizeBytes: int64(len(data))}},
+	}
+	o.Report, err = parse.Step(context.Background(), parse.Input{Step: o.Step, Result: o.Result, Log: strings.NewReader(string(data)),
+		Files: os.DirFS(filepath.Join(golden, "src", src))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+func goPipeline(t *testing.T) []score.StepOutcome {
+	return []score.StepOutcome{
+		realStep(t, "go-build", "go-build/pass", "go", "svc", buildP, 0),
+		realStep(t, "go-vet", "go-build/vet", "go-vet", "svc", lintP, 1),
+		realStep(t, "go-test", "go-json/fail", "go", "svc", testP, 1),
+	}
+}
+
+func TestBuildFromRealSteps(t *testing.T) {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	r := Build(Input{RunID: "run-1", Started: start, Finished: start.Add(time.Minute), CommitSHA: "abc123",
+		Platform: &glv1.Platform{Os: "linux", Arch: "amd64", ContainerImage: "greenlight/sandbox-go:latest"}, Steps: goPipeline(t)})
+	if r.GetStatus() != glv1.Verdict_VERDICT_FAIL || !strings.Contains(r.GetSummary(), "go-vet") || !strings.Contains(r.GetSummary(), "go-test") {
+		t.Fatalf("status %s %q", r.GetStatus(), r.GetSummary())
+	}
+	c := r.GetCounts()
+	if c.GetPassed() != 4 || c.GetFailed() != 1 || c.GetSkipped() != 1 || c.GetTotal() != 6 || c.GetFormat() != "go-json" {
+		t.Errorf("counts %+v", c)
+	}
+	if len(r.GetFailures()) != 2 {
+		t.Fatalf("failures %+v", r.GetFailures())
+	}
+	vet, test := r.GetFailures()[0], r.GetFailures()[1]
+	if vet.GetKind() != glv1.FailureKind_FAILURE_KIND_LINT || vet.GetFile() != "svc/util/fmt.go" || vet.GetEvidence().GetStep() != "go-vet" {
+		t.Errorf("vet failure %+v", vet)
+	}
+	if test.GetFile() != "svc/calc/calc_test.go" || test.GetLine() != 38 || test.GetEvidence().GetCommand() != "cmd go-test" || test.GetEvidence().GetExitCode() != 1 {
+		t.Errorf("test failure %+v", test)
+	}
+	sc := r.GetScore()
+	// build 3 + tests 4×4/5 + lint 1 (1 issue) + no critical 1.
+	if sc.GetTotal() != 8.2 || sc.GetLevel() != glv1.Level_LEVEL_L3 || r.GetLevel() != glv1.Level_LEVEL_L3 {
+		t.Errorf("score %+v", sc)
+	}
+	if got := r.GetSteps()[2].GetCounts().GetFailed(); got != 1 || r.GetSteps()[1].GetLintIssues() != 1 {
+		t.Errorf("per-step counts not filled: %+v", r.GetSteps())
+	}
+	if n := len(strings.Split(r.GetTailLog(), "\n")); n > MaxTailLines {
+		t.Errorf("tail log has %d lines", n)
+	}
+	m := r.GetManifest()
+	if len(m.GetCommandsExecuted()) != 3 || m.GetCommandsExecuted()[2].GetExitCode() != 1 || m.GetCommandsExecuted()[2].GetDurationMs() != 1500 {
+		t.Errorf("manifest %+v", m.GetCommandsExecuted())
+	}
+	wantArts := []string{"logs/step-01-go-build.log", "logs/step-02-go-vet.log", "logs/step-03-go-test.log"}
+	if fmt.Sprint(r.GetArtifactPaths()) != fmt.Sprint(wantArts) {
+		t.Errorf("artifact paths %v", r.GetArtifactPaths())
+	}
+
+	raw, err := JSON(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Status        string   `json:"status"`
+		RunID         string   `json:"run_id"`
+		TailLog       string   `json:"tail_log"`
+		ArtifactPaths []string `json:"artifact_paths"`
+		Manifest      struct {
+			TimestampStart   string `json:"timestamp_start"`
+			CommitSHA        string `json:"commit_sha"`
+			CommandsExecuted []struct {
+				Name       string `json:"name"`
+				Command    string `json:"command"`
+				ExitCode   *int   `json:"exit_code"`
+				DurationMs string `json:"duration_ms"`
+			} `json:"commands_executed"`
+			Platform struct {
+				ContainerImage string `json:"container_image"`
+			} `json:"platform"`
+		} `json:"manifest"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Status != "FAIL" || doc.RunID != "run-1" || doc.TailLog == "" || len(doc.ArtifactPaths) != 3 ||
+		doc.Manifest.TimestampStart != "2026-01-02T03:04:05Z" || doc.Manifest.CommitSHA != "abc123" ||
+		len(doc.Manifest.CommandsExecuted) != 3 || doc.Manifest.CommandsExecuted[2].ExitCode == nil ||
+		*doc.Manifest.CommandsExecuted[2].ExitCode != 1 || doc.Manifest.Platform.ContainerImage == "" {
+		t.Errorf("output contract JSON: %s", raw)
+	}
+}
+
+func TestTailLogCapped(t *testing.T) {
+	var steps []score.StepOutcome
+	for i := 0; i < 3; i++ {
+		var b strings.Builder
+		for j := 0; j < 150; j++ {
+			fmt.Fprintf(&b, "step %d line %d\n", i, j)
+		}
+		o := outcome(fmt.Sprintf("s%d", i), testP, okS, false)
+		o.Result.Tail = b.String()
+		steps = append(steps, o)
+	}
+	lines := strings.Split(TailLog(steps), "\n")
+	if len(lines) != MaxTailLines || lines[len(lines)-1] != "step 2 line 149" {
+		t.Fatalf("%d lines, last %q", len(lines), lines[len(lines)-1])
+	}
+}
+
+func TestCutKeepsEvidence(t *testing.T) {
+	var in []string
+	for i := 1; i <= 1000; i++ {
+		switch i {
+		case 500:
+			in = append(in, "src/app.py:12: AssertionError: expected 3 got 4")
+		case 700:
+			in = append(in, "panic: runtime error: index out of range")
+		default:
+			in = append(in, fmt.Sprintf("ok line %d", i))
+		}
+	}
+	out := Cut(strings.Join(in, "\n"), 40)
+	lines := strings.Split(out, "\n")
+	for _, want := range []string{"ok line 1", "ok line 10", "src/app.py:12: AssertionError: expected 3 got 4", "panic: runtime error: index out of range", "ok line 1000", "ok line 981", "… [489 lines cut] …"} {
+		if !contains(lines, want) {
+			t.Errorf("cut output lacks %q:\n%s", want, out)
+		}
+	}
+	if len(lines) > 45 {
+		t.Errorf("cut to %d lines", len(lines))
+	}
+	if short := "a\nb"; Cut(short, 40) != short {
+		t.Error("short text changed")
+	}
+}
+
+func contains(lines []string, s string) bool {
+	for _, l := range lines {
+		if l == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestRenderMarkdownAndPrompt(t *testing.T) {
+	steps := goPipeline(t)
+	r := Build(Input{RunID: "run-2", Steps: steps})
+	md := RenderMarkdown(r)
+	for _, want := range []string{"# greenlight FAIL — run run-2", "| 3 | `go-test` | TEST | L4 | FAILED | 1 |", "4/1/1/0 (go-json)",
+		"calc_test.go:38: Add(2, 2) = 4, want 5", "fmt.Printf format %s has arg n of wrong type int", "**Score 8.20/10**", "## Tail log"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	test := steps[2]
+	fails := test.Report.Failures
+	var logLines []string
+	for i := 0; i < 300; i++ {
+		logLines = append(logLines, fmt.Sprintf("noise %d", i))
+	}
+	logLines[150] = "    calc_test.go:38: Add(2, 2) = 4, want 5"
+	req := &glv1.PatchRequest{Attempt: 2, FailingCommand: "go test -json ./...", Workdir: "svc", ExitCode: 1,
+		LogTail: strings.Join(logLines, "\n"), Failures: test.Report.FailuresProto(),
+		Windows:     locate.FromFailures(fails, os.DirFS(filepath.Join(golden, "src", "go"))),
+		Constraints: &glv1.Guardrails{MaxChangedLines: 10}, Feedback: "patch did not apply: hunk 1 failed"}
+	p := RenderPrompt(req)
+	for _, want := range []string{"`go test -json ./...` in `svc` exited with code 1", "### 1. TEST_ASSERTION at `svc/calc/calc_test.go:38`",
+		"calc_test.go:38: Add(2, 2) = 4, want 5", "`svc/calc/calc_test.go` lines 1–45 (focus 38)", ">38 | \t\t\tt.Errorf(\"Add(2, 2) = %d, want 5\", got)",
+		"    calc_test.go:38: Add(2, 2) = 4, want 5\n", "lines cut] …", "Change at most 10 lines.", "patch did not apply: hunk 1 failed", "<patch>"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, p)
+		}
+	}
+}
