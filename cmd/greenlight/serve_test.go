@@ -25,11 +25,11 @@ var servingLine = regexp.MustCompile(`^greenlight: serving; gateway (\S+) \(repo
 
 // served is a running `greenlight serve`.
 type served struct {
-	cmd                                 *exec.Cmd
+	cmd                                *exec.Cmd
 	gateway, loop, discovery, executor string
-	done                                chan struct{}
-	mu                                  sync.Mutex
-	logs                                strings.Builder
+	done                               chan struct{}
+	mu                                 sync.Mutex
+	logs                               strings.Builder
 }
 
 // startServe runs `greenlight serve` on free loopback ports.

@@ -3,14 +3,17 @@ module github.com/greenlight-dev/greenlight/services/gateway
 go 1.26.0
 
 require (
+	github.com/chromedp/chromedp v0.23.0
 	github.com/greenlight-dev/greenlight/pkg v0.0.0
 	go.uber.org/zap v1.28.0
+	golang.org/x/time v0.16.0
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1
 	google.golang.org/grpc v1.85.0
+	google.golang.org/protobuf v1.36.12
 )
 
 require (
 	github.com/chromedp/cdproto v0.159.0 // indirect
-	github.com/chromedp/chromedp v0.23.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/peterbourgon/ff/v3 v3.4.0 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
@@ -19,9 +22,6 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/term v0.47.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
-	golang.org/x/time v0.16.0 // indirect
-	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
 )
 
 replace github.com/greenlight-dev/greenlight/pkg => ../../pkg

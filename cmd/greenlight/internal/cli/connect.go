@@ -7,9 +7,9 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
 	"github.com/greenlight-dev/greenlight/pkg/config"
 	"github.com/greenlight-dev/greenlight/pkg/server"
-	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
 )
 
 // dataDir is the embedded mode's data directory.

@@ -3,9 +3,9 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/snapshot"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/discovery/discoverysvc"
-	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/snapshot"
 )
 
 func (a *app) discoverCmd() *cobra.Command {

@@ -8,11 +8,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/progress"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/snapshot"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/suite"
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
 // sampleResult is one repair run of an eval.
@@ -132,7 +132,7 @@ func (a *app) evalSample(ctx context.Context, conn *stack.Conn, s *suite.Suite, 
 	m := run.GetMetrics()
 	return &sampleResult{
 		Case: c.Name, RunID: run.GetId(), Status: progress.RunStatus(run.GetStatus()),
-		Green: m.GetGreen() || run.GetResult().GetStatus() == glv1.Verdict_VERDICT_PASS,
+		Green:           m.GetGreen() || run.GetResult().GetStatus() == glv1.Verdict_VERDICT_PASS,
 		AttemptsToGreen: m.GetAttemptsToGreen(), TimeToGreenSec: m.GetTimeToGreen().AsDuration().Seconds(),
 		PatchLines: m.GetPatchLines(), Rollbacks: m.GetRollbacks(), Rounds: m.GetRounds(),
 	}, nil

@@ -92,10 +92,11 @@ func describe(err error) string {
 	case errors.Is(err, context.DeadlineExceeded):
 		return "timed out"
 	}
-	st, ok := status.FromError(err)
-	if !ok {
+	var se interface{ GRPCStatus() *status.Status }
+	if !errors.As(err, &se) {
 		return err.Error()
 	}
+	st := se.GRPCStatus()
 	switch st.Code() {
 	case codes.Unavailable:
 		return "greenlight is not reachable: " + st.Message()

@@ -10,10 +10,10 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/durationpb"
 
-	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/snapshot"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/summary"
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
 // fixFlags are fix's flags on top of verify's.

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 
-	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/progress"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
 // errStreamEnded means an event stream ended before its RunFinished event.

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/summary"
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
 func (a *app) runsCmd() *cobra.Command {

@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 	"go.uber.org/zap"
 
-	"github.com/greenlight-dev/greenlight/pkg/config"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
+	"github.com/greenlight-dev/greenlight/pkg/config"
 )
 
 func (a *app) serveCmd() *cobra.Command {

@@ -8,12 +8,12 @@ import (
 	"github.com/spf13/cobra"
 	"google.golang.org/protobuf/types/known/durationpb"
 
-	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
-	"github.com/greenlight-dev/greenlight/pkg/config"
-	"github.com/greenlight-dev/greenlight/pkg/workspace"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/snapshot"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/summary"
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/config"
+	"github.com/greenlight-dev/greenlight/pkg/workspace"
 )
 
 // verifyFlags are verify's own flags (fix shares most of them).
@@ -163,8 +163,10 @@ func (a *app) finish(conn *stack.Conn, run *glv1.Run, asJSON bool) error {
 // printSummary writes the human summary of run to stdout.
 func (a *app) printSummary(conn *stack.Conn, run *glv1.Run) {
 	opts := summary.Options{Color: a.terminal(a.env.Stdout), ReportURL: conn.ReportURL(run.GetId())}
-	if opts.ReportURL == "" {
+	if opts.ReportURL == "" && conn.Embedded {
 		opts.Hint = embeddedHint(run.GetId())
+	} else if opts.ReportURL == "" {
+		opts.Hint = fmt.Sprintf("greenlight --addr %s show %s", a.addr, run.GetId())
 	}
 	fmt.Fprintln(a.env.Stdout)
 	summary.Text(a.env.Stdout, run, opts)

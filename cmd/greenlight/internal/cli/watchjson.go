@@ -5,8 +5,8 @@ import (
 
 	"google.golang.org/protobuf/encoding/protojson"
 
-	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
 // eventJSON renders one event as a line of protojson.

@@ -7,12 +7,12 @@ import (
 	"os"
 	"strings"
 
-	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
-	"github.com/greenlight-dev/greenlight/pkg/blob"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/snapshot"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/summary"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/writeback"
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/blob"
 )
 
 // errDirChanged means the directory changed while the repair ran.

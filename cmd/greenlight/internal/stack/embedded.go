@@ -59,7 +59,7 @@ type Stack struct {
 	// stopped is closed (once) when the first server stops.
 	stopped  chan struct{}
 	stopOnce sync.Once
-	loopLn *listener
+	loopLn   *listener
 }
 
 // Start runs the services. It fails with a *LockedError when another

@@ -3,26 +3,27 @@ package stack
 import (
 	"net"
 	"strconv"
-
-	"github.com/greenlight-dev/greenlight/pkg/config"
 )
 
-// DeriveReportBase guesses the report server of a gateway at addr: the
-// default layout puts HTTP on the gRPC port plus ten (7070 → 7080). Other
-// ports give "" (no guess: pass --report-url).
+// reportPortOffset is the distance between the gateway's gRPC port and its
+// HTTP port in the default layout (7070 → 7080), kept by docker-compose.yml
+// and scripts that move both ports together.
+const reportPortOffset = 10
+
+// DeriveReportBase guesses the report server of a gateway at addr: same
+// host, port plus ten ("" when addr has no numeric port). --report-url
+// overrides the guess.
 func DeriveReportBase(addr string) string {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return ""
 	}
-	_, defPort, _ := net.SplitHostPort(config.DefaultGatewayAddr)
-	_, defHTTP, _ := net.SplitHostPort(config.DefaultGatewayHTTPAddr)
-	if port != defPort {
+	p, err := strconv.Atoi(port)
+	if err != nil || p <= 0 || p+reportPortOffset > 65535 {
 		return ""
 	}
 	if host == "" || host == "0.0.0.0" || host == "::" {
 		host = "127.0.0.1"
 	}
-	p, _ := strconv.Atoi(defHTTP)
-	return "http://" + net.JoinHostPort(host, strconv.Itoa(p))
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(p+reportPortOffset))
 }

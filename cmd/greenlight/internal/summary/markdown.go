@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/progress"
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
 // Markdown renders a finished run for pasting into a pull request or an

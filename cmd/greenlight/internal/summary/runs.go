@@ -6,8 +6,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/progress"
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
 // RunsTable writes one row per run: id, kind, status, created, duration,

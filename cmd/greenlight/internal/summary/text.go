@@ -6,8 +6,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/progress"
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
 // Options tune Text.

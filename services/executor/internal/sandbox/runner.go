@@ -305,12 +305,15 @@ func (rn *run) runBatch(runCtx, callerCtx context.Context, batch []int) {
 	first := &rn.req.Steps[batch[0]]
 	b, err := rn.boxFor(runCtx, rn.req.imageOf(first), first.Network)
 	if err != nil {
-		why := fmt.Sprintf("preparing the sandbox failed: %v", err)
-		if callerCtx.Err() != nil {
-			why = "the run was canceled by the caller"
+		st, why := StatusError, fmt.Sprintf("preparing the sandbox failed: %v", err)
+		switch {
+		case callerCtx.Err() != nil:
+			st, why = StatusCanceled, "the run was canceled by the caller"
+		case runCtx.Err() != nil:
+			st, why = StatusTimedOut, fmt.Sprintf("the run budget of %s was exhausted while preparing the sandbox", rn.lim.RunTimeout)
 		}
 		for _, i := range batch {
-			rn.fail(callerCtx, i, why)
+			rn.fail(callerCtx, i, st, why)
 		}
 		return
 	}

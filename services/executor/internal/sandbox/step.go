@@ -32,10 +32,11 @@ func (rn *run) skip(ctx context.Context, i int, why string) {
 	rn.em.send(ctx, &StepFinished{Index: i, Result: res})
 }
 
-// fail records step i as an infrastructure error without running it.
-func (rn *run) fail(ctx context.Context, i int, why string) {
+// fail records step i as not run because of its sandbox (an
+// infrastructure error, a cancellation or the run budget).
+func (rn *run) fail(ctx context.Context, i int, st Status, why string) {
 	res := rn.newResult(i)
-	res.Status, res.Reason = StatusError, why
+	res.Status, res.Reason = st, why
 	now := time.Now()
 	res.StartedAt, res.FinishedAt = now, now
 	rn.results[i] = res
@@ -60,7 +61,7 @@ func (rn *run) runStep(runCtx, callerCtx context.Context, i int, b *box) {
 	res := rn.newResult(i)
 	out, err := newStepOutput(rn.r.cfg.TempDir, rn.lim.LogBytesPerStep, rn.r.cfg.Live)
 	if err != nil {
-		rn.fail(callerCtx, i, err.Error())
+		rn.fail(callerCtx, i, StatusError, err.Error())
 		return
 	}
 	defer out.close()

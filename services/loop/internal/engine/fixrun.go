@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"go.uber.org/zap"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 
@@ -236,7 +237,7 @@ func (f *fixer) end(err error, reason string) {
 			if e := f.r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_VerifyFailedMaxRetries{VerifyFailedMaxRetries: &glv1.VerifyFailedMaxRetries{
 				Attempts: f.round, StopMemo: res.StopMemo,
 			}}}); e != nil {
-				f.r.log.Error("recording the retry limit failed")
+				f.r.log.Error("recording the retry limit failed", zap.Error(e))
 			}
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"go.uber.org/zap"
+
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/locate"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/report"
@@ -39,7 +41,7 @@ func (f *fixer) request(ctx context.Context) (*glv1.PatchRequest, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		f.r.log.Warn("unpacking the snapshot for code windows failed; asking without them")
+		f.r.log.Warn("unpacking the snapshot for code windows failed; asking without them", zap.Error(err))
 	} else {
 		req.Windows = locate.FromFailures(domainFailures(v), fsys)
 	}

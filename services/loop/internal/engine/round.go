@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"go.uber.org/zap"
+
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/patch"
@@ -86,7 +88,7 @@ func (f *fixer) accept(v *verification, out *glv1.PatchOutcome) {
 			out.GetFailingBefore(), out.GetFailingAfter())
 	}
 	if err := f.r.update(func(run *glv1.Run) { run.CurrentSnapshot = f.current }); err != nil {
-		f.r.log.Warn("recording the current snapshot failed")
+		f.r.log.Warn("recording the current snapshot failed", zap.Error(err))
 	}
 }
 

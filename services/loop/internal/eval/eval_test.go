@@ -118,6 +118,7 @@ func TestEvalSuiteOverRunService(t *testing.T) {
 		t.Errorf("JSON: %v %s", err, b)
 	}
 	table := rep.Table()
+	t.Log("\n" + table)
 	for _, want := range []string{"pass@2", "fixable", "3/3", "hopeless", "0/3", "suite (2 tasks × 3)"} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)

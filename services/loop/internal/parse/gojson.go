@@ -20,6 +20,7 @@ type goJSONParser struct {
 	lim    *Limits
 	extra  []Failure
 	fp     frameParser
+	last   *goTest
 }
 
 func newGoJSONParser(lim *Limits, paths *Paths) *goJSONParser {
@@ -55,27 +56,30 @@ func (p *goJSONParser) consume(ln line) bool {
 // event applies one decoded test2json event.
 func (p *goJSONParser) event(ln line, action []byte) {
 	p.set.seen = true
-	pkg := string(p.dec.get("Package"))
+	pkgB := p.dec.get("Package")
 	test := p.dec.get("Test")
 	switch string(action) {
 	case "output":
 		out := bytes.TrimRight(p.dec.get("Output"), "\n")
 		if test != nil {
-			p.tests.get(pkg, string(test), ln.off).out(out)
+			p.running(pkgB, test, ln.off).out(out)
 			return
 		}
-		p.packageOutput(pkg, out, ln.off)
+		if len(out) > 0 && !isGoPkgLine(out) && !bytes.Equal(out, []byte("PASS")) {
+			p.packageOutput(string(pkgB), out, ln.off)
+		}
 	case "run":
-		p.tests.get(pkg, string(test), ln.off)
+		p.running(pkgB, test, ln.off)
 	case "pass", "fail", "skip":
 		st := map[string]Status{"pass": StatusPassed, "fail": StatusFailed, "skip": StatusSkipped}[string(action)]
 		el, _ := strconv.ParseFloat(string(p.dec.get("Elapsed")), 64)
+		p.last = nil
 		if test != nil {
-			p.tests.end(p.set, pkg, string(test), st, el)
+			p.tests.end(p.set, string(pkgB), string(test), st, el)
 			return
 		}
 		if st == StatusFailed {
-			p.failPackage(pkg, ln.off)
+			p.failPackage(string(pkgB), ln.off)
 		}
 	case "build-output":
 		out := bytes.TrimRight(p.dec.get("Output"), "\n")
@@ -83,6 +87,16 @@ func (p *goJSONParser) event(ln line, action []byte) {
 			p.diag.feed(line{text: l, off: ln.off})
 		}
 	}
+}
+
+// running returns the running test, reusing the previous event's test when
+// it is the same one (consecutive output lines) to avoid building map keys.
+func (p *goJSONParser) running(pkg, test []byte, off int64) *goTest {
+	if g := p.last; g != nil && string(test) == g.name && string(pkg) == g.pkg {
+		return g
+	}
+	p.last = p.tests.get(string(pkg), string(test), off)
+	return p.last
 }
 
 // packageOutput keeps a bounded amount of package-level output.

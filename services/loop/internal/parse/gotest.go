@@ -27,6 +27,7 @@ type goTest struct {
 	hasSub    bool
 	subFailed bool
 	tracked   bool // false when over the buffer budget: counted, no message
+	overflow  bool // over the record cap of the text parser: counted at once
 }
 
 // out consumes one line of the test's output.

@@ -57,6 +57,10 @@ func (p *goTextParser) feed(ln line) {
 			p.set.seen = true
 			g := p.test(string(m[2]), ln.off)
 			st := map[string]Status{"PASS": StatusPassed, "FAIL": StatusFailed, "SKIP": StatusSkipped}[string(m[1])]
+			if g.overflow {
+				p.set.add(Test{ID: g.name, Name: g.name, Status: st, Offset: ln.off}) // counted, never buffered
+				return
+			}
 			p.results[g] = st
 			p.elapsed[g], _ = strconv.ParseFloat(string(m[3]), 64)
 			if st == StatusPassed {
@@ -123,7 +127,7 @@ func (p *goTextParser) test(name string, off int64) *goTest {
 	}
 	g := &goTest{name: name, off: off, tracked: true, rawMax: p.lim.MaxTestOutputBytes}
 	if len(p.pending) >= p.lim.MaxTests+p.lim.MaxFailures {
-		g.tracked = false
+		g.tracked, g.overflow = false, true
 		return g
 	}
 	p.pending = append(p.pending, g)

@@ -38,6 +38,9 @@ type nodeTestParser struct {
 	specLine  int
 }
 
+// maxTAPDepth bounds the subtest nesting remembered for test names.
+const maxTAPDepth = 32
+
 type nodeTAPTest struct {
 	t      Test
 	suite  bool
@@ -99,7 +102,9 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 	if m := reTAPSubtest.FindSubmatch(t); m != nil {
 		p.flushTAP()
 		depth := len(m[1]) / 4
-		p.names = append(p.names[:min(depth, len(p.names))], string(m[2]))
+		if depth < maxTAPDepth {
+			p.names = append(p.names[:min(depth, len(p.names))], string(m[2]))
+		}
 		return true
 	}
 	if m := reTAPPoint.FindSubmatch(t); m != nil {
