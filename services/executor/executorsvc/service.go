@@ -194,7 +194,13 @@ func (s *Service) finished(ctx context.Context, req *glv1.ExecuteRequest, res *s
 	}
 	m := toManifest(res, results)
 	combined := res.CombinedLog.Proto()
-	arts, err := artifact.Build(context.WithoutCancel(ctx), s.blobs, m, combined, results)
+	var reports []*glv1.Artifact
+	for _, r := range res.Reports {
+		reports = append(reports, &glv1.Artifact{
+			Path: artifact.ReportPath(r.Step, res.Steps[r.Step].Name, r.Path), Digest: r.Digest.Proto(),
+		})
+	}
+	arts, err := artifact.Build(context.WithoutCancel(ctx), s.blobs, m, combined, results, reports)
 	if err != nil {
 		return nil, err
 	}

@@ -114,3 +114,29 @@ func TestExecuteRejectsBadRequests(t *testing.T) {
 		t.Errorf("%d containers were created for refused requests", n)
 	}
 }
+
+// Report files a step writes (also when it fails) are collected as
+// artifacts whose base name is the report's; links and missing files are
+// skipped.
+func TestReportFilesAreCollected(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	step := &glv1.Step{Name: "test", Phase: glv1.Phase_PHASE_TEST,
+		Command:     "mkdir -p /tmp/greenlight && echo '<testsuite/>' > /tmp/greenlight/junit.xml && ln -s /etc/passwd /tmp/greenlight/link.xml; exit 1",
+		ReportFiles: []string{"/tmp/greenlight/junit.xml", "/tmp/greenlight/link.xml", "/tmp/greenlight/missing.xml"}}
+	r := e.mustExecute(context.Background(), e.request(nil, step))
+	var reports []*glv1.Artifact
+	for _, a := range r.finished.GetArtifacts() {
+		if strings.HasPrefix(a.GetPath(), "reports/") {
+			reports = append(reports, a)
+		}
+	}
+	if len(reports) != 1 || reports[0].GetPath() != "reports/step-01-test/tmp/greenlight/junit.xml" ||
+		e.readBlob(reports[0].GetDigest()) != "<testsuite/>\n" {
+		t.Errorf("reports = %v", reports)
+	}
+	bad := e.request(nil, &glv1.Step{Name: "x", Command: "true", ReportFiles: []string{"/etc/passwd"}})
+	if st, _ := status.FromError(e.execute(context.Background(), bad).err); st.Code() != codes.InvalidArgument {
+		t.Errorf("a report file outside the sandbox's writable dirs: %v", st)
+	}
+}

@@ -60,9 +60,19 @@ func StepLogPath(i int, name string) string {
 	return fmt.Sprintf("logs/step-%02d-%s.log", i+1, clean)
 }
 
+// ReportPath is the artifact path of a report file a step wrote at the
+// absolute sandbox path p: reports/step-NN-<name>/<p without its leading
+// slash>, so its base name is the report's own.
+func ReportPath(i int, name, p string) string {
+	dir := strings.TrimSuffix(strings.TrimPrefix(StepLogPath(i, name), "logs/"), ".log")
+	return "reports/" + dir + "/" + strings.TrimPrefix(path.Clean(p), "/")
+}
+
 // Build stores manifest.json (the manifest as protobuf JSON with field names
-// as in the .proto) and lists it with the combined log and every step log.
-func Build(ctx context.Context, blobs Putter, m *glv1.Manifest, combined *glv1.Digest, steps []*glv1.StepResult) ([]*glv1.Artifact, error) {
+// as in the .proto) and lists it with the combined log, every step log and
+// the given report artifacts.
+func Build(ctx context.Context, blobs Putter, m *glv1.Manifest, combined *glv1.Digest, steps []*glv1.StepResult,
+	reports []*glv1.Artifact) ([]*glv1.Artifact, error) {
 	js, err := manifestJSON(m)
 	if err != nil {
 		return nil, err
@@ -80,7 +90,7 @@ func Build(ctx context.Context, blobs Putter, m *glv1.Manifest, combined *glv1.D
 			arts = append(arts, &glv1.Artifact{Path: StepLogPath(i, s.GetName()), Digest: s.GetLogDigest()})
 		}
 	}
-	return arts, nil
+	return append(arts, reports...), nil
 }
 
 // manifestJSON encodes the manifest as protobuf JSON with the .proto field

@@ -53,6 +53,10 @@ type Step struct {
 	CacheKeyFiles []string
 	// CachePaths (relative to Workdir) hold what the install step produced.
 	CachePaths []string
+	// ReportFiles are absolute sandbox paths (under /tmp, the workspace or
+	// the home directory) of machine-readable reports the step writes
+	// (JUnit XML, ...), collected after the step as Result.Reports.
+	ReportFiles []string
 }
 
 // Limits are the resource limits of a run. Zero fields take the server's
@@ -121,6 +125,11 @@ func (s *Step) validate(defaultImage string) error {
 			return fmt.Errorf("cache path %q must be a relative path inside the workdir", p)
 		}
 	}
+	for _, p := range s.ReportFiles {
+		if !reportPathOK(p) {
+			return fmt.Errorf("report file %q must be a clean absolute path under %s, %s or %s", p, TmpDir, WorkspaceDir, HomeDir)
+		}
+	}
 	for k, v := range s.Env {
 		if !envKeyRE.MatchString(k) {
 			return fmt.Errorf("env: %q is not a valid variable name", k)
@@ -162,4 +171,17 @@ func cleanRel(p string) (string, error) {
 // usesCache reports whether a step takes part in dependency caching.
 func (s *Step) usesCache() bool {
 	return s.Install && len(s.CachePaths) > 0 && len(s.CacheKeyFiles) > 0
+}
+
+// reportPathOK says whether p is a report file path greenlight collects.
+func reportPathOK(p string) bool {
+	if !path.IsAbs(p) || path.Clean(p) != p {
+		return false
+	}
+	for _, root := range []string{TmpDir, WorkspaceDir, HomeDir} {
+		if strings.HasPrefix(p, root+"/") {
+			return true
+		}
+	}
+	return false
 }

@@ -84,10 +84,21 @@ type Manifest struct {
 	Limits Limits
 }
 
+// Report is a machine-readable report file a step wrote, as stored.
+type Report struct {
+	// Step is the index of the step that wrote it.
+	Step int
+	// Path is its absolute path in the sandbox.
+	Path   string
+	Digest blob.Digest
+}
+
 // Result is the outcome of a run.
 type Result struct {
 	Manifest Manifest
 	Steps    []StepResult
+	// Reports are the report files the steps wrote, in step order.
+	Reports []Report
 	// CombinedLog names the stored log of all steps, with step headers.
 	CombinedLog blob.Digest
 }

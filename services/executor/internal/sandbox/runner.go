@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"sync"
 	"time"
 
@@ -97,9 +98,10 @@ type run struct {
 	results []StepResult
 	notes   [][]string
 
-	mu    sync.Mutex
-	boxes []*box
-	byImg map[string]*box
+	mu      sync.Mutex
+	boxes   []*box
+	byImg   map[string]*box
+	reports []Report
 
 	combined *combinedLog
 }
@@ -464,8 +466,18 @@ func (rn *run) finish(ctx context.Context) (*Result, error) {
 			},
 		},
 		Steps:       rn.results,
+		Reports:     rn.sortedReports(),
 		CombinedLog: combined,
 	}, nil
+}
+
+// sortedReports returns the collected reports in step order.
+func (rn *run) sortedReports() []Report {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	out := slices.Clone(rn.reports)
+	slices.SortStableFunc(out, func(a, b Report) int { return a.Step - b.Step })
+	return out
 }
 
 // containerNameRE keeps container names to what the engine accepts.

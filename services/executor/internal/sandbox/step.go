@@ -95,6 +95,7 @@ func (rn *run) runStep(runCtx, callerCtx context.Context, i int, b *box) {
 		if res.Status == StatusOK && key != "" {
 			rn.trySave(runCtx, b, key, s, system)
 		}
+		rn.collectReports(callerCtx, b, i, s, system)
 	}
 
 	close(flushDone)
