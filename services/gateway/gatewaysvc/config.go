@@ -90,7 +90,7 @@ func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.Int(&c.RateBurst, "rate-burst", "burst of requests per client IP")
 	fs.Int(&c.WatchWindow, "watch-window", "events kept per watched run for late and slow watchers")
 	fs.Bytes(&c.WatchWindowBytes, "watch-window-bytes", "bytes kept per watched run, a `size`")
-	fs.Duration(&c.WatchStallTimeout, "watch-stall-timeout", "how long a stalled watcher may hold back others before it is dropped")
+	fs.Duration(&c.WatchStallTimeout, "watch-stall-timeout", "how long a stalled watcher may hold back others before it is dropped (a `duration`)")
 	c.addrFlag = fs.Std().Lookup("addr")
 }
 

@@ -13,7 +13,6 @@ import (
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/summary"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/config"
-	"github.com/greenlight-dev/greenlight/pkg/workspace"
 )
 
 // verifyFlags are verify's own flags (fix shares most of them).
@@ -39,7 +38,7 @@ func (f *verifyFlags) bind(cmd *cobra.Command) {
 	fl.BoolVar(&f.json, "json", false, "print the result (output contract) as JSON on stdout")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no live progress")
 	fl.BoolVar(&f.logs, "logs", false, "print every log line as it arrives (plain output)")
-	fl.StringVar(&f.maxBytes, "max-workspace-bytes", fmt.Sprint(workspace.DefaultMaxBytes), "refuse a workspace larger than this `size` (e.g. 512MiB)")
+	fl.StringVar(&f.maxBytes, "max-workspace-bytes", "1GiB", "refuse a workspace whose files add up to more than this `size` (the sandbox's default workspace cap)")
 	fl.StringSliceVar(&f.changed, "changed", nil, "files the change touched (selects risk-triggered tier 1 checks)")
 	fl.BoolVar(&f.highRisk, "high-risk", false, "treat the change as high risk (selects tier 1)")
 	fl.BoolVar(&f.milestone, "milestone-end", false, "this is a milestone's end (selects tier 1)")

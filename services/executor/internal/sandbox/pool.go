@@ -69,8 +69,10 @@ func (p *Pool) Warm(img ImageInfo) {
 	p.refillLocked(img.Ref)
 }
 
-// take returns an idle container for img when one with lim is available,
-// and refills in the background. The caller owns the container from then on.
+// take returns an idle container for img when one with lim is available.
+// The caller owns the container from then on, and calls refill when its run
+// is over: refilling while the run executes would compete with it for the
+// engine on the run's critical path.
 func (p *Pool) take(img ImageInfo, lim Limits) (pooled, bool) {
 	if p == nil || p.size <= 0 || !sameContainerLimits(lim, p.limits) {
 		return pooled{}, false
@@ -81,7 +83,6 @@ func (p *Pool) take(img ImageInfo, lim Limits) (pooled, bool) {
 		return pooled{}, false
 	}
 	p.images[img.Ref] = img
-	defer p.refillLocked(img.Ref)
 	for list := p.idle[img.Ref]; len(list) > 0; list = p.idle[img.Ref] {
 		c := list[0]
 		p.idle[img.Ref] = list[1:]
@@ -91,6 +92,20 @@ func (p *Pool) take(img ImageInfo, lim Limits) (pooled, bool) {
 		p.removeAsync(c.id)
 	}
 	return pooled{}, false
+}
+
+// refill tops the pool for ref up in the background.
+func (p *Pool) refill(ref string) {
+	if p == nil || p.size <= 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.closed {
+		if _, ok := p.images[ref]; ok {
+			p.refillLocked(ref)
+		}
+	}
 }
 
 // refillLocked starts creations until idle plus in-flight reach the size.

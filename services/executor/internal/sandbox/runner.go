@@ -443,6 +443,9 @@ func (rn *run) release() {
 				rn.log.Warn("removing a sandbox container failed; the reaper will retry",
 					zap.String("container", shortID(b.id)), zap.Error(err))
 			}
+			if b.pooled {
+				rn.r.pool.refill(b.image.Ref)
+			}
 		}()
 	}
 }

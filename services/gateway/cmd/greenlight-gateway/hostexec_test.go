@@ -199,7 +199,7 @@ func goProject(bug bool) map[string]string {
 		div = "\treturn a / max(b, 1), nil\n"
 	}
 	return map[string]string{
-		"go.mod":  "module example.com/svc\n\ngo 1.22\n",
+		"go.mod": "module example.com/svc\n\ngo 1.22\n",
 		"calc/calc.go": "package calc\n\nimport \"errors\"\n\nvar _ = errors.New\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n\n" +
 			"// Div divides a by b.\nfunc Div(a, b int) (int, error) {\n" + div + "}\n",
 		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"Add(2, 3) != 5\")\n\t}\n}\n\n" +

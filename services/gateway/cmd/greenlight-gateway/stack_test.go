@@ -97,4 +97,3 @@ func loopbackAddr(t *testing.T, addr string) string {
 
 // blobDirOf is the loop's blob store directory under its data dir.
 func blobDirOf(dataDir string) string { return filepath.Join(dataDir, "blobs") }
-

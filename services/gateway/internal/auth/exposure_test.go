@@ -20,6 +20,8 @@ func TestIsLoopback(t *testing.T) {
 		{":7070", false},
 		{"10.1.2.3:7070", false},
 		{"gateway.internal:7070", false},
+		{"bufconn:gateway", true},
+		{"unix:/run/greenlight.sock", true},
 	}
 	for _, tt := range tests {
 		if got := IsLoopback(tt.addr); got != tt.want {

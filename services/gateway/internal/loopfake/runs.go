@@ -115,7 +115,7 @@ func PassingFixRun(id string, logDigests map[string]*glv1.Digest) *glv1.Run {
 		DecidedBy: glv1.ScoreSource_SCORE_SOURCE_DETERMINISTIC, Rule: "every required step passed; 12 test assertions ran"}
 	return &glv1.Run{
 		Id: id, Kind: glv1.RunKind_RUN_KIND_FIX, Status: glv1.RunStatus_RUN_STATUS_PASSED,
-		Snapshot: &glv1.Digest{Hash: "4f0c9d1e8b7a6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d", SizeBytes: 20480},
+		Snapshot:  &glv1.Digest{Hash: "4f0c9d1e8b7a6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d", SizeBytes: 20480},
 		CreatedAt: timestamppb.New(base), StartedAt: timestamppb.New(base), FinishedAt: timestamppb.New(base.Add(63 * time.Second)),
 		SourceDir: "/home/dev/svc",
 		Result: &glv1.Result{

@@ -98,7 +98,7 @@ func noteText(ev *glv1.RunEvent) string {
 		d := k.VerifyFailedRetry
 		return fmt.Sprintf("Attempt %d of %d failed (%s); retrying", d.GetAttempt(), d.GetMaxAttempts(), d.GetFailedCommand())
 	case *glv1.RunEvent_VerifyFailedMaxRetries:
-		return fmt.Sprintf("Gave up after %d attempts", k.VerifyFailedMaxRetries.GetAttempts())
+		return "Gave up after " + plural(int(k.VerifyFailedMaxRetries.GetAttempts()), "attempt", "attempts")
 	case *glv1.RunEvent_TierSkipped:
 		return fmt.Sprintf("Tier %s skipped: %s", enumName(k.TierSkipped.GetTier().String(), "TIER_"), k.TierSkipped.GetReason())
 	case *glv1.RunEvent_RoundStarted:

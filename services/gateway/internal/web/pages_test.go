@@ -24,7 +24,7 @@ func TestReportPages(t *testing.T) {
 			`<span class="d-add">&#43;	if b == 0 {</span>`, `<span class="d-del">-	return a / b, nil</span>`,
 			"Patch attempt 2", "applied", "rolled back", "patch deletes test assertions",
 			`<span class="badge cache">cache hit</span>`, "<code>go test -json ./...</code>",
-			`href="/runs/run-pass/logs/go-test"`, "12 passed", "L4", "real test assertions", "10</strong> / 10",
+			`href="/runs/run-pass/logs/go-test"`, "12 passed", "L4", "real test assertions", "10</strong> / 10", "<th>Rule</th><td>every required step passed; 12 test assertions ran</td>",
 			`href="/runs/run-pass/result.json"`,
 		}, []string{`id="live"`}},
 		{"fail", "/runs/run-fail", 200, []string{

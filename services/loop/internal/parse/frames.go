@@ -7,10 +7,8 @@ import (
 )
 
 var (
-	// Python: `  File "/workspace/app/calc.py", line 9, in div` (faulthandler omits the comma).
-	rePyFrame = regexp.MustCompile(`^\s*File "([^"]+)", line (\d+),? in (.+)$`)
-	// pytest long/short tracebacks: `app/calc.py:9: ZeroDivisionError`, `app/calc.py:16: in mean`.
-	rePytestFrame = regexp.MustCompile(`^([^\s:"'()]+\.py):(\d+):(?: (?:in (\S+))?.*)?$`)
+	// Python frames (`  File "/workspace/app/calc.py", line 9, in div`) and
+	// pytest's `app/calc.py:16: in mean` are matched by hand: see pymatch.go.
 	// Go panic frames: `\t/workspace/svc/calc/calc.go:16 +0x1d`.
 	reGoFrame = regexp.MustCompile(`^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
 	// Node/V8: `    at fn (/path/x.js:7:11)`, `    at /path/x.js:7:11`; node TAP stacks drop "at ".
@@ -53,8 +51,8 @@ func (fp *frameParser) parse(t []byte, allowPytest bool) (Frame, bool) {
 // line costs one scan plus at most one regex.
 func (fp *frameParser) match(t []byte, allowPytest bool) (Frame, bool) {
 	if bytes.Contains(t, []byte(`File "`)) {
-		if m := rePyFrame.FindSubmatch(t); m != nil {
-			return fp.frame(string(m[1]), m[2], nil, string(m[3])), true
+		if file, lineNo, fn, ok := matchPyFrame(t); ok {
+			return fp.frameBytes(file, lineNo, nil, string(fn)), true
 		}
 		return Frame{}, false
 	}
@@ -79,8 +77,12 @@ func (fp *frameParser) match(t []byte, allowPytest bool) (Frame, bool) {
 			return f, true
 		}
 	case "py":
-		if m := rePytestFrame.FindSubmatch(t); allowPytest && m != nil {
-			return fp.frame(string(m[1]), m[2], nil, string(m[3])), true
+		// Only pytest sections accept `x.py:12: text` (see parse).
+		if !allowPytest {
+			return Frame{}, false
+		}
+		if file, lineNo, fn, ok := matchPytestFrame(t); ok {
+			return fp.frameBytes(file, lineNo, nil, string(fn)), true
 		}
 	default: // JavaScript and TypeScript family
 		if bytes.Contains(t, []byte("❯ ")) {
@@ -96,10 +98,46 @@ func (fp *frameParser) match(t []byte, allowPytest bool) (Frame, bool) {
 	return Frame{}, false
 }
 
-// frameExts are the source extensions whose `file.ext:NN` positions are frames.
-var frameExts = map[string]bool{
-	"go": true, "rs": true, "py": true, "java": true, "kt": true, "scala": true, "groovy": true,
-	"js": true, "mjs": true, "cjs": true, "jsx": true, "ts": true, "mts": true, "cts": true, "tsx": true, "vue": true, "svelte": true,
+// frameExt returns the frame extension ext names as a constant string (no
+// allocation per line), or "" when it is not one.
+func frameExt(ext []byte) string {
+	switch string(ext) {
+	case "go":
+		return "go"
+	case "rs":
+		return "rs"
+	case "py":
+		return "py"
+	case "java":
+		return "java"
+	case "kt":
+		return "kt"
+	case "scala":
+		return "scala"
+	case "groovy":
+		return "groovy"
+	case "js":
+		return "js"
+	case "mjs":
+		return "mjs"
+	case "cjs":
+		return "cjs"
+	case "jsx":
+		return "jsx"
+	case "ts":
+		return "ts"
+	case "mts":
+		return "mts"
+	case "cts":
+		return "cts"
+	case "tsx":
+		return "tsx"
+	case "vue":
+		return "vue"
+	case "svelte":
+		return "svelte"
+	}
+	return ""
 }
 
 // locExt returns the extension of the first `name.ext:digit` in t, or "".
@@ -109,8 +147,10 @@ func locExt(t []byte) string {
 		for j < len(t) && j-i <= 7 && (t[j] >= 'a' && t[j] <= 'z') {
 			j++
 		}
-		if j+1 < len(t) && t[j] == ':' && t[j+1] >= '0' && t[j+1] <= '9' && frameExts[string(t[i+1:j])] {
-			return string(t[i+1 : j])
+		if j+1 < len(t) && t[j] == ':' && t[j+1] >= '0' && t[j+1] <= '9' {
+			if ext := frameExt(t[i+1 : j]); ext != "" {
+				return ext
+			}
 		}
 		k := bytes.IndexByte(t[i+1:], '.')
 		if k < 0 {
@@ -119,6 +159,18 @@ func locExt(t []byte) string {
 		i += 1 + k
 	}
 	return ""
+}
+
+// frameBytes is frame for a file name still in the line buffer: a file
+// seen before costs no allocation.
+func (fp *frameParser) frameBytes(file, lineNo, col []byte, fn string) Frame {
+	rel, project := fp.paths.normalizeBytes(file)
+	f := Frame{File: rel, Func: fn, Project: project}
+	f.Line = atoi(lineNo)
+	if col != nil {
+		f.Column = atoi(col)
+	}
+	return f
 }
 
 func (fp *frameParser) frame(file string, lineNo, col []byte, fn string) Frame {

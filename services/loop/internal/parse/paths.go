@@ -69,6 +69,15 @@ func (p *Paths) Normalize(raw string) (rel string, project bool) {
 	return rel, project
 }
 
+// normalizeBytes is Normalize for a path still in a line buffer: the cache
+// lookup does not copy it, so a path seen before costs no allocation.
+func (p *Paths) normalizeBytes(raw []byte) (rel string, project bool) {
+	if n, ok := p.cache[string(raw)]; ok {
+		return n.rel, n.project
+	}
+	return p.Normalize(string(raw))
+}
+
 func (p *Paths) normalize(raw string) (rel string, project bool) {
 	s := strings.TrimSpace(raw)
 	s = strings.TrimPrefix(s, "file://")

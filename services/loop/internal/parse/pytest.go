@@ -2,17 +2,11 @@ package parse
 
 import (
 	"bytes"
-	"regexp"
-	"strconv"
 	"strings"
 )
 
-var (
-	rePytestCounts   = regexp.MustCompile(`(\d+) (passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?|rerun)`)
-	rePytestQuiet    = regexp.MustCompile(`^(?:\d+ (?:passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?|rerun)(?:, )?)+ in [\d.]+s`)
-	rePytestProgress = regexp.MustCompile(`^(\S+\.py) ([.sFExX]*)(?:\s+\[\s*\d+%\])?$`)
-	rePytestCrashed  = regexp.MustCompile(`^(\S+\.py) ([.sFExX]*)(Fatal Python error: .*)$`)
-)
+// The line shapes pytest prints are matched by hand (pymatch.go): the
+// regular expressions they replace cost more than the rest of the parse.
 
 // pytestBlock is one failure/error section of pytest's report.
 type pytestBlock struct {
@@ -71,16 +65,16 @@ func (p *pytestParser) feed(ln line) {
 	case "":
 		p.feedProgress(ln)
 	}
-	if t[0] >= '0' && t[0] <= '9' && rePytestQuiet.Match(t) {
-		p.counts(string(t))
+	if t[0] >= '0' && t[0] <= '9' && matchPytestQuiet(t) {
+		p.counts(t)
 	}
 }
 
 // between returns the title of a `==== title ====` or `____ title ____`
-// line drawn with c (at least three on each side).
-func between(t []byte, c byte) (string, bool) {
+// line drawn with c (at least three on each side). The title points into t.
+func between(t []byte, c byte) ([]byte, bool) {
 	if len(t) < 9 || t[1] != c || t[2] != c || t[len(t)-1] != c || t[len(t)-2] != c || t[len(t)-3] != c {
-		return "", false
+		return nil, false
 	}
 	i, j := 0, len(t)
 	for i < j && t[i] == c {
@@ -90,27 +84,27 @@ func between(t []byte, c byte) (string, bool) {
 		j--
 	}
 	if i >= j || t[i] != ' ' || t[j-1] != ' ' {
-		return "", false
+		return nil, false
 	}
 	name := bytes.TrimSpace(t[i:j])
-	return string(name), len(name) > 0
+	return name, len(name) > 0
 }
 
 // header handles a `==== name ====` line.
-func (p *pytestParser) header(name string) {
+func (p *pytestParser) header(name []byte) {
 	p.closeBlock()
 	switch {
-	case name == "test session starts":
+	case string(name) == "test session starts":
 		p.set.seen = true
 		p.section = ""
-	case name == "FAILURES":
+	case string(name) == "FAILURES":
 		p.section = "failures"
-	case name == "ERRORS":
+	case string(name) == "ERRORS":
 		p.section = "errors"
-	case name == "short test summary info":
+	case string(name) == "short test summary info":
 		p.section = "summary"
 		p.sawShort = true
-	case rePytestCounts.MatchString(name) && strings.Contains(name, " in "), strings.HasPrefix(name, "no tests ran"):
+	case eachPytestCount(name, nil) > 0 && bytes.Contains(name, []byte(" in ")), bytes.HasPrefix(name, []byte("no tests ran")):
 		p.counts(name)
 		p.section = "done"
 	default:
@@ -119,11 +113,11 @@ func (p *pytestParser) header(name string) {
 }
 
 // counts parses `2 failed, 4 passed, 1 skipped, 1 error in 0.03s`.
-func (p *pytestParser) counts(s string) {
-	var c Counts
-	for _, m := range rePytestCounts.FindAllStringSubmatch(s, -1) {
-		n, _ := strconv.Atoi(m[1])
-		switch m[2] {
+func (p *pytestParser) counts(t []byte) {
+	c := &Counts{}
+	eachPytestCount(t, func(num, word []byte) {
+		n := atoi(num)
+		switch string(word) {
 		case "passed", "xpassed":
 			c.Passed += n
 		case "failed":
@@ -133,8 +127,8 @@ func (p *pytestParser) counts(s string) {
 		case "error", "errors":
 			c.Errors += n
 		}
-	}
-	p.set.summary = &c
+	})
+	p.set.summary = c
 	p.set.seen = true
 }
 
@@ -143,15 +137,11 @@ func (p *pytestParser) feedProgress(ln line) {
 	if !bytes.Contains(t, []byte(".py ")) {
 		return
 	}
-	m := rePytestProgress.FindSubmatch(t)
-	crashed := false
-	if m == nil {
-		if m = rePytestCrashed.FindSubmatch(t); m == nil {
-			return
-		}
-		crashed = true
+	file, marks, fatal, ok := pytestProgress(t)
+	if !ok {
+		return
 	}
-	for _, c := range m[2] {
+	for _, c := range marks {
 		switch c {
 		case '.', 'X':
 			p.progress.Passed++
@@ -163,19 +153,25 @@ func (p *pytestParser) feedProgress(ln line) {
 			p.progress.Errors++
 		}
 	}
-	if crashed {
-		file, _ := p.paths.Normalize(string(m[1]))
+	if fatal != nil {
+		rel, _ := p.paths.Normalize(string(file))
 		p.progress.Errors++
-		p.crashed = &Test{ID: string(m[1]), File: file, Status: StatusError, Message: string(m[3]), Offset: ln.off}
+		p.crashed = &Test{ID: string(file), File: rel, Status: StatusError, Message: string(fatal), Offset: ln.off}
 	}
 }
 
 func (p *pytestParser) feedBlock(ln line) {
+	if len(p.blocks) >= p.lim.MaxFailures {
+		// Every block from here on would be dropped by closeBlock: skip
+		// the work (the frame parser's state only feeds those blocks).
+		p.block = nil
+		return
+	}
 	t := ln.text
 	if t[0] == '_' {
 		if name, ok := between(t, '_'); ok {
 			p.closeBlock()
-			p.block = &pytestBlock{name: name, isErr: p.section == "errors", off: ln.off,
+			p.block = &pytestBlock{name: string(name), isErr: p.section == "errors", off: ln.off,
 				frames: frameList{max: p.lim.MaxFrames}, eLines: msgBuf{max: p.lim.MaxMessageBytes}}
 			p.inCapt = false
 			return
@@ -217,7 +213,6 @@ func (p *pytestParser) feedShort(ln line) {
 	if !ok || len(restB) == 0 {
 		return
 	}
-	rest := string(restB)
 	t := Test{Offset: ln.off}
 	switch string(word) {
 	case "PASSED", "XPASS":
@@ -231,6 +226,7 @@ func (p *pytestParser) feedShort(ln line) {
 	default:
 		return
 	}
+	rest := string(restB)
 	id, msg := rest, ""
 	if i := strings.Index(rest, " - "); i > 0 {
 		id, msg = rest[:i], rest[i+3:]

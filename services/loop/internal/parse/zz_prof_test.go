@@ -1,0 +1,66 @@
+package parse
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+func TestZZPerParser(t *testing.T) {
+	content, _ := os.ReadFile("testdata/golden/pytest/fail-plain.log")
+	big := bytes.Repeat(content, 3000)
+	var lines []line
+	for len(big) > 0 {
+		i := bytes.IndexByte(big, '\n')
+		lines = append(lines, line{text: big[:i]})
+		big = big[i+1:]
+	}
+	lim := DefaultLimits()
+	paths := NewPaths("", "svc", nil)
+	ps := newLogParsers(&lim, paths, glv1.Phase_PHASE_TEST)
+	names := []string{"gotext", "pytest", "jstext", "jsline", "mocha", "node", "cargo", "maven", "generic", "diag", "crash"}
+	total := time.Duration(0)
+	st := time.Now()
+	for _, ln := range lines {
+		ps.keep(ln)
+	}
+	fmt.Println("keep", time.Since(st)/time.Duration(len(lines)))
+	st = time.Now()
+	for _, ln := range lines {
+		ps.gojson.consume(ln)
+	}
+	fmt.Println("gojson", time.Since(st)/time.Duration(len(lines)))
+	for i, f := range ps.all {
+		st := time.Now()
+		for _, ln := range lines {
+			f.feed(ln)
+		}
+		d := time.Since(st)
+		total += d
+		fmt.Println(names[i], d/time.Duration(len(lines)), "ns/line")
+	}
+	fmt.Println("total", total/time.Duration(len(lines)), "lines", len(lines))
+}
+
+func BenchmarkZZPytest(b *testing.B) {
+	content, _ := os.ReadFile("testdata/golden/pytest/fail-plain.log")
+	big := bytes.Repeat(content, 3000)
+	var lines []line
+	for len(big) > 0 {
+		i := bytes.IndexByte(big, '\n')
+		lines = append(lines, line{text: big[:i]})
+		big = big[i+1:]
+	}
+	lim := DefaultLimits()
+	paths := NewPaths("", "svc", nil)
+	for i := 0; i < b.N; i++ {
+		ps := newLogParsers(&lim, paths, glv1.Phase_PHASE_TEST)
+		for _, ln := range lines {
+			ps.pytest.feed(ln)
+		}
+	}
+}

@@ -1,0 +1,147 @@
+package zzorig
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// MarkFlaky marks the failing tests of orig that passed when only the
+// failing tests were run again (rerun), and returns their IDs. Flaky tests
+// stay in the report — Flaky is set on the record and its failure, and they
+// move from Failed/Errors to Passed with Counts.Flaky counting them — so a
+// flaky test is recorded, never hidden. When every failure of the step was a
+// flaky test and the re-run itself succeeded, PassedOnRerun is set.
+func MarkFlaky(orig, rerun *StepReport) []string {
+	if orig == nil || rerun == nil {
+		return nil
+	}
+	passed := map[string]bool{}
+	byName := map[string]bool{}
+	for _, t := range rerun.Tests {
+		if t.Status == StatusPassed {
+			passed[t.ID] = true
+			byName[t.Name+"\x00"+t.File] = true
+		}
+	}
+	var ids []string
+	for i := range orig.Tests {
+		t := &orig.Tests[i]
+		if !t.Status.failing() || t.Flaky {
+			continue
+		}
+		if !passed[t.ID] && !byName[t.Name+"\x00"+t.File] {
+			continue
+		}
+		t.Flaky = true
+		ids = append(ids, t.ID)
+		if t.Status == StatusFailed {
+			orig.Counts.Failed--
+		} else {
+			orig.Counts.Errors--
+		}
+		orig.Counts.Passed++
+		orig.Counts.Flaky++
+	}
+	flaky := map[string]bool{}
+	for _, id := range ids {
+		flaky[id] = true
+	}
+	remaining := 0
+	for i := range orig.Failures {
+		f := &orig.Failures[i]
+		if f.Test != "" && flaky[f.Test] {
+			f.Flaky = true
+			continue
+		}
+		remaining++
+	}
+	orig.PassedOnRerun = len(ids) > 0 && remaining == 0 && orig.Counts.Failed == 0 && orig.Counts.Errors == 0 &&
+		rerun.stepOK()
+	return ids
+}
+
+// stepOK reports whether the step succeeded.
+func (r *StepReport) stepOK() bool { return !r.stepFailed() }
+
+// reSafeTestName matches test names that are safe to put in a shell word.
+var reSafeTestName = regexp.MustCompile(`^[\w./:\[\]\-,=+@# ]+$`)
+
+// RerunCommand builds a command that runs only the failing tests of a step,
+// for flaky-test detection. ok is false when the format has no way to select
+// tests or a name is unsafe to quote.
+func RerunCommand(command string, rep *StepReport) (cmd string, ok bool) {
+	var failing []Test
+	for _, t := range rep.Tests {
+		if t.Status.failing() && !strings.HasPrefix(t.Name, "[") {
+			if !reSafeTestName.MatchString(t.ID) {
+				return "", false
+			}
+			failing = append(failing, t)
+		}
+	}
+	if len(failing) == 0 {
+		return "", false
+	}
+	switch rep.Format {
+	case FormatGoJSON, FormatGoText:
+		return goRerun(command, failing), true
+	case FormatPytestJUnit, FormatPytestSummary:
+		ids := make([]string, 0, len(failing))
+		for _, t := range failing {
+			ids = append(ids, shellQuote(t.ID))
+		}
+		return pytestRunner(command) + " -rA " + strings.Join(ids, " "), true
+	case FormatCargo:
+		names := make([]string, 0, len(failing))
+		for _, t := range failing {
+			names = append(names, shellQuote(t.ID))
+		}
+		return "cargo test -- --exact " + strings.Join(names, " "), true
+	case FormatSurefire, FormatSurefireLog:
+		sel := make([]string, 0, len(failing))
+		for _, t := range failing {
+			cls := t.Suite[strings.LastIndexByte(t.Suite, '.')+1:]
+			sel = append(sel, cls+"#"+t.Name)
+		}
+		return "mvn -B -o test " + shellQuote("-Dtest="+strings.Join(sel, ",")), true
+	}
+	return "", false
+}
+
+// goRerun selects the failing top-level tests per package.
+func goRerun(command string, failing []Test) string {
+	names := map[string]bool{}
+	pkgs := map[string]bool{}
+	for _, t := range failing {
+		names[regexp.QuoteMeta(strings.SplitN(t.Name, "/", 2)[0])] = true
+		pkgs[t.Suite] = true
+	}
+	json := ""
+	if strings.Contains(command, "-json") {
+		json = "-json "
+	}
+	return "go test " + json + "-count=1 -run " + shellQuote("^("+strings.Join(sortedKeys(names), "|")+")$") + " " + strings.Join(sortedKeys(pkgs), " ")
+}
+
+// pytestRunner keeps how the step invoked pytest (`python3 -m pytest`, `pytest`).
+func pytestRunner(command string) string {
+	for _, pre := range []string{"python3 -m pytest", "python -m pytest", "pytest"} {
+		if strings.Contains(command, pre) {
+			return pre
+		}
+	}
+	return "python3 -m pytest"
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// shellQuote quotes s for /bin/sh.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

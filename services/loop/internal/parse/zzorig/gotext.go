@@ -1,0 +1,212 @@
+package zzorig
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+var (
+	reGoTextResult = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): (\S+) \(([\d.]+)s\)`)
+	reGoTextPkg    = regexp.MustCompile(`^(ok  |FAIL|\?   )\t(\S+)(?:\s+(\[build failed\]|\[setup failed\]|[\d.]+s|\(cached\)|\[no test files\]))?`)
+	reGoRunning    = regexp.MustCompile(`^\t\t(\S+) \(`)
+)
+
+// goTextParser reads plain `go test` output (-v or not). Without -v only
+// failing tests are printed, so passing tests are not counted.
+type goTextParser struct {
+	lim   *Limits
+	paths *Paths
+	set   *testSet
+	// pending holds the records of the package being printed: the package
+	// name comes last, on the `ok`/`FAIL` line.
+	pending  []*goTest
+	results  map[*goTest]Status
+	elapsed  map[*goTest]float64
+	dropped  Counts
+	cur      *goTest
+	running  bool
+	pkgMsg   msgBuf
+	pkgOff   int64
+	timedOut bool
+	stuck    []string
+}
+
+func newGoTextParser(lim *Limits, paths *Paths) *goTextParser {
+	return &goTextParser{lim: lim, paths: paths, set: newTestSet(lim), results: map[*goTest]Status{},
+		elapsed: map[*goTest]float64{}, pkgMsg: msgBuf{max: lim.MaxMessageBytes}, pkgOff: -1}
+}
+
+func (p *goTextParser) feed(ln line) {
+	t := ln.text
+	if len(t) == 0 {
+		return
+	}
+	switch {
+	case bytes.HasPrefix(t, []byte("=== RUN   ")):
+		p.set.seen = true
+		p.cur = p.test(string(bytes.TrimSpace(t[10:])), ln.off)
+		return
+	case bytes.HasPrefix(t, []byte("=== ")):
+		return
+	case bytes.Contains(t, []byte("--- ")):
+		if m := reGoTextResult.FindSubmatch(t); m != nil {
+			p.set.seen = true
+			g := p.test(string(m[2]), ln.off)
+			st := map[string]Status{"PASS": StatusPassed, "FAIL": StatusFailed, "SKIP": StatusSkipped}[string(m[1])]
+			if g.overflow {
+				p.set.add(Test{ID: g.name, Name: g.name, Status: st, Offset: ln.off}) // counted, never buffered
+				return
+			}
+			p.results[g] = st
+			p.elapsed[g], _ = strconv.ParseFloat(string(m[3]), 64)
+			if st == StatusPassed {
+				g.raw, g.tracked = nil, false // a passing test's output is never needed
+			}
+			p.cur = g
+			return
+		}
+	}
+	if p.packageLine(t, ln.off) {
+		return
+	}
+	if bytes.Equal(t, []byte("FAIL")) || bytes.Equal(t, []byte("PASS")) {
+		return
+	}
+	if bytes.HasPrefix(t, []byte("panic: test timed out")) {
+		p.timedOut = true
+		p.running = false
+	}
+	if bytes.Equal(bytes.TrimSpace(t), []byte("running tests:")) {
+		p.running = true
+	} else if p.running {
+		if m := reGoRunning.FindSubmatch(t); m != nil {
+			p.stuck = append(p.stuck, string(m[1]))
+		} else {
+			p.running = false
+		}
+	}
+	if p.cur != nil && p.results[p.cur] != StatusPassed {
+		p.cur.out(t)
+		return
+	}
+	if p.pkgOff < 0 {
+		p.pkgOff = ln.off
+	}
+	p.pkgMsg.add(t)
+}
+
+// packageLine handles `ok  \tpkg\t0.1s` / `FAIL\tpkg [build failed]` lines.
+func (p *goTextParser) packageLine(t []byte, off int64) bool {
+	if !isGoPkgLine(t) {
+		return false
+	}
+	m := reGoTextPkg.FindSubmatch(t)
+	if m == nil || (len(m[3]) == 0 && !bytes.HasPrefix(t, []byte("FAIL\t"))) {
+		return false
+	}
+	p.set.seen = true
+	p.endPackage(string(m[1]), string(m[2]), string(m[3]), off)
+	return true
+}
+
+// isGoPkgLine is a cheap test for go test's per-package result lines.
+func isGoPkgLine(t []byte) bool {
+	return bytes.HasPrefix(t, []byte("ok  \t")) || bytes.HasPrefix(t, []byte("FAIL\t")) || bytes.HasPrefix(t, []byte("?   \t"))
+}
+
+// test returns the pending record for name, creating it.
+func (p *goTextParser) test(name string, off int64) *goTest {
+	for _, g := range p.pending {
+		if g.name == name {
+			return g
+		}
+	}
+	g := &goTest{name: name, off: off, tracked: true, rawMax: p.lim.MaxTestOutputBytes}
+	if len(p.pending) >= p.lim.MaxTests+p.lim.MaxFailures {
+		g.tracked, g.overflow = false, true
+		return g
+	}
+	p.pending = append(p.pending, g)
+	return g
+}
+
+// endPackage attributes the pending records to pkg.
+func (p *goTextParser) endPackage(kind, pkg, note string, off int64) {
+	parents := map[string]bool{}
+	for _, g := range p.pending {
+		if i := strings.LastIndexByte(g.name, '/'); i > 0 {
+			parents[g.name[:i]] = true
+		}
+	}
+	failed := false
+	for _, g := range p.pending {
+		g.pkg = pkg
+		st, ok := p.results[g]
+		if !ok {
+			if kind != "FAIL" {
+				continue
+			}
+			st = StatusFailed // still running when the binary died
+		}
+		// A parent's outcome is its subtests' unless it failed on its own.
+		if parents[g.name] && !g.panicked && !(st == StatusFailed && !p.anySubFailed(g.name)) {
+			continue
+		}
+		rec := g.record(st, p.elapsed[g], p.paths, p.lim)
+		p.fixFrames(&rec, pkg)
+		if st.failing() {
+			failed = true
+			rec.kind = g.kind()
+			if p.timedOut {
+				rec.kind = glv1.FailureKind_FAILURE_KIND_TIMEOUT
+			}
+		}
+		p.set.add(rec)
+	}
+	switch {
+	case note == "[build failed]" || note == "[setup failed]":
+		p.set.add(Test{ID: pkg + " " + note, Suite: pkg, Name: note, Status: StatusError, Message: "package failed to build", Offset: off})
+	case kind == "FAIL" && !failed:
+		for _, s := range p.stuck {
+			rec := Test{ID: pkg + "." + s, Suite: pkg, Name: s, Status: StatusFailed, Message: p.pkgMsg.String(), Offset: p.pkgOff}
+			rec.kind = glv1.FailureKind_FAILURE_KIND_TIMEOUT
+			p.set.add(rec)
+			failed = true
+		}
+		if !failed {
+			p.set.add(Test{ID: pkg + " [package failed]", Suite: pkg, Name: "[package failed]", Status: StatusError, Message: p.pkgMsg.String(), Offset: p.pkgOff})
+		}
+	}
+	p.pending, p.cur, p.timedOut, p.stuck = p.pending[:0], nil, false, nil
+	p.results, p.elapsed = map[*goTest]Status{}, map[*goTest]float64{}
+	p.pkgMsg.reset()
+	p.pkgOff = -1
+}
+
+func (p *goTextParser) anySubFailed(name string) bool {
+	for g, st := range p.results {
+		if strings.HasPrefix(g.name, name+"/") && st.failing() {
+			return true
+		}
+	}
+	return false
+}
+
+// fixFrames resolves test-relative file names now that the package is known.
+func (p *goTextParser) fixFrames(rec *Test, pkg string) {
+	for i := range rec.Frames {
+		f := &rec.Frames[i]
+		if f.Project && !strings.Contains(f.File, "/") {
+			f.File = p.paths.GoFile(pkg, f.File)
+		} else if f.Project && p.paths.Workdir != "" && strings.HasPrefix(f.File, p.paths.Workdir+"/") && !strings.Contains(strings.TrimPrefix(f.File, p.paths.Workdir+"/"), "/") {
+			f.File = p.paths.GoFile(pkg, strings.TrimPrefix(f.File, p.paths.Workdir+"/"))
+		}
+	}
+	if f, ok := firstProject(rec.Frames); ok {
+		rec.File, rec.Line = f.File, f.Line
+	}
+}

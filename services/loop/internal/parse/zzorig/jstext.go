@@ -1,0 +1,188 @@
+package zzorig
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+var (
+	reJestTests   = regexp.MustCompile(`^Tests:\s+(.*\d+ total)$`)
+	reJestFile    = regexp.MustCompile(`^(PASS|FAIL) (\S+)`)
+	reJestBlock   = regexp.MustCompile(`^  ● (.+)$`)
+	reVitestTests = regexp.MustCompile(`^\s*Tests\s+(.+?)\s*\((\d+)\)$`)
+	reVitestBlock = regexp.MustCompile(`^\s*FAIL\s+(\S+) > (.+)$`)
+	reCountWord   = regexp.MustCompile(`(\d+) (passed|failed|skipped|todo|pending|total)`)
+)
+
+// jsBlock is one failure section of jest's or vitest's text report.
+type jsBlock struct {
+	test   Test
+	msg    msgBuf
+	frames frameList
+	stack  bool
+}
+
+// jsTextParser reads jest's and vitest's default (text) reporters.
+type jsTextParser struct {
+	lim    *Limits
+	paths  *Paths
+	set    *testSet
+	format string
+	fp     frameParser
+	file   string
+	block  *jsBlock
+	vitest bool
+}
+
+func newJSTextParser(lim *Limits, paths *Paths) *jsTextParser {
+	p := &jsTextParser{lim: lim, paths: paths, set: newTestSet(lim)}
+	p.fp.paths = paths
+	return p
+}
+
+func (p *jsTextParser) feed(ln line) {
+	t := ln.text
+	if len(t) == 0 {
+		return
+	}
+	// Every marker line has a 'T' (Tests), 'F'/'P' (FAIL, PASS) or a UTF-8
+	// symbol (●, ⎯); skip the rest cheaply unless inside a failure block.
+	if p.block == nil && bytes.IndexByte(t, 'T') < 0 && bytes.IndexByte(t, 'F') < 0 && bytes.IndexByte(t, 'P') < 0 && bytes.IndexByte(t, 0xe2) < 0 {
+		return
+	}
+	switch {
+	case bytes.HasPrefix(t, []byte("Tests:")):
+		if m := reJestTests.FindSubmatch(t); m != nil {
+			p.close()
+			p.format = FormatJestText
+			p.set.summary = jsCounts(string(m[1]))
+			p.set.seen = true
+			return
+		}
+	case bytes.Contains(t, []byte("Tests ")) && !bytes.Contains(t, []byte("Test Files")):
+		if m := reVitestTests.FindSubmatch(t); m != nil && reCountWord.Match(m[1]) {
+			p.close()
+			p.format = FormatVitestText
+			c := jsCounts(string(m[1]))
+			p.set.summary = c
+			p.set.seen = true
+			return
+		}
+	case bytes.HasPrefix(t, []byte("PASS ")) || bytes.HasPrefix(t, []byte("FAIL ")):
+		if m := reJestFile.FindSubmatch(t); m != nil {
+			p.close()
+			p.file, _ = p.paths.Normalize(string(m[2]))
+			return
+		}
+	case bytes.HasPrefix(t, []byte("  ● ")):
+		if m := reJestBlock.FindSubmatch(t); m != nil {
+			p.open(strings.ReplaceAll(string(m[1]), " › ", " > "), ln.off, false)
+			return
+		}
+	case bytes.Contains(t, []byte("FAIL ")) && bytes.Contains(t, []byte(" > ")):
+		if m := reVitestBlock.FindSubmatch(t); m != nil {
+			p.file, _ = p.paths.Normalize(string(m[1]))
+			p.vitest = true
+			p.open(string(m[2]), ln.off, true)
+			return
+		}
+	case bytes.HasPrefix(t, []byte("⎯")) || bytes.Contains(t, []byte("⎯⎯⎯")):
+		p.close()
+		return
+	}
+	b := p.block
+	if b == nil {
+		return
+	}
+	if f, ok := p.fp.parse(t, false); ok {
+		b.frames.add(f)
+		b.stack = true
+		return
+	}
+	if m := reSyntaxLoc.FindSubmatch(t); m != nil {
+		b.frames.add(p.fp.frame(string(m[1]), m[2], m[3], ""))
+	}
+	if !b.stack && !isCodeFrame(t) {
+		b.msg.add(bytes.TrimSpace(t))
+	}
+}
+
+// isCodeFrame reports jest/vitest code excerpt lines (`> 11 |   expect…`, `    |   ^`).
+func isCodeFrame(t []byte) bool {
+	s := bytes.TrimLeft(t, " >")
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	s = bytes.TrimLeft(s[i:], " ")
+	return len(s) > 0 && s[0] == '|'
+}
+
+func (p *jsTextParser) open(title string, off int64, vitest bool) {
+	p.close()
+	p.set.seen = true
+	t := Test{Name: title, File: p.file, Offset: off, Status: StatusFailed}
+	t.ID = p.file + " > " + title
+	if title == "Test suite failed to run" {
+		t.ID, t.Name, t.Status = p.file, "[suite failed to run]", StatusError
+	}
+	if i := strings.LastIndex(title, " > "); i > 0 {
+		t.Suite, t.Name = title[:i], title[i+3:]
+	}
+	p.block = &jsBlock{test: t, msg: msgBuf{max: p.lim.MaxMessageBytes}, frames: frameList{max: p.lim.MaxFrames}}
+}
+
+func (p *jsTextParser) close() {
+	b := p.block
+	if b == nil {
+		return
+	}
+	p.block = nil
+	t := b.test
+	t.Message = b.msg.String()
+	t.Frames = b.frames.frames
+	if f, ok := firstProject(t.Frames); ok {
+		t.File, t.Line = f.File, f.Line
+	}
+	k := classify(t.Message, "", t.Status)
+	if t.Status == StatusError && strings.Contains(t.Message, "SyntaxError") {
+		k = glv1.FailureKind_FAILURE_KIND_COMPILE
+	}
+	t.kind = k
+	p.set.add(t)
+}
+
+func (p *jsTextParser) finish() {
+	p.close()
+	// Suites that failed to run are errors; jest's Tests: line does not count them.
+	if p.set.summary != nil && p.format == FormatJestText {
+		p.set.summary.Errors = p.set.counts.Errors
+	}
+	if p.format == "" {
+		p.format = FormatJestText
+		if p.vitest {
+			p.format = FormatVitestText
+		}
+	}
+}
+
+// jsCounts parses `2 failed, 1 skipped, 2 passed, 5 total` or `2 failed | 2 passed | 1 skipped`.
+func jsCounts(s string) *Counts {
+	c := &Counts{}
+	for _, m := range reCountWord.FindAllStringSubmatch(s, -1) {
+		n, _ := strconv.Atoi(m[1])
+		switch m[2] {
+		case "passed":
+			c.Passed += n
+		case "failed":
+			c.Failed += n
+		case "skipped", "todo", "pending":
+			c.Skipped += n
+		}
+	}
+	return c
+}

@@ -1,0 +1,203 @@
+package zzorig
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+// feeder is a format parser that sees every line of the log once.
+type feeder interface{ feed(ln line) }
+
+// tailLines is how many last lines are kept for messages of failures that
+// no format parser explained.
+const tailLines = 12
+
+// logParsers runs every format parser over the log in one pass.
+type logParsers struct {
+	gojson  *goJSONParser
+	gotext  *goTextParser
+	pytest  *pytestParser
+	jstext  *jsTextParser
+	jsline  *jsonLineParser
+	mocha   *mochaParser
+	node    *nodeTestParser
+	cargo   *cargoParser
+	maven   *surefireLogParser
+	generic *genericParser
+	diag    *diagParser
+	crash   *crashParser
+	all     []feeder
+
+	tail    [tailLines][]byte
+	tailOff [tailLines]int64
+	tailN   int
+	errs    msgBuf
+	errOff  int64
+	install bool
+}
+
+func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
+	ps := &logParsers{
+		gojson:  newGoJSONParser(lim, paths),
+		gotext:  newGoTextParser(lim, paths),
+		pytest:  newPytestParser(lim, paths),
+		jstext:  newJSTextParser(lim, paths),
+		jsline:  &jsonLineParser{lim: lim, paths: paths},
+		mocha:   newMochaParser(lim, paths),
+		node:    newNodeTestParser(lim, paths),
+		cargo:   newCargoParser(lim, paths),
+		maven:   newSurefireLogParser(lim, paths),
+		generic: &genericParser{set: newTestSet(lim)},
+		diag:    newDiagParser(paths, phase, lim),
+		crash:   newCrashParser(lim, paths),
+		errs:    msgBuf{max: 2048},
+		errOff:  -1,
+	}
+	ps.gojson.diag.phase = glv1.Phase_PHASE_BUILD
+	ps.install = phase == glv1.Phase_PHASE_INSTALL
+	ps.all = []feeder{ps.gotext, ps.pytest, ps.jstext, ps.jsline, ps.mocha, ps.node, ps.cargo, ps.maven, ps.generic, ps.diag, ps.crash}
+	return ps
+}
+
+// scan reads the whole log; it returns the number of bytes read.
+func (ps *logParsers) scan(ctx context.Context, r io.Reader) (int64, error) {
+	if r == nil {
+		ps.finish()
+		return 0, nil
+	}
+	lr := newLineReader(r, 0)
+	return ps.scanWith(ctx, lr)
+}
+
+func (ps *logParsers) scanWith(ctx context.Context, lr *lineReader) (int64, error) {
+	if lr.max <= 0 {
+		lr.max = ps.gojson.lim.MaxLineBytes
+	}
+	n := 0
+	for {
+		ln, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return lr.off, fmt.Errorf("read step log: %w", err)
+		}
+		if n++; n&0xfff == 0 {
+			if err := ctx.Err(); err != nil {
+				return lr.off, fmt.Errorf("parse step log: %w", err)
+			}
+		}
+		ps.keep(ln)
+		if ps.gojson.consume(ln) {
+			continue // a test2json event is nothing else
+		}
+		for _, f := range ps.all {
+			f.feed(ln)
+		}
+	}
+	ps.finish()
+	return lr.off, nil
+}
+
+// keep remembers the last non-blank lines and the first error-looking ones.
+func (ps *logParsers) keep(ln line) {
+	t := bytes.TrimSpace(ln.text)
+	if len(t) == 0 {
+		return
+	}
+	i := ps.tailN % tailLines
+	ps.tail[i] = append(ps.tail[i][:0], t[:min(len(t), 512)]...)
+	ps.tailOff[i] = ln.off
+	ps.tailN++
+	if ps.install && len(ps.errs.b) < ps.errs.max && looksLikeError(t) {
+		if ps.errOff < 0 {
+			ps.errOff = ln.off
+		}
+		ps.errs.add(t[:min(len(t), 512)])
+	}
+}
+
+// looksLikeError matches the lines package managers and tools print on failure.
+func looksLikeError(t []byte) bool {
+	for _, p := range [][]byte{[]byte("npm ERR!"), []byte("npm error"), []byte("ERROR"), []byte("error:"), []byte("Error:"), []byte("E: "), []byte("fatal:"), []byte("Could not"), []byte("could not"), []byte("No matching distribution"), []byte("not found")} {
+		if bytes.Contains(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (ps *logParsers) finish() {
+	ps.pytest.finish()
+	ps.jstext.finish()
+	ps.mocha.finish()
+	ps.node.finish()
+	ps.cargo.finish()
+	ps.maven.finish()
+	ps.crash.finish()
+}
+
+// candidates lists every log parser's test result.
+func (ps *logParsers) candidates() []candidate {
+	out := []candidate{
+		{format: FormatGoJSON, rank: 4, set: ps.gojson.set, extra: ps.gojson.diag.failures()},
+		{format: FormatGoText, rank: 3, set: ps.gotext.set},
+		{format: FormatPytestSummary, rank: 3, set: ps.pytest.set},
+		{format: ps.jstext.format, rank: 3, set: ps.jstext.set},
+		{format: FormatMocha, rank: 3, set: ps.mocha.set},
+		{format: ps.node.format, rank: 3, set: ps.node.set},
+		{format: FormatCargo, rank: 3, set: ps.cargo.set},
+		{format: FormatSurefireLog, rank: 3, set: ps.maven.set},
+		{format: FormatGeneric, rank: 1, set: ps.generic.set},
+	}
+	if r := ps.jsline.res; r != nil {
+		out = append(out, candidate{format: r.format, rank: 4, set: r.set})
+	}
+	return out
+}
+
+// tailText returns the last kept lines, oldest first.
+func (ps *logParsers) tailText(n int) string {
+	n = min(n, ps.tailN, tailLines)
+	lines := make([]string, 0, n)
+	for i := ps.tailN - n; i < ps.tailN; i++ {
+		lines = append(lines, string(ps.tail[i%tailLines]))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// tailOffset is the log offset of the last kept lines (-1 for an empty log).
+func (ps *logParsers) tailOffset() int64 {
+	if ps.tailN == 0 {
+		return -1
+	}
+	n := min(5, ps.tailN)
+	return ps.tailOff[(ps.tailN-n)%tailLines]
+}
+
+// errorLines is the message of an install failure: the error-looking lines,
+// else the tail of the log.
+func (ps *logParsers) errorLines() string {
+	if len(ps.errs.b) > 0 {
+		return ps.errs.String()
+	}
+	return ps.tailText(5)
+}
+
+// unparsedMessage explains a failed step whose output no parser understood.
+func (ps *logParsers) unparsedMessage(rep *StepReport) string {
+	msg := fmt.Sprintf("step %q failed with exit code %d", rep.Step, rep.Evidence.GetExitCode())
+	if rep.reason != "" {
+		msg += " (" + rep.reason + ")"
+	}
+	if t := ps.tailText(5); t != "" {
+		msg += "; last output:\n" + t
+	}
+	return msg
+}

@@ -1,0 +1,271 @@
+package zzorig
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+var (
+	reTAPCount   = regexp.MustCompile(`^(?:# |ℹ )(tests|pass|fail|cancelled|skipped|todo) (\d+)$`)
+	reTAPPoint   = regexp.MustCompile(`^(\s*)(not ok|ok) \d+ - (.*?)(?: # (SKIP|TODO)\b.*)?$`)
+	reTAPSubtest = regexp.MustCompile(`^(\s*)# Subtest: (.+)$`)
+	reTAPYAMLKey = regexp.MustCompile(`^\s+(location|error|type|failureType|name|code): (.*)$`)
+	reSpecAt     = regexp.MustCompile(`^test at (\S+):(\d+):(\d+)$`)
+	reSpecFail   = regexp.MustCompile(`^✖ (.+?)(?: \([\d.]+m?s\))?$`)
+)
+
+// nodeTestParser reads the output of node's built-in test runner: TAP (the
+// default when output is not a terminal) and the spec reporter.
+type nodeTestParser struct {
+	lim    *Limits
+	paths  *Paths
+	set    *testSet
+	fp     frameParser
+	format string
+	counts Counts
+	any    bool
+	// TAP state: subtest names by indent, and the test point awaiting its YAML.
+	names   []string
+	pending *nodeTAPTest
+	inYAML  bool
+	yamlKey string
+	// spec state: the "failing tests" section.
+	inFailing bool
+	spec      *jsBlock
+	specFile  string
+	specLine  int
+}
+
+// maxTAPDepth bounds the subtest nesting remembered for test names.
+const maxTAPDepth = 32
+
+type nodeTAPTest struct {
+	t      Test
+	suite  bool
+	msg    msgBuf
+	frames frameList
+}
+
+func newNodeTestParser(lim *Limits, paths *Paths) *nodeTestParser {
+	p := &nodeTestParser{lim: lim, paths: paths, set: newTestSet(lim)}
+	p.fp.paths = paths
+	return p
+}
+
+func (p *nodeTestParser) feed(ln line) {
+	t := ln.text
+	if len(t) == 0 {
+		return
+	}
+	if (t[0] == '#' || t[0] == 0xe2) && p.feedCount(t) {
+		return
+	}
+	if bytes.Equal(t, []byte("TAP version 13")) || bytes.Equal(t, []byte("TAP version 14")) {
+		p.format = FormatNodeTAP
+		p.set.seen = true
+		return
+	}
+	if p.format == FormatNodeTAP || bytes.Contains(t, []byte("ok ")) || bytes.Contains(t, []byte("# Subtest: ")) {
+		if p.feedTAP(ln) {
+			return
+		}
+	}
+	p.feedSpec(ln)
+}
+
+func (p *nodeTestParser) feedCount(t []byte) bool {
+	m := reTAPCount.FindSubmatch(t)
+	if m == nil {
+		return false
+	}
+	n, _ := strconv.Atoi(string(m[2]))
+	switch string(m[1]) {
+	case "pass":
+		p.counts.Passed = n
+	case "fail", "cancelled":
+		p.counts.Failed += n
+	case "skipped", "todo":
+		p.counts.Skipped += n
+	}
+	p.any = true
+	if t[0] == 0xe2 && p.format == "" {
+		p.format = FormatNodeSpec
+	}
+	p.set.seen = true
+	return true
+}
+
+func (p *nodeTestParser) feedTAP(ln line) bool {
+	t := ln.text
+	if m := reTAPSubtest.FindSubmatch(t); m != nil {
+		p.flushTAP()
+		depth := len(m[1]) / 4
+		if depth < maxTAPDepth {
+			p.names = append(p.names[:min(depth, len(p.names))], string(m[2]))
+		}
+		return true
+	}
+	if m := reTAPPoint.FindSubmatch(t); m != nil {
+		p.flushTAP()
+		depth := len(m[1]) / 4
+		name := string(m[3])
+		path := append(append([]string{}, p.names[:min(depth, len(p.names))]...), name)
+		tt := Test{Name: name, Suite: strings.Join(path[:len(path)-1], " > "), ID: strings.Join(path, " > "), Offset: ln.off}
+		switch {
+		case len(m[4]) > 0:
+			tt.Status = StatusSkipped
+		case string(m[2]) == "ok":
+			tt.Status = StatusPassed
+		default:
+			tt.Status = StatusFailed
+		}
+		p.pending = &nodeTAPTest{t: tt, msg: msgBuf{max: p.lim.MaxMessageBytes}, frames: frameList{max: p.lim.MaxFrames}}
+		p.set.seen = true
+		return true
+	}
+	if p.pending == nil {
+		return false
+	}
+	s := bytes.TrimSpace(t)
+	switch {
+	case bytes.Equal(s, []byte("---")):
+		p.inYAML = true
+		return true
+	case bytes.Equal(s, []byte("...")):
+		p.inYAML = false
+		p.flushTAP()
+		return true
+	case !p.inYAML:
+		return false
+	}
+	if m := reTAPYAMLKey.FindSubmatch(t); m != nil {
+		p.yamlKey = string(m[1])
+		v := strings.Trim(string(m[2]), `'"`)
+		switch p.yamlKey {
+		case "type":
+			p.pending.suite = v == "suite"
+		case "location":
+			if file, lineNo, ok := splitLoc(v); ok {
+				p.pending.t.File, _ = p.paths.Normalize(file)
+				p.pending.t.Line = lineNo
+			}
+		case "error":
+			if v != "|-" && v != "|" {
+				p.pending.msg.add([]byte(v))
+			}
+		}
+		return true
+	}
+	if bytes.HasPrefix(s, []byte("stack: ")) {
+		p.yamlKey = "stack"
+		return true
+	}
+	switch p.yamlKey {
+	case "error":
+		p.pending.msg.add(s)
+	case "stack":
+		if f, ok := p.fp.parse(t, false); ok {
+			p.pending.frames.add(f)
+		}
+	}
+	return true
+}
+
+// flushTAP records the pending test point (suites are not tests).
+func (p *nodeTestParser) flushTAP() {
+	x := p.pending
+	if x == nil {
+		return
+	}
+	p.pending, p.inYAML, p.yamlKey = nil, false, ""
+	if x.suite {
+		return
+	}
+	t := x.t
+	if t.Status.failing() {
+		t.Message = x.msg.String()
+		t.Frames = x.frames.frames
+		if f, ok := firstProject(t.Frames); ok {
+			t.File, t.Line = f.File, f.Line
+		}
+	}
+	p.set.add(t)
+}
+
+// feedSpec reads the spec reporter's "failing tests" section.
+func (p *nodeTestParser) feedSpec(ln line) {
+	t := ln.text
+	if bytes.HasPrefix(t, []byte("✖ failing tests:")) {
+		p.inFailing = true
+		return
+	}
+	if !p.inFailing {
+		return
+	}
+	if m := reSpecAt.FindSubmatch(t); m != nil {
+		p.closeSpec()
+		p.specFile, _ = p.paths.Normalize(string(m[1]))
+		p.specLine, _ = strconv.Atoi(string(m[2]))
+		return
+	}
+	if m := reSpecFail.FindSubmatch(t); m != nil && p.specFile != "" {
+		// The spec reporter's failing-tests list names the test without its suites.
+		tt := Test{Name: string(m[1]), File: p.specFile, Line: p.specLine, Status: StatusFailed, Offset: ln.off, ID: string(m[1])}
+		p.spec = &jsBlock{test: tt, msg: msgBuf{max: p.lim.MaxMessageBytes}, frames: frameList{max: p.lim.MaxFrames}}
+		p.specFile = ""
+		return
+	}
+	if p.spec == nil {
+		return
+	}
+	if f, ok := p.fp.parse(t, false); ok {
+		p.spec.frames.add(f)
+		p.spec.stack = true
+		return
+	}
+	if !p.spec.stack {
+		p.spec.msg.add(bytes.TrimSpace(t))
+	}
+}
+
+func (p *nodeTestParser) closeSpec() {
+	b := p.spec
+	if b == nil {
+		return
+	}
+	p.spec = nil
+	t := b.test
+	t.Message = b.msg.String()
+	t.Frames = b.frames.frames
+	if f, ok := firstProject(t.Frames); ok {
+		t.File, t.Line = f.File, f.Line
+	}
+	p.set.add(t)
+}
+
+func (p *nodeTestParser) finish() {
+	p.flushTAP()
+	p.closeSpec()
+	if p.any {
+		c := p.counts
+		p.set.summary = &c
+	}
+	if p.format == "" {
+		p.format = FormatNodeSpec
+	}
+}
+
+// splitLoc splits `/w/test/x.js:12:3` into file and line.
+func splitLoc(s string) (string, int, bool) {
+	parts := strings.Split(s, ":")
+	if len(parts) < 3 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(parts[len(parts)-2])
+	if err != nil {
+		return "", 0, false
+	}
+	return strings.Join(parts[:len(parts)-2], ":"), n, true
+}

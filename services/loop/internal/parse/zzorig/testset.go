@@ -1,0 +1,154 @@
+package zzorig
+
+// testSet accumulates the tests one parser found: every test is counted,
+// but only a bounded number of records is kept (failing ones first).
+type testSet struct {
+	lim     *Limits
+	counts  Counts
+	passing []Test
+	failing []Test
+	omitted int
+	// summary holds counts printed by the runner itself; when set it wins
+	// over counting records (records may be capped or incomplete).
+	summary *Counts
+	// seen is true once the parser recognized its format at all.
+	seen bool
+}
+
+func newTestSet(lim *Limits) *testSet { return &testSet{lim: lim} }
+
+// add counts a test and keeps its record while there is room.
+func (s *testSet) add(t Test) {
+	s.seen = true
+	switch t.Status {
+	case StatusPassed:
+		s.counts.Passed++
+	case StatusFailed:
+		s.counts.Failed++
+	case StatusSkipped:
+		s.counts.Skipped++
+	case StatusError:
+		s.counts.Errors++
+	default:
+		return
+	}
+	t.Message = capString(t.Message, s.lim.MaxMessageBytes)
+	if len(t.Frames) > s.lim.MaxFrames {
+		t.Frames = t.Frames[:s.lim.MaxFrames]
+	}
+	if t.Status.failing() {
+		if len(s.failing) < s.lim.MaxFailures {
+			s.failing = append(s.failing, t)
+			return
+		}
+	} else if len(s.passing) < s.lim.MaxTests {
+		t.Frames = nil
+		s.passing = append(s.passing, t)
+		return
+	}
+	s.omitted++
+}
+
+// setSummary records runner-printed counts, summing repeated summaries
+// (cargo prints one per test binary, Maven one per module).
+func (s *testSet) addSummary(c Counts) {
+	s.seen = true
+	if s.summary == nil {
+		s.summary = &Counts{}
+	}
+	*s.summary = s.summary.Add(c)
+}
+
+// final returns the counts to report.
+func (s *testSet) final() Counts {
+	if s.summary != nil {
+		return *s.summary
+	}
+	return s.counts
+}
+
+// records returns the kept records: failing first, then the rest.
+func (s *testSet) records() []Test {
+	out := make([]Test, 0, len(s.failing)+len(s.passing))
+	out = append(out, s.failing...)
+	return append(out, s.passing...)
+}
+
+// updateFailing finds a kept failing record by ID and applies fn; it reports
+// whether one was found.
+func (s *testSet) updateFailing(id string, fn func(*Test)) bool {
+	for i := range s.failing {
+		if s.failing[i].ID == id {
+			fn(&s.failing[i])
+			return true
+		}
+	}
+	return false
+}
+
+// capString cuts s to at most n bytes on a UTF-8 boundary, marking the cut.
+func capString(s string, n int) string {
+	if n <= 0 || len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && i < len(s) && s[i]&0xC0 == 0x80 {
+		i--
+	}
+	return s[:i] + " … [cut]"
+}
+
+// msgBuf collects message lines up to a byte cap.
+type msgBuf struct {
+	b   []byte
+	max int
+	cut bool
+}
+
+func (m *msgBuf) add(t []byte) {
+	if len(m.b) >= m.max {
+		m.cut = true
+		return
+	}
+	if len(m.b) > 0 {
+		m.b = append(m.b, '\n')
+	}
+	room := m.max - len(m.b)
+	if len(t) > room {
+		t = t[:room]
+		m.cut = true
+	}
+	m.b = append(m.b, t...)
+}
+
+func (m *msgBuf) String() string {
+	s := string(trimBlankLines(m.b))
+	if m.cut {
+		s += "\n… [cut]"
+	}
+	return s
+}
+
+func (m *msgBuf) reset() { m.b = m.b[:0]; m.cut = false }
+
+// trimBlankLines drops leading and trailing blank lines.
+func trimBlankLines(b []byte) []byte {
+	for len(b) > 0 && (b[0] == '\n' || b[0] == ' ' || b[0] == '\t' || b[0] == '\r') {
+		i := 0
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r') {
+			i++
+		}
+		if i < len(b) && b[i] == '\n' {
+			b = b[i+1:]
+			continue
+		}
+		if i == len(b) {
+			return nil
+		}
+		break
+	}
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
