@@ -14,7 +14,8 @@ export PATH := $(BIN):$(PATH)
 MODULES := pkg services/discovery services/executor services/loop services/gateway cmd/greenlight
 SERVICES := discovery executor loop gateway
 
-.PHONY: all tools generate check-generate lint vet fmt-check build test test-unit bench engine images clean
+.PHONY: all tools generate check-generate lint vet fmt-check build test test-unit bench engine images browser clean \
+	bench-blob bench-workspace bench-discovery bench-events bench-parse bench-loop bench-gateway bench-executor fuzz
 
 all: build
 
@@ -68,17 +69,45 @@ engine:
 images: engine
 	bash images/build.sh all
 
+## browser: headless Chromium for the report-page browser tests (Debian package)
+browser:
+	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+
 ## test-unit: tests that need no Docker engine
 test-unit:
 	@for m in $(MODULES); do echo "== $$m"; (cd $$m && go test -count=1 ./...) || exit 1; done
 
 ## test: every test, unit and integration, against a real Docker engine (the CI command)
-test: engine images
-	@for m in $(MODULES); do echo "== $$m"; (cd $$m && GREENLIGHT_INTEGRATION=1 go test -count=1 -timeout 20m ./...) || exit 1; done
+test: engine images browser
+	@for m in $(MODULES); do echo "== $$m"; (cd $$m && GREENLIGHT_INTEGRATION=1 GREENLIGHT_ARTIFACTS=$(ROOT)/artifacts go test -count=1 -timeout 20m ./...) || exit 1; done
 
 ## bench: benchmarks with figures as ratios against baselines measured in the same run
-bench:
-	cd pkg && go test -run '^$$' -bench . -benchtime 3x ./blob/ ./workspace/
+bench: bench-blob bench-workspace bench-discovery bench-events bench-parse bench-gateway bench-loop bench-executor
+
+bench-blob:
+	cd pkg && go test -run '^$$' -bench . -benchtime 5x ./blob/
+bench-workspace:
+	cd pkg && go test -run '^$$' -bench . -benchtime 3s ./workspace/
+bench-discovery:
+	cd services/discovery && go test -run '^$$' -bench . -benchtime 10x ./discoverysvc/
+bench-events:
+	cd services/loop && go test -run '^$$' -bench EventThroughput ./internal/events/
+bench-parse:
+	cd services/loop/internal/parse && go test -run '^$$' -bench BenchmarkParse -benchtime 3x -benchmem .
+bench-gateway:
+	cd services/gateway && go test -run '^$$' -bench . ./internal/fanout/
+bench-loop: engine images
+	cd services/loop && go test -run '^$$' -bench WatchRunDelivery ./loopsvc/
+	cd services/loop && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench VerifyLoopOverhead -benchtime 10x ./e2e/
+bench-executor: engine images
+	cd services/executor && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench . -benchtime 5x ./...
+
+## fuzz: run every fuzzer for a short while (corpora are kept under testdata/fuzz)
+fuzz:
+	cd pkg && go test -run '^$$' -fuzz FuzzValidate -fuzztime 60s ./workspace/
+	cd services/loop && go test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./internal/patch
+	cd services/loop/internal/parse && for f in FuzzParseLog FuzzFlatJSON FuzzArtifacts; do \
+	  go test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s -fuzzminimizetime 3s . || exit 1; done
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) artifacts
