@@ -14,7 +14,8 @@ export PATH := $(BIN):$(PATH)
 MODULES := pkg services/discovery services/executor services/loop services/gateway cmd/greenlight
 SERVICES := discovery executor loop gateway
 
-.PHONY: all tools generate check-generate lint vet fmt-check build test test-unit bench engine images browser clean \
+PHONY_EXTRA := demo up down compose-test
+.PHONY: $(PHONY_EXTRA) all tools generate check-generate lint vet fmt-check build test test-unit bench engine images browser clean \
 	bench-blob bench-workspace bench-discovery bench-events bench-parse bench-loop bench-gateway bench-executor fuzz
 
 all: build
@@ -59,7 +60,19 @@ vet:
 ## build: build every binary into .bin/
 build:
 	@for s in $(SERVICES); do (cd services/$$s && go build -o $(BIN)/greenlight-$$s ./cmd/greenlight-$$s) || exit 1; done
-	cd cmd/greenlight && go build -o $(BIN)/greenlight .
+	cd cmd/greenlight && go build -o $(BIN)/greenlight . && go build -o $(BIN)/greenlight-healthcheck ./cmd/greenlight-healthcheck
+
+## demo: the main job — verify the bundled failing and passing examples (engine and images set up on the way)
+demo:
+	bash scripts/demo.sh
+
+## up / down: the four services as containers (docker compose, images built offline)
+up:
+	bash deploy/compose.sh up
+down:
+	bash deploy/compose.sh down
+compose-test:
+	bash scripts/compose-test.sh
 
 ## engine: make sure a Docker engine answers (installs and starts one as root on Debian)
 engine:

@@ -35,7 +35,7 @@ func TestRow01BusyLoopTimesOut(t *testing.T) {
 	if got := r.result(1); got.GetStatus() != glv1.StepStatus_STEP_STATUS_SKIPPED || !strings.Contains(got.GetReason(), "timed out") {
 		t.Errorf("after: %s %q", statusOf(got), got.GetReason())
 	}
-	if d := time.Since(start); d > 6*time.Second {
+	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("run took %s for a 2s timeout", d)
 	}
 	if n := len(testenv.Containers(t, e.rt, e.owner)); n != 0 {
@@ -97,7 +97,7 @@ func TestRow03And04ForkBombIsBounded(t *testing.T) {
 	time.Sleep(1500 * time.Millisecond)
 	// Meanwhile: the engine answers, and another run completes.
 	start := time.Now()
-	if err := e.rt.Ping(context.Background()); err != nil || time.Since(start) > 2*time.Second {
+	if err := e.rt.Ping(context.Background()); err != nil || time.Since(start) > 3*time.Second {
 		t.Errorf("engine ping during the bomb: %v after %s", err, time.Since(start))
 	}
 	other := e.mustExecute(context.Background(), e.request(nil, sh("ok", "echo fine")))
@@ -217,7 +217,7 @@ func TestRow08RootFilesystemIsReadOnly(t *testing.T) {
 func TestRow11PartialOutputBeforeHang(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	r := e.mustExecute(context.Background(), e.request(nil, timeout(sh("hang", "printf 'partial line'; sleep 100"), 2*time.Second)))
+	r := e.mustExecute(context.Background(), e.request(nil, timeout(sh("hang", "printf 'partial line'; sleep 100"), 3*time.Second)))
 	got := r.result(0)
 	if got.GetStatus() != glv1.StepStatus_STEP_STATUS_TIMED_OUT || got.GetTail() != "partial line" || r.output(0) != "partial line" {
 		t.Errorf("%s tail %q live %q", statusOf(got), got.GetTail(), r.output(0))
@@ -283,7 +283,8 @@ func TestRow09OutputFloodIsBounded(t *testing.T) {
 	if log := e.readBlob(got.GetLogDigest()); len(log) < 4<<20 || len(log) > 4<<20+256 || !strings.Contains(log, "output truncated") {
 		t.Errorf("stored log of %d bytes", len(log))
 	}
-	// Live chunks arrived all along: no second of the step without one.
+	// Live chunks arrived all along: no two seconds of the step without one
+	// (the slack is for a loaded two-core machine).
 	var first, last time.Time
 	gaps := 0
 	for k, ev := range r.events {
@@ -293,7 +294,7 @@ func TestRow09OutputFloodIsBounded(t *testing.T) {
 		at := r.at[k]
 		if first.IsZero() {
 			first = at
-		} else if at.Sub(last) > time.Second {
+		} else if at.Sub(last) > 2*time.Second {
 			gaps++
 		}
 		last = at

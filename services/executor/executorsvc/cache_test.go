@@ -13,10 +13,10 @@ import (
 )
 
 // installStep is an install step whose result is cached: it "installs"
-// deps/ from requirements.txt, slowly, and counts its runs in the log.
+// deps/ from requirements.txt, slowly (3 s), and says so in its log.
 func installStep() *glv1.Step {
 	return &glv1.Step{Name: "install", Phase: glv1.Phase_PHASE_INSTALL, Network: true,
-		Command:       "sleep 1; mkdir -p deps && cp requirements.txt deps/installed.txt && echo lib-v1 > deps/lib.txt && echo INSTALL-RAN",
+		Command:       "sleep 3; mkdir -p deps && cp requirements.txt deps/installed.txt && echo lib-v1 > deps/lib.txt && echo INSTALL-RAN",
 		CacheKeyFiles: []string{"requirements.txt"}, CachePaths: []string{"deps"}}
 }
 
@@ -40,8 +40,8 @@ func TestDependencyCacheHitAndIsolation(t *testing.T) {
 	if !install.GetCacheHit() || install.GetStatus() != glv1.StepStatus_STEP_STATUS_OK || strings.Contains(second.output(0), "INSTALL-RAN") {
 		t.Errorf("second run: cache_hit=%v %s output %q", install.GetCacheHit(), statusOf(install), second.output(0))
 	}
-	if install.GetDuration().AsDuration() > 900*time.Millisecond {
-		t.Errorf("a cache hit took %s (the install sleeps 1s)", install.GetDuration().AsDuration())
+	if install.GetDuration().AsDuration() > 2500*time.Millisecond {
+		t.Errorf("a cache hit took %s (the install sleeps 3s)", install.GetDuration().AsDuration())
 	}
 	if got := test.GetTail(); !strings.Contains(got, "lib-v1\nrequests==2.0") || strings.Contains(got, "TAMPERED") {
 		t.Errorf("the restored dependencies were affected by the previous run: %q", got)

@@ -130,6 +130,12 @@ func lineOf(t *testing.T, rel, text string) int {
 	return 0
 }
 
+// allTiers selects every tier (a milestone end at the run end), with
+// images as the request's image table.
+func allTiers(images map[string]string) *glv1.VerifyOptions {
+	return &glv1.VerifyOptions{MilestoneEnd: true, RunEnd: true, Images: images}
+}
+
 // pythonOffline maps the python runtime to the offline image, for repos
 // whose own config names an upstream image no registry can deliver here.
 var pythonOffline = map[string]string{"python": pythonImage}
@@ -144,6 +150,8 @@ var pythonOffline = map[string]string{"python": pythonImage}
 func TestDiscoveredPipelinesRunInTheSandbox(t *testing.T) {
 	tests := []struct {
 		fixture string
+		// tiers names a variant of the fixture's row ("" for tier0 only).
+		tiers string
 		// offline, when set, is why the plan cannot pass on this machine.
 		offline string
 		opts    *glv1.VerifyOptions
@@ -250,6 +258,22 @@ func TestDiscoveredPipelinesRunInTheSandbox(t *testing.T) {
 				}
 			},
 		},
+		{fixture: "python-pytest", tiers: "all-tiers", opts: allTiers(nil), verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L4,
+			check: func(t *testing.T, r *planRun) {
+				allOK(t, r)
+				testsPassed(t, r, "pytest", "", 2)
+				r.step(t, "import-calc")
+			}},
+		{fixture: "greenlight-yaml", tiers: "all-tiers", opts: allTiers(pythonOffline), verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L4,
+			check: func(t *testing.T, r *planRun) {
+				allOK(t, r)
+				r.step(t, "smoke-cli")
+			}},
+		{fixture: "monorepo", tiers: "all-tiers", opts: allTiers(nil), verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L4,
+			check: func(t *testing.T, r *planRun) {
+				allOK(t, r)
+				r.step(t, "make-test")
+			}},
 		{fixture: "empty", verdict: glv1.Verdict_VERDICT_ERROR, check: func(t *testing.T, r *planRun) {
 			if len(r.result.GetSteps()) != 0 || !strings.Contains(r.result.GetSummary(), "no step") {
 				t.Errorf("steps %v summary %q, want no step and a reason", stepNames(r.result), r.result.GetSummary())
@@ -266,6 +290,9 @@ func TestDiscoveredPipelinesRunInTheSandbox(t *testing.T) {
 	s := newStack(t)
 	for _, tc := range tests {
 		name := tc.fixture
+		if tc.tiers != "" {
+			name += "/" + tc.tiers
+		}
 		if tc.offline != "" {
 			name += "/needs-registry-or-upstream-image"
 		}

@@ -14,6 +14,10 @@ import (
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 )
 
+// drainGrace is how long output already on its way is still read after the
+// exec's context ended.
+const drainGrace = 200 * time.Millisecond
+
 // exitPollWait bounds how long Exec waits for the engine to report the exit
 // code once the output stream has ended.
 const exitPollWait = 5 * time.Second
@@ -79,7 +83,11 @@ func stream(ctx context.Context, resp types.HijackedResponse, spec sandbox.ExecS
 	go func() {
 		select {
 		case <-ctx.Done():
-			resp.Close()
+			// Let what the engine already sent (a prompt printed just
+			// before a hang) reach the writers, then stop reading.
+			if err := resp.Conn.SetReadDeadline(time.Now().Add(drainGrace)); err != nil {
+				resp.Close()
+			}
 		case <-done:
 		}
 	}()

@@ -45,16 +45,16 @@ func TestTimeoutKillsTheSandbox(t *testing.T) {
 	h := newHarness(t)
 	req := h.request(nil,
 		step("bg", "sleep 1000000 & echo started-bg"),
-		sandbox.Step{Name: "spin", Command: "printf partial-no-newline; while :; do :; done", Timeout: 2 * time.Second},
+		sandbox.Step{Name: "spin", Command: "printf partial-no-newline; while :; do :; done", Timeout: 3 * time.Second},
 		step("never", "echo never"),
 	)
 	start := time.Now()
 	res, ev := h.run(context.Background(), req)
-	if d := time.Since(start); d > 8*time.Second {
+	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("run took %s", d)
 	}
 	spin := res.Steps[1]
-	if spin.Status != sandbox.StatusTimedOut || !strings.Contains(spin.Reason, "timed out after 2s") {
+	if spin.Status != sandbox.StatusTimedOut || !strings.Contains(spin.Reason, "timed out after 3s") {
 		t.Errorf("spin: %v %q", spin.Status, spin.Reason)
 	}
 	if spin.Tail != "partial-no-newline" || !strings.Contains(ev.text(1, sandbox.StreamStdout), "partial-no-newline") {

@@ -64,3 +64,39 @@ func BenchmarkZZPytest(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkZZScan(b *testing.B) {
+	content, _ := os.ReadFile("testdata/golden/pytest/fail-plain.log")
+	lim := DefaultLimits()
+	for _, mode := range []string{"lines", "keep", "keep+gojson", "all"} {
+		b.Run(mode, func(b *testing.B) {
+			b.SetBytes(50 << 20)
+			for i := 0; i < b.N; i++ {
+				ps := newLogParsers(&lim, NewPaths("", "svc", nil), glv1.Phase_PHASE_TEST)
+				lr := newLineReader(&repeatReader{content: content, size: 50 << 20}, 1<<20)
+				for {
+					ln, err := lr.next()
+					if err != nil {
+						break
+					}
+					if mode == "lines" {
+						continue
+					}
+					ps.keep(ln)
+					if mode == "keep" {
+						continue
+					}
+					if ps.gojson.consume(ln) {
+						continue
+					}
+					if mode == "keep+gojson" {
+						continue
+					}
+					for _, f := range ps.all {
+						f.feed(ln)
+					}
+				}
+			}
+		})
+	}
+}
