@@ -103,25 +103,18 @@ func (p *crashParser) feed(ln line) {
 
 // indexFatalPython finds "Fatal Python error: " (faulthandler) in t.
 func indexFatalPython(t []byte) int {
-	for off := 0; ; {
-		i := bytes.IndexByte(t[off:], 'F')
-		if i < 0 {
-			return -1
-		}
-		if bytes.HasPrefix(t[off+i:], []byte("Fatal Python error: ")) {
-			return off + i
-		}
-		off += i + 1
-	}
+	return bytes.Index(t, []byte("Fatal Python error: "))
 }
 
 // startsWithErrorType reports whether the first word of t names an error
 // type (`Error:`, `TypeError:`, `Uncaught RangeError`, `java.lang.IllegalStateException:`).
 func startsWithErrorType(t []byte) bool {
 	t = bytes.TrimPrefix(t, []byte("Uncaught "))
-	end := bytes.IndexAny(t, ": [")
-	if end < 0 {
-		end = len(t)
+	// The first word ends at ':', ' ' or '[' (a loop: bytes.IndexAny
+	// builds its byte set on every call).
+	end := 0
+	for end < len(t) && t[end] != ':' && t[end] != ' ' && t[end] != '[' {
+		end++
 	}
 	w := t[:end]
 	return bytes.HasSuffix(w, []byte("Error")) || bytes.HasSuffix(w, []byte("Exception"))
@@ -130,7 +123,17 @@ func startsWithErrorType(t []byte) bool {
 // mentionsSignal is a cheap test before the signal regex: the shell reports
 // a signal death at the end of its line.
 func mentionsSignal(t []byte) bool {
-	t = bytes.TrimSuffix(bytes.TrimRight(t, " "), []byte(" (core dumped)"))
+	t = bytes.TrimRight(t, " ")
+	// Every signal word ends in one of these, and " (core dumped)" in ')'.
+	if len(t) == 0 {
+		return false
+	}
+	switch t[len(t)-1] {
+	case 't', 'd', 'r', 'n', ')':
+	default:
+		return false
+	}
+	t = bytes.TrimSuffix(t, []byte(" (core dumped)"))
 	for _, w := range [][]byte{[]byte("Segmentation fault"), []byte("Aborted"), []byte("Bus error"), []byte("Illegal instruction"), []byte("Killed")} {
 		if bytes.HasSuffix(t, w) {
 			return true

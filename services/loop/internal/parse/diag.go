@@ -128,7 +128,7 @@ func (d *diagParser) feed(ln line) {
 		d.feedColon(ln)
 		return
 	}
-	if bytes.Contains(t, []byte("): error TS")) || bytes.Contains(t, []byte("): warning TS")) {
+	if bytes.Contains(t, []byte("): ")) && (bytes.Contains(t, []byte("): error TS")) || bytes.Contains(t, []byte("): warning TS"))) {
 		if m := reTscDiag.FindSubmatch(t); m != nil {
 			d.add(ln.off, toolTsc, m[1], m[2], m[3], string(m[5]), string(m[4]) == "warning")
 		}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
@@ -46,13 +47,13 @@ func (p *goTextParser) feed(ln line) {
 		return
 	}
 	switch {
-	case bytes.HasPrefix(t, []byte("=== RUN   ")):
+	case t[0] == '=' && bytes.HasPrefix(t, []byte("=== RUN   ")):
 		p.set.seen = true
 		p.cur = p.test(string(bytes.TrimSpace(t[10:])), ln.off)
 		return
-	case bytes.HasPrefix(t, []byte("=== ")):
+	case t[0] == '=' && bytes.HasPrefix(t, []byte("=== ")):
 		return
-	case bytes.Contains(t, []byte("--- ")):
+	case bytes.HasPrefix(t[leadingSpace(t):], []byte("--- ")): // reGoTextResult's `^\s*--- `
 		if m := reGoTextResult.FindSubmatch(t); m != nil {
 			p.set.seen = true
 			g := p.test(string(m[2]), ln.off)
@@ -76,11 +77,11 @@ func (p *goTextParser) feed(ln line) {
 	if bytes.Equal(t, []byte("FAIL")) || bytes.Equal(t, []byte("PASS")) {
 		return
 	}
-	if bytes.HasPrefix(t, []byte("panic: test timed out")) {
+	if t[0] == 'p' && bytes.HasPrefix(t, []byte("panic: test timed out")) {
 		p.timedOut = true
 		p.running = false
 	}
-	if bytes.Equal(bytes.TrimSpace(t), []byte("running tests:")) {
+	if mayTrimTo(t, 'r') && bytes.Equal(bytes.TrimSpace(t), []byte("running tests:")) {
 		p.running = true
 	} else if p.running {
 		if m := reGoRunning.FindSubmatch(t); m != nil {
@@ -115,6 +116,9 @@ func (p *goTextParser) packageLine(t []byte, off int64) bool {
 
 // isGoPkgLine is a cheap test for go test's per-package result lines.
 func isGoPkgLine(t []byte) bool {
+	if len(t) < 5 || t[0] != 'o' && t[0] != 'F' && t[0] != '?' {
+		return false
+	}
 	return bytes.HasPrefix(t, []byte("ok  \t")) || bytes.HasPrefix(t, []byte("FAIL\t")) || bytes.HasPrefix(t, []byte("?   \t"))
 }
 
@@ -209,4 +213,25 @@ func (p *goTextParser) fixFrames(rec *Test, pkg string) {
 	if f, ok := firstProject(rec.Frames); ok {
 		rec.File, rec.Line = f.File, f.Line
 	}
+}
+
+// leadingSpace returns the length of the run of regexp \s ([\t\n\f\r ])
+// that starts t.
+func leadingSpace(t []byte) int {
+	i := 0
+	for i < len(t) && isReSpace(t[i]) {
+		i++
+	}
+	return i
+}
+
+// mayTrimTo reports whether bytes.TrimSpace(t) can start with c (ASCII, not
+// a space): only whitespace, ASCII or Unicode, is trimmed from the front.
+func mayTrimTo(t []byte, c byte) bool {
+	return len(t) > 0 && (t[0] == c || t[0] >= utf8.RuneSelf || asciiSpace(t[0]))
+}
+
+// asciiSpace is unicode.IsSpace for ASCII bytes (what bytes.TrimSpace trims).
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }

@@ -78,7 +78,10 @@ func (lr *lineReader) next() (line, error) {
 
 // make trims the line ending and strips ANSI escapes.
 func (lr *lineReader) make(b []byte, off int64, cut bool) line {
-	b = bytes.TrimRight(b, "\r\n")
+	// bytes.TrimRight with a two-byte cutset builds a set per call.
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
 	if bytes.IndexByte(b, 0x1b) >= 0 {
 		lr.clean = stripANSI(lr.clean[:0], b)
 		b = lr.clean

@@ -82,10 +82,10 @@ func (ps *logParsers) scanWith(ctx context.Context, lr *lineReader) (int64, erro
 	n := 0
 	for {
 		ln, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
 		if err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
 			return lr.off, fmt.Errorf("read step log: %w", err)
 		}
 		if n++; n&0xfff == 0 {

@@ -67,12 +67,27 @@ func (p *nodeTestParser) feed(ln line) {
 		p.set.seen = true
 		return
 	}
-	if p.format == FormatNodeTAP || bytes.Contains(t, []byte("ok ")) || bytes.Contains(t, []byte("# Subtest: ")) {
-		if p.feedTAP(ln) {
-			return
-		}
+	if p.wantsTAP(t) && p.feedTAP(ln) {
+		return
 	}
 	p.feedSpec(ln)
+}
+
+// wantsTAP decides whether feedTAP sees the line: in TAP output, or when
+// the line mentions a test point or subtest. Without a pending test point
+// feedTAP only accepts lines starting (after \s*) with one, so those are
+// the only lines worth scanning for it.
+func (p *nodeTestParser) wantsTAP(t []byte) bool {
+	if p.format == FormatNodeTAP {
+		return true
+	}
+	if p.pending == nil {
+		s := t[leadingSpace(t):]
+		if !bytes.HasPrefix(s, []byte("ok ")) && !bytes.HasPrefix(s, []byte("not ok ")) && !bytes.HasPrefix(s, []byte("# Subtest: ")) {
+			return false
+		}
+	}
+	return bytes.Contains(t, []byte("ok ")) || bytes.Contains(t, []byte("# Subtest: "))
 }
 
 func (p *nodeTestParser) feedCount(t []byte) bool {

@@ -100,3 +100,38 @@ func BenchmarkZZScan(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkZZEach(b *testing.B) {
+	content, _ := os.ReadFile("testdata/golden/pytest/fail-plain.log")
+	big := bytes.Repeat(content, 300)
+	var lines []line
+	for len(big) > 0 {
+		i := bytes.IndexByte(big, '\n')
+		lines = append(lines, line{text: big[:i]})
+		big = big[i+1:]
+	}
+	lim := DefaultLimits()
+	names := []string{"gotext", "pytest", "jstext", "jsline", "mocha", "node", "cargo", "maven", "generic", "diag", "crash", "keep", "gojson"}
+	for k, name := range names {
+		b.Run(name, func(b *testing.B) {
+			ps := newLogParsers(&lim, NewPaths("", "svc", nil), glv1.Phase_PHASE_TEST)
+			var f func(line)
+			switch name {
+			case "keep":
+				f = ps.keep
+			case "gojson":
+				f = func(l line) { ps.gojson.consume(l) }
+			default:
+				f = ps.all[k].feed
+			}
+			b.ResetTimer()
+			n := 0
+			for i := 0; i < b.N; i++ {
+				f(lines[n])
+				if n++; n == len(lines) {
+					n = 0
+				}
+			}
+		})
+	}
+}

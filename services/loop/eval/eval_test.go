@@ -16,7 +16,7 @@ import (
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
-	"github.com/greenlight-dev/greenlight/services/loop/internal/eval"
+	"github.com/greenlight-dev/greenlight/services/loop/eval"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/store"
 	"github.com/greenlight-dev/greenlight/services/loop/loopsvc"
 )
