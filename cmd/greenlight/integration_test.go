@@ -230,21 +230,3 @@ func TestServeWithGRPCClientsVerifyAndWatch(t *testing.T) {
 
 	srv.stop(t)
 }
-
-func TestEvalSuiteReportsPassAtK(t *testing.T) {
-	requireDocker(t)
-	dir := t.TempDir()
-	patch := filepath.Join(examples(""), "fail.patch")
-	suiteYAML := "name: demo\nsamples: 2\nmax_rounds: 2\nprovider:\n  kind: command\n  command: cat " + patch + "\ncases:\n  - name: feels\n    dir: " + examples("fail") + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "suite.yaml"), []byte(suiteYAML), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	u := newUser(t)
-	r := u.run(nil, "eval", "--json", filepath.Join(dir, "suite.yaml"))
-	r.wantExit(t, 0, "eval")
-	for _, want := range []string{`"pass@1": 1`, `"pass@2": 1`, `"feels": 2`, `"attempts_to_green": 1`} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("eval report lacks %s:\n%s\n%s", want, r.stdout, r.stderr)
-		}
-	}
-}

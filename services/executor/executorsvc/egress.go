@@ -2,6 +2,7 @@ package executorsvc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/netip"
 	"strings"
@@ -25,13 +26,22 @@ const (
 	EgressOff = "off"
 )
 
+// Egress setup timing: one quick attempt while the service starts (so a
+// wedged engine never blocks startup), then retries in the background.
+const (
+	egressFirstTry = 3 * time.Second
+	egressRetry    = 15 * time.Second
+)
+
 // applied remembers the policies this process installed: the rules are
 // host-wide, once is enough.
 var applied sync.Map
 
 // applyEgress installs the egress policy and returns the network install
-// steps use.
-func applyEgress(cfg Config, nets egress.Networks, log *zap.Logger) (string, error) {
+// steps use. When the engine does not answer, the policy's network is used
+// all the same and set up by retry until stop is closed; install steps fail
+// (never run unfiltered) until it exists.
+func applyEgress(cfg Config, nets egress.Networks, log *zap.Logger, stop <-chan struct{}, wg *sync.WaitGroup) (string, error) {
 	if cfg.EgressPolicy == EgressOff || nets == nil {
 		return cfg.EgressNetwork, nil
 	}
@@ -44,18 +54,44 @@ func applyEgress(cfg Config, nets egress.Networks, log *zap.Logger) (string, err
 	if _, ok := applied.Load(key); ok {
 		return egress.NetworkName, nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := egress.Apply(ctx, nets, egress.SystemIptables, p); err != nil {
-		if cfg.EgressPolicy == EgressIptables {
-			return "", fmt.Errorf("egress policy: %w", err)
+	try := func(d time.Duration) error {
+		ctx, cancel := context.WithTimeout(context.Background(), d)
+		defer cancel()
+		err := egress.Apply(ctx, nets, egress.SystemIptables, p)
+		if err == nil {
+			applied.Store(key, true)
+			log.Info("egress policy applied", zap.String("network", egress.NetworkName), zap.Int("allowed", len(allow)))
 		}
+		return err
+	}
+	err = try(egressFirstTry)
+	switch {
+	case err == nil:
+	case errors.Is(err, egress.ErrUnavailable) && cfg.EgressPolicy == EgressAuto:
 		log.Warn("egress policy not applied: install steps reach the network unfiltered", zap.Error(err),
 			zap.String("network", cfg.EgressNetwork))
 		return cfg.EgressNetwork, nil
+	case errors.Is(err, egress.ErrUnavailable):
+		return "", fmt.Errorf("egress policy: %w", err)
+	default:
+		log.Warn("egress policy not set up yet (engine not answering?); retrying", zap.Error(err))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := time.NewTicker(egressRetry)
+			defer t.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-t.C:
+					if try(egressRetry) == nil {
+						return
+					}
+				}
+			}
+		}()
 	}
-	applied.Store(key, true)
-	log.Info("egress policy applied", zap.String("network", egress.NetworkName), zap.Int("allowed", len(allow)))
 	return egress.NetworkName, nil
 }
 

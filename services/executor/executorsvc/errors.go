@@ -1,12 +1,17 @@
 package executorsvc
 
 import (
+	"errors"
+
 	"google.golang.org/grpc/codes"
 
 	"github.com/greenlight-dev/greenlight/pkg/blob"
 	"github.com/greenlight-dev/greenlight/pkg/server"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 )
+
+// errNoImage marks a pipeline whose runtime has no configured image.
+var errNoImage = errors.New("no sandbox image")
 
 // errorCodes is the one mapping from the executor's errors to gRPC codes.
 var errorCodes = []server.ErrorCode{

@@ -10,7 +10,6 @@ package executorsvc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -50,6 +49,8 @@ type Service struct {
 
 	stopReaper context.CancelFunc
 	reaperDone chan struct{}
+	stop       chan struct{}
+	background sync.WaitGroup
 	closeOnce  sync.Once
 }
 
@@ -81,18 +82,7 @@ func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, ne
 	}
 	images, _ := cfg.imageTable()
 	self := sandbox.SelfIdentity()
-	sc := cfg.sandboxConfig()
-	network, err := applyEgress(cfg, nets, log)
-	if err != nil {
-		return nil, err
-	}
-	sc.EgressNetwork = network
 	opts := []sandbox.Option{sandbox.WithLogger(log), sandbox.WithIdentity(self)}
-	var pool *sandbox.Pool
-	if cfg.PoolSize > 0 {
-		pool = sandbox.NewPool(rt, sc, self, cfg.PoolSize, log)
-		opts = append(opts, sandbox.WithPool(pool))
-	}
 	if cfg.CacheDir != "" {
 		cache, err := depcache.Open(cfg.CacheDir, int64(cfg.CacheMaxBytes), int64(cfg.CacheMaxEntry), cfg.CacheMaxAge)
 		if err != nil {
@@ -100,14 +90,25 @@ func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, ne
 		}
 		opts = append(opts, sandbox.WithDepCache(cache))
 	}
-	runner, err := sandbox.NewRunner(sc, rt, blobs, opts...)
+	s := &Service{cfg: cfg, images: images, blobs: blobs, log: log, rt: rt, closer: closer, stop: make(chan struct{})}
+	sc := cfg.sandboxConfig()
+	network, err := applyEgress(cfg, nets, log, s.stop, &s.background)
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{
-		cfg: cfg, images: images, blobs: blobs, log: log, rt: rt, closer: closer, runner: runner, pool: pool,
-		reaper: sandbox.NewReaper(rt, self, log), reaperDone: make(chan struct{}),
+	sc.EgressNetwork = network
+	if cfg.PoolSize > 0 {
+		s.pool = sandbox.NewPool(rt, sc, self, cfg.PoolSize, log)
+		opts = append(opts, sandbox.WithPool(s.pool))
 	}
+	if s.runner, err = sandbox.NewRunner(sc, rt, blobs, opts...); err != nil {
+		close(s.stop)
+		s.background.Wait()
+		return nil, err
+	}
+	// The reaper sweeps once now (what a killed predecessor left) and then
+	// every ReapEvery.
+	s.reaper, s.reaperDone = sandbox.NewReaper(rt, self, log), make(chan struct{})
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopReaper = cancel
 	go func() {
@@ -145,6 +146,8 @@ func (s *Service) Warm(ctx context.Context) {
 func (s *Service) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
+		close(s.stop)
+		s.background.Wait()
 		s.stopReaper()
 		<-s.reaperDone
 		s.pool.Close()
@@ -213,6 +216,3 @@ func (s *Service) finished(ctx context.Context, req *glv1.ExecuteRequest, res *s
 func WriteArtifacts(ctx context.Context, blobs Blobs, dir, runID string, arts []*glv1.Artifact) error {
 	return artifact.Write(ctx, blobs, dir, runID, arts)
 }
-
-// errNoImage marks a pipeline whose runtime has no configured image.
-var errNoImage = errors.New("no sandbox image")

@@ -1,16 +1,18 @@
-// Package eval is `greenlight eval`: it runs the repair loop k times on
-// every task of a suite and reports pass@1, pass@k, median patch size,
-// median attempts-to-green, median time-to-green and the rollback rate, as
-// JSON and as a text table.
+// Package eval is the engine of `greenlight eval`: it runs the repair loop
+// n times on every task of a suite and reports pass@1, pass@k, median
+// patch size, median attempts-to-green, median time-to-green and the
+// rollback rate, as JSON and as a text table. It is public so that the CLI
+// (another module) and other callers share one implementation.
 //
 // A suite is a directory with one subdirectory per task. A task holds a
 // task.yaml and its workspace: the subdirectory repo/ when present, else
 // the task directory itself (minus task.yaml). task.yaml:
 //
 //	name: calc-add                # optional, default: the directory name
-//	provider:                     # how patches are proposed (not CLIENT)
+//	provider:                     # how patches are proposed (not CLIENT);
+//	                              # optional when the caller passes one
 //	  kind: command               # command | openai | replay
-//	  command: ./fix.sh           # run with /bin/sh -c in the task directory
+//	  command: ./fix.sh           # see "Command providers" below
 //	  base_url: http://127.0.0.1:8000/v1   # openai
 //	  model: qwen2.5-coder
 //	  api_key_env: OPENAI_API_KEY
@@ -23,6 +25,17 @@
 //	reference_check: pytest       # optional: a whitelisted step name or
 //	                              # command that must pass on the final
 //	                              # snapshot for the attempt to count
+//
+// Command providers. The loop, not the caller, runs a command provider: on
+// the loop's host, with /bin/sh -c, the PatchRequest as JSON on stdin and
+// the patch expected on stdout (empty output gives up). The command is
+// prefixed with `cd '<task directory>' &&`, so its working directory is
+// the task directory (suite/<task>/, not the suite directory and not
+// repo/), where relative paths such as ./fix.sh or fix.patch resolve. The
+// task directory is passed as an absolute path of the caller's machine:
+// embedded, or against a loop on the same host (greenlight serve), that
+// just works; a loop in a container or on another host must see the suite
+// at the same absolute path (mount it there), or use openai or replay.
 //
 // A sample passes when the repair run ends green and, when the task names
 // a reference check, a Verify of the final snapshot selecting that command

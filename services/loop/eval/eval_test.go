@@ -15,8 +15,8 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
-	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
 	"github.com/greenlight-dev/greenlight/services/loop/eval"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/store"
 	"github.com/greenlight-dev/greenlight/services/loop/loopsvc"
 )
@@ -28,9 +28,11 @@ func TestPassAtK(t *testing.T) {
 	}{
 		{5, 0, 1, 0}, {5, 5, 1, 1}, {5, 2, 1, 0.4}, {5, 2, 2, 0.7}, {5, 2, 5, 1}, {3, 1, 3, 1},
 		{10, 1, 5, 0.5}, {5, 2, 6, 0}, {0, 0, 1, 0},
+		{4, 1, 2, 0.5},           // 1 − C(3,2)/C(4,2) = 1 − 3/6
+		{10, 3, 3, 0.7083333333}, // 1 − C(7,3)/C(10,3) = 1 − 35/120
 	}
 	for _, tt := range tests {
-		if got := eval.PassAtK(tt.n, tt.c, tt.k); math.Abs(got-tt.want) > 1e-9 {
+		if got := eval.PassAtK(tt.n, tt.c, tt.k); math.Abs(got-tt.want) > 1e-8 {
 			t.Errorf("PassAtK(%d, %d, %d) = %g, want %g", tt.n, tt.c, tt.k, got, tt.want)
 		}
 	}
@@ -44,6 +46,8 @@ func TestLoadTaskRejects(t *testing.T) {
 		{"empty command", "provider: {kind: command}\n", "command is empty"},
 		{"unknown key", "provider: {kind: command, command: x}\nmax_round: 3\n", "max_round"},
 		{"bad duration", "provider: {kind: command, command: x}\ntime_budget: soon\n", "not a duration"},
+		{"unknown kind", "provider: {kind: oracle}\n", "oracle"},
+		{"not yaml", "provider: [\n", "task.yaml"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,6 +61,139 @@ func TestLoadTaskRejects(t *testing.T) {
 	}
 	if _, err := eval.LoadSuite(t.TempDir()); !errors.Is(err, eval.ErrSuite) {
 		t.Errorf("empty suite: %v", err)
+	}
+}
+
+func TestLoadSuiteLayout(t *testing.T) {
+	dir := t.TempDir()
+	enginetest.WriteFiles(t, dir, map[string]string{
+		"b-inline/" + eval.TaskFile: "provider: {kind: command, command: cat fix.patch}\n",
+		"b-inline/calc.py":          "x = 1\n",
+		"a-repo/" + eval.TaskFile:   "name: zz-named\n", // no provider: the caller must give one
+		"a-repo/repo/calc.py":       "x = 1\n",
+		"notes/README.md":           "not a task: no task.yaml\n",
+	})
+	// A relative suite path still gives absolute directories: the loop's
+	// command provider cds into them from wherever it runs.
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(wd, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := eval.LoadSuite(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) != 2 {
+		t.Fatalf("%d tasks, want 2 (notes/ has no %s)", len(tasks), eval.TaskFile)
+	}
+	inline, repo := tasks[0], tasks[1] // sorted by name: b-inline < zz-named
+	if inline.Name != "b-inline" || inline.Dir != filepath.Join(dir, "b-inline") || inline.Workspace != inline.Dir {
+		t.Errorf("inline task %+v: the task directory itself is the workspace", inline)
+	}
+	if repo.Name != "zz-named" || repo.Workspace != filepath.Join(dir, "a-repo", "repo") {
+		t.Errorf("repo task %+v: repo/ is the workspace, name from task.yaml", repo)
+	}
+}
+
+// recordingRuns is a Runs whose Fix records the start message and fails.
+type recordingRuns struct {
+	eval.Runs
+	starts []*glv1.FixStart
+}
+
+func (r *recordingRuns) Fix(context.Context, ...grpc.CallOption) (grpc.BidiStreamingClient[glv1.FixRequest, glv1.FixResponse], error) {
+	return &recordingStream{r: r}, nil
+}
+
+type recordingStream struct {
+	grpc.BidiStreamingClient[glv1.FixRequest, glv1.FixResponse]
+	r *recordingRuns
+}
+
+func (s *recordingStream) Send(m *glv1.FixRequest) error {
+	s.r.starts = append(s.r.starts, m.GetStart())
+	return nil
+}
+func (s *recordingStream) CloseSend() error { return nil }
+func (s *recordingStream) Recv() (*glv1.FixResponse, error) {
+	return nil, errors.New("no loop here")
+}
+
+func TestProviderOverrideAndSemantics(t *testing.T) {
+	dir := t.TempDir()
+	enginetest.WriteFiles(t, dir, map[string]string{
+		"own/" + eval.TaskFile:  "provider: {kind: command, command: cat fix.patch, timeout: 30s}\n",
+		"own/repo/calc.py":      "x = 1\n",
+		"bare/" + eval.TaskFile: "max_rounds: 2\n",
+		"bare/repo/calc.py":     "x = 1\n",
+	})
+	tasks, err := eval.LoadSuite(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blobs, err := blob.NewStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		over    *glv1.ProviderConfig
+		wantErr string
+		want    map[string]string // task → command sent
+	}{
+		{name: "a task without provider needs one", wantErr: "bare names no provider"},
+		{name: "client refused", over: &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_CLIENT}, wantErr: "no client"},
+		{name: "override replaces task.yaml", over: &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_COMMAND, Command: "./propose.sh"},
+			want: map[string]string{"bare": "cd '" + filepath.Join(dir, "bare") + "' && ./propose.sh", "own": "cd '" + filepath.Join(dir, "own") + "' && ./propose.sh"}},
+		{name: "replay is passed through", over: &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_REPLAY, RecordingId: "r_1"},
+			want: map[string]string{"bare": "", "own": ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := eval.Validate(tasks, tt.over); (err != nil) != (tt.wantErr != "") {
+				t.Errorf("Validate = %v, want an error: %v", err, tt.wantErr != "")
+			}
+			runs := &recordingRuns{}
+			rep, err := eval.Run(context.Background(), runs, blobs, tasks, eval.Options{Samples: 1, Provider: tt.over})
+			if tt.wantErr != "" {
+				if !errors.Is(err, eval.ErrSuite) || !strings.Contains(err.Error(), tt.wantErr) || len(runs.starts) != 0 {
+					t.Fatalf("Run = %v after %d runs, want ErrSuite mentioning %q before any run", err, len(runs.starts), tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(runs.starts) != 2 {
+				t.Fatalf("%d runs started, want 2", len(runs.starts))
+			}
+			for i, st := range runs.starts {
+				task := rep.Tasks[i].Name
+				if got := st.GetOptions().GetProvider(); got.GetKind() != tt.over.GetKind() || got.GetCommand() != tt.want[task] {
+					t.Errorf("%s: provider %v, want kind %v command %q", task, got, tt.over.GetKind(), tt.want[task])
+				}
+				if st.GetSourceDir() != filepath.Join(dir, task, "repo") {
+					t.Errorf("%s: source dir %q", task, st.GetSourceDir())
+				}
+			}
+			// Every sample failed to run: the report says so.
+			if n, total := rep.Unmeasured(); n != 2 || total != 2 || rep.Tasks[0].Runs[0].Error == "" {
+				t.Errorf("Unmeasured = %d/%d, runs %+v", n, total, rep.Tasks[0].Runs)
+			}
+		})
+	}
+	// Without an override the task's own section (and its timeout) is used.
+	runs := &recordingRuns{}
+	if _, err := eval.Run(context.Background(), runs, blobs, tasks[1:], eval.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	p := runs.starts[0].GetOptions().GetProvider()
+	if p.GetCommand() != "cd '"+filepath.Join(dir, "own")+"' && cat fix.patch" || p.GetTimeout().AsDuration().Seconds() != 30 {
+		t.Errorf("own provider %v", p)
 	}
 }
 
@@ -84,14 +221,18 @@ func TestEvalSuiteOverRunService(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var progress int
+	var started, progress int
 	rep, err := eval.Run(context.Background(), runs, up, tasks, eval.Options{Samples: 3, K: 2,
+		Started:  func(string, int) { started++ },
 		Progress: func(string, int, eval.Sample) { progress++ }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if progress != 6 || len(rep.Tasks) != 2 {
-		t.Fatalf("progress %d, tasks %d", progress, len(rep.Tasks))
+	if started != 6 || progress != 6 || len(rep.Tasks) != 2 {
+		t.Fatalf("started %d, progress %d, tasks %d", started, progress, len(rep.Tasks))
+	}
+	if n, total := rep.Unmeasured(); n != 0 || total != 6 {
+		t.Errorf("Unmeasured = %d/%d, want 0/6", n, total)
 	}
 	fixable, hopeless := rep.Tasks[0], rep.Tasks[1]
 	if fixable.Name != "fixable" || fixable.Passed != 3 || fixable.PassAt1 != 1 || fixable.PassAtK != 1 ||
@@ -99,11 +240,12 @@ func TestEvalSuiteOverRunService(t *testing.T) {
 		t.Errorf("fixable %+v", fixable)
 	}
 	for _, s := range fixable.Runs {
-		if s.ReferencePassed == nil || !*s.ReferencePassed || s.FinalSnapshot == "" || s.Error != "" {
+		if s.ReferencePassed == nil || !*s.ReferencePassed || s.FinalSnapshot == "" || s.Error != "" || s.Status != "passed" || s.Summary == "" {
 			t.Errorf("fixable sample %+v", s)
 		}
 	}
-	if hopeless.Passed != 0 || hopeless.PassAt1 != 0 || hopeless.RollbackRate != 1 || hopeless.Runs[0].StopReason != "max_rounds" {
+	if hopeless.Passed != 0 || hopeless.PassAt1 != 0 || hopeless.RollbackRate != 1 || hopeless.Runs[0].StopReason != "max_rounds" ||
+		hopeless.Runs[0].Status != "failed" {
 		t.Errorf("hopeless %+v", hopeless)
 	}
 	if rep.PassAt1 != 0.5 || rep.PassAtK != 0.5 || rep.RollbackRate != 0.667 || rep.MedianAttemptsToGreen != 1 {

@@ -12,6 +12,11 @@ type Sample struct {
 	RunID  string `json:"run_id"`
 	Passed bool   `json:"passed"`
 	Green  bool   `json:"green"`
+	// Status is how the repair run ended: passed, failed, error or
+	// canceled ("" when it never finished; Error says why).
+	Status string `json:"status,omitempty"`
+	// Summary is the run's verdict in one line (for an ERROR run: why).
+	Summary string `json:"summary,omitempty"`
 	// ReferencePassed is set when the task has a reference check and the
 	// run got green.
 	ReferencePassed    *bool   `json:"reference_passed,omitempty"`
@@ -55,6 +60,22 @@ type Report struct {
 	MedianTimeToGreenSeconds float64      `json:"median_time_to_green_seconds"`
 	RollbackRate             float64      `json:"rollback_rate"`
 	Tasks                    []TaskReport `json:"tasks"`
+}
+
+// Unmeasured counts the samples that measured nothing about the provider:
+// the run could not be carried out (an RPC error) or ended in ERROR (the
+// sandbox, discovery or the provider's host failed). A report whose every
+// sample is unmeasured says nothing, whatever its pass@ figures.
+func (r *Report) Unmeasured() (n, total int) {
+	for _, t := range r.Tasks {
+		for _, s := range t.Runs {
+			total++
+			if s.Error != "" || s.Status == "error" || s.Status == "" {
+				n++
+			}
+		}
+	}
+	return n, total
 }
 
 // figures accumulates the medians and the rollback rate.

@@ -35,14 +35,20 @@ type Options struct {
 	Samples int
 	// K is the k of pass@k, at most Samples; default Samples.
 	K int
+	// Provider, when set, replaces every task's provider section (the
+	// client kind is refused: nobody would answer patch requests).
+	Provider *glv1.ProviderConfig
+	// Started, when set, is called before every sample (i counts from 0).
+	Started func(task string, i int)
 	// Progress, when set, is called after every sample.
 	Progress func(task string, i int, s Sample)
 }
 
 // Run evaluates the tasks: Samples repair runs each, one after the other.
 // A sample that fails to run (an RPC error) counts as not passing and
-// carries its error; Run itself fails only when a snapshot cannot be
-// packed or uploaded, or ctx ends.
+// carries its error; Run itself fails when a task has no usable provider
+// (ErrSuite, before anything runs), when a snapshot cannot be packed or
+// uploaded, or when ctx ends.
 func Run(ctx context.Context, runs Runs, up Uploader, tasks []*Task, opts Options) (*Report, error) {
 	if opts.Samples <= 0 {
 		opts.Samples = 1
@@ -50,15 +56,22 @@ func Run(ctx context.Context, runs Runs, up Uploader, tasks []*Task, opts Option
 	if opts.K <= 0 || opts.K > opts.Samples {
 		opts.K = opts.Samples
 	}
+	provs, err := providers(tasks, opts.Provider)
+	if err != nil {
+		return nil, err
+	}
 	rep := &Report{Samples: opts.Samples, K: opts.K}
-	for _, t := range tasks {
+	for ti, t := range tasks {
 		snap, err := upload(ctx, up, t)
 		if err != nil {
 			return nil, err
 		}
 		tr := TaskReport{Name: t.Name}
 		for i := range opts.Samples {
-			s := sample(ctx, runs, t, snap)
+			if opts.Started != nil {
+				opts.Started(t.Name, i)
+			}
+			s := sample(ctx, runs, t, provs[ti], snap)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -71,6 +84,27 @@ func Run(ctx context.Context, runs Runs, up Uploader, tasks []*Task, opts Option
 	}
 	rep.summarize()
 	return rep, nil
+}
+
+// Validate checks, without running anything, that every task has a
+// provider an eval can use: provider (the caller's override) when not nil,
+// else the task's own. Its errors wrap ErrSuite.
+func Validate(tasks []*Task, provider *glv1.ProviderConfig) error {
+	_, err := providers(tasks, provider)
+	return err
+}
+
+// providers resolves every task's provider.
+func providers(tasks []*Task, override *glv1.ProviderConfig) ([]*glv1.ProviderConfig, error) {
+	provs := make([]*glv1.ProviderConfig, len(tasks))
+	for i, t := range tasks {
+		p, err := t.provider(override)
+		if err != nil {
+			return nil, fmt.Errorf("%w: task %s: %w", ErrSuite, t.Name, err)
+		}
+		provs[i] = p
+	}
+	return provs, nil
 }
 
 // upload packs a task's workspace and stores it.
@@ -87,10 +121,10 @@ func upload(ctx context.Context, up Uploader, t *Task) (*glv1.Digest, error) {
 }
 
 // sample runs one repair run of a task (and its reference check).
-func sample(ctx context.Context, runs Runs, t *Task, snap *glv1.Digest) Sample {
+func sample(ctx context.Context, runs Runs, t *Task, prov *glv1.ProviderConfig, snap *glv1.Digest) Sample {
 	start := time.Now()
 	s := Sample{}
-	fin, runID, err := fix(ctx, runs, t, snap)
+	fin, runID, err := fix(ctx, runs, t, prov, snap)
 	s.RunID = runID
 	if err != nil {
 		s.Error = err.Error()
@@ -98,6 +132,8 @@ func sample(ctx context.Context, runs Runs, t *Task, snap *glv1.Digest) Sample {
 		return s
 	}
 	m := fin.GetMetrics()
+	s.Status = strings.ToLower(strings.TrimPrefix(fin.GetStatus().String(), "RUN_STATUS_"))
+	s.Summary = fin.GetResult().GetSummary()
 	s.Green, s.StopReason, s.Rounds, s.Rollbacks = m.GetGreen(), m.GetStopReason(), m.GetRounds(), m.GetRollbacks()
 	s.AttemptsToGreen, s.PatchLines = m.GetAttemptsToGreen(), m.GetPatchLines()
 	s.TimeToGreenSeconds = round3(m.GetTimeToGreen().AsDuration().Seconds())
@@ -123,11 +159,7 @@ func sample(ctx context.Context, runs Runs, t *Task, snap *glv1.Digest) Sample {
 }
 
 // fix runs one repair run and returns its RunFinished event.
-func fix(ctx context.Context, runs Runs, t *Task, snap *glv1.Digest) (*glv1.RunFinished, string, error) {
-	prov, err := t.providerConfig()
-	if err != nil {
-		return nil, "", err
-	}
+func fix(ctx context.Context, runs Runs, t *Task, prov *glv1.ProviderConfig, snap *glv1.Digest) (*glv1.RunFinished, string, error) {
 	opts := &glv1.FixOptions{Provider: prov, MaxRounds: t.MaxRounds, ScoreThreshold: t.ScoreThreshold,
 		Verify: &glv1.VerifyOptions{ChangedFiles: t.ChangedFiles}}
 	if t.TimeBudget > 0 {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+	"google.golang.org/protobuf/proto"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
@@ -109,27 +110,53 @@ func LoadTask(dir string) (*Task, error) {
 	if fi, err := os.Stat(filepath.Join(abs, "repo")); err == nil && fi.IsDir() {
 		t.Workspace = filepath.Join(abs, "repo")
 	}
-	if _, err := t.providerConfig(); err != nil {
-		return nil, fmt.Errorf("%w: task %s: %w", ErrSuite, t.Name, err)
+	// A task may leave the provider to the caller (Options.Provider); one
+	// it does name must be usable.
+	if t.Provider.Kind != "" {
+		if _, err := t.Provider.config(); err != nil {
+			return nil, fmt.Errorf("%w: task %s: %w", ErrSuite, t.Name, err)
+		}
 	}
 	return t, nil
 }
 
-// providerConfig converts the provider section. A command runs in the task
-// directory (the loop runs it on its own host, which must see the suite).
-func (t *Task) providerConfig() (*glv1.ProviderConfig, error) {
-	p := t.Provider
-	cfg := &glv1.ProviderConfig{BaseUrl: p.BaseURL, Model: p.Model, ApiKeyEnv: p.APIKeyEnv, RecordingId: p.RecordingID}
+// provider returns the ProviderConfig of the task's runs: override when
+// set, else the task's own section. A command provider is run by the loop,
+// on the loop's host, with /bin/sh -c; it is prefixed with a cd into the
+// task directory, so relative paths in it (./fix.sh, cat fix.patch) name
+// files of the task directory, and the loop's host must see that
+// directory at the same absolute path.
+func (t *Task) provider(override *glv1.ProviderConfig) (*glv1.ProviderConfig, error) {
+	var cfg *glv1.ProviderConfig
+	switch {
+	case override != nil:
+		cfg = proto.Clone(override).(*glv1.ProviderConfig)
+		if err := checkKind(cfg); err != nil {
+			return nil, err
+		}
+	case t.Provider.Kind == "":
+		return nil, fmt.Errorf("task %s names no provider in %s and none was given", t.Name, TaskFile)
+	default:
+		var err error
+		if cfg, err = t.Provider.config(); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.GetKind() == glv1.ProviderKind_PROVIDER_KIND_COMMAND {
+		cfg.Command = "cd " + shellQuote(t.Dir) + " && " + cfg.GetCommand()
+	}
+	return cfg, nil
+}
+
+// config converts the provider section.
+func (p ProviderSpec) config() (*glv1.ProviderConfig, error) {
+	cfg := &glv1.ProviderConfig{Command: p.Command, BaseUrl: p.BaseURL, Model: p.Model, ApiKeyEnv: p.APIKeyEnv, RecordingId: p.RecordingID}
 	if p.Timeout > 0 {
 		cfg.Timeout = durationProto(time.Duration(p.Timeout))
 	}
 	switch strings.ToLower(p.Kind) {
 	case "command":
-		if strings.TrimSpace(p.Command) == "" {
-			return nil, errors.New("provider.command is empty")
-		}
 		cfg.Kind = glv1.ProviderKind_PROVIDER_KIND_COMMAND
-		cfg.Command = "cd " + shellQuote(t.Dir) + " && " + p.Command
 	case "openai":
 		cfg.Kind = glv1.ProviderKind_PROVIDER_KIND_OPENAI
 	case "replay":
@@ -137,7 +164,22 @@ func (t *Task) providerConfig() (*glv1.ProviderConfig, error) {
 	default:
 		return nil, fmt.Errorf("provider.kind %q: use command, openai or replay (an eval has no client to answer patch requests)", p.Kind)
 	}
-	return cfg, nil
+	return cfg, checkKind(cfg)
+}
+
+// checkKind refuses what an eval cannot run: the client provider (nobody
+// answers patch requests) and a command provider without a command.
+func checkKind(cfg *glv1.ProviderConfig) error {
+	switch cfg.GetKind() {
+	case glv1.ProviderKind_PROVIDER_KIND_COMMAND:
+		if strings.TrimSpace(cfg.GetCommand()) == "" {
+			return errors.New("provider.command is empty")
+		}
+	case glv1.ProviderKind_PROVIDER_KIND_OPENAI, glv1.ProviderKind_PROVIDER_KIND_REPLAY:
+	default:
+		return fmt.Errorf("provider %v: use command, openai or replay (an eval has no client to answer patch requests)", cfg.GetKind())
+	}
+	return nil
 }
 
 // shellQuote quotes s for /bin/sh.

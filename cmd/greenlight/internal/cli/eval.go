@@ -2,166 +2,173 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"text/tabwriter"
+	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/progress"
-	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/snapshot"
-	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
-	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/suite"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/services/loop/eval"
 )
 
-// sampleResult is one repair run of an eval.
-type sampleResult struct {
-	Case            string  `json:"case"`
-	Sample          int     `json:"sample"`
-	RunID           string  `json:"run_id"`
-	Status          string  `json:"status"`
-	Green           bool    `json:"green"`
-	AttemptsToGreen int32   `json:"attempts_to_green"`
-	TimeToGreenSec  float64 `json:"time_to_green_s"`
-	PatchLines      int32   `json:"patch_lines"`
-	Rollbacks       int32   `json:"rollbacks"`
-	Rounds          int32   `json:"rounds"`
-}
+// maxEvalRuns bounds -k: every run is a repair loop in real sandboxes.
+const maxEvalRuns = 100
 
-// evalReport is `greenlight eval --json`'s output.
-type evalReport struct {
-	Suite   string             `json:"suite"`
-	Samples int                `json:"samples"`
-	PassAtK map[string]float64 `json:"pass_at_k"`
-	Cases   map[string]int     `json:"green_samples_per_case"`
-	Results []sampleResult     `json:"results"`
+// evalFlags are eval's flags. The provider flags, when --provider is
+// given, replace every task's provider section.
+type evalFlags struct {
+	runs      int
+	json      bool
+	provider  string
+	command   string
+	baseURL   string
+	model     string
+	recording string
 }
 
 func (a *app) evalCmd() *cobra.Command {
-	var asJSON bool
+	var f evalFlags
 	cmd := &cobra.Command{
-		Use:   "eval SUITE",
+		Use:   "eval SUITE [-k N] [--json] [--provider command|openai|replay ...]",
 		Short: "Run a suite of failing workspaces through the repair loop and report pass@1 / pass@k",
-		Long: `eval reads a suite file (YAML: name, samples, k, max_rounds, provider,
-cases with dir), runs 'samples' repair runs per case and reports pass@k
-(the unbiased estimator over the samples), attempts-to-green, time-to-green,
-patch size and rollbacks per run.`,
-		Args: exactArgs(1, "a suite file"),
+		Long: `eval runs the repair loop -k times on every task of SUITE and reports, per
+task and for the suite, pass@1, pass@k (the unbiased estimator, k = -k),
+the median patch size, attempts-to-green and time-to-green of the passing
+runs, and the rollback rate (rolled-back patches / proposed patches), as a
+table or, with --json, as JSON. Progress goes to stderr.
+
+SUITE is a directory with one subdirectory per task; a task is a directory
+holding a task.yaml and its workspace (repo/ when present, else the task
+directory itself):
+
+  name: off-by-one          # optional, default: the directory name
+  provider:                 # optional when --provider is given
+    kind: command           # command, openai or replay (not client)
+    command: cat fix.patch
+  max_rounds: 2
+  reference_check: pytest   # optional: must also pass on the final snapshot
+
+A command provider is run by the loop, not by this CLI: on the loop's host,
+with /bin/sh -c, in the task directory (so "cat fix.patch" reads
+SUITE/TASK/fix.patch), the patch request as JSON on stdin and the patch on
+stdout. Embedded, or with --addr to a greenlight serve on this machine,
+that just works; a loop elsewhere must see SUITE at the same absolute path.
+
+Exit codes: 0 the eval ran (whatever the pass rate), 2 bad usage or suite,
+or every run ended in error (nothing was measured).`,
+		Args: exactArgs(1, "a suite directory"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := suite.Load(args[0])
-			if err != nil {
-				return usagef("%v", err)
-			}
-			ctx := cmd.Context()
-			conn, err := a.connect(ctx)
-			if err != nil {
-				return err
-			}
-			defer conn.Close()
-			rep, err := a.runSuite(ctx, conn, s)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				b, err := json.MarshalIndent(rep, "", "  ")
-				if err != nil {
-					return err
-				}
-				return a.write(append(b, '\n'), nil)
-			}
-			a.printEval(rep, s)
-			return nil
+			return a.eval(cmd.Context(), args[0], &f)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	fl := cmd.Flags()
+	fl.IntVarP(&f.runs, "runs", "k", 1, "repair runs per task: the n of the samples and the k of pass@k")
+	fl.BoolVar(&f.json, "json", false, "print the report as JSON")
+	fl.StringVar(&f.provider, "provider", "", "patch provider for every task: command, openai or replay (default: each task.yaml's)")
+	fl.StringVar(&f.command, "command", "", "command: the program (run by the loop in each task directory)")
+	fl.StringVar(&f.baseURL, "base-url", "", "openai: the endpoint's base URL, e.g. http://127.0.0.1:8000/v1")
+	fl.StringVar(&f.model, "model", "", "openai: the model name")
+	fl.StringVar(&f.recording, "recording", "", "replay: the run id whose recorded session to play back")
 	return cmd
 }
 
-// runSuite runs every sample of every case.
-func (a *app) runSuite(ctx context.Context, conn *stack.Conn, s *suite.Suite) (*evalReport, error) {
-	rep := &evalReport{Suite: s.Name, Samples: s.Samples, PassAtK: map[string]float64{}, Cases: map[string]int{}}
-	perK := map[int][]float64{}
-	for _, c := range s.Cases {
-		green := 0
-		for i := 1; i <= s.Samples; i++ {
-			fmt.Fprintf(a.env.Stderr, "eval %s: case %s, sample %d/%d\n", s.Name, c.Name, i, s.Samples)
-			res, err := a.evalSample(ctx, conn, s, c)
-			if err != nil {
-				return nil, fmt.Errorf("case %s, sample %d: %w", c.Name, i, err)
-			}
-			res.Sample = i
-			if res.Green {
-				green++
-			}
-			rep.Results = append(rep.Results, *res)
+// override returns the provider that replaces the tasks' own (nil when
+// --provider is not given).
+func (f *evalFlags) override(getenv func(string) string) (*glv1.ProviderConfig, error) {
+	if f.provider == "" {
+		if f.command != "" || f.baseURL != "" || f.model != "" || f.recording != "" {
+			return nil, usagef("--command, --base-url, --model and --recording need --provider")
 		}
-		rep.Cases[c.Name] = green
-		for _, k := range s.K {
-			perK[k] = append(perK[k], suite.PassAtK(s.Samples, green, k))
-		}
+		return nil, nil
 	}
-	for k, xs := range perK {
-		rep.PassAtK[fmt.Sprintf("pass@%d", k)] = suite.Mean(xs)
+	if f.provider == "client" {
+		return nil, usagef("--provider client: an eval has nobody to answer patch requests; use command, openai or replay")
 	}
-	return rep, nil
+	ff := fixFlags{provider: f.provider, command: f.command, baseURL: f.baseURL, model: f.model, recording: f.recording}
+	return ff.providerConfig(getenv)
 }
 
-// evalSample runs one repair run of a case.
-func (a *app) evalSample(ctx context.Context, conn *stack.Conn, s *suite.Suite, c suite.Case) (*sampleResult, error) {
-	packed, err := snapshot.Pack(ctx, c.Dir, 0, "")
+// eval loads and checks the suite, then runs it through greenlight
+// (embedded or --addr) and prints the report.
+func (a *app) eval(ctx context.Context, dir string, f *evalFlags) error {
+	if f.runs < 1 || f.runs > maxEvalRuns {
+		return usagef("-k/--runs must be 1..%d, got %d", maxEvalRuns, f.runs)
+	}
+	prov, err := f.override(a.env.Getenv)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	defer packed.Remove()
-	if err := packed.Upload(ctx, conn.Blobs); err != nil {
-		return nil, err
+	tasks, err := eval.LoadSuite(dir)
+	if err == nil {
+		err = eval.Validate(tasks, prov)
 	}
-	p := s.Provider
-	prov := &glv1.ProviderConfig{Command: p.Command, BaseUrl: p.BaseURL, Model: p.Model, ApiKeyEnv: p.APIKeyEnv, RecordingId: p.RecordingID}
-	prov.Kind = glv1.ProviderKind(glv1.ProviderKind_value["PROVIDER_KIND_"+upper(p.Kind)])
-	if c.Recording != "" {
-		prov.RecordingId = c.Recording
-	}
-	start := &glv1.FixStart{Snapshot: packed.Digest.Proto(), SourceDir: packed.Dir,
-		Options: &glv1.FixOptions{Provider: prov, MaxRounds: s.MaxRounds}}
-	run, err := a.runFix(ctx, conn, start, nil, &fixFlags{verifyFlags: verifyFlags{quiet: true}})
 	if err != nil {
-		return nil, err
+		return usagef("%v", err)
 	}
-	m := run.GetMetrics()
-	return &sampleResult{
-		Case: c.Name, RunID: run.GetId(), Status: progress.RunStatus(run.GetStatus()),
-		Green:           m.GetGreen() || run.GetResult().GetStatus() == glv1.Verdict_VERDICT_PASS,
-		AttemptsToGreen: m.GetAttemptsToGreen(), TimeToGreenSec: m.GetTimeToGreen().AsDuration().Seconds(),
-		PatchLines: m.GetPatchLines(), Rollbacks: m.GetRollbacks(), Rounds: m.GetRounds(),
-	}, nil
+	conn, err := a.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	rep, err := eval.Run(ctx, conn.Run, conn.Blobs, tasks, eval.Options{
+		Samples: f.runs, K: f.runs, Provider: prov,
+		Started:  func(task string, i int) { fmt.Fprintf(a.env.Stderr, "eval: %s run %d/%d…\n", task, i+1, f.runs) },
+		Progress: func(task string, i int, s eval.Sample) { fmt.Fprintln(a.env.Stderr, sampleLine(task, i, f.runs, s)) },
+	})
+	if err != nil {
+		return err
+	}
+	if f.json {
+		err = a.write(rep.JSON())
+	} else {
+		_, err = fmt.Fprint(a.env.Stdout, rep.Table())
+	}
+	if err != nil {
+		return err
+	}
+	return unmeasuredExit(rep)
 }
 
-// printEval writes the per-run table and the pass@k line.
-func (a *app) printEval(rep *evalReport, s *suite.Suite) {
-	tw := tabwriter.NewWriter(a.env.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "CASE\tSAMPLE\tRUN\tSTATUS\tGREEN\tATTEMPTS\tTIME\tPATCH LINES\tROLLBACKS")
-	for _, r := range rep.Results {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%v\t%d\t%.1fs\t%d\t%d\n", r.Case, r.Sample, r.RunID, r.Status, r.Green,
-			r.AttemptsToGreen, r.TimeToGreenSec, r.PatchLines, r.Rollbacks)
+// sampleLine is the progress line after one run.
+func sampleLine(task string, i, n int, s eval.Sample) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "eval: %s run %d/%d: ", task, i+1, n)
+	switch {
+	case s.Error != "":
+		fmt.Fprintf(&b, "not measured: %s", oneLine(s.Error))
+	case s.Passed:
+		fmt.Fprintf(&b, "passed after %d patch(es), %d line(s), %.1fs", s.AttemptsToGreen, s.PatchLines, s.TimeToGreenSeconds)
+	case s.Green:
+		b.WriteString("green, but the reference check failed")
+	case s.Status == "error":
+		fmt.Fprintf(&b, "not measured: %s", oneLine(s.Summary))
+	default:
+		fmt.Fprintf(&b, "%s (%s) after %d round(s): %d patch(es), %d rolled back", s.Status, s.StopReason, s.Rounds, s.Patches, s.Rollbacks)
 	}
-	_ = tw.Flush()
-	fmt.Fprintf(a.env.Stdout, "\nsuite %s: %d case(s) x %d sample(s):", rep.Suite, len(s.Cases), rep.Samples)
-	for _, k := range s.K {
-		key := fmt.Sprintf("pass@%d", k)
-		fmt.Fprintf(a.env.Stdout, " %s=%.3f", key, rep.PassAtK[key])
+	if s.RunID != "" {
+		b.WriteString("  [" + s.RunID + "]")
 	}
-	fmt.Fprintln(a.env.Stdout)
+	return b.String()
 }
 
-// upper is strings.ToUpper for ASCII enum words.
-func upper(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'a' <= c && c <= 'z' {
-			b[i] = c - 'a' + 'A'
-		}
+// errNothingMeasured is the exit-2 error of an eval whose every run ended
+// in error: its pass@ figures would be zeros that mean nothing.
+var errNothingMeasured = errors.New("every run of the eval ended in error, nothing was measured")
+
+// unmeasuredExit fails (exit 2) when no run measured anything.
+func unmeasuredExit(rep *eval.Report) error {
+	n, total := rep.Unmeasured()
+	if total == 0 || n < total {
+		return nil
 	}
-	return string(b)
+	s := rep.Tasks[0].Runs[0]
+	why := s.Error
+	if why == "" {
+		why = s.Summary
+	}
+	if why == "" {
+		why = "see greenlight show " + s.RunID
+	}
+	return fmt.Errorf("%w; the first: %s", errNothingMeasured, why)
 }

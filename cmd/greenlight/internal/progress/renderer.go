@@ -265,7 +265,7 @@ func (r *Renderer) verificationDone(v *glv1.VerificationDone) {
 			verdict += fmt.Sprintf(" at %q", v.GetFailedCommand())
 		}
 	}
-	line := fmt.Sprintf("verification %d %s", v.GetAttempt(), verdict)
+	line := fmt.Sprintf("%s %s", verificationName(v.GetAttempt()), verdict)
 	if s := v.GetScore(); s != nil {
 		line += fmt.Sprintf(": score %.1f/10, level %s", s.GetTotal(), Level(s.GetLevel()))
 	}
@@ -281,6 +281,16 @@ func (r *Renderer) patchEvaluated(o *glv1.PatchOutcome) {
 	default:
 		r.println("patch %d refused: %s", o.GetAttempt(), o.GetReason())
 	}
+}
+
+// verificationName names a verification attempt. A repair run numbers
+// the verification of the unpatched snapshot 0 and the one after patch N
+// N; a verify run counts its attempts from 1.
+func verificationName(attempt int32) string {
+	if attempt == 0 {
+		return "baseline verification"
+	}
+	return fmt.Sprintf("verification %d", attempt)
 }
 
 // position renders "[i/n]" (1-based) or "[i]" before discovery.

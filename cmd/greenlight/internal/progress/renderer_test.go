@@ -137,6 +137,33 @@ func TestTerminalSpinner(t *testing.T) {
 	}
 }
 
+func TestVerificationLines(t *testing.T) {
+	tests := []struct {
+		name string
+		done *glv1.VerificationDone
+		want string
+	}{
+		{name: "a repair run's unpatched attempt 0 is the baseline",
+			done: &glv1.VerificationDone{Attempt: 0, FailedCommand: "python3 -m pytest", Score: &glv1.Score{Total: 6.7, Level: glv1.Level_LEVEL_L3}},
+			want: `baseline verification failed at "python3 -m pytest": score 6.7/10, level L3`},
+		{name: "after patch 1", done: &glv1.VerificationDone{Attempt: 1, Ok: true, Score: &glv1.Score{Total: 9, Level: glv1.Level_LEVEL_L4}},
+			want: "verification 1 passed: score 9.0/10, level L4"},
+		{name: "a verify retry", done: &glv1.VerificationDone{Attempt: 2, FailedCommand: "npm test"},
+			want: `verification 2 failed at "npm test"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			r := New(&out, Options{})
+			r.Event(&glv1.RunEvent{Kind: &glv1.RunEvent_VerificationDone{VerificationDone: tc.done}})
+			r.Close()
+			if got := strings.TrimSuffix(out.String(), "\n"); got != tc.want {
+				t.Errorf("line %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestDuration(t *testing.T) {
 	tests := []struct {
 		d    time.Duration

@@ -32,7 +32,7 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 			o.Result = v.exec.results[i]
 		}
 		if o.Result != nil && o.Ran() {
-			rep, err := r.parseStep(ctx, o, fsys, v.exec.finished.GetArtifacts())
+			rep, err := r.parseStep(ctx, o, fsys, v.exec.artifactsFor(i))
 			if err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
@@ -40,6 +40,10 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 				r.log.Warn("parsing a step log failed; its exit status still decides", zap.String("step", s.GetName()), zap.Error(err))
 			}
 			o.Report = rep
+			// Before TestsParsed, so the event counts the flaky tests.
+			if err := r.rerunFailed(ctx, v, i, &o, fsys); err != nil {
+				return err
+			}
 			if rep != nil && (rep.HasTests || rep.HasLint || len(rep.Failures) > 0) {
 				if err := r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_TestsParsed{TestsParsed: rep.TestsParsedProto()}}); err != nil {
 					return err
@@ -74,6 +78,7 @@ func (r *run) buildResult(v *verification, sc *glv1.Score) *glv1.Result {
 		in.InfraError = fmt.Sprintf("the time budget of %s ran out before any step could run", v.spec.budget)
 	}
 	res := report.Build(in)
+	v.recordReruns(res)
 	if v.budgetHit {
 		var tiers []string
 		for _, s := range v.skipped {

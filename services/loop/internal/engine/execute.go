@@ -26,11 +26,41 @@ type execution struct {
 	results  []*glv1.StepResult
 	finished *glv1.ExecuteFinished
 	elapsed  time.Duration
+	// eventIndex maps the executed pipeline's step index to the index its
+	// run events carry (nil: the same). A re-run (see rerun.go) executes a
+	// pipeline of its own whose steps stand for other indices of the run.
+	eventIndex []int32
+	// stepArtifacts are, by pipeline index, the artifacts of steps whose
+	// results came from a later execution (a re-run's continuation).
+	stepArtifacts map[int][]*glv1.Artifact
+}
+
+// artifactsFor returns the artifacts the step at index i wrote.
+func (ex *execution) artifactsFor(i int) []*glv1.Artifact {
+	if a, ok := ex.stepArtifacts[i]; ok {
+		return a
+	}
+	return ex.finished.GetArtifacts()
+}
+
+// runIndex is the index run events carry for the executed step i.
+func (ex *execution) runIndex(i int32) int32 {
+	if i >= 0 && int(i) < len(ex.eventIndex) {
+		return ex.eventIndex[i]
+	}
+	return i
 }
 
 // execute runs the pipeline on the executor with runTimeout as its budget,
 // forwarding step_started, log_chunk and step_finished as run events.
 func (r *run) execute(ctx context.Context, snapshot *glv1.Digest, p *glv1.Pipeline, o *glv1.VerifyOptions, runTimeout time.Duration) (*execution, error) {
+	return r.executeAs(ctx, snapshot, p, o, runTimeout, nil)
+}
+
+// executeAs is execute whose run events carry eventIndex[i] for the
+// pipeline's step i.
+func (r *run) executeAs(ctx context.Context, snapshot *glv1.Digest, p *glv1.Pipeline, o *glv1.VerifyOptions, runTimeout time.Duration,
+	eventIndex []int32) (*execution, error) {
 	limits := &glv1.Limits{}
 	if o.GetLimits() != nil {
 		limits = proto.Clone(o.GetLimits()).(*glv1.Limits)
@@ -46,7 +76,7 @@ func (r *run) execute(ctx context.Context, snapshot *glv1.Digest, p *glv1.Pipeli
 	if err != nil {
 		return nil, executorError(ctx, err)
 	}
-	ex := &execution{results: make([]*glv1.StepResult, len(p.GetSteps()))}
+	ex := &execution{results: make([]*glv1.StepResult, len(p.GetSteps())), eventIndex: eventIndex}
 	for {
 		resp, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
@@ -75,13 +105,16 @@ func (r *run) execute(ctx context.Context, snapshot *glv1.Digest, p *glv1.Pipeli
 func (r *run) forward(resp *glv1.ExecuteResponse, ex *execution) error {
 	switch ev := resp.GetEvent().(type) {
 	case *glv1.ExecuteResponse_StepStarted:
+		ev.StepStarted.Index = ex.runIndex(ev.StepStarted.GetIndex())
 		return r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_StepStarted{StepStarted: ev.StepStarted}})
 	case *glv1.ExecuteResponse_LogChunk:
+		ev.LogChunk.Index = ex.runIndex(ev.LogChunk.GetIndex())
 		return r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_LogChunk{LogChunk: ev.LogChunk}})
 	case *glv1.ExecuteResponse_StepFinished:
 		if i := int(ev.StepFinished.GetIndex()); i >= 0 && i < len(ex.results) {
 			ex.results[i] = ev.StepFinished.GetResult()
 		}
+		ev.StepFinished.Index = ex.runIndex(ev.StepFinished.GetIndex())
 		return r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_StepFinished{StepFinished: ev.StepFinished}})
 	case *glv1.ExecuteResponse_Finished:
 		ex.finished = ev.Finished

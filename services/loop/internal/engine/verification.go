@@ -36,6 +36,8 @@ type verification struct {
 	exec     *execution
 	outcomes []score.StepOutcome
 	skipped  []*glv1.TierSkipped
+	// reruns are the re-runs of failing tests (VerifyOptions.rerun_failed).
+	reruns []rerun
 	// budgetHit says the time budget ended the verification early.
 	budgetHit bool
 	// infra is why the verification could not be carried out ("" if it was).

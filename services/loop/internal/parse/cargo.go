@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"bytes"
 	"regexp"
 	"strconv"
 	"strings"
@@ -43,7 +42,7 @@ func (p *cargoParser) feed(ln line) {
 		return
 	}
 	switch {
-	case bytes.HasPrefix(t, []byte("test ")):
+	case hasPrefix(t, "test "):
 		if m := reCargoTest.FindSubmatch(t); m != nil {
 			st := map[string]Status{"ok": StatusPassed, "FAILED": StatusFailed, "ignored": StatusSkipped, "bench": StatusPassed}[string(m[2])]
 			p.set.add(Test{ID: string(m[1]), Name: string(m[1]), Status: st, Offset: ln.off})
@@ -55,13 +54,13 @@ func (p *cargoParser) feed(ln line) {
 			p.set.addSummary(Counts{Passed: n(1), Failed: n(2), Skipped: n(3)})
 			return
 		}
-	case bytes.HasPrefix(t, []byte("---- ")):
+	case hasPrefix(t, "---- "):
 		if m := reCargoBlock.FindSubmatch(t); m != nil {
 			p.close()
 			p.block = &jsBlock{test: Test{ID: string(m[1]), Offset: ln.off}, msg: msgBuf{max: p.lim.MaxMessageBytes}, frames: frameList{max: p.lim.MaxFrames}}
 			return
 		}
-	case bytes.Equal(t, []byte("failures:")):
+	case string(t) == "failures:":
 		p.close()
 		return
 	}
@@ -84,7 +83,7 @@ func (p *cargoParser) feed(ln line) {
 		p.inMsg = false
 		return
 	}
-	if bytes.HasPrefix(t, []byte("stack backtrace:")) || bytes.HasPrefix(t, []byte("note: ")) {
+	if hasPrefix(t, "stack backtrace:") || hasPrefix(t, "note: ") {
 		p.inMsg = false
 		return
 	}

@@ -59,21 +59,21 @@ func (p *crashParser) feed(ln line) {
 	}
 	switch t[0] {
 	case 'T':
-		if bytes.HasPrefix(t, []byte("Traceback (most recent call last):")) {
+		if hasPrefix(t, "Traceback (most recent call last):") {
 			p.start("python", ln.off, true, glv1.FailureKind_FAILURE_KIND_CRASH)
 			return
 		}
 	case 'p', 'f':
-		if bytes.HasPrefix(t, []byte("panic: ")) || bytes.HasPrefix(t, []byte("fatal error: ")) {
+		if hasPrefix(t, "panic: ") || hasPrefix(t, "fatal error: ") {
 			b := p.start("go", ln.off, false, glv1.FailureKind_FAILURE_KIND_CRASH)
 			b.msg.add(t)
-			if bytes.HasPrefix(t, []byte("panic: test timed out")) {
+			if hasPrefix(t, "panic: test timed out") {
 				b.kind = glv1.FailureKind_FAILURE_KIND_TIMEOUT
 			}
 			return
 		}
 	case 't':
-		if bytes.HasPrefix(t, []byte("thread '")) {
+		if hasPrefix(t, "thread '") {
 			if m := reRustMain.FindSubmatch(t); m != nil {
 				b := p.start("rust", ln.off, false, glv1.FailureKind_FAILURE_KIND_CRASH)
 				b.frames.add(p.fp.frame(string(m[2]), m[3], m[4], ""))
@@ -103,7 +103,15 @@ func (p *crashParser) feed(ln line) {
 
 // indexFatalPython finds "Fatal Python error: " (faulthandler) in t.
 func indexFatalPython(t []byte) int {
-	return bytes.Index(t, []byte("Fatal Python error: "))
+	// Few lines have an 'F' at all: IndexByte is the cheaper first scan.
+	f := bytes.IndexByte(t, 'F')
+	if f < 0 {
+		return -1
+	}
+	if i := bytes.Index(t[f:], []byte("Fatal Python error: ")); i >= 0 {
+		return f + i
+	}
+	return -1
 }
 
 // startsWithErrorType reports whether the first word of t names an error
@@ -117,7 +125,7 @@ func startsWithErrorType(t []byte) bool {
 		end++
 	}
 	w := t[:end]
-	return bytes.HasSuffix(w, []byte("Error")) || bytes.HasSuffix(w, []byte("Exception"))
+	return hasSuffix(w, "Error") || hasSuffix(w, "Exception")
 }
 
 // mentionsSignal is a cheap test before the signal regex: the shell reports
@@ -166,7 +174,7 @@ func (p *crashParser) continueBlock(b *crashBlock, t []byte) bool {
 		}
 		return true
 	case "python-msg":
-		if len(t) > 0 && !bytes.HasPrefix(t, []byte("Traceback")) && !bytes.HasPrefix(t, []byte("During handling")) && len(b.msg.b) < 512 {
+		if len(t) > 0 && !hasPrefix(t, "Traceback") && !hasPrefix(t, "During handling") && len(b.msg.b) < 512 {
 			b.msg.add(t)
 			return true
 		}
@@ -174,8 +182,8 @@ func (p *crashParser) continueBlock(b *crashBlock, t []byte) bool {
 	case "python-fatal":
 		return len(t) > 0 || !b.inFrames
 	case "go":
-		if len(t) == 0 || bytes.HasPrefix(t, []byte("goroutine ")) || bytes.HasPrefix(t, []byte("\t")) ||
-			bytes.HasPrefix(t, []byte("[signal ")) || bytes.HasPrefix(t, []byte("created by ")) || (t[len(t)-1] == ')' && bytes.IndexByte(t, '(') > 0) {
+		if len(t) == 0 || hasPrefix(t, "goroutine ") || hasPrefix(t, "\t") ||
+			hasPrefix(t, "[signal ") || hasPrefix(t, "created by ") || (t[len(t)-1] == ')' && bytes.IndexByte(t, '(') > 0) {
 			return true
 		}
 		return false

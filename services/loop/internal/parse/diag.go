@@ -84,12 +84,12 @@ func (d *diagParser) feed(ln line) {
 		return
 	}
 	switch {
-	case t[0] == '[' && bytes.HasPrefix(t, []byte("[ERROR] ")):
+	case t[0] == '[' && hasPrefix(t, "[ERROR] "):
 		if m := reJavacDiag.FindSubmatch(t); m != nil {
 			d.add(ln.off, toolJavac, m[1], m[2], m[3], string(m[4]), false)
 		}
 		return
-	case (t[0] == 'e' && bytes.HasPrefix(t, []byte("error"))) || (t[0] == 'w' && bytes.HasPrefix(t, []byte("warning"))):
+	case (t[0] == 'e' && hasPrefix(t, "error")) || (t[0] == 'w' && hasPrefix(t, "warning")):
 		if m := reRustHead.FindSubmatch(t); m != nil {
 			d.rustHead = &diagnostic{tool: toolRustc, warning: string(m[1]) == "warning",
 				f: Failure{Message: string(m[0]), Offset: ln.off}}
@@ -152,7 +152,7 @@ func hasFileLinePrefix(t []byte, colon int) bool {
 	rest := t[i:]
 	// `:line:col` (compilers, linters) or mypy's `:line: error:` / `:line:col: error:`.
 	return len(rest) > 1 && rest[0] == ':' && (rest[1] >= '0' && rest[1] <= '9' ||
-		bytes.HasPrefix(rest, []byte(": error: ")) || bytes.HasPrefix(rest, []byte(": warning: ")))
+		hasPrefix(rest, ": error: ") || hasPrefix(rest, ": warning: "))
 }
 
 // feedColon handles `file:line:col: msg` and mypy's `file:line: error: msg`.
@@ -162,16 +162,16 @@ func (d *diagParser) feedColon(ln line) {
 		msg := string(m[4])
 		tool := toolLint
 		switch {
-		case bytes.HasPrefix(m[4], []byte("- error TS")) || bytes.HasPrefix(m[4], []byte("- warning TS")):
+		case hasPrefix(m[4], "- error TS") || hasPrefix(m[4], "- warning TS"):
 			tool, msg = toolTsc, msg[2:]
-		case bytes.HasSuffix(m[4], []byte("]")) && (bytes.Contains(m[4], []byte("[Error/")) || bytes.Contains(m[4], []byte("[Warning/"))):
+		case hasSuffix(m[4], "]") && (bytes.Contains(m[4], []byte("[Error/")) || bytes.Contains(m[4], []byte("[Warning/"))):
 			tool = toolEslint
 		case reFlake8Code.Match(m[4]):
 			tool = toolFlake8
-		case bytes.HasSuffix(m[1], []byte(".go")):
+		case hasSuffix(m[1], ".go"):
 			tool = toolGo
 		}
-		d.add(ln.off, tool, m[1], m[2], m[3], msg, bytes.Contains(m[4], []byte("[Warning/")) || bytes.HasPrefix(m[4], []byte("- warning")))
+		d.add(ln.off, tool, m[1], m[2], m[3], msg, bytes.Contains(m[4], []byte("[Warning/")) || hasPrefix(m[4], "- warning"))
 		return
 	}
 	if bytes.Contains(t, []byte(": error: ")) || bytes.Contains(t, []byte(": warning: ")) {
@@ -194,7 +194,7 @@ func (d *diagParser) feedSummary(t []byte) bool {
 			return true
 		}
 	case 'F':
-		if !bytes.HasPrefix(t, []byte("Found ")) {
+		if !hasPrefix(t, "Found ") {
 			return false
 		}
 		if m := reFoundSummary.FindSubmatch(t); m != nil {
@@ -202,7 +202,7 @@ func (d *diagParser) feedSummary(t []byte) bool {
 			return true
 		}
 	case 'S':
-		if bytes.HasPrefix(t, []byte("Success: ")) && reMypySuccess.Match(t) {
+		if hasPrefix(t, "Success: ") && reMypySuccess.Match(t) {
 			d.summary, d.tool = 0, toolMypy
 			return true
 		}

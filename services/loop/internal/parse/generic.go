@@ -11,12 +11,20 @@ import (
 // one word with a colon before it.
 var reGeneric = regexp.MustCompile(`^(?:\w+: )?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\.?$`)
 
+// isWordByte is regexp's \w: [0-9A-Za-z_].
+func isWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
 // genericParser reads the generic summary line.
 type genericParser struct{ set *testSet }
 
 func (p *genericParser) feed(ln line) {
 	t := ln.text
-	if len(t) < 17 || len(t) > 80 || !bytes.Contains(t, []byte(" passed, ")) {
+	// The line starts with a word character and ends in "failed" or
+	// "skipped", maybe with a period: cheap tests before the scan.
+	if len(t) < 17 || len(t) > 80 || !isWordByte(t[0]) || t[len(t)-1] != 'd' && t[len(t)-1] != '.' ||
+		!bytes.Contains(t, []byte(" passed, ")) {
 		return
 	}
 	m := reGeneric.FindSubmatch(t)

@@ -39,7 +39,7 @@ func (p *goJSONParser) feed(ln line) { p.consume(ln) }
 // (then no other parser needs to see it).
 func (p *goJSONParser) consume(ln line) bool {
 	t := ln.text
-	if len(t) < 12 || t[0] != '{' || !bytes.Contains(t[:min(len(t), 64)], []byte(`"Action"`)) && !bytes.HasPrefix(t, []byte(`{"ImportPath"`)) {
+	if len(t) < 12 || t[0] != '{' || !bytes.Contains(t[:min(len(t), 64)], []byte(`"Action"`)) && !hasPrefix(t, `{"ImportPath"`) {
 		return false
 	}
 	if !p.dec.decode(t) {
@@ -65,7 +65,7 @@ func (p *goJSONParser) event(ln line, action []byte) {
 			p.running(pkgB, test, ln.off).out(out)
 			return
 		}
-		if len(out) > 0 && !isGoPkgLine(out) && !bytes.Equal(out, []byte("PASS")) {
+		if len(out) > 0 && !isGoPkgLine(out) && string(out) != "PASS" {
 			p.packageOutput(string(pkgB), out, ln.off)
 		}
 	case "run":
@@ -101,7 +101,7 @@ func (p *goJSONParser) running(pkg, test []byte, off int64) *goTest {
 
 // packageOutput keeps a bounded amount of package-level output.
 func (p *goJSONParser) packageOutput(pkg string, out []byte, off int64) {
-	if bytes.HasPrefix(out, []byte("ok  \t")) || bytes.HasPrefix(out, []byte("?   \t")) || bytes.Equal(out, []byte("PASS")) {
+	if hasPrefix(out, "ok  \t") || hasPrefix(out, "?   \t") || string(out) == "PASS" {
 		return
 	}
 	m, ok := p.pkgOut[pkg]

@@ -32,13 +32,13 @@ type goTest struct {
 
 // out consumes one line of the test's output.
 func (g *goTest) out(t []byte) {
-	if len(t) > 7 && t[0] == 'p' && bytes.HasPrefix(t, []byte("panic: ")) {
-		if bytes.HasPrefix(t, []byte("panic: test timed out")) {
+	if len(t) > 7 && t[0] == 'p' && hasPrefix(t, "panic: ") {
+		if hasPrefix(t, "panic: test timed out") {
 			g.timedOut = true
 		} else {
 			g.panicked = true
 		}
-	} else if len(t) > 12 && t[0] == 'f' && bytes.HasPrefix(t, []byte("fatal error: ")) {
+	} else if len(t) > 12 && t[0] == 'f' && hasPrefix(t, "fatal error: ") {
 		g.panicked = true
 	}
 	if !g.tracked {
@@ -58,7 +58,7 @@ func (g *goTest) analyze(paths *Paths, lim *Limits) (string, []Frame) {
 	fp := frameParser{paths: paths}
 	inPanic := false
 	for _, t := range bytes.Split(g.raw, []byte("\n")) {
-		if bytes.HasPrefix(t, []byte("=== ")) || bytes.HasPrefix(t, []byte("--- ")) || len(t) == 0 {
+		if hasPrefix(t, "=== ") || hasPrefix(t, "--- ") || len(t) == 0 {
 			continue
 		}
 		if f, ok := fp.parse(t, false); ok {
@@ -71,9 +71,9 @@ func (g *goTest) analyze(paths *Paths, lim *Limits) (string, []Frame) {
 				frames.add(Frame{File: paths.GoFile(g.pkg, string(m[1])), Line: n, Project: true})
 			}
 		}
-		isPanic := bytes.HasPrefix(t, []byte("panic: ")) || bytes.HasPrefix(t, []byte("fatal error: "))
+		isPanic := hasPrefix(t, "panic: ") || hasPrefix(t, "fatal error: ")
 		inPanic = inPanic || isPanic
-		if inPanic && !isPanic && !bytes.HasPrefix(t, []byte("\t\t")) {
+		if inPanic && !isPanic && !hasPrefix(t, "\t\t") {
 			continue // goroutine dumps are kept as frames, not as message text
 		}
 		msg.add(bytes.TrimSpace(t))

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
@@ -47,13 +46,13 @@ func (p *goTextParser) feed(ln line) {
 		return
 	}
 	switch {
-	case t[0] == '=' && bytes.HasPrefix(t, []byte("=== RUN   ")):
+	case t[0] == '=' && hasPrefix(t, "=== RUN   "):
 		p.set.seen = true
 		p.cur = p.test(string(bytes.TrimSpace(t[10:])), ln.off)
 		return
-	case t[0] == '=' && bytes.HasPrefix(t, []byte("=== ")):
+	case t[0] == '=' && hasPrefix(t, "=== "):
 		return
-	case bytes.HasPrefix(t[leadingSpace(t):], []byte("--- ")): // reGoTextResult's `^\s*--- `
+	case hasPrefix(t[leadingSpace(t):], "--- "): // reGoTextResult's `^\s*--- `
 		if m := reGoTextResult.FindSubmatch(t); m != nil {
 			p.set.seen = true
 			g := p.test(string(m[2]), ln.off)
@@ -74,14 +73,14 @@ func (p *goTextParser) feed(ln line) {
 	if p.packageLine(t, ln.off) {
 		return
 	}
-	if bytes.Equal(t, []byte("FAIL")) || bytes.Equal(t, []byte("PASS")) {
+	if string(t) == "FAIL" || string(t) == "PASS" {
 		return
 	}
-	if t[0] == 'p' && bytes.HasPrefix(t, []byte("panic: test timed out")) {
+	if t[0] == 'p' && hasPrefix(t, "panic: test timed out") {
 		p.timedOut = true
 		p.running = false
 	}
-	if mayTrimTo(t, 'r') && bytes.Equal(bytes.TrimSpace(t), []byte("running tests:")) {
+	if mayTrimTo(t, 'r') && mayTrimFrom(t, ':') && string(bytes.TrimSpace(t)) == "running tests:" {
 		p.running = true
 	} else if p.running {
 		if m := reGoRunning.FindSubmatch(t); m != nil {
@@ -106,7 +105,7 @@ func (p *goTextParser) packageLine(t []byte, off int64) bool {
 		return false
 	}
 	m := reGoTextPkg.FindSubmatch(t)
-	if m == nil || (len(m[3]) == 0 && !bytes.HasPrefix(t, []byte("FAIL\t"))) {
+	if m == nil || (len(m[3]) == 0 && !hasPrefix(t, "FAIL\t")) {
 		return false
 	}
 	p.set.seen = true
@@ -119,7 +118,7 @@ func isGoPkgLine(t []byte) bool {
 	if len(t) < 5 || t[0] != 'o' && t[0] != 'F' && t[0] != '?' {
 		return false
 	}
-	return bytes.HasPrefix(t, []byte("ok  \t")) || bytes.HasPrefix(t, []byte("FAIL\t")) || bytes.HasPrefix(t, []byte("?   \t"))
+	return hasPrefix(t, "ok  \t") || hasPrefix(t, "FAIL\t") || hasPrefix(t, "?   \t")
 }
 
 // test returns the pending record for name, creating it.
@@ -213,25 +212,4 @@ func (p *goTextParser) fixFrames(rec *Test, pkg string) {
 	if f, ok := firstProject(rec.Frames); ok {
 		rec.File, rec.Line = f.File, f.Line
 	}
-}
-
-// leadingSpace returns the length of the run of regexp \s ([\t\n\f\r ])
-// that starts t.
-func leadingSpace(t []byte) int {
-	i := 0
-	for i < len(t) && isReSpace(t[i]) {
-		i++
-	}
-	return i
-}
-
-// mayTrimTo reports whether bytes.TrimSpace(t) can start with c (ASCII, not
-// a space): only whitespace, ASCII or Unicode, is trimmed from the front.
-func mayTrimTo(t []byte, c byte) bool {
-	return len(t) > 0 && (t[0] == c || t[0] >= utf8.RuneSelf || asciiSpace(t[0]))
-}
-
-// asciiSpace is unicode.IsSpace for ASCII bytes (what bytes.TrimSpace trims).
-func asciiSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }

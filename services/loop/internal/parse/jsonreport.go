@@ -200,7 +200,7 @@ type jsonLineParser struct {
 
 func (p *jsonLineParser) feed(ln line) {
 	t := ln.text
-	if ln.cut || len(t) < 32 || t[0] != '{' || !bytes.HasPrefix(t, []byte(`{"num`)) {
+	if ln.cut || len(t) < 32 || t[0] != '{' || !hasPrefix(t, `{"num`) {
 		return
 	}
 	if res, err := decodeJSONReport(t, "stdout", p.lim, p.paths); err == nil {

@@ -49,13 +49,17 @@ func (p *jsTextParser) feed(ln line) {
 	if len(t) == 0 {
 		return
 	}
-	// Every marker line has a 'T' (Tests), 'F'/'P' (FAIL, PASS) or a UTF-8
-	// symbol (●, ⎯); skip the rest cheaply unless inside a failure block.
-	if p.block == nil && bytes.IndexByte(t, 'T') < 0 && bytes.IndexByte(t, 'F') < 0 && bytes.IndexByte(t, 'P') < 0 && bytes.IndexByte(t, 0xe2) < 0 {
-		return
+	// Outside a failure block only the marker lines below matter, and each
+	// starts (after \s*) with 'T' (Tests), 'F'/'P' (FAIL, PASS) or '●'
+	// (0xe2); ⎯ only closes a block. Skip the rest cheaply.
+	if p.block == nil {
+		s := t[leadingSpace(t):]
+		if len(s) == 0 || s[0] != 'T' && s[0] != 'F' && s[0] != 'P' && s[0] != 0xe2 {
+			return
+		}
 	}
 	switch {
-	case bytes.HasPrefix(t, []byte("Tests:")):
+	case hasPrefix(t, "Tests:"):
 		if m := reJestTests.FindSubmatch(t); m != nil {
 			p.close()
 			p.format = FormatJestText
@@ -72,13 +76,13 @@ func (p *jsTextParser) feed(ln line) {
 			p.set.seen = true
 			return
 		}
-	case bytes.HasPrefix(t, []byte("PASS ")) || bytes.HasPrefix(t, []byte("FAIL ")):
+	case hasPrefix(t, "PASS ") || hasPrefix(t, "FAIL "):
 		if m := reJestFile.FindSubmatch(t); m != nil {
 			p.close()
 			p.file, _ = p.paths.Normalize(string(m[2]))
 			return
 		}
-	case bytes.HasPrefix(t, []byte("  ● ")):
+	case hasPrefix(t, "  ● "):
 		if m := reJestBlock.FindSubmatch(t); m != nil {
 			p.open(strings.ReplaceAll(string(m[1]), " › ", " > "), ln.off, false)
 			return
@@ -90,7 +94,7 @@ func (p *jsTextParser) feed(ln line) {
 			p.open(string(m[2]), ln.off, true)
 			return
 		}
-	case bytes.HasPrefix(t, []byte("⎯")) || bytes.Contains(t, []byte("⎯⎯⎯")):
+	case hasPrefix(t, "⎯") || bytes.Contains(t, []byte("⎯⎯⎯")):
 		p.close()
 		return
 	}

@@ -71,7 +71,9 @@ func (ps *logParsers) scan(ctx context.Context, r io.Reader) (int64, error) {
 		ps.finish()
 		return 0, nil
 	}
-	lr := newLineReader(r, 0)
+	// The buffer is sized from the line limit: created with max 0 it was 16
+	// bytes, and every longer line took the slow, copying path.
+	lr := newLineReader(r, ps.gojson.lim.MaxLineBytes)
 	return ps.scanWith(ctx, lr)
 }
 

@@ -40,7 +40,8 @@ func (p *surefireLogParser) feed(ln line) {
 		p.close()
 		return
 	}
-	if bytes.Contains(t, []byte("Tests run: ")) {
+	// 48 bytes is the shortest line reSurefireRun matches.
+	if len(t) >= 48 && bytes.Contains(t, []byte("Tests run: ")) {
 		if m := reSurefireRun.FindSubmatch(t); m != nil {
 			n := func(i int) int { v, _ := strconv.Atoi(string(m[i])); return v }
 			run, fail, errs, skip := n(1), n(2), n(3), n(4)
@@ -54,7 +55,7 @@ func (p *surefireLogParser) feed(ln line) {
 			return
 		}
 	}
-	if bytes.HasPrefix(t, []byte("[ERROR] ")) && bytes.HasSuffix(t, []byte("!")) {
+	if hasPrefix(t, "[ERROR] ") && hasSuffix(t, "!") {
 		var cls, name, what string
 		if m := reSurefireOld.FindSubmatch(t); m != nil {
 			cls, name, what = string(m[2]), string(m[1]), string(m[3])

@@ -66,7 +66,7 @@ func (p *mochaParser) feed(ln line) {
 		if len(p.title) < 16 {
 			p.title = append(p.title, string(bytes.TrimSuffix(s, []byte(":"))))
 		}
-		if bytes.HasSuffix(s, []byte(":")) {
+		if hasSuffix(s, ":") {
 			p.inTitle = false
 		}
 		return

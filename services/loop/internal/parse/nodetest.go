@@ -62,7 +62,7 @@ func (p *nodeTestParser) feed(ln line) {
 	if (t[0] == '#' || t[0] == 0xe2) && p.feedCount(t) {
 		return
 	}
-	if bytes.Equal(t, []byte("TAP version 13")) || bytes.Equal(t, []byte("TAP version 14")) {
+	if string(t) == "TAP version 13" || string(t) == "TAP version 14" {
 		p.format = FormatNodeTAP
 		p.set.seen = true
 		return
@@ -83,7 +83,7 @@ func (p *nodeTestParser) wantsTAP(t []byte) bool {
 	}
 	if p.pending == nil {
 		s := t[leadingSpace(t):]
-		if !bytes.HasPrefix(s, []byte("ok ")) && !bytes.HasPrefix(s, []byte("not ok ")) && !bytes.HasPrefix(s, []byte("# Subtest: ")) {
+		if !hasPrefix(s, "ok ") && !hasPrefix(s, "not ok ") && !hasPrefix(s, "# Subtest: ") {
 			return false
 		}
 	}
@@ -145,10 +145,10 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 	}
 	s := bytes.TrimSpace(t)
 	switch {
-	case bytes.Equal(s, []byte("---")):
+	case string(s) == "---":
 		p.inYAML = true
 		return true
-	case bytes.Equal(s, []byte("...")):
+	case string(s) == "...":
 		p.inYAML = false
 		p.flushTAP()
 		return true
@@ -173,7 +173,7 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 		}
 		return true
 	}
-	if bytes.HasPrefix(s, []byte("stack: ")) {
+	if hasPrefix(s, "stack: ") {
 		p.yamlKey = "stack"
 		return true
 	}
@@ -212,7 +212,7 @@ func (p *nodeTestParser) flushTAP() {
 // feedSpec reads the spec reporter's "failing tests" section.
 func (p *nodeTestParser) feedSpec(ln line) {
 	t := ln.text
-	if bytes.HasPrefix(t, []byte("✖ failing tests:")) {
+	if hasPrefix(t, "✖ failing tests:") {
 		p.inFailing = true
 		return
 	}

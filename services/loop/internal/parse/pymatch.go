@@ -2,36 +2,12 @@ package parse
 
 import (
 	"bytes"
-	"strconv"
 )
 
 // Hand-written matchers for the Python lines seen on nearly every line of a
 // pytest log. Each is exactly equivalent to the regular expression in its
 // doc comment (pymatch_test.go fuzzes them against it); they exist because
 // the regexes cost more than the rest of the parse together.
-
-// isReSpace is Go regexp's \s: ASCII whitespace without \v.
-func isReSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// digitsEnd returns the index after the run of ASCII digits starting at i.
-func digitsEnd(t []byte, i int) int {
-	for i < len(t) && isDigit(t[i]) {
-		i++
-	}
-	return i
-}
-
-// atoi is strconv.Atoi ignoring the error, as the regex-based code did
-// (an out-of-range number clamps). string(b) does not escape here, so
-// short numbers cost no allocation.
-func atoi(b []byte) int {
-	n, _ := strconv.Atoi(string(b))
-	return n
-}
 
 // matchPytestFrame matches a pytest traceback position:
 //
@@ -41,7 +17,7 @@ func atoi(b []byte) int {
 func matchPytestFrame(t []byte) (file, lineNo, fn []byte, ok bool) {
 	// No ':' may occur in the file, so it ends at the first one.
 	c := bytes.IndexByte(t, ':')
-	if c < 4 || !bytes.HasSuffix(t[:c], []byte(".py")) {
+	if c < 4 || !hasSuffix(t[:c], ".py") {
 		return nil, nil, nil, false
 	}
 	for _, b := range t[:c] {
@@ -59,7 +35,7 @@ func matchPytestFrame(t []byte) (file, lineNo, fn []byte, ok bool) {
 		if rest[0] != ' ' || bytes.IndexByte(rest, '\n') >= 0 {
 			return nil, nil, nil, false
 		}
-		if in := rest[1:]; bytes.HasPrefix(in, []byte("in ")) {
+		if in := rest[1:]; hasPrefix(in, "in ") {
 			j := 3
 			for j < len(in) && !isReSpace(in[j]) {
 				j++
@@ -82,7 +58,7 @@ func matchPyFrame(t []byte) (file, lineNo, fn []byte, ok bool) {
 	for i < len(t) && isReSpace(t[i]) {
 		i++
 	}
-	if !bytes.HasPrefix(t[i:], []byte(`File "`)) {
+	if !hasPrefix(t[i:], `File "`) {
 		return nil, nil, nil, false
 	}
 	i += len(`File "`)
@@ -92,7 +68,7 @@ func matchPyFrame(t []byte) (file, lineNo, fn []byte, ok bool) {
 	}
 	file = t[i : i+q]
 	i += q + 1
-	if !bytes.HasPrefix(t[i:], []byte(", line ")) {
+	if !hasPrefix(t[i:], ", line ") {
 		return nil, nil, nil, false
 	}
 	i += len(", line ")
@@ -105,7 +81,7 @@ func matchPyFrame(t []byte) (file, lineNo, fn []byte, ok bool) {
 	if i < len(t) && t[i] == ',' {
 		i++
 	}
-	if !bytes.HasPrefix(t[i:], []byte(" in ")) {
+	if !hasPrefix(t[i:], " in ") {
 		return nil, nil, nil, false
 	}
 	fn = t[i+len(" in "):]
@@ -120,22 +96,41 @@ func matchPyFrame(t []byte) (file, lineNo, fn []byte, ok bool) {
 // at the start of t, preferring the longer of `errors?`/`warnings?` as the
 // regex's greedy `?` does; 0 when none.
 func pytestCountWord(t []byte) int {
-	for _, w := range pytestCountWords {
-		if bytes.HasPrefix(t, w) {
-			if (w[0] == 'e' || w[0] == 'w') && len(t) > len(w) && t[len(w)] == 's' {
-				return len(w) + 1
-			}
-			return len(w)
-		}
+	if len(t) == 0 {
+		return 0
 	}
-	return 0
-}
-
-// pytestCountWords are the outcomes pytest counts in its summary line; none
-// is a prefix of another, so the first match is the regex's match.
-var pytestCountWords = [][]byte{
-	[]byte("passed"), []byte("failed"), []byte("skipped"), []byte("error"), []byte("xfailed"),
-	[]byte("xpassed"), []byte("deselected"), []byte("warning"), []byte("rerun"),
+	// No word is a prefix of another (but for the optional plural 's'), so
+	// the first letter picks the only candidate but for x.
+	var w string
+	switch t[0] {
+	case 'p':
+		w = "passed"
+	case 'f':
+		w = "failed"
+	case 's':
+		w = "skipped"
+	case 'e':
+		w = "error"
+	case 'x':
+		if w = "xfailed"; !hasPrefix(t, w) {
+			w = "xpassed"
+		}
+	case 'd':
+		w = "deselected"
+	case 'w':
+		w = "warning"
+	case 'r':
+		w = "rerun"
+	default:
+		return 0
+	}
+	if !hasPrefix(t, w) {
+		return 0
+	}
+	if (w[0] == 'e' || w[0] == 'w') && len(t) > len(w) && t[len(w)] == 's' {
+		return len(w) + 1 // errors?, warnings?: the greedy ? takes the 's'
+	}
+	return len(w)
 }
 
 // eachPytestCount calls fn for every match of
@@ -188,7 +183,7 @@ func matchPytestQuiet(t []byte) bool {
 		if quietTail(t[i:]) {
 			return true
 		}
-		if bytes.HasPrefix(t[i:], []byte(", ")) {
+		if hasPrefix(t[i:], ", ") {
 			i += 2
 			if quietTail(t[i:]) {
 				return true
@@ -199,7 +194,7 @@ func matchPytestQuiet(t []byte) bool {
 
 // quietTail matches ` in [\d.]+s` at the start of t.
 func quietTail(t []byte) bool {
-	if !bytes.HasPrefix(t, []byte(" in ")) {
+	if !hasPrefix(t, " in ") {
 		return false
 	}
 	t = t[len(" in "):]
@@ -223,7 +218,7 @@ func pytestProgress(t []byte) (file, marks, fatal []byte, ok bool) {
 	for w < len(t) && !isReSpace(t[w]) {
 		w++
 	}
-	if w < 4 || w >= len(t) || t[w] != ' ' || !bytes.HasSuffix(t[:w], []byte(".py")) {
+	if w < 4 || w >= len(t) || t[w] != ' ' || !hasSuffix(t[:w], ".py") {
 		return nil, nil, nil, false
 	}
 	r := w + 1
@@ -235,7 +230,7 @@ func pytestProgress(t []byte) (file, marks, fatal []byte, ok bool) {
 		return file, marks, nil, true
 	}
 	// The marks may only give back a final 'F', to start "Fatal".
-	if r > w+1 && t[r-1] == 'F' && bytes.HasPrefix(t[r-1:], []byte("Fatal Python error: ")) && bytes.IndexByte(rest, '\n') < 0 {
+	if r > w+1 && t[r-1] == 'F' && hasPrefix(t[r-1:], "Fatal Python error: ") && bytes.IndexByte(rest, '\n') < 0 {
 		return file, t[w+1 : r-1], t[r-1:], true
 	}
 	return nil, nil, nil, false

@@ -104,7 +104,7 @@ func (p *pytestParser) header(name []byte) {
 	case string(name) == "short test summary info":
 		p.section = "summary"
 		p.sawShort = true
-	case eachPytestCount(name, nil) > 0 && bytes.Contains(name, []byte(" in ")), bytes.HasPrefix(name, []byte("no tests ran")):
+	case eachPytestCount(name, nil) > 0 && bytes.Contains(name, []byte(" in ")), hasPrefix(name, "no tests ran"):
 		p.counts(name)
 		p.section = "done"
 	default:
@@ -192,11 +192,11 @@ func (p *pytestParser) feedBlock(ln line) {
 		b.frames.add(f)
 		return
 	}
-	if bytes.HasPrefix(t, []byte("E ")) {
+	if hasPrefix(t, "E ") {
 		b.eLines.add(bytes.TrimSpace(t[1:]))
 		return
 	}
-	if t[0] != ' ' && t[0] != '_' && t[0] != '~' && t[0] != '^' && len(b.plain) < 8 && !bytes.HasPrefix(t, []byte("Traceback (")) {
+	if t[0] != ' ' && t[0] != '_' && t[0] != '~' && t[0] != '^' && len(b.plain) < 8 && !hasPrefix(t, "Traceback (") {
 		b.plain = append(b.plain, string(t))
 	}
 }
@@ -224,6 +224,12 @@ func (p *pytestParser) feedShort(ln line) {
 	case "SKIPPED", "XFAIL":
 		t.Status = StatusSkipped
 	default:
+		return
+	}
+	p.set.seen = true
+	if (!t.Status.failing() || len(p.short) >= p.lim.MaxFailures) && !p.set.keeps(t.Status) {
+		// The record would only be counted: skip building it.
+		p.set.add(t)
 		return
 	}
 	rest := string(restB)

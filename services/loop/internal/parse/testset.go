@@ -49,6 +49,15 @@ func (s *testSet) add(t Test) {
 	s.omitted++
 }
 
+// keeps reports whether add would keep a record with status st rather than
+// only count it.
+func (s *testSet) keeps(st Status) bool {
+	if st.failing() {
+		return len(s.failing) < s.lim.MaxFailures
+	}
+	return len(s.passing) < s.lim.MaxTests
+}
+
 // setSummary records runner-printed counts, summing repeated summaries
 // (cargo prints one per test binary, Maven one per module).
 func (s *testSet) addSummary(c Counts) {

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"testing"
@@ -68,10 +69,20 @@ func BenchmarkZZPytest(b *testing.B) {
 func BenchmarkZZScan(b *testing.B) {
 	content, _ := os.ReadFile("testdata/golden/pytest/fail-plain.log")
 	lim := DefaultLimits()
-	for _, mode := range []string{"lines", "keep", "keep+gojson", "all"} {
+	for _, mode := range []string{"lines", "keep", "keep+gojson", "all", "step"} {
 		b.Run(mode, func(b *testing.B) {
 			b.SetBytes(50 << 20)
+			c0 := cpuTime()
+			defer func() { b.ReportMetric(float64(50*b.N)/(cpuTime()-c0).Seconds(), "cpu-MB/s") }()
 			for i := 0; i < b.N; i++ {
+				if mode == "step" {
+					Step(context.Background(), Input{
+						Step:   &glv1.Step{Name: "t", Phase: glv1.Phase_PHASE_TEST, Workdir: "svc"},
+						Result: &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 1},
+						Log:    &repeatReader{content: content, size: 50 << 20},
+					})
+					continue
+				}
 				ps := newLogParsers(&lim, NewPaths("", "svc", nil), glv1.Phase_PHASE_TEST)
 				lr := newLineReader(&repeatReader{content: content, size: 50 << 20}, 1<<20)
 				for {
@@ -111,7 +122,7 @@ func BenchmarkZZEach(b *testing.B) {
 		big = big[i+1:]
 	}
 	lim := DefaultLimits()
-	names := []string{"gotext", "pytest", "jstext", "jsline", "mocha", "node", "cargo", "maven", "generic", "diag", "crash", "keep", "gojson"}
+	names := []string{"gotext", "pytest", "jstext", "jsline", "mocha", "node", "cargo", "maven", "generic", "diag", "crash", "keep", "gojson", "pytest-nocap"}
 	for k, name := range names {
 		b.Run(name, func(b *testing.B) {
 			ps := newLogParsers(&lim, NewPaths("", "svc", nil), glv1.Phase_PHASE_TEST)
@@ -121,17 +132,29 @@ func BenchmarkZZEach(b *testing.B) {
 				f = ps.keep
 			case "gojson":
 				f = func(l line) { ps.gojson.consume(l) }
+			case "pytest-nocap":
+				lim2 := lim
+				lim2.MaxFailures = 1 << 30
+				pp := newPytestParser(&lim2, NewPaths("", "svc", nil))
+				f = func(l line) {
+					pp.feed(l)
+					if len(pp.blocks) > 1000 {
+						pp.blocks = pp.blocks[:0]
+					}
+				}
 			default:
 				f = ps.all[k].feed
 			}
 			b.ResetTimer()
 			n := 0
+			c0 := cpuTime()
 			for i := 0; i < b.N; i++ {
 				f(lines[n])
 				if n++; n == len(lines) {
 					n = 0
 				}
 			}
+			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/line")
 		})
 	}
 }
