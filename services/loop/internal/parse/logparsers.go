@@ -11,9 +11,6 @@ import (
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
-// feeder is a format parser that sees every line of the log once.
-type feeder interface{ feed(ln line) }
-
 // tailLines is how many last lines are kept for messages of failures that
 // no format parser explained.
 const tailLines = 12
@@ -32,7 +29,6 @@ type logParsers struct {
 	generic *genericParser
 	diag    *diagParser
 	crash   *crashParser
-	all     []feeder
 
 	tail    [tailLines][]byte
 	tailOff [tailLines]int64
@@ -61,7 +57,6 @@ func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 	}
 	ps.gojson.diag.phase = glv1.Phase_PHASE_BUILD
 	ps.install = phase == glv1.Phase_PHASE_INSTALL
-	ps.all = []feeder{ps.gotext, ps.pytest, ps.jstext, ps.jsline, ps.mocha, ps.node, ps.cargo, ps.maven, ps.generic, ps.diag, ps.crash}
 	return ps
 }
 
@@ -99,12 +94,27 @@ func (ps *logParsers) scanWith(ctx context.Context, lr *lineReader) (int64, erro
 		if ps.gojson.consume(ln) {
 			continue // a test2json event is nothing else
 		}
-		for _, f := range ps.all {
-			f.feed(ln)
-		}
+		ps.feed(ln)
 	}
 	ps.finish()
 	return lr.off, nil
+}
+
+// feed offers a line to every format parser. The calls are direct, not a
+// loop over an interface slice: on a per-line path of a few nanoseconds per
+// parser the dynamic calls were a measurable share.
+func (ps *logParsers) feed(ln line) {
+	ps.gotext.feed(ln)
+	ps.pytest.feed(ln)
+	ps.jstext.feed(ln)
+	ps.jsline.feed(ln)
+	ps.mocha.feed(ln)
+	ps.node.feed(ln)
+	ps.cargo.feed(ln)
+	ps.maven.feed(ln)
+	ps.generic.feed(ln)
+	ps.diag.feed(ln)
+	ps.crash.feed(ln)
 }
 
 // keep remembers the last non-blank lines and the first error-looking ones.
