@@ -85,3 +85,41 @@ func FuzzZZDiff(f *testing.F) {
 		diffOne(t, data, glv1.Phase(phase%8), int32(exit%2), Limits{})
 	})
 }
+
+func BenchmarkZZBeforeAfter(b *testing.B) {
+	for _, src := range []struct{ name, file string }{
+		{"go-json", "testdata/golden/go-json/fail.log"},
+		{"pytest", "testdata/golden/pytest/fail-plain.log"},
+		{"pytest-pass", "testdata/golden/pytest/pass.log"},
+	} {
+		content, _ := os.ReadFile(src.file)
+		for _, impl := range []string{"before", "after"} {
+			b.Run(src.name+"/"+impl, func(b *testing.B) {
+				size := int64(50 << 20)
+				var peak uint64
+				cpu0 := cpuTime()
+				for i := 0; i < b.N; i++ {
+					peak = max(peak, peakHeap(func() {
+						if impl == "after" {
+							Step(context.Background(), Input{
+								Step:   &glv1.Step{Name: "t", Phase: glv1.Phase_PHASE_TEST, Workdir: "svc"},
+								Result: &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 1},
+								Log:    &repeatReader{content: content, size: size},
+							})
+						} else {
+							orig.Step(context.Background(), orig.Input{
+								Step:   &glv1.Step{Name: "t", Phase: glv1.Phase_PHASE_TEST, Workdir: "svc"},
+								Result: &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 1},
+								Log:    &repeatReader{content: content, size: size},
+							})
+						}
+					}))
+				}
+				cpu := (cpuTime() - cpu0).Seconds()
+				b.ReportMetric(float64(50*b.N)/cpu, "cpu-MB/s")
+				b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+				b.ReportMetric(cpu/splitCPU(b, content, size, b.N), "x-lines-cpu")
+			})
+		}
+	}
+}
