@@ -119,7 +119,7 @@ bench-executor: engine images
 fuzz:
 	cd pkg && go test -run '^$$' -fuzz FuzzValidate -fuzztime 60s ./workspace/
 	cd services/loop && go test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./internal/patch
-	cd services/loop/internal/parse && for f in FuzzParseLog FuzzFlatJSON FuzzArtifacts; do \
+	cd services/loop/internal/parse && for f in FuzzParseLog FuzzFlatJSON FuzzArtifacts FuzzPyMatchers; do \
 	  go test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s -fuzzminimizetime 3s . || exit 1; done
 
 clean:

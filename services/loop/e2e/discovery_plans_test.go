@@ -86,7 +86,8 @@ func (s *stack) verifyFixture(name string, opts *glv1.VerifyOptions) *planRun {
 		}
 	}
 	for _, st := range r.result.GetSteps() {
-		s.t.Logf("step %-16s %-22s exit %3d image %-32s %s", st.GetName(), st.GetStatus(), st.GetExitCode(), st.GetImage(), st.GetCommand())
+		s.t.Logf("step %-16s %-22s exit %3d %6s image %-32s %s", st.GetName(), st.GetStatus(), st.GetExitCode(),
+			st.GetDuration().AsDuration().Round(100*time.Millisecond), st.GetImage(), st.GetCommand())
 	}
 	return r
 }

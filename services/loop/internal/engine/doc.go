@@ -35,6 +35,18 @@
 // VerifyOptions.max_attempts, else 3) are spent it emits
 // VerifyFailedMaxRetries and stops with the memo.
 //
+// # Flaky tests
+//
+// With VerifyOptions.rerun_failed, a test step that FAILED with failing
+// tests the parser named gets one more Execute call on the same snapshot
+// that runs only those tests (parse.RerunCommand), followed by the steps
+// the executor skipped after the failure. Tests that pass on the re-run are
+// marked flaky (parse.MarkFlaky): kept in the result with their failures,
+// counted in counts.flaky, and a step whose only failures were flaky
+// passes. The re-run is an optional step of the result ("<step>:rerun",
+// run-event index past the pipeline's), in the manifest, the artifacts and
+// the summary. See rerun.go.
+//
 // # Events
 //
 // Every event goes through events.Hub.Append: persisted in the run store

@@ -31,7 +31,9 @@ func failingChecks(v *verification) int {
 	return n
 }
 
-// testStates maps each parsed test id to its outcome.
+// testStates maps each parsed test id to its outcome. A flaky test (it
+// failed, then passed on re-run) counts as passed, as it does in the
+// verdict and the score: flakiness is not a regression a patch caused.
 func testStates(v *verification) map[string]parse.Status {
 	out := map[string]parse.Status{}
 	for _, o := range v.outcomes {
@@ -40,6 +42,9 @@ func testStates(v *verification) map[string]parse.Status {
 		}
 		for _, t := range o.Report.Tests {
 			out[t.ID] = t.Status
+			if t.Flaky {
+				out[t.ID] = parse.StatusPassed
+			}
 		}
 	}
 	return out

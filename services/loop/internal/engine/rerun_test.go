@@ -304,3 +304,36 @@ func TestVerifyRerunFailedLeavesOtherFailuresAlone(t *testing.T) {
 		})
 	}
 }
+
+func TestFixBaselineDoesNotBlameAPatchForAFlakyTest(t *testing.T) {
+	// test_add fails until add() is fixed; test_order_dependent passes in
+	// the baseline and, once patched, fails in the full run and passes on
+	// re-run: flaky, not a regression the patch caused.
+	judge := func(step *glv1.Step, files map[string]string) enginetest.Outcome {
+		fixedAdd := strings.Contains(files["calc.py"], "return a + b")
+		suite := []pyTest{
+			{name: "test_add", first: fixedAdd, rerun: fixedAdd, assertionLine: 5},
+			{name: "test_order_dependent", first: !fixedAdd, rerun: true, assertionLine: 9},
+		}
+		return flakyJudge(suite)(step, files)
+	}
+	for _, rerun := range []bool{false, true} {
+		t.Run(fmt.Sprintf("rerun_failed=%t", rerun), func(t *testing.T) {
+			h := newHarness(t, engine.Config{}, flakySteps(0)...)
+			h.exec.SetJudge(judge)
+			run, _, _ := h.fix(&glv1.FixOptions{Baseline: true, MaxRounds: 1, Verify: &glv1.VerifyOptions{RerunFailed: rerun}},
+				h.snapshot(enginetest.CalcFiles), scriptedReply{patch: enginetest.FixPatch})
+			p := run.GetPatches()[0]
+			if rerun {
+				if !run.GetMetrics().GetGreen() || p.GetRolledBack() || run.GetResult().GetCounts().GetFlaky() != 1 {
+					t.Fatalf("metrics %v patch rolled back %t (%s), counts %v: want green with 1 flaky test",
+						run.GetMetrics(), p.GetRolledBack(), p.GetReason(), run.GetResult().GetCounts())
+				}
+				return
+			}
+			if run.GetMetrics().GetGreen() || !p.GetRolledBack() || !strings.Contains(p.GetReason(), "test_order_dependent") {
+				t.Fatalf("without re-runs the failure is a regression: metrics %v rolled back %t (%s)", run.GetMetrics(), p.GetRolledBack(), p.GetReason())
+			}
+		})
+	}
+}

@@ -126,6 +126,10 @@ func (d *flatDecoder) str(b []byte, i int, unescape bool) ([]byte, int, bool) {
 		return nil, 0, false
 	}
 	if !unescape {
+		// Raw, but the escapes must still be valid JSON.
+		if !validEscapes(b[start:k]) {
+			return nil, 0, false
+		}
 		return b[start:k], k + 1, true
 	}
 	from := len(d.scratch)
@@ -135,6 +139,34 @@ func (d *flatDecoder) str(b []byte, i int, unescape bool) ([]byte, int, bool) {
 	}
 	d.scratch = out
 	return d.scratch[from:], k + 1, true
+}
+
+// validEscapes reports whether every backslash escape in s (a JSON string's
+// body) is one JSON allows.
+func validEscapes(s []byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		i++
+		if i >= len(s) {
+			return false
+		}
+		switch s[i] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		case 'u':
+			if i+4 >= len(s) {
+				return false
+			}
+			if _, err := strconv.ParseUint(string(s[i+1:i+5]), 16, 32); err != nil {
+				return false
+			}
+			i += 4
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // validLiteral accepts true, false, null and JSON numbers.
@@ -221,9 +253,14 @@ func appendUnescaped(dst, s []byte) ([]byte, bool) {
 			i += 4
 			ru := rune(r)
 			if utf16.IsSurrogate(ru) && i+6 < len(s) && s[i+1] == '\\' && s[i+2] == 'u' {
+				// Only a valid pair is consumed; otherwise the lone
+				// surrogate becomes U+FFFD and the next escape stands on
+				// its own, as encoding/json decodes it.
 				if r2, err := strconv.ParseUint(string(s[i+3:i+7]), 16, 32); err == nil {
-					ru = utf16.DecodeRune(ru, rune(r2))
-					i += 6
+					if dec := utf16.DecodeRune(ru, rune(r2)); dec != utf8.RuneError {
+						ru = dec
+						i += 6
+					}
 				}
 			}
 			dst = utf8.AppendRune(dst, ru)
