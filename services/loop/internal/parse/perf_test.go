@@ -3,7 +3,9 @@ package parse
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
@@ -76,5 +78,37 @@ func TestPytestWorkIsBoundedPastCaps(t *testing.T) {
 	}
 	if p.set.counts.Failed <= failed {
 		t.Errorf("failures past the cap were not counted (%d, then %d)", failed, p.set.counts.Failed)
+	}
+}
+
+// TestPytestKeepsFirstFailuresPastCap checks that when the short summary
+// lists more failures than the cap, the report keeps the first ones (in the
+// order pytest printed them) and counts the rest.
+func TestPytestKeepsFirstFailuresPastCap(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("=========================== short test summary info ============================\n")
+	for i := 1; i <= 7; i++ {
+		fmt.Fprintf(&b, "FAILED tests/test_x.py::test_%d - assert %d == 0\n", i, i)
+	}
+	b.WriteString("============================== 7 failed in 0.10s ===============================\n")
+	rep, err := Step(context.Background(), Input{
+		Step:   &glv1.Step{Name: "pytest", Phase: glv1.Phase_PHASE_TEST, Command: "python3 -m pytest -rA"},
+		Result: &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 1},
+		Log:    strings.NewReader(b.String()),
+		Limits: Limits{MaxFailures: 3, MaxTests: 3},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Counts.Failed != 7 {
+		t.Fatalf("counts = %+v, want 7 failed", rep.Counts)
+	}
+	var got []string
+	for _, f := range rep.Failures {
+		got = append(got, f.Test)
+	}
+	want := []string{"tests/test_x.py::test_1", "tests/test_x.py::test_2", "tests/test_x.py::test_3"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("kept failures %v, want the first ones %v", got, want)
 	}
 }

@@ -227,7 +227,13 @@ func (p *pytestParser) feedShort(ln line) {
 		return
 	}
 	p.set.seen = true
-	if (!t.Status.failing() || len(p.short) >= p.lim.MaxFailures) && !p.set.keeps(t.Status) {
+	if t.Status.failing() && len(p.short) >= p.lim.MaxFailures {
+		// The first MaxFailures failing records wait in p.short for finish;
+		// later ones are only counted, so the report keeps the first ones.
+		p.set.countOnly(t)
+		return
+	}
+	if !t.Status.failing() && !p.set.keeps(t.Status) {
 		// The record would only be counted: skip building it.
 		p.set.add(t)
 		return

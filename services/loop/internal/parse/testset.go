@@ -19,17 +19,7 @@ func newTestSet(lim *Limits) *testSet { return &testSet{lim: lim} }
 
 // add counts a test and keeps its record while there is room.
 func (s *testSet) add(t Test) {
-	s.seen = true
-	switch t.Status {
-	case StatusPassed:
-		s.counts.Passed++
-	case StatusFailed:
-		s.counts.Failed++
-	case StatusSkipped:
-		s.counts.Skipped++
-	case StatusError:
-		s.counts.Errors++
-	default:
+	if !s.count(t.Status) {
 		return
 	}
 	t.Message = capString(t.Message, s.lim.MaxMessageBytes)
@@ -47,6 +37,31 @@ func (s *testSet) add(t Test) {
 		return
 	}
 	s.omitted++
+}
+
+// countOnly counts a test without keeping its record.
+func (s *testSet) countOnly(t Test) {
+	if s.count(t.Status) {
+		s.omitted++
+	}
+}
+
+// count counts a test by status; false for a status that is not counted.
+func (s *testSet) count(st Status) bool {
+	s.seen = true
+	switch st {
+	case StatusPassed:
+		s.counts.Passed++
+	case StatusFailed:
+		s.counts.Failed++
+	case StatusSkipped:
+		s.counts.Skipped++
+	case StatusError:
+		s.counts.Errors++
+	default:
+		return false
+	}
+	return true
 }
 
 // keeps reports whether add would keep a record with status st rather than
