@@ -59,10 +59,6 @@ func testConfig(t *testing.T) Config {
 	cfg.TempDir = t.TempDir()
 	cfg.ReapEvery = time.Hour
 	cfg.Owner = testenv.Owner(t) + "-pool"
-	cfg.Images = append(cfg.Images, "python="+testenv.PythonImage)
-	if m := testenv.StepRunner(); m != "" {
-		cfg.StepRunner = m
-	}
 	return cfg
 }
 

@@ -92,8 +92,6 @@ type run struct {
 	em      *emitter
 	engine  EngineInfo
 	images  map[string]ImageInfo
-	// runners says, per image, whether its sandbox uses greenlight-runner.
-	runners map[string]bool
 	snap    snapshotInfo
 	caPEM   []byte
 	start   time.Time
@@ -162,7 +160,7 @@ func (rn *run) preflight(outer context.Context) error {
 			"install tini/docker-init (scripts/ensure-docker.sh does)", ErrEngineUnavailable)
 	}
 	rn.engine = eng
-	rn.images, rn.runners = map[string]ImageInfo{}, map[string]bool{}
+	rn.images = map[string]ImageInfo{}
 	for i := range rn.req.Steps {
 		ref := rn.req.imageOf(&rn.req.Steps[i])
 		if _, ok := rn.images[ref]; ok {
@@ -178,9 +176,6 @@ func (rn *run) preflight(outer context.Context) error {
 		}
 		if err != nil {
 			return engineError(outer, ctx, err)
-		}
-		if rn.runners[ref], err = rn.r.cfg.usesRunner(img); err != nil {
-			return err
 		}
 		rn.images[ref] = img
 		rn.r.pool.Warm(img)
@@ -364,11 +359,11 @@ func (rn *run) boxFor(ctx context.Context, image string, net bool) (*box, error)
 // newBox creates (or takes from the pool) the run's container for image,
 // and copies the snapshot (and the CA bundle) in.
 func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
-	img, runner := rn.images[image], rn.runners[image]
+	img := rn.images[image]
 	wantsNet, firstNet := rn.networkNeeds(image)
 	var b *box
-	if p, ok := rn.r.pool.take(img, rn.lim, runner); ok {
-		b = &box{id: p.id, image: img, network: rn.r.cfg.EgressNetwork, pooled: true, runner: p.runner, sess: p.sess}
+	if p, ok := rn.r.pool.take(img, rn.lim); ok {
+		b = &box{id: p.id, image: img, network: rn.r.cfg.EgressNetwork, pooled: true}
 		rn.track(image, b)
 	} else {
 		network := ""
@@ -377,13 +372,13 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 		}
 		labels := rn.r.self.labels(rn.start.Add(rn.lim.RunTimeout + 10*time.Minute))
 		labels[LabelRun], labels[LabelOwner] = rn.req.RunID, rn.owner()
-		spec := hardenedSpec(image, rn.lim, labels, network, baseEnv(img), runner)
+		spec := hardenedSpec(image, rn.lim, labels, network, baseEnv(img))
 		spec.Name = containerName(rn.req.RunID)
 		id, err := rn.r.rt.Create(ctx, spec)
 		if err != nil {
 			return nil, err
 		}
-		b = &box{id: id, image: img, network: network, connected: wantsNet, runner: runner}
+		b = &box{id: id, image: img, network: network, connected: wantsNet}
 		rn.track(image, b)
 		if wantsNet && !firstNet {
 			// Attached at creation (so it can be attached again later) but
@@ -397,15 +392,12 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 			return nil, err
 		}
 	}
-	if err := rn.attachRunner(ctx, b); err != nil {
-		return nil, err
-	}
 	if err := rn.copySnapshot(ctx, b); err != nil {
 		return nil, err
 	}
 	if wantsNet && rn.caPEM != nil {
 		cmd := []string{"/bin/sh", "-c", `umask 022 && mkdir -p "${0%/*}" && cat > "$0"`, caBundleFile}
-		if err := rn.r.execQuiet(ctx, b, cmd, bytes.NewReader(rn.caPEM)); err != nil {
+		if err := rn.r.execQuiet(ctx, b.id, cmd, bytes.NewReader(rn.caPEM)); err != nil {
 			return nil, fmt.Errorf("writing the CA bundle: %w", err)
 		}
 	}

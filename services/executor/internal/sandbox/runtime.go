@@ -63,20 +63,15 @@ type ImageInfo struct {
 	Arch   string
 	// Env is the image's configured environment (KEY=VALUE).
 	Env []string
-	// Labels are the image's labels (runnerproto.LabelRunner says it has
-	// the step runner).
-	Labels map[string]string
 }
 
 // ContainerSpec is everything a container is created with. The sandbox fills
 // every security-relevant field itself (see hardenedSpec); the runtime maps it
 // one to one and adds nothing.
 type ContainerSpec struct {
-	Name  string
-	Image string
-	// Entrypoint replaces the image's entry point when set.
-	Entrypoint []string
-	Cmd        []string
+	Name    string
+	Image   string
+	Cmd     []string
 	User    string
 	WorkDir string
 	Env     []string
@@ -91,7 +86,6 @@ type ContainerSpec struct {
 	// Tmpfs maps a mount point to its mount options.
 	Tmpfs       map[string]string
 	CapDrop     []string
-	CapAdd      []string
 	SecurityOpt []string
 	Init        bool
 }
