@@ -3,8 +3,9 @@
 # build.sh — build greenlight's offline sandbox images without any registry.
 #
 # Each image is a Debian minbase tree (debootstrap, cached) plus the packages
-# of images/<name>/packages installed in a chroot, the sandbox user, the
-# image's own setup.sh, and a slimming pass; it is streamed into
+# of images/<name>/packages installed in a chroot, the sandbox user,
+# greenlight-runner (the executor's step runner, compiled here with the host's
+# Go toolchain), the image's own setup.sh, and a slimming pass; it is streamed into
 # `docker import` with the --change lines of common/changes and
 # <name>/changes, smoke-tested as uid 10001 on a read-only root without
 # network, and only then tagged greenlight/sandbox-<name>:<recipe-hash> and
@@ -46,6 +47,8 @@ source "$IMAGES_DIR/lib/debian.sh"
 source "$IMAGES_DIR/lib/rootfs.sh"
 # shellcheck source=lib/image.sh
 source "$IMAGES_DIR/lib/image.sh"
+# shellcheck source=lib/runner.sh
+source "$IMAGES_DIR/lib/runner.sh"
 
 # preflight fails early, with what to do, when the build cannot work here.
 preflight() {
@@ -91,6 +94,7 @@ build_one() (
   install_packages "$root" "$work/apt.log" "$IMAGES_DIR/common/packages" "$IMAGES_DIR/$name/packages"
   release_chroot "$root"
   add_sandbox_user "$root"
+  install_runner "$root"
   if [[ -r $IMAGES_DIR/$name/setup.sh ]]; then
     log "running $name/setup.sh"
     bash "$IMAGES_DIR/$name/setup.sh" "$root"
@@ -148,6 +152,8 @@ main() {
   ensure_debootstrap
   preflight "$@"
   local started=$SECONDS name
+  build_runner
+  trap 'rm -rf "${RUNNER_BIN%/*}"' EXIT
   if ((JOBS > 1)); then
     build_parallel
   else

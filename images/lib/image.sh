@@ -10,12 +10,14 @@ recipe_files() {
 }
 
 # recipe_hash prints the first 12 hex digits of a sha256 over the suite, the
-# recipe files' names and contents, and the host inputs the image's optional
-# inputs.sh prints (the Go toolchain's version for go).
+# recipe files' names and contents, the greenlight-runner binary, and the
+# host inputs the image's optional inputs.sh prints (the Go toolchain's
+# version for go).
 recipe_hash() {
   local name=$1 f
   {
     printf 'suite %s\n' "$(debian_suite)"
+    printf 'runner %s\n' "$(runner_digest)"
     for f in $(recipe_files "$name"); do
       printf 'file %s %s\n' "$f" "$(sha256sum <"$IMAGES_DIR/$f" | cut -d' ' -f1)"
     done
@@ -37,14 +39,15 @@ import_rootfs() {
   while IFS= read -r line; do
     changes+=(--change "$line")
   done < <(read_list "$IMAGES_DIR/common/changes" "$IMAGES_DIR/$name/changes")
-  changes+=(--change "LABEL greenlight.image=$name greenlight.recipe=$hash")
+  changes+=(--change "LABEL greenlight.image=$name greenlight.recipe=$hash greenlight.runner=$RUNNER_PROTOCOL")
   tar -C "$root" --numeric-owner --exclude='./dev/*' --exclude='./proc/*' --exclude='./sys/*' -c . |
     docker import "${changes[@]}" --message "greenlight $name recipe $hash" - | tail -n 1
 }
 
-# check_image runs the recipe's check script in the new image the way the
-# executor will: no network, read-only root, tmpfs scratch, uid 10001, no
-# capabilities, an init process. An image that fails it is never tagged.
+# check_image runs the runner check and the recipe's check script in the
+# new image the way the executor runs steps: no network, read-only root,
+# tmpfs scratch, uid 10001, no capabilities, an init process. An image that
+# fails it is never tagged.
 check_image() {
   local id=$1 name=$2
   docker run --rm --init --network none --read-only \
@@ -52,7 +55,7 @@ check_image() {
     --tmpfs "$SANDBOX_HOME:exec,uid=$SANDBOX_UID,gid=$SANDBOX_GID" \
     --tmpfs "/workspace:exec,uid=$SANDBOX_UID,gid=$SANDBOX_GID" \
     --user "$SANDBOX_UID:$SANDBOX_GID" --cap-drop ALL --security-opt no-new-privileges \
-    "$id" sh -ec "$(cat "$IMAGES_DIR/$name/check")" </dev/null
+    "$id" sh -ec "$(runner_check; cat "$IMAGES_DIR/$name/check")" </dev/null
 }
 
 # tag_image points NAME:hash and NAME:latest at the image. The image they

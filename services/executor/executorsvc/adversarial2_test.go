@@ -137,8 +137,14 @@ func TestRow14To17PrivilegesAndEnvironment(t *testing.T) {
 		}},
 		{"sysrq", "echo c > /proc/sysrq-trigger 2>&1; echo rc=$?", func(s string) bool { return !strings.Contains(s, "rc=0") }},
 		{"kcore", "head -c 4096 /proc/kcore 2>/dev/null | wc -c", func(s string) bool { return strings.TrimSpace(s) == "0" }},
-		{"no-new-privs", "grep -E '^(NoNewPrivs|CapEff|CapPrm|CapBnd):' /proc/self/status", func(s string) bool {
-			return strings.Contains(s, "NoNewPrivs:\t1") && strings.Count(s, "0000000000000000") == 3
+		// No capability at all; the bounding set is empty, or (with
+		// greenlight-runner) the runner's three, which no process of the
+		// sandbox user can raise (no-new-privileges, no file capabilities).
+		{"no-new-privs", "grep -E '^(NoNewPrivs|Cap[A-Za-z]+):' /proc/self/status", func(s string) bool {
+			bnd := statusField(s, "CapBnd")
+			return statusField(s, "NoNewPrivs") == "1" && statusField(s, "CapEff") == zeroCaps &&
+				statusField(s, "CapPrm") == zeroCaps && statusField(s, "CapInh") == zeroCaps &&
+				statusField(s, "CapAmb") == zeroCaps && (bnd == zeroCaps || bnd == runnerBoundingSet)
 		}},
 		{"su", "su -c id root < /dev/null 2>&1; echo rc=$?", func(s string) bool { return !strings.Contains(s, "uid=0") && !strings.Contains(s, "rc=0") }},
 		{"sudo", "sudo id 2>&1; echo rc=$?", func(s string) bool { return !strings.Contains(s, "uid=0") && !strings.Contains(s, "rc=0") }},
@@ -183,6 +189,23 @@ print('pid1', open('/proc/1/comm').read().strip(), 'zombies', z)
 			t.Errorf("%s: %s\n%s", p.name, statusOf(got), got.GetTail())
 		}
 	}
+}
+
+// zeroCaps is an empty capability set in /proc/PID/status; runnerBoundingSet
+// is CAP_KILL, CAP_SETGID and CAP_SETUID (bits 5, 6, 7).
+const (
+	zeroCaps          = "0000000000000000"
+	runnerBoundingSet = "00000000000000e0"
+)
+
+// statusField returns the value of a "Key:\tvalue" line.
+func statusField(s, key string) string {
+	for _, line := range strings.Split(s, "\n") {
+		if v, ok := strings.CutPrefix(line, key+":"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }
 
 // onlyAllowedVars checks KEY=VALUE lines against greenlight's variables,

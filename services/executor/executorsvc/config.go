@@ -60,6 +60,10 @@ type Config struct {
 	StepTimeout, InstallStepTimeout time.Duration
 	// TempDir holds log spool files ("" = the system temp dir).
 	TempDir string
+	// StepRunner is sandbox.StepRunnerAuto (use the image's
+	// greenlight-runner when it has one), StepRunnerExec (one docker exec
+	// per step) or StepRunnerAgent (require the runner).
+	StepRunner string
 }
 
 // DefaultConfig returns the defaults: the offline images, a pool of 2 per
@@ -83,6 +87,7 @@ func DefaultConfig(dataDir string) Config {
 		LogPerStep: int(d.Defaults.LogBytesPerStep), MaxLogPerStep: int(d.Max.LogBytesPerStep),
 		RunTimeout: d.Defaults.RunTimeout, MaxRunTimeout: d.Max.RunTimeout,
 		StepTimeout: d.StepTimeout, InstallStepTimeout: d.InstallTimeout,
+		StepRunner: sandbox.StepRunnerAuto,
 	}
 }
 
@@ -119,6 +124,9 @@ func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.Duration(&c.StepTimeout, "step-timeout", "default timeout of a step")
 	fs.Duration(&c.InstallStepTimeout, "install-step-timeout", "default timeout of an install step")
 	fs.String(&c.TempDir, "temp-dir", "`directory` for log spool files")
+	fs.Enum(&c.StepRunner, "step-runner", []string{sandbox.StepRunnerAuto, sandbox.StepRunnerExec, sandbox.StepRunnerAgent},
+		"how steps start: the image's greenlight-runner (one docker exec per run) when it has one, "+
+			"or one docker exec per step (exec), or the runner required (agent)")
 }
 
 // Validate reports the first unusable setting, naming its flag.
@@ -163,6 +171,7 @@ func (c *Config) sandboxConfig() sandbox.Config {
 	sc := sandbox.DefaultConfig()
 	sc.Owner, sc.EgressNetwork, sc.CABundlePath, sc.TempDir = c.Owner, c.EgressNetwork, c.CABundle, c.TempDir
 	sc.StepTimeout, sc.InstallTimeout = c.StepTimeout, c.InstallStepTimeout
+	sc.StepRunner = c.StepRunner
 	sc.Defaults = sandbox.Limits{
 		CPUs: c.CPUs, MemoryBytes: int64(c.Memory), Pids: int64(c.Pids), TmpfsBytes: int64(c.Tmpfs),
 		HomeBytes: int64(c.Tmpfs), WorkspaceBytes: int64(c.Workspace), LogBytesPerStep: int64(c.LogPerStep),

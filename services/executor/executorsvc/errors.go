@@ -20,6 +20,7 @@ var errorCodes = []server.ErrorCode{
 	{Err: sandbox.ErrImageNotFound, Code: codes.InvalidArgument},
 	{Err: errNoImage, Code: codes.InvalidArgument},
 	{Err: blob.ErrInvalidDigest, Code: codes.InvalidArgument},
+	{Err: sandbox.ErrNoStepRunner, Code: codes.FailedPrecondition},
 	{Err: sandbox.ErrSnapshotNotFound, Code: codes.NotFound},
 	{Err: blob.ErrNotFound, Code: codes.NotFound},
 	{Err: sandbox.ErrEngineUnavailable, Code: codes.Unavailable},

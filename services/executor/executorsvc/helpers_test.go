@@ -59,6 +59,10 @@ func testConfig(t *testing.T) Config {
 	cfg.TempDir = t.TempDir()
 	cfg.ReapEvery = time.Hour
 	cfg.Owner = testenv.Owner(t) + "-pool"
+	cfg.Images = append(cfg.Images, "python="+testenv.PythonImage)
+	if m := testenv.StepRunner(); m != "" {
+		cfg.StepRunner = m
+	}
 	return cfg
 }
 
@@ -177,6 +181,17 @@ func (r *run) output(i int) string {
 	var sb strings.Builder
 	for _, ev := range r.events {
 		if c := ev.GetLogChunk(); c != nil && c.GetIndex() == int32(i) && c.GetStream() != glv1.Stream_STREAM_SYSTEM {
+			sb.WriteString(c.GetData())
+		}
+	}
+	return sb.String()
+}
+
+// stream concatenates the live output of step i on one stream.
+func (r *run) stream(i int, s glv1.Stream) string {
+	var sb strings.Builder
+	for _, ev := range r.events {
+		if c := ev.GetLogChunk(); c != nil && c.GetIndex() == int32(i) && c.GetStream() == s {
 			sb.WriteString(c.GetData())
 		}
 	}

@@ -67,6 +67,9 @@ func TestRow23SIGKILLedExecutorIsReapedAtRestart(t *testing.T) {
 	owner, poolOwner := testenv.Owner(t), testenv.Owner(t)+"-pool"
 	common := []string{"--blob-dir", blobDir, "--cache-dir", "", "--images", "python=" + testenv.PythonImage,
 		"--owner", poolOwner, "--reap-every", "1h"}
+	if m := testenv.StepRunner(); m != "" {
+		common = append(common, "--step-runner", m)
+	}
 
 	first := start(t, bin, append(common, "--pool-size", "1")...)
 	snap := testenv.Snapshot(t, mustStore(t, blobDir), map[string]testenv.File{"README": {Body: "x"}})

@@ -143,7 +143,7 @@ func (r *Runtime) Image(ctx context.Context, ref string) (sandbox.ImageInfo, err
 			info.Digest = img.RepoDigests[0]
 		}
 		if img.Config != nil {
-			info.Env = img.Config.Env
+			info.Env, info.Labels = img.Config.Env, img.Config.Labels
 		}
 		return nil
 	})
@@ -163,6 +163,7 @@ func (r *Runtime) Create(ctx context.Context, spec sandbox.ContainerSpec) (strin
 	pids := spec.PidsLimit
 	cfg := &container.Config{
 		Image:      spec.Image,
+		Entrypoint: spec.Entrypoint,
 		Cmd:        spec.Cmd,
 		User:       spec.User,
 		WorkingDir: spec.WorkDir,
@@ -174,6 +175,7 @@ func (r *Runtime) Create(ctx context.Context, spec sandbox.ContainerSpec) (strin
 		ReadonlyRootfs: spec.ReadonlyRootfs,
 		Tmpfs:          spec.Tmpfs,
 		CapDrop:        spec.CapDrop,
+		CapAdd:         spec.CapAdd,
 		SecurityOpt:    spec.SecurityOpt,
 		Init:           &initProc,
 		IpcMode:        container.IPCModePrivate,

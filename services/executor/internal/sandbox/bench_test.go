@@ -8,20 +8,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/greenlight-dev/greenlight/services/executor/internal/runnerproto"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/testenv"
 )
 
 // BenchmarkExecutor compares the executor with bare `docker run`, measured
-// in the same run (make bench-executor):
+// in the same run (make bench-executor), in both step runner modes: "exec"
+// (one `docker exec` per step) and "agent" (greenlight-runner, one exec per
+// sandbox; skipped when the image has no runner):
 //
-//   - cold: a 5-step trivial pipeline (create, start, copy-in, 5 execs)
-//     against the same 5 commands in one `docker run --rm IMAGE sh -c` and
-//     against `docker run --rm IMAGE true`; per-step time (median);
-//   - warm-pool: the same pipeline with a warm pool (create and start are
-//     off the run's path) against `docker run --rm IMAGE true`;
+//   - cold/MODE: a 5-step trivial pipeline (create, start, copy-in, 5
+//     steps) against the same 5 commands in one `docker run --rm IMAGE sh
+//     -c` and against `docker run --rm IMAGE true`; per-step time (median);
+//   - warm-pool/MODE: the same pipeline with a warm pool (create and start,
+//     and in agent mode the runner's exec, are off the run's path) against
+//     `docker run --rm IMAGE true`;
 //   - dep-cache: a re-run whose install step is restored from the dependency
-//     cache against the cold run that installed.
+//     cache against the cold run that installed (default mode).
 //
 // Targets: step-ms < 60, cold run < 1.5x bare `true`, warm pool < 0.5x.
 func BenchmarkExecutor(b *testing.B) {
@@ -38,54 +42,59 @@ func BenchmarkExecutor(b *testing.B) {
 		script += c + "; "
 	}
 
-	b.Run("cold", func(b *testing.B) {
-		h := newHarness(b)
-		var runs, bareTrue, bareFive, steps []float64
-		for i := 0; i < b.N; i++ {
-			req := h.request(nil, pipeline()...)
-			req.RunID = fmt.Sprintf("bench-cold-%d", i)
-			runs = append(runs, ms(h.timeRun(req)))
-			steps = append(steps, h.lastStepMs...)
-			bareTrue = append(bareTrue, ms(bareDocker(b, "true")))
-			bareFive = append(bareFive, ms(bareDocker(b, "sh", "-c", script)))
-		}
-		report(b, map[string]float64{
-			"run-ms": median(runs), "step-ms": median(steps), "bare-true-ms": median(bareTrue),
-			"bare-5cmd-ms": median(bareFive), "x-bare-true": median(runs) / median(bareTrue),
-			"x-bare-5cmd": median(runs) / median(bareFive),
+	for _, mode := range []string{sandbox.StepRunnerExec, sandbox.StepRunnerAgent} {
+		setMode := func(c *sandbox.Config) { c.StepRunner = mode }
+		b.Run("cold/"+mode, func(b *testing.B) {
+			h := newHarness(b, setMode)
+			skipWithoutRunner(b, h, mode)
+			var runs, bareTrue, bareFive, steps []float64
+			for i := 0; i < b.N; i++ {
+				req := h.request(nil, pipeline()...)
+				req.RunID = fmt.Sprintf("bench-cold-%s-%d", mode, i)
+				runs = append(runs, ms(h.timeRun(req)))
+				steps = append(steps, h.lastStepMs...)
+				bareTrue = append(bareTrue, ms(bareDocker(b, "true")))
+				bareFive = append(bareFive, ms(bareDocker(b, "sh", "-c", script)))
+			}
+			report(b, map[string]float64{
+				"run-ms": median(runs), "step-ms": median(steps), "bare-true-ms": median(bareTrue),
+				"bare-5cmd-ms": median(bareFive), "x-bare-true": median(runs) / median(bareTrue),
+				"x-bare-5cmd": median(runs) / median(bareFive),
+			})
 		})
-	})
 
-	b.Run("warm-pool", func(b *testing.B) {
-		h := newHarness(b)
-		cfg := h.runner.Config()
-		pool := sandbox.NewPool(h.rt, cfg, sandbox.SelfIdentity(), 1, testenv.Logger(b))
-		b.Cleanup(pool.Close)
-		r, err := sandbox.NewRunner(cfg, h.rt, h.blobs, sandbox.WithPool(pool))
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(r.Wait)
-		h.runner = r
-		img, err := h.rt.Image(context.Background(), testenv.PythonImage)
-		if err != nil {
-			b.Fatal(err)
-		}
-		pool.Warm(img)
-		var runs, bareTrue, steps []float64
-		for i := 0; i < b.N; i++ {
-			waitPool(b, pool, 1)
-			req := h.request(nil, pipeline()...)
-			req.RunID = fmt.Sprintf("bench-warm-%d", i)
-			runs = append(runs, ms(h.timeRun(req)))
-			steps = append(steps, h.lastStepMs...)
-			bareTrue = append(bareTrue, ms(bareDocker(b, "true")))
-		}
-		report(b, map[string]float64{
-			"run-ms": median(runs), "step-ms": median(steps), "bare-true-ms": median(bareTrue),
-			"x-bare-true": median(runs) / median(bareTrue),
+		b.Run("warm-pool/"+mode, func(b *testing.B) {
+			h := newHarness(b, setMode)
+			skipWithoutRunner(b, h, mode)
+			cfg := h.runner.Config()
+			pool := sandbox.NewPool(h.rt, cfg, sandbox.SelfIdentity(), 1, testenv.Logger(b))
+			b.Cleanup(pool.Close)
+			r, err := sandbox.NewRunner(cfg, h.rt, h.blobs, sandbox.WithPool(pool))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(r.Wait)
+			h.runner = r
+			img, err := h.rt.Image(context.Background(), testenv.PythonImage)
+			if err != nil {
+				b.Fatal(err)
+			}
+			pool.Warm(img)
+			var runs, bareTrue, steps []float64
+			for i := 0; i < b.N; i++ {
+				waitPool(b, pool, 1)
+				req := h.request(nil, pipeline()...)
+				req.RunID = fmt.Sprintf("bench-warm-%s-%d", mode, i)
+				runs = append(runs, ms(h.timeRun(req)))
+				steps = append(steps, h.lastStepMs...)
+				bareTrue = append(bareTrue, ms(bareDocker(b, "true")))
+			}
+			report(b, map[string]float64{
+				"run-ms": median(runs), "step-ms": median(steps), "bare-true-ms": median(bareTrue),
+				"x-bare-true": median(runs) / median(bareTrue),
+			})
 		})
-	})
+	}
 
 	b.Run("dep-cache", func(b *testing.B) {
 		cache := newMemCache()
@@ -138,6 +147,21 @@ func bareDocker(b *testing.B, args ...string) time.Duration {
 		b.Fatalf("docker run: %v\n%s", err, out)
 	}
 	return time.Since(start)
+}
+
+// skipWithoutRunner skips agent-mode benchmarks on images without
+// greenlight-runner (upstream images, or images built before it).
+func skipWithoutRunner(b *testing.B, h *harness, mode string) {
+	if mode != sandbox.StepRunnerAgent {
+		return
+	}
+	img, err := h.rt.Image(context.Background(), testenv.PythonImage)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if img.Labels[runnerproto.LabelRunner] == "" {
+		b.Skipf("%s has no greenlight-runner (run make images)", testenv.PythonImage)
+	}
 }
 
 func waitPool(b *testing.B, p *sandbox.Pool, n int) {

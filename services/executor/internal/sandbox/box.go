@@ -15,6 +15,12 @@ type box struct {
 	network   string
 	connected bool
 	pooled    bool
+	// runner says the container was created for greenlight-runner
+	// (runnerCaps, root user); sess is the runner serving it, nil when
+	// every process runs with its own `docker exec`. Both are set before
+	// any step runs and never change.
+	runner bool
+	sess   *session
 
 	mu sync.Mutex
 	// oomSeen is the cgroup's oom_kill counter as last read.
@@ -37,6 +43,9 @@ func (b *box) kill(rt Runtime, timeout time.Duration, reason string) error {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		err = rt.Remove(ctx, b.id)
+		if b.sess != nil {
+			b.sess.close()
+		}
 	})
 	return err
 }

@@ -33,7 +33,19 @@ type Config struct {
 	TailLines int
 	// CleanupTimeout bounds each container removal.
 	CleanupTimeout time.Duration
+	// StepRunner chooses how steps run: StepRunnerAuto (the default, "")
+	// uses the image's greenlight-runner when it has one and one `docker
+	// exec` per step otherwise; StepRunnerExec always execs;
+	// StepRunnerAgent requires the runner.
+	StepRunner string
 }
+
+// Step runner modes (Config.StepRunner).
+const (
+	StepRunnerAuto  = "auto"
+	StepRunnerExec  = "exec"
+	StepRunnerAgent = "agent"
+)
 
 // LiveConfig shapes the live log stream: chunks are coalesced up to
 // ChunkBytes or FlushEvery, sent at most at RateBytes per second per step,
@@ -106,6 +118,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("live log settings must be positive, with burst and pending at least one chunk: %+v", c.Live)
 	case c.TailLines <= 0:
 		return fmt.Errorf("tail lines must be positive")
+	case c.StepRunner != "" && c.StepRunner != StepRunnerAuto && c.StepRunner != StepRunnerExec && c.StepRunner != StepRunnerAgent:
+		return fmt.Errorf("step runner must be %s, %s or %s, got %q", StepRunnerAuto, StepRunnerExec, StepRunnerAgent, c.StepRunner)
 	}
 	if c.CABundlePath != "" {
 		if _, err := os.Stat(c.CABundlePath); err != nil {

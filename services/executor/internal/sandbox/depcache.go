@@ -61,7 +61,7 @@ func (rn *run) cacheKey(s *Step, img ImageInfo) string {
 func (rn *run) restoreCache(ctx context.Context, b *box, key string, rc io.Reader, s *Step) error {
 	dir := workdirPath(s.Workdir)
 	cmd := []string{"/bin/sh", "-c", `mkdir -p "$0" && exec tar -x -f - -C "$0" --no-same-owner`, dir}
-	return rn.r.execQuiet(ctx, b.id, cmd, rc)
+	return rn.r.execQuiet(ctx, b, cmd, rc)
 }
 
 // saveCacheScript tars the cache paths that exist, relative to the workdir.
@@ -83,7 +83,7 @@ func (rn *run) saveCache(ctx context.Context, b *box, key string, s *Step) error
 		_ = pr.CloseWithError(err) // unblock the exec if Put gave up early
 		done <- err
 	}()
-	_, err := rn.r.execOutput(ctx, b.id, cmd, nil, pw)
+	_, err := rn.r.execOutput(ctx, b, cmd, nil, pw)
 	if err != nil {
 		pw.CloseWithError(err)
 	} else {

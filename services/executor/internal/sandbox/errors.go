@@ -23,3 +23,7 @@ var (
 	// ErrClosed marks a call on a Runner or Pool that is shutting down.
 	ErrClosed = errors.New("executor is shutting down")
 )
+
+// ErrNoStepRunner marks an image without a usable greenlight-runner while
+// the executor is configured to require one (StepRunnerAgent).
+var ErrNoStepRunner = errors.New("sandbox image has no step runner")

@@ -23,19 +23,37 @@ func (c *capBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// exec runs one process in a box: through the box's greenlight-runner
+// when it has one, else with its own `docker exec`. Either way the
+// semantics are Runtime.Exec's.
+func (r *Runner) exec(ctx context.Context, b *box, spec ExecSpec) (execResult, error) {
+	return execOn(ctx, r.rt, b.id, b.sess, spec)
+}
+
+// execOn runs one process in container id: through sess when it is set,
+// else with its own `docker exec`.
+func execOn(ctx context.Context, rt Runtime, id string, sess *session, spec ExecSpec) (execResult, error) {
+	if sess != nil {
+		return sess.exec(ctx, spec)
+	}
+	code, err := rt.Exec(ctx, id, spec)
+	return execResult{code: code, oomKills: -1}, err
+}
+
 // execQuiet runs one of greenlight's own commands in a box as the sandbox
 // user, with stdin, and turns a non-zero exit into an error quoting stderr.
-func (r *Runner) execQuiet(ctx context.Context, id string, cmd []string, stdin io.Reader) error {
-	_, err := r.execOutput(ctx, id, cmd, stdin, io.Discard)
+func (r *Runner) execQuiet(ctx context.Context, b *box, cmd []string, stdin io.Reader) error {
+	_, err := r.execOutput(ctx, b, cmd, stdin, io.Discard)
 	return err
 }
 
 // execOutput is execQuiet with stdout sent to out.
-func (r *Runner) execOutput(ctx context.Context, id string, cmd []string, stdin io.Reader, out io.Writer) (int, error) {
+func (r *Runner) execOutput(ctx context.Context, b *box, cmd []string, stdin io.Reader, out io.Writer) (int, error) {
 	stderr := &capBuffer{max: 4 << 10}
-	code, err := r.rt.Exec(ctx, id, ExecSpec{
+	res, err := r.exec(ctx, b, ExecSpec{
 		Cmd: cmd, User: SandboxUser, WorkDir: WorkspaceDir, Stdin: stdin, Stdout: out, Stderr: stderr,
 	})
+	code := res.code
 	if err != nil {
 		return code, err
 	}
@@ -58,7 +76,7 @@ func (r *Runner) oomKills(ctx context.Context, b *box) (int64, error) {
 	out.max = 8 << 10
 	// cat fails for the file of the other cgroup version: only the output
 	// matters.
-	_, err := r.rt.Exec(ctx, b.id, ExecSpec{Cmd: oomKillsCmd, User: SandboxUser, WorkDir: "/", Stdout: &out})
+	_, err := r.exec(ctx, b, ExecSpec{Cmd: oomKillsCmd, User: SandboxUser, WorkDir: "/", Stdout: &out})
 	if err != nil {
 		return 0, err
 	}

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"fmt"
 	"strings"
+
+	"github.com/greenlight-dev/greenlight/services/executor/internal/runnerproto"
 )
 
 // Fixed sandbox layout and identities.
@@ -32,6 +34,24 @@ const (
 // (docker-init) runs above it and reaps orphans.
 var keepaliveCmd = []string{"/bin/sh", "-c", "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"}
 
+// runnerCaps are the only capabilities a runner-enabled sandbox keeps.
+// The container runs as root so that the runner, exec'd as root, has them
+// (the engine gives an exec the container's effective set, which is empty
+// for a non-root container user): it needs SETUID and SETGID to start steps
+// as the sandbox user and KILL to kill their process groups. Every process
+// running as another user has none: the kernel clears the permitted and
+// effective sets on the switch to a non-zero uid, and no-new-privileges
+// keeps setuid binaries and file capabilities from giving any back.
+var runnerCaps = []string{"SETUID", "SETGID", "KILL"}
+
+// runnerKeepalive is the main process of a runner-enabled sandbox: the
+// runner binary itself, which drops to keepaliveUser before anything else
+// (the image's own entry point is not run as root).
+var runnerKeepalive = struct{ entrypoint, cmd []string }{
+	entrypoint: []string{runnerproto.Path},
+	cmd:        []string{"keepalive", keepaliveUser},
+}
+
 // hardenedSpec is the one place that decides how a sandbox container is
 // confined:
 //
@@ -45,7 +65,12 @@ var keepaliveCmd = []string{"/bin/sh", "-c", "trap 'exit 0' TERM; while :; do sl
 //   - no network unless network is set (and then only until the runner
 //     disconnects it); no host mounts, no Docker socket, no host variables:
 //     the environment is exactly env.
-func hardenedSpec(image string, lim Limits, labels map[string]string, network string, env []string) ContainerSpec {
+//
+// With runner set (the image has greenlight-runner and the executor uses
+// it), the container keeps CAP_SETUID, CAP_SETGID and CAP_KILL for the
+// runner alone (see runnerCaps) and its main process is the runner's
+// keepalive mode, which drops to keepaliveUser at once.
+func hardenedSpec(image string, lim Limits, labels map[string]string, network string, env []string, runner bool) ContainerSpec {
 	tmpfs := func(size int64, owned bool, mode string) string {
 		opts := fmt.Sprintf("rw,exec,nosuid,nodev,size=%d,mode=%s", size, mode)
 		if owned {
@@ -53,7 +78,7 @@ func hardenedSpec(image string, lim Limits, labels map[string]string, network st
 		}
 		return opts
 	}
-	return ContainerSpec{
+	spec := ContainerSpec{
 		Image:          image,
 		Cmd:            keepaliveCmd,
 		User:           keepaliveUser,
@@ -74,6 +99,11 @@ func hardenedSpec(image string, lim Limits, labels map[string]string, network st
 		SecurityOpt: []string{"no-new-privileges"},
 		Init:        true,
 	}
+	if runner {
+		spec.User, spec.CapAdd = "0:0", runnerCaps
+		spec.Entrypoint, spec.Cmd = runnerKeepalive.entrypoint, runnerKeepalive.cmd
+	}
+	return spec
 }
 
 // baseEnv is the complete environment of a sandbox container: PATH (the

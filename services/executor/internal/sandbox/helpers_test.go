@@ -31,6 +31,7 @@ func newHarness(t testing.TB, mutate ...func(*sandbox.Config)) *harness {
 	rt := testenv.Docker(t)
 	cfg := sandbox.DefaultConfig()
 	cfg.TempDir = t.TempDir()
+	cfg.StepRunner = testenv.StepRunner()
 	for _, m := range mutate {
 		m(&cfg)
 	}

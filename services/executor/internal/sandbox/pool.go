@@ -13,7 +13,9 @@ import (
 // network (it was created on the egress network and disconnected before it
 // started, so an install step can attach it again), serves exactly one run
 // and is then destroyed like any other. The pool refills in the background,
-// never above its size, and Close removes what it holds.
+// never above its size, and Close removes what it holds. For images with
+// greenlight-runner the pooled container's runner is started too, so a run
+// taking it starts no process with `docker exec` at all.
 type Pool struct {
 	rt      Runtime
 	cfg     *Config
@@ -37,6 +39,13 @@ type Pool struct {
 type pooled struct {
 	id      string
 	created time.Time
+	// imageID is the image the container was created from: a ref retagged
+	// since (make images) does not get the old image's containers.
+	imageID string
+	// runner: created for greenlight-runner; sess: its session, nil when
+	// it did not start (the run then tries again).
+	runner bool
+	sess   *session
 }
 
 // PoolMaxAge is how long a pooled container may wait for a run before it is
@@ -69,11 +78,12 @@ func (p *Pool) Warm(img ImageInfo) {
 	p.refillLocked(img.Ref)
 }
 
-// take returns an idle container for img when one with lim is available.
-// The caller owns the container from then on, and calls refill when its run
-// is over: refilling while the run executes would compete with it for the
-// engine on the run's critical path.
-func (p *Pool) take(img ImageInfo, lim Limits) (pooled, bool) {
+// take returns an idle container for img when one with lim (and made for
+// the runner exactly when runner is set) is available. The caller owns the
+// container from then on, and calls refill when its run is over: refilling
+// while the run executes would compete with it for the engine on the run's
+// critical path.
+func (p *Pool) take(img ImageInfo, lim Limits, runner bool) (pooled, bool) {
 	if p == nil || p.size <= 0 || !sameContainerLimits(lim, p.limits) {
 		return pooled{}, false
 	}
@@ -86,10 +96,10 @@ func (p *Pool) take(img ImageInfo, lim Limits) (pooled, bool) {
 	for list := p.idle[img.Ref]; len(list) > 0; list = p.idle[img.Ref] {
 		c := list[0]
 		p.idle[img.Ref] = list[1:]
-		if time.Since(c.created) < p.maxAge {
+		if time.Since(c.created) < p.maxAge && c.imageID == img.ID && c.runner == runner {
 			return c, true
 		}
-		p.removeAsync(c.id)
+		p.removeAsync(c)
 	}
 	return pooled{}, false
 }
@@ -116,7 +126,7 @@ func (p *Pool) refillLocked(ref string) {
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
-			id, err := p.create(img)
+			c, err := p.create(img)
 			p.mu.Lock()
 			defer p.mu.Unlock()
 			p.filling[ref]--
@@ -126,48 +136,67 @@ func (p *Pool) refillLocked(ref string) {
 					p.log.Warn("warm pool: creating a container failed", zap.String("image", ref), zap.Error(err))
 				}
 			case p.closed:
-				p.removeAsync(id)
+				p.removeAsync(c)
 			default:
-				p.idle[ref] = append(p.idle[ref], pooled{id: id, created: time.Now()})
+				p.idle[ref] = append(p.idle[ref], c)
 			}
 		}()
 	}
 }
 
 // create makes one pooled container: created on the egress network,
-// disconnected, started.
-func (p *Pool) create(img ImageInfo) (string, error) {
+// disconnected, started, with its greenlight-runner session when the image
+// uses one, and prepared (LabelPrepare).
+func (p *Pool) create(img ImageInfo) (pooled, error) {
 	ctx, cancel := context.WithTimeout(p.ctx, p.timeout)
 	defer cancel()
+	runner, err := p.cfg.usesRunner(img)
+	if err != nil {
+		return pooled{}, err
+	}
 	// The deadline leaves room for the longest run that may take the
 	// container just before it is too old to be taken.
 	labels := p.self.labels(time.Now().Add(p.maxAge + p.cfg.Max.RunTimeout + 10*time.Minute))
 	labels[LabelRun], labels[LabelOwner], labels[LabelPool] = poolRunValue, p.cfg.Owner, img.Ref
-	spec := hardenedSpec(img.Ref, p.limits, labels, p.cfg.EgressNetwork, baseEnv(img))
+	spec := hardenedSpec(img.Ref, p.limits, labels, p.cfg.EgressNetwork, baseEnv(img), runner)
 	id, err := p.rt.Create(ctx, spec)
 	if err != nil {
-		return "", err
+		return pooled{}, err
 	}
+	c := pooled{id: id, imageID: img.ID, runner: runner}
 	if err := p.rt.Disconnect(ctx, id, p.cfg.EgressNetwork); err != nil {
-		p.removeAsync(id)
-		return "", err
+		p.removeAsync(c)
+		return pooled{}, err
 	}
 	if err := p.rt.Start(ctx, id); err != nil {
-		p.removeAsync(id)
-		return "", err
+		p.removeAsync(c)
+		return pooled{}, err
 	}
-	return id, nil
+	if runner {
+		if c.sess, err = startSession(ctx, p.rt, id); err != nil && p.ctx.Err() == nil {
+			p.log.Warn("warm pool: greenlight-runner did not start; the run will try again",
+				zap.String("container", shortID(id)), zap.Error(err))
+		}
+	}
+	prepareBox(ctx, p.rt, id, c.sess, img, p.log)
+	c.created = time.Now()
+	return c, nil
 }
 
-// removeAsync removes a container in the background (tracked by Close).
-func (p *Pool) removeAsync(id string) {
+// removeAsync removes a container (and ends its runner session) in the
+// background, tracked by Close.
+func (p *Pool) removeAsync(c pooled) {
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), p.timeout)
 		defer cancel()
-		if err := p.rt.Remove(ctx, id); err != nil {
-			p.log.Warn("warm pool: removing a container failed", zap.String("container", shortID(id)), zap.Error(err))
+		if err := p.rt.Remove(ctx, c.id); err != nil {
+			p.log.Warn("warm pool: removing a container failed", zap.String("container", shortID(c.id)), zap.Error(err))
+		}
+		if c.sess != nil {
+			c.sess.close()
+			c.sess.wait(p.timeout)
 		}
 	}()
 }
@@ -194,7 +223,7 @@ func (p *Pool) Close() {
 		p.cancel()
 		for ref, list := range p.idle {
 			for _, c := range list {
-				p.removeAsync(c.id)
+				p.removeAsync(c)
 			}
 			delete(p.idle, ref)
 		}

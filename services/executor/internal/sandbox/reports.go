@@ -31,7 +31,7 @@ func (rn *run) collectReports(ctx context.Context, b *box, i int, s *Step, syste
 		cmd := append([]string{"tar", "-c", "-f", "-", "--no-recursion", "--"}, s.ReportFiles...)
 		// tar exits non-zero when a report is missing; what it did pack
 		// is still a valid archive.
-		_, err := rn.r.rt.Exec(ctx, b.id, ExecSpec{Cmd: cmd, User: SandboxUser, WorkDir: "/", Stdout: pw})
+		_, err := rn.r.exec(ctx, b, ExecSpec{Cmd: cmd, User: SandboxUser, WorkDir: "/", Stdout: pw})
 		pw.CloseWithError(err)
 	}()
 	defer func() {

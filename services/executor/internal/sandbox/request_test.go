@@ -67,16 +67,32 @@ func TestLimitsDefaultAndClamp(t *testing.T) {
 
 func TestHardenedSpec(t *testing.T) {
 	lim := DefaultConfig().Defaults
-	s := hardenedSpec("img", lim, map[string]string{"k": "v"}, "", []string{"PATH=/bin"})
-	switch {
-	case !s.ReadonlyRootfs, !s.Init, s.User == SandboxUser, s.Network != "",
-		!slices.Equal(s.CapDrop, []string{"ALL"}), !slices.Contains(s.SecurityOpt, "no-new-privileges"),
-		s.MemoryBytes != DefaultMemoryBytes, s.PidsLimit != DefaultPids, s.NanoCPUs != 1e9:
-		t.Errorf("spec not hardened: %+v", s)
-	}
-	for _, m := range []string{TmpDir, HomeDir, WorkspaceDir} {
-		if o := s.Tmpfs[m]; !strings.Contains(o, "nosuid") || !strings.Contains(o, "nodev") || !strings.Contains(o, "size=") {
-			t.Errorf("tmpfs %s: %q", m, o)
+	for _, runner := range []bool{false, true} {
+		s := hardenedSpec("img", lim, map[string]string{"k": "v"}, "", []string{"PATH=/bin"}, runner)
+		switch {
+		case !s.ReadonlyRootfs, !s.Init, s.User == SandboxUser, s.Network != "",
+			!slices.Equal(s.CapDrop, []string{"ALL"}), !slices.Contains(s.SecurityOpt, "no-new-privileges"),
+			s.MemoryBytes != DefaultMemoryBytes, s.PidsLimit != DefaultPids, s.NanoCPUs != 1e9:
+			t.Errorf("runner=%v: spec not hardened: %+v", runner, s)
+		}
+		for _, m := range []string{TmpDir, HomeDir, WorkspaceDir} {
+			if o := s.Tmpfs[m]; !strings.Contains(o, "nosuid") || !strings.Contains(o, "nodev") || !strings.Contains(o, "size=") {
+				t.Errorf("runner=%v: tmpfs %s: %q", runner, m, o)
+			}
+		}
+		// Without the runner nothing is added back and nothing runs as
+		// root; with it, exactly the runner's three capabilities, and the
+		// main process is the runner's keepalive, which drops root.
+		wantCaps, wantUser := []string(nil), keepaliveUser
+		if runner {
+			wantCaps, wantUser = []string{"SETUID", "SETGID", "KILL"}, "0:0"
+		}
+		if !slices.Equal(s.CapAdd, wantCaps) || s.User != wantUser {
+			t.Errorf("runner=%v: caps %v user %q", runner, s.CapAdd, s.User)
+		}
+		if runner && (!slices.Equal(s.Entrypoint, []string{"/usr/local/libexec/greenlight/runner"}) ||
+			!slices.Equal(s.Cmd, []string{"keepalive", keepaliveUser})) {
+			t.Errorf("runner keepalive: %v %v", s.Entrypoint, s.Cmd)
 		}
 	}
 }

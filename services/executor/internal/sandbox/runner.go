@@ -85,13 +85,15 @@ func (r *Runner) Wait() { r.cleanups.Wait() }
 
 // run is the state of one Run call.
 type run struct {
-	r       *Runner
-	req     Request
-	lim     Limits
-	log     *zap.Logger
-	em      *emitter
-	engine  EngineInfo
-	images  map[string]ImageInfo
+	r      *Runner
+	req    Request
+	lim    Limits
+	log    *zap.Logger
+	em     *emitter
+	engine EngineInfo
+	images map[string]ImageInfo
+	// runners says, per image, whether its sandbox uses greenlight-runner.
+	runners map[string]bool
 	snap    snapshotInfo
 	caPEM   []byte
 	start   time.Time
@@ -160,7 +162,7 @@ func (rn *run) preflight(outer context.Context) error {
 			"install tini/docker-init (scripts/ensure-docker.sh does)", ErrEngineUnavailable)
 	}
 	rn.engine = eng
-	rn.images = map[string]ImageInfo{}
+	rn.images, rn.runners = map[string]ImageInfo{}, map[string]bool{}
 	for i := range rn.req.Steps {
 		ref := rn.req.imageOf(&rn.req.Steps[i])
 		if _, ok := rn.images[ref]; ok {
@@ -176,6 +178,9 @@ func (rn *run) preflight(outer context.Context) error {
 		}
 		if err != nil {
 			return engineError(outer, ctx, err)
+		}
+		if rn.runners[ref], err = rn.r.cfg.usesRunner(img); err != nil {
+			return err
 		}
 		rn.images[ref] = img
 		rn.r.pool.Warm(img)
@@ -359,11 +364,11 @@ func (rn *run) boxFor(ctx context.Context, image string, net bool) (*box, error)
 // newBox creates (or takes from the pool) the run's container for image,
 // and copies the snapshot (and the CA bundle) in.
 func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
-	img := rn.images[image]
+	img, runner := rn.images[image], rn.runners[image]
 	wantsNet, firstNet := rn.networkNeeds(image)
 	var b *box
-	if p, ok := rn.r.pool.take(img, rn.lim); ok {
-		b = &box{id: p.id, image: img, network: rn.r.cfg.EgressNetwork, pooled: true}
+	if p, ok := rn.r.pool.take(img, rn.lim, runner); ok {
+		b = &box{id: p.id, image: img, network: rn.r.cfg.EgressNetwork, pooled: true, runner: p.runner, sess: p.sess}
 		rn.track(image, b)
 	} else {
 		network := ""
@@ -372,13 +377,13 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 		}
 		labels := rn.r.self.labels(rn.start.Add(rn.lim.RunTimeout + 10*time.Minute))
 		labels[LabelRun], labels[LabelOwner] = rn.req.RunID, rn.owner()
-		spec := hardenedSpec(image, rn.lim, labels, network, baseEnv(img))
+		spec := hardenedSpec(image, rn.lim, labels, network, baseEnv(img), runner)
 		spec.Name = containerName(rn.req.RunID)
 		id, err := rn.r.rt.Create(ctx, spec)
 		if err != nil {
 			return nil, err
 		}
-		b = &box{id: id, image: img, network: network, connected: wantsNet}
+		b = &box{id: id, image: img, network: network, connected: wantsNet, runner: runner}
 		rn.track(image, b)
 		if wantsNet && !firstNet {
 			// Attached at creation (so it can be attached again later) but
@@ -392,12 +397,18 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 			return nil, err
 		}
 	}
+	if err := rn.attachRunner(ctx, b); err != nil {
+		return nil, err
+	}
+	if !b.pooled {
+		prepareBox(ctx, rn.r.rt, b.id, b.sess, img, rn.log) // pooled boxes were prepared in the pool
+	}
 	if err := rn.copySnapshot(ctx, b); err != nil {
 		return nil, err
 	}
 	if wantsNet && rn.caPEM != nil {
 		cmd := []string{"/bin/sh", "-c", `umask 022 && mkdir -p "${0%/*}" && cat > "$0"`, caBundleFile}
-		if err := rn.r.execQuiet(ctx, b.id, cmd, bytes.NewReader(rn.caPEM)); err != nil {
+		if err := rn.r.execQuiet(ctx, b, cmd, bytes.NewReader(rn.caPEM)); err != nil {
 			return nil, fmt.Errorf("writing the CA bundle: %w", err)
 		}
 	}

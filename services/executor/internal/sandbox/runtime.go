@@ -63,19 +63,24 @@ type ImageInfo struct {
 	Arch   string
 	// Env is the image's configured environment (KEY=VALUE).
 	Env []string
+	// Labels are the image's labels (runnerproto.LabelRunner says it has
+	// the step runner).
+	Labels map[string]string
 }
 
 // ContainerSpec is everything a container is created with. The sandbox fills
 // every security-relevant field itself (see hardenedSpec); the runtime maps it
 // one to one and adds nothing.
 type ContainerSpec struct {
-	Name    string
-	Image   string
-	Cmd     []string
-	User    string
-	WorkDir string
-	Env     []string
-	Labels  map[string]string
+	Name  string
+	Image string
+	// Entrypoint replaces the image's entry point when set.
+	Entrypoint []string
+	Cmd        []string
+	User       string
+	WorkDir    string
+	Env        []string
+	Labels     map[string]string
 	// Network is the network to attach at creation; "" means no network at
 	// all (only loopback, and no way to attach one later).
 	Network        string
@@ -86,6 +91,7 @@ type ContainerSpec struct {
 	// Tmpfs maps a mount point to its mount options.
 	Tmpfs       map[string]string
 	CapDrop     []string
+	CapAdd      []string
 	SecurityOpt []string
 	Init        bool
 }
@@ -104,6 +110,14 @@ type ExecSpec struct {
 	// they do.
 	Stdout io.Writer
 	Stderr io.Writer
+}
+
+// StdinAborter may be implemented by an ExecSpec.Stdin that can block for
+// ever (greenlight-runner's frame stream is idle between steps): once the
+// process's output has ended, Exec calls AbortStdin so that a read blocked
+// on it returns and Exec can too.
+type StdinAborter interface {
+	AbortStdin()
 }
 
 // ContainerState is the inspected state of a container.

@@ -117,7 +117,7 @@ func (rn *run) copySnapshot(ctx context.Context, b *box) error {
 	defer rc.Close()
 	vr := workspace.NewValidatingReader(rc, snapshotLimits(rn.lim))
 	cmd := []string{"tar", "-x", "-f", "-", "-C", WorkspaceDir, "--no-same-owner"}
-	if err := rn.r.execQuiet(ctx, b.id, cmd, vr); err != nil {
+	if err := rn.r.execQuiet(ctx, b, cmd, vr); err != nil {
 		var ee *workspace.EntryError
 		if errors.As(err, &ee) {
 			return snapshotError(err)

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -110,12 +111,14 @@ func (rn *run) runStep(runCtx, callerCtx context.Context, i int, b *box) {
 
 // runCommand executes the step's command and classifies the outcome. On a
 // timeout or a cancellation it destroys the box at once: that is the only
-// way to stop the processes of an exec.
+// way to be sure every process of the step is gone (killing an exec'd
+// client does not kill its processes, and a process may leave the group
+// greenlight-runner kills).
 func (rn *run) runCommand(runCtx, callerCtx context.Context, s *Step, b *box, out *stepOutput) (Status, int, string) {
 	timeout := rn.r.cfg.stepTimeout(s)
 	stepCtx, cancel := context.WithTimeout(runCtx, timeout)
 	defer cancel()
-	code, err := rn.r.rt.Exec(stepCtx, b.id, ExecSpec{
+	res, err := rn.r.exec(stepCtx, b, ExecSpec{
 		Cmd:     []string{"/bin/sh", "-c", s.Command},
 		User:    SandboxUser,
 		WorkDir: workdirPath(s.Workdir),
@@ -138,34 +141,43 @@ func (rn *run) runCommand(runCtx, callerCtx context.Context, s *Step, b *box, ou
 		why := fmt.Sprintf("the run budget of %s was exhausted; the sandbox was destroyed", rn.lim.RunTimeout)
 		kill(why)
 		return StatusTimedOut, noExitCode, why
-	case stepCtx.Err() != nil:
+	case stepCtx.Err() != nil || res.timedOut:
 		why := fmt.Sprintf("step %q timed out after %s; the sandbox was destroyed", s.Name, timeout)
 		kill(why)
 		return StatusTimedOut, noExitCode, why
 	case b.killed() != "":
 		return StatusCanceled, noExitCode, "the sandbox was destroyed: " + b.killed()
+	case errors.Is(err, errRunnerEnded):
+		// Whatever the step started now runs unsupervised.
+		why := fmt.Sprintf("the sandbox failed: %v; the sandbox was destroyed", err)
+		kill(why)
+		return StatusError, noExitCode, why
 	case err != nil:
 		return StatusError, noExitCode, fmt.Sprintf("the sandbox failed: %v", err)
-	case code == 0:
+	case res.code == 0:
 		return StatusOK, 0, ""
 	}
-	if rn.oomKilled(b) {
-		return StatusOOMKilled, code, fmt.Sprintf("a process was killed by the kernel OOM killer (memory limit %d MiB)",
+	if rn.oomKilled(b, res.oomKills) {
+		return StatusOOMKilled, res.code, fmt.Sprintf("a process was killed by the kernel OOM killer (memory limit %d MiB)",
 			rn.lim.MemoryBytes>>20)
 	}
-	return StatusFailed, code, ""
+	return StatusFailed, res.code, ""
 }
 
 // oomKilled reports whether the cgroup OOM killer struck since the box's
-// counter was last read; when the container itself is gone it asks the
-// engine whether it was OOM-killed.
-func (rn *run) oomKilled(b *box) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	n, err := rn.r.oomKills(ctx, b)
-	if err != nil {
-		st, serr := rn.r.rt.State(ctx, b.id)
-		return serr == nil && st.OOMKilled
+// counter was last read. n is the counter as greenlight-runner read it
+// right after the step; when unknown (-1) it is read with an exec, and when
+// the container itself is gone the engine is asked whether it was
+// OOM-killed.
+func (rn *run) oomKilled(b *box, n int64) bool {
+	if n < 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		var err error
+		if n, err = rn.r.oomKills(ctx, b); err != nil {
+			st, serr := rn.r.rt.State(ctx, b.id)
+			return serr == nil && st.OOMKilled
+		}
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -23,12 +23,34 @@ import (
 // EnvIntegration enables the tests that need a real Docker engine.
 const EnvIntegration = "GREENLIGHT_INTEGRATION"
 
-// Images used by the tests (built by `make images`).
-const (
-	PythonImage = "greenlight/sandbox-python:latest"
+// Images used by the tests (built by `make images`). PythonImage, the
+// image of nearly every test, can be replaced with EnvPythonImage (to run
+// the suite against an upstream image, or an image under development).
+var (
+	PythonImage = envOr(EnvPythonImage, "greenlight/sandbox-python:latest")
 	GoImage     = "greenlight/sandbox-go:latest"
 	NodeImage   = "greenlight/sandbox-node:latest"
 )
+
+// Environment variables that change what the integration tests run.
+const (
+	// EnvPythonImage replaces PythonImage.
+	EnvPythonImage = "GREENLIGHT_TEST_PYTHON_IMAGE"
+	// EnvStepRunner sets the executor's step runner mode for the whole
+	// suite (auto, exec or agent; tests that pin a mode keep it).
+	EnvStepRunner = "GREENLIGHT_TEST_STEP_RUNNER"
+)
+
+// StepRunner is the step runner mode the tests use by default: EnvStepRunner,
+// else "" (the executor's default, auto).
+func StepRunner() string { return os.Getenv(EnvStepRunner) }
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
 
 // Integration skips t unless GREENLIGHT_INTEGRATION is set; when it is set,
 // a missing engine or image fails the test instead.
