@@ -14,7 +14,7 @@ export PATH := $(BIN):$(PATH)
 MODULES := pkg services/discovery services/executor services/loop services/gateway cmd/greenlight
 SERVICES := discovery executor loop gateway
 
-PHONY_EXTRA := demo up down compose-test
+PHONY_EXTRA := demo up down compose-test test-executor-exec
 .PHONY: $(PHONY_EXTRA) all tools generate check-generate lint vet fmt-check build test test-unit bench engine images browser clean \
 	bench-blob bench-workspace bench-discovery bench-events bench-parse bench-loop bench-gateway bench-executor fuzz
 
@@ -114,6 +114,10 @@ bench-loop: engine images
 	cd services/loop && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench VerifyLoopOverhead -benchtime 10x ./e2e/
 bench-executor: engine images
 	cd services/executor && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench . -benchtime 5x ./...
+
+## test-executor-exec: the executor suite with one docker exec per step (the fallback for images without the step runner)
+test-executor-exec: engine images
+	cd services/executor && GREENLIGHT_TEST_STEP_RUNNER=exec GREENLIGHT_INTEGRATION=1 go test -count=1 ./...
 
 ## fuzz: run every fuzzer for a short while (corpora are kept under testdata/fuzz)
 fuzz:
