@@ -3,7 +3,9 @@ package servertest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
+	"testing"
 
 	"google.golang.org/grpc"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
@@ -46,4 +48,27 @@ func Health(ctx context.Context, conn grpc.ClientConnInterface, service string) 
 		return healthpb.HealthCheckResponse_UNKNOWN, fmt.Errorf("health check %q: %w", service, err)
 	}
 	return resp.GetStatus(), nil
+}
+
+// RequireServing fails t unless the server answers health SERVING for the
+// whole server and for each of services, and its reflection lists each of
+// services plus the health and reflection services themselves (what
+// `grpcurl list` shows).
+func RequireServing(t testing.TB, ctx context.Context, conn grpc.ClientConnInterface, services ...string) {
+	t.Helper()
+	for _, svc := range append([]string{""}, services...) {
+		got, err := Health(ctx, conn, svc)
+		if err != nil || got != healthpb.HealthCheckResponse_SERVING {
+			t.Fatalf("health %q = %v, %v; want SERVING", svc, got, err)
+		}
+	}
+	listed, err := ListServices(ctx, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range append(services, "grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection") {
+		if !slices.Contains(listed, want) {
+			t.Errorf("reflection list %v lacks %s", listed, want)
+		}
+	}
 }

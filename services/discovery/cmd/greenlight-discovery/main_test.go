@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os/exec"
-	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -13,7 +12,6 @@ import (
 	"github.com/greenlight-dev/greenlight/pkg/blob"
 	"github.com/greenlight-dev/greenlight/pkg/server/servertest"
 	"github.com/greenlight-dev/greenlight/pkg/workspace"
-	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 )
 
 // TestBinaryServesDiscovery runs the real binary on a loopback port with a
@@ -38,13 +36,7 @@ func TestBinaryServesDiscovery(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 
-	services, err := servertest.ListServices(ctx, conn)
-	if err != nil || !slices.Contains(services, "greenlight.v1.DiscoveryService") {
-		t.Fatalf("reflection lists %q (%v)", services, err)
-	}
-	if st, err := servertest.Health(ctx, conn, "greenlight.v1.DiscoveryService"); err != nil || st != healthpb.HealthCheckResponse_SERVING {
-		t.Fatalf("health = %v, %v", st, err)
-	}
+	servertest.RequireServing(t, ctx, conn, "greenlight.v1.DiscoveryService")
 	resp, err := glv1.NewDiscoveryServiceClient(conn).Plan(ctx, &glv1.PlanRequest{Snapshot: d.Proto()})
 	if err != nil {
 		t.Fatal(err)
