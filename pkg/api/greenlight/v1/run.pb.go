@@ -336,24 +336,32 @@ func (x *VerifyOptions) GetRerunFailed() bool {
 	return false
 }
 
-// ProviderConfig configures the patch provider.
+// ProviderConfig configures the patch provider. A request may choose CLIENT
+// or REPLAY freely; COMMAND and OPENAI providers are named profiles configured
+// on the server (command line, base URL, model, key variable) and are chosen
+// with profile. A request that sets command, base_url or api_key_env is
+// refused with InvalidArgument: those are server configuration.
 type ProviderConfig struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Kind  ProviderKind           `protobuf:"varint,1,opt,name=kind,proto3,enum=greenlight.v1.ProviderKind" json:"kind,omitempty"`
-	// For COMMAND: the program and its arguments, run with /bin/sh -c.
+	// Refused in requests; set only by the server from a profile.
 	Command string `protobuf:"bytes,2,opt,name=command,proto3" json:"command,omitempty"`
-	// For OPENAI.
+	// Refused in requests; set only by the server from a profile.
 	BaseUrl string `protobuf:"bytes,3,opt,name=base_url,json=baseUrl,proto3" json:"base_url,omitempty"`
-	Model   string `protobuf:"bytes,4,opt,name=model,proto3" json:"model,omitempty"`
-	// Name of the environment variable holding the API key (never the key itself).
+	// For OPENAI: overrides the profile's model when the profile allows it.
+	Model string `protobuf:"bytes,4,opt,name=model,proto3" json:"model,omitempty"`
+	// Refused in requests; set only by the server from a profile.
 	ApiKeyEnv string `protobuf:"bytes,5,opt,name=api_key_env,json=apiKeyEnv,proto3" json:"api_key_env,omitempty"`
 	// For REPLAY: the recording's run id.
 	RecordingId string               `protobuf:"bytes,6,opt,name=recording_id,json=recordingId,proto3" json:"recording_id,omitempty"`
 	Timeout     *durationpb.Duration `protobuf:"bytes,7,opt,name=timeout,proto3" json:"timeout,omitempty"`
 	// Price per 1000 tokens, to count cost.
 	CostPer_1KTokens float64 `protobuf:"fixed64,8,opt,name=cost_per_1k_tokens,json=costPer1kTokens,proto3" json:"cost_per_1k_tokens,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// For COMMAND and OPENAI: the name of a provider profile configured on the
+	// server. Empty selects the server's only profile of that kind, if exactly one.
+	Profile       string `protobuf:"bytes,9,opt,name=profile,proto3" json:"profile,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ProviderConfig) Reset() {
@@ -442,6 +450,13 @@ func (x *ProviderConfig) GetCostPer_1KTokens() float64 {
 	return 0
 }
 
+func (x *ProviderConfig) GetProfile() string {
+	if x != nil {
+		return x.Profile
+	}
+	return ""
+}
+
 // Guardrails constrain what a patch may do.
 type Guardrails struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -451,6 +466,12 @@ type Guardrails struct {
 	MaxChangedLines    int32    `protobuf:"varint,3,opt,name=max_changed_lines,json=maxChangedLines,proto3" json:"max_changed_lines,omitempty"`
 	AllowTestChanges   bool     `protobuf:"varint,4,opt,name=allow_test_changes,json=allowTestChanges,proto3" json:"allow_test_changes,omitempty"`
 	AllowLockfileEdits bool     `protobuf:"varint,5,opt,name=allow_lockfile_edits,json=allowLockfileEdits,proto3" json:"allow_lockfile_edits,omitempty"`
+	// Let patches edit verification configuration (greenlight.yaml, agent.yaml,
+	// runr.config.json, CI workflows, test-runner config such as pytest.ini,
+	// conftest.py, jest/vitest configs, go.work). Only the caller's options can
+	// set this, never the repository's own config. Even when allowed, a fix
+	// run's plan stays the one pinned from the baseline snapshot.
+	AllowConfigChanges bool `protobuf:"varint,6,opt,name=allow_config_changes,json=allowConfigChanges,proto3" json:"allow_config_changes,omitempty"`
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
@@ -516,6 +537,13 @@ func (x *Guardrails) GetAllowTestChanges() bool {
 func (x *Guardrails) GetAllowLockfileEdits() bool {
 	if x != nil {
 		return x.AllowLockfileEdits
+	}
+	return false
+}
+
+func (x *Guardrails) GetAllowConfigChanges() bool {
+	if x != nil {
+		return x.AllowConfigChanges
 	}
 	return false
 }
@@ -1668,6 +1696,70 @@ func (x *RunFinished) GetMetrics() *FixMetrics {
 	return nil
 }
 
+// LogCapped says a step's live output reached the per-step cap: later chunks
+// of that step are counted, not stored or sent (the step's StepResult carries
+// output_bytes and truncated).
+type LogCapped struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Index int32                  `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	Step  string                 `protobuf:"bytes,2,opt,name=step,proto3" json:"step,omitempty"`
+	// Bytes of live output stored for the step (the cap).
+	StoredBytes   int64 `protobuf:"varint,3,opt,name=stored_bytes,json=storedBytes,proto3" json:"stored_bytes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LogCapped) Reset() {
+	*x = LogCapped{}
+	mi := &file_greenlight_v1_run_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LogCapped) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LogCapped) ProtoMessage() {}
+
+func (x *LogCapped) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_run_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LogCapped.ProtoReflect.Descriptor instead.
+func (*LogCapped) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *LogCapped) GetIndex() int32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *LogCapped) GetStep() string {
+	if x != nil {
+		return x.Step
+	}
+	return ""
+}
+
+func (x *LogCapped) GetStoredBytes() int64 {
+	if x != nil {
+		return x.StoredBytes
+	}
+	return 0
+}
+
 // ResumeFrom tells a lagging watcher to re-attach from a seq.
 type ResumeFrom struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1679,7 +1771,7 @@ type ResumeFrom struct {
 
 func (x *ResumeFrom) Reset() {
 	*x = ResumeFrom{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[18]
+	mi := &file_greenlight_v1_run_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1691,7 +1783,7 @@ func (x *ResumeFrom) String() string {
 func (*ResumeFrom) ProtoMessage() {}
 
 func (x *ResumeFrom) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[18]
+	mi := &file_greenlight_v1_run_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1704,7 +1796,7 @@ func (x *ResumeFrom) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeFrom.ProtoReflect.Descriptor instead.
 func (*ResumeFrom) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{18}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ResumeFrom) GetAfterSeq() uint64 {
@@ -1746,6 +1838,7 @@ type RunEvent struct {
 	//	*RunEvent_PatchEvaluated
 	//	*RunEvent_RunFinished
 	//	*RunEvent_ResumeFrom
+	//	*RunEvent_LogCapped
 	Kind          isRunEvent_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1753,7 +1846,7 @@ type RunEvent struct {
 
 func (x *RunEvent) Reset() {
 	*x = RunEvent{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[19]
+	mi := &file_greenlight_v1_run_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1765,7 +1858,7 @@ func (x *RunEvent) String() string {
 func (*RunEvent) ProtoMessage() {}
 
 func (x *RunEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[19]
+	mi := &file_greenlight_v1_run_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1778,7 +1871,7 @@ func (x *RunEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunEvent.ProtoReflect.Descriptor instead.
 func (*RunEvent) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{19}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *RunEvent) GetRunId() string {
@@ -1953,6 +2046,15 @@ func (x *RunEvent) GetResumeFrom() *ResumeFrom {
 	return nil
 }
 
+func (x *RunEvent) GetLogCapped() *LogCapped {
+	if x != nil {
+		if x, ok := x.Kind.(*RunEvent_LogCapped); ok {
+			return x.LogCapped
+		}
+	}
+	return nil
+}
+
 type isRunEvent_Kind interface {
 	isRunEvent_Kind()
 }
@@ -2021,6 +2123,10 @@ type RunEvent_ResumeFrom struct {
 	ResumeFrom *ResumeFrom `protobuf:"bytes,25,opt,name=resume_from,json=resumeFrom,proto3,oneof"`
 }
 
+type RunEvent_LogCapped struct {
+	LogCapped *LogCapped `protobuf:"bytes,26,opt,name=log_capped,json=logCapped,proto3,oneof"`
+}
+
 func (*RunEvent_RunCreated) isRunEvent_Kind() {}
 
 func (*RunEvent_DiscoveryDone) isRunEvent_Kind() {}
@@ -2053,6 +2159,8 @@ func (*RunEvent_RunFinished) isRunEvent_Kind() {}
 
 func (*RunEvent_ResumeFrom) isRunEvent_Kind() {}
 
+func (*RunEvent_LogCapped) isRunEvent_Kind() {}
+
 // VerifyRequest starts a verification of a snapshot.
 type VerifyRequest struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
@@ -2066,7 +2174,7 @@ type VerifyRequest struct {
 
 func (x *VerifyRequest) Reset() {
 	*x = VerifyRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[20]
+	mi := &file_greenlight_v1_run_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2078,7 +2186,7 @@ func (x *VerifyRequest) String() string {
 func (*VerifyRequest) ProtoMessage() {}
 
 func (x *VerifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[20]
+	mi := &file_greenlight_v1_run_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2091,7 +2199,7 @@ func (x *VerifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyRequest.ProtoReflect.Descriptor instead.
 func (*VerifyRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{20}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *VerifyRequest) GetSnapshot() *Digest {
@@ -2125,7 +2233,7 @@ type VerifyResponse struct {
 
 func (x *VerifyResponse) Reset() {
 	*x = VerifyResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[21]
+	mi := &file_greenlight_v1_run_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2137,7 +2245,7 @@ func (x *VerifyResponse) String() string {
 func (*VerifyResponse) ProtoMessage() {}
 
 func (x *VerifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[21]
+	mi := &file_greenlight_v1_run_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2150,7 +2258,7 @@ func (x *VerifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyResponse.ProtoReflect.Descriptor instead.
 func (*VerifyResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{21}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *VerifyResponse) GetEvent() *RunEvent {
@@ -2172,7 +2280,7 @@ type FixStart struct {
 
 func (x *FixStart) Reset() {
 	*x = FixStart{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[22]
+	mi := &file_greenlight_v1_run_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2184,7 +2292,7 @@ func (x *FixStart) String() string {
 func (*FixStart) ProtoMessage() {}
 
 func (x *FixStart) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[22]
+	mi := &file_greenlight_v1_run_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2197,7 +2305,7 @@ func (x *FixStart) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixStart.ProtoReflect.Descriptor instead.
 func (*FixStart) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{22}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *FixStart) GetSnapshot() *Digest {
@@ -2236,7 +2344,7 @@ type PatchReply struct {
 
 func (x *PatchReply) Reset() {
 	*x = PatchReply{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[23]
+	mi := &file_greenlight_v1_run_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2248,7 +2356,7 @@ func (x *PatchReply) String() string {
 func (*PatchReply) ProtoMessage() {}
 
 func (x *PatchReply) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[23]
+	mi := &file_greenlight_v1_run_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2261,7 +2369,7 @@ func (x *PatchReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchReply.ProtoReflect.Descriptor instead.
 func (*PatchReply) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{23}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *PatchReply) GetAttempt() int32 {
@@ -2306,7 +2414,7 @@ type FixRequest struct {
 
 func (x *FixRequest) Reset() {
 	*x = FixRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[24]
+	mi := &file_greenlight_v1_run_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2318,7 +2426,7 @@ func (x *FixRequest) String() string {
 func (*FixRequest) ProtoMessage() {}
 
 func (x *FixRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[24]
+	mi := &file_greenlight_v1_run_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2331,7 +2439,7 @@ func (x *FixRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixRequest.ProtoReflect.Descriptor instead.
 func (*FixRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{24}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *FixRequest) GetMsg() isFixRequest_Msg {
@@ -2385,7 +2493,7 @@ type FixResponse struct {
 
 func (x *FixResponse) Reset() {
 	*x = FixResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[25]
+	mi := &file_greenlight_v1_run_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2397,7 +2505,7 @@ func (x *FixResponse) String() string {
 func (*FixResponse) ProtoMessage() {}
 
 func (x *FixResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[25]
+	mi := &file_greenlight_v1_run_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2410,7 +2518,7 @@ func (x *FixResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixResponse.ProtoReflect.Descriptor instead.
 func (*FixResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{25}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *FixResponse) GetEvent() *RunEvent {
@@ -2432,7 +2540,7 @@ type WatchRunRequest struct {
 
 func (x *WatchRunRequest) Reset() {
 	*x = WatchRunRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[26]
+	mi := &file_greenlight_v1_run_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2444,7 +2552,7 @@ func (x *WatchRunRequest) String() string {
 func (*WatchRunRequest) ProtoMessage() {}
 
 func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[26]
+	mi := &file_greenlight_v1_run_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2457,7 +2565,7 @@ func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunRequest.ProtoReflect.Descriptor instead.
 func (*WatchRunRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{26}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *WatchRunRequest) GetRunId() string {
@@ -2484,7 +2592,7 @@ type WatchRunResponse struct {
 
 func (x *WatchRunResponse) Reset() {
 	*x = WatchRunResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[27]
+	mi := &file_greenlight_v1_run_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2496,7 +2604,7 @@ func (x *WatchRunResponse) String() string {
 func (*WatchRunResponse) ProtoMessage() {}
 
 func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[27]
+	mi := &file_greenlight_v1_run_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2509,7 +2617,7 @@ func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunResponse.ProtoReflect.Descriptor instead.
 func (*WatchRunResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{27}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *WatchRunResponse) GetEvent() *RunEvent {
@@ -2529,7 +2637,7 @@ type GetRunRequest struct {
 
 func (x *GetRunRequest) Reset() {
 	*x = GetRunRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[28]
+	mi := &file_greenlight_v1_run_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2541,7 +2649,7 @@ func (x *GetRunRequest) String() string {
 func (*GetRunRequest) ProtoMessage() {}
 
 func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[28]
+	mi := &file_greenlight_v1_run_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2554,7 +2662,7 @@ func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunRequest.ProtoReflect.Descriptor instead.
 func (*GetRunRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{28}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *GetRunRequest) GetRunId() string {
@@ -2574,7 +2682,7 @@ type GetRunResponse struct {
 
 func (x *GetRunResponse) Reset() {
 	*x = GetRunResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[29]
+	mi := &file_greenlight_v1_run_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2586,7 +2694,7 @@ func (x *GetRunResponse) String() string {
 func (*GetRunResponse) ProtoMessage() {}
 
 func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[29]
+	mi := &file_greenlight_v1_run_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2599,7 +2707,7 @@ func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunResponse.ProtoReflect.Descriptor instead.
 func (*GetRunResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{29}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *GetRunResponse) GetRun() *Run {
@@ -2622,7 +2730,7 @@ type ListRunsRequest struct {
 
 func (x *ListRunsRequest) Reset() {
 	*x = ListRunsRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[30]
+	mi := &file_greenlight_v1_run_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2634,7 +2742,7 @@ func (x *ListRunsRequest) String() string {
 func (*ListRunsRequest) ProtoMessage() {}
 
 func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[30]
+	mi := &file_greenlight_v1_run_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2647,7 +2755,7 @@ func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListRunsRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{30}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ListRunsRequest) GetStatuses() []RunStatus {
@@ -2682,7 +2790,7 @@ type ListRunsResponse struct {
 
 func (x *ListRunsResponse) Reset() {
 	*x = ListRunsResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[31]
+	mi := &file_greenlight_v1_run_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2694,7 +2802,7 @@ func (x *ListRunsResponse) String() string {
 func (*ListRunsResponse) ProtoMessage() {}
 
 func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[31]
+	mi := &file_greenlight_v1_run_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2707,7 +2815,7 @@ func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsResponse.ProtoReflect.Descriptor instead.
 func (*ListRunsResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{31}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ListRunsResponse) GetRuns() []*Run {
@@ -2734,7 +2842,7 @@ type DiscoverWorkspaceRequest struct {
 
 func (x *DiscoverWorkspaceRequest) Reset() {
 	*x = DiscoverWorkspaceRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[32]
+	mi := &file_greenlight_v1_run_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2746,7 +2854,7 @@ func (x *DiscoverWorkspaceRequest) String() string {
 func (*DiscoverWorkspaceRequest) ProtoMessage() {}
 
 func (x *DiscoverWorkspaceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[32]
+	mi := &file_greenlight_v1_run_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2759,7 +2867,7 @@ func (x *DiscoverWorkspaceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscoverWorkspaceRequest.ProtoReflect.Descriptor instead.
 func (*DiscoverWorkspaceRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{32}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *DiscoverWorkspaceRequest) GetSnapshot() *Digest {
@@ -2779,7 +2887,7 @@ type DiscoverWorkspaceResponse struct {
 
 func (x *DiscoverWorkspaceResponse) Reset() {
 	*x = DiscoverWorkspaceResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[33]
+	mi := &file_greenlight_v1_run_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2791,7 +2899,7 @@ func (x *DiscoverWorkspaceResponse) String() string {
 func (*DiscoverWorkspaceResponse) ProtoMessage() {}
 
 func (x *DiscoverWorkspaceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[33]
+	mi := &file_greenlight_v1_run_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2804,7 +2912,7 @@ func (x *DiscoverWorkspaceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscoverWorkspaceResponse.ProtoReflect.Descriptor instead.
 func (*DiscoverWorkspaceResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{33}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *DiscoverWorkspaceResponse) GetCapabilities() *Capabilities {
@@ -2840,7 +2948,7 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a9\n" +
 	"\vImagesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xb1\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xcb\x02\n" +
 	"\x0eProviderConfig\x12/\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x1b.greenlight.v1.ProviderKindR\x04kind\x12\x18\n" +
 	"\acommand\x18\x02 \x01(\tR\acommand\x12\x19\n" +
@@ -2849,14 +2957,16 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\vapi_key_env\x18\x05 \x01(\tR\tapiKeyEnv\x12!\n" +
 	"\frecording_id\x18\x06 \x01(\tR\vrecordingId\x123\n" +
 	"\atimeout\x18\a \x01(\v2\x19.google.protobuf.DurationR\atimeout\x12+\n" +
-	"\x12cost_per_1k_tokens\x18\b \x01(\x01R\x0fcostPer1kTokens\"\xda\x01\n" +
+	"\x12cost_per_1k_tokens\x18\b \x01(\x01R\x0fcostPer1kTokens\x12\x18\n" +
+	"\aprofile\x18\t \x01(\tR\aprofile\"\x8c\x02\n" +
 	"\n" +
 	"Guardrails\x12#\n" +
 	"\rallowed_globs\x18\x01 \x03(\tR\fallowedGlobs\x12\x1b\n" +
 	"\tmax_bytes\x18\x02 \x01(\x03R\bmaxBytes\x12*\n" +
 	"\x11max_changed_lines\x18\x03 \x01(\x05R\x0fmaxChangedLines\x12,\n" +
 	"\x12allow_test_changes\x18\x04 \x01(\bR\x10allowTestChanges\x120\n" +
-	"\x14allow_lockfile_edits\x18\x05 \x01(\bR\x12allowLockfileEdits\"\xf9\x02\n" +
+	"\x14allow_lockfile_edits\x18\x05 \x01(\bR\x12allowLockfileEdits\x120\n" +
+	"\x14allow_config_changes\x18\x06 \x01(\bR\x12allowConfigChanges\"\xf9\x02\n" +
 	"\n" +
 	"FixOptions\x124\n" +
 	"\x06verify\x18\x01 \x01(\v2\x1c.greenlight.v1.VerifyOptionsR\x06verify\x129\n" +
@@ -2962,11 +3072,15 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\vRunFinished\x120\n" +
 	"\x06status\x18\x01 \x01(\x0e2\x18.greenlight.v1.RunStatusR\x06status\x12-\n" +
 	"\x06result\x18\x02 \x01(\v2\x15.greenlight.v1.ResultR\x06result\x123\n" +
-	"\ametrics\x18\x03 \x01(\v2\x19.greenlight.v1.FixMetricsR\ametrics\"A\n" +
+	"\ametrics\x18\x03 \x01(\v2\x19.greenlight.v1.FixMetricsR\ametrics\"X\n" +
+	"\tLogCapped\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n" +
+	"\x04step\x18\x02 \x01(\tR\x04step\x12!\n" +
+	"\fstored_bytes\x18\x03 \x01(\x03R\vstoredBytes\"A\n" +
 	"\n" +
 	"ResumeFrom\x12\x1b\n" +
 	"\tafter_seq\x18\x01 \x01(\x04R\bafterSeq\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xbc\t\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xf7\t\n" +
 	"\bRunEvent\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x10\n" +
 	"\x03seq\x18\x02 \x01(\x04R\x03seq\x12.\n" +
@@ -2989,7 +3103,9 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\x0fpatch_evaluated\x18\x17 \x01(\v2\x1d.greenlight.v1.PatchEvaluatedH\x00R\x0epatchEvaluated\x12?\n" +
 	"\frun_finished\x18\x18 \x01(\v2\x1a.greenlight.v1.RunFinishedH\x00R\vrunFinished\x12<\n" +
 	"\vresume_from\x18\x19 \x01(\v2\x19.greenlight.v1.ResumeFromH\x00R\n" +
-	"resumeFromB\x06\n" +
+	"resumeFrom\x129\n" +
+	"\n" +
+	"log_capped\x18\x1a \x01(\v2\x18.greenlight.v1.LogCappedH\x00R\tlogCappedB\x06\n" +
 	"\x04kind\"\x99\x01\n" +
 	"\rVerifyRequest\x121\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x15.greenlight.v1.DigestR\bsnapshot\x126\n" +
@@ -3078,7 +3194,7 @@ func file_greenlight_v1_run_proto_rawDescGZIP() []byte {
 }
 
 var file_greenlight_v1_run_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_greenlight_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
+var file_greenlight_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
 var file_greenlight_v1_run_proto_goTypes = []any{
 	(RunKind)(0),                      // 0: greenlight.v1.RunKind
 	(RunStatus)(0),                    // 1: greenlight.v1.RunStatus
@@ -3101,96 +3217,97 @@ var file_greenlight_v1_run_proto_goTypes = []any{
 	(*PatchRequested)(nil),            // 18: greenlight.v1.PatchRequested
 	(*PatchEvaluated)(nil),            // 19: greenlight.v1.PatchEvaluated
 	(*RunFinished)(nil),               // 20: greenlight.v1.RunFinished
-	(*ResumeFrom)(nil),                // 21: greenlight.v1.ResumeFrom
-	(*RunEvent)(nil),                  // 22: greenlight.v1.RunEvent
-	(*VerifyRequest)(nil),             // 23: greenlight.v1.VerifyRequest
-	(*VerifyResponse)(nil),            // 24: greenlight.v1.VerifyResponse
-	(*FixStart)(nil),                  // 25: greenlight.v1.FixStart
-	(*PatchReply)(nil),                // 26: greenlight.v1.PatchReply
-	(*FixRequest)(nil),                // 27: greenlight.v1.FixRequest
-	(*FixResponse)(nil),               // 28: greenlight.v1.FixResponse
-	(*WatchRunRequest)(nil),           // 29: greenlight.v1.WatchRunRequest
-	(*WatchRunResponse)(nil),          // 30: greenlight.v1.WatchRunResponse
-	(*GetRunRequest)(nil),             // 31: greenlight.v1.GetRunRequest
-	(*GetRunResponse)(nil),            // 32: greenlight.v1.GetRunResponse
-	(*ListRunsRequest)(nil),           // 33: greenlight.v1.ListRunsRequest
-	(*ListRunsResponse)(nil),          // 34: greenlight.v1.ListRunsResponse
-	(*DiscoverWorkspaceRequest)(nil),  // 35: greenlight.v1.DiscoverWorkspaceRequest
-	(*DiscoverWorkspaceResponse)(nil), // 36: greenlight.v1.DiscoverWorkspaceResponse
-	nil,                               // 37: greenlight.v1.VerifyOptions.LabelsEntry
-	nil,                               // 38: greenlight.v1.VerifyOptions.ImagesEntry
-	(*durationpb.Duration)(nil),       // 39: google.protobuf.Duration
-	(*Limits)(nil),                    // 40: greenlight.v1.Limits
-	(*CommandSelection)(nil),          // 41: greenlight.v1.CommandSelection
-	(*Digest)(nil),                    // 42: greenlight.v1.Digest
-	(*timestamppb.Timestamp)(nil),     // 43: google.protobuf.Timestamp
-	(*Result)(nil),                    // 44: greenlight.v1.Result
-	(*PatchOutcome)(nil),              // 45: greenlight.v1.PatchOutcome
-	(*Usage)(nil),                     // 46: greenlight.v1.Usage
-	(*Capabilities)(nil),              // 47: greenlight.v1.Capabilities
-	(*Pipeline)(nil),                  // 48: greenlight.v1.Pipeline
-	(*TestCounts)(nil),                // 49: greenlight.v1.TestCounts
-	(*Failure)(nil),                   // 50: greenlight.v1.Failure
-	(*Score)(nil),                     // 51: greenlight.v1.Score
-	(*TierSelection)(nil),             // 52: greenlight.v1.TierSelection
-	(Tier)(0),                         // 53: greenlight.v1.Tier
-	(*CodeWindow)(nil),                // 54: greenlight.v1.CodeWindow
-	(*StepStarted)(nil),               // 55: greenlight.v1.StepStarted
-	(*LogChunk)(nil),                  // 56: greenlight.v1.LogChunk
-	(*StepFinished)(nil),              // 57: greenlight.v1.StepFinished
+	(*LogCapped)(nil),                 // 21: greenlight.v1.LogCapped
+	(*ResumeFrom)(nil),                // 22: greenlight.v1.ResumeFrom
+	(*RunEvent)(nil),                  // 23: greenlight.v1.RunEvent
+	(*VerifyRequest)(nil),             // 24: greenlight.v1.VerifyRequest
+	(*VerifyResponse)(nil),            // 25: greenlight.v1.VerifyResponse
+	(*FixStart)(nil),                  // 26: greenlight.v1.FixStart
+	(*PatchReply)(nil),                // 27: greenlight.v1.PatchReply
+	(*FixRequest)(nil),                // 28: greenlight.v1.FixRequest
+	(*FixResponse)(nil),               // 29: greenlight.v1.FixResponse
+	(*WatchRunRequest)(nil),           // 30: greenlight.v1.WatchRunRequest
+	(*WatchRunResponse)(nil),          // 31: greenlight.v1.WatchRunResponse
+	(*GetRunRequest)(nil),             // 32: greenlight.v1.GetRunRequest
+	(*GetRunResponse)(nil),            // 33: greenlight.v1.GetRunResponse
+	(*ListRunsRequest)(nil),           // 34: greenlight.v1.ListRunsRequest
+	(*ListRunsResponse)(nil),          // 35: greenlight.v1.ListRunsResponse
+	(*DiscoverWorkspaceRequest)(nil),  // 36: greenlight.v1.DiscoverWorkspaceRequest
+	(*DiscoverWorkspaceResponse)(nil), // 37: greenlight.v1.DiscoverWorkspaceResponse
+	nil,                               // 38: greenlight.v1.VerifyOptions.LabelsEntry
+	nil,                               // 39: greenlight.v1.VerifyOptions.ImagesEntry
+	(*durationpb.Duration)(nil),       // 40: google.protobuf.Duration
+	(*Limits)(nil),                    // 41: greenlight.v1.Limits
+	(*CommandSelection)(nil),          // 42: greenlight.v1.CommandSelection
+	(*Digest)(nil),                    // 43: greenlight.v1.Digest
+	(*timestamppb.Timestamp)(nil),     // 44: google.protobuf.Timestamp
+	(*Result)(nil),                    // 45: greenlight.v1.Result
+	(*PatchOutcome)(nil),              // 46: greenlight.v1.PatchOutcome
+	(*Usage)(nil),                     // 47: greenlight.v1.Usage
+	(*Capabilities)(nil),              // 48: greenlight.v1.Capabilities
+	(*Pipeline)(nil),                  // 49: greenlight.v1.Pipeline
+	(*TestCounts)(nil),                // 50: greenlight.v1.TestCounts
+	(*Failure)(nil),                   // 51: greenlight.v1.Failure
+	(*Score)(nil),                     // 52: greenlight.v1.Score
+	(*TierSelection)(nil),             // 53: greenlight.v1.TierSelection
+	(Tier)(0),                         // 54: greenlight.v1.Tier
+	(*CodeWindow)(nil),                // 55: greenlight.v1.CodeWindow
+	(*StepStarted)(nil),               // 56: greenlight.v1.StepStarted
+	(*LogChunk)(nil),                  // 57: greenlight.v1.LogChunk
+	(*StepFinished)(nil),              // 58: greenlight.v1.StepFinished
 }
 var file_greenlight_v1_run_proto_depIdxs = []int32{
-	39, // 0: greenlight.v1.VerifyOptions.time_budget:type_name -> google.protobuf.Duration
-	40, // 1: greenlight.v1.VerifyOptions.limits:type_name -> greenlight.v1.Limits
-	41, // 2: greenlight.v1.VerifyOptions.selection:type_name -> greenlight.v1.CommandSelection
-	37, // 3: greenlight.v1.VerifyOptions.labels:type_name -> greenlight.v1.VerifyOptions.LabelsEntry
-	38, // 4: greenlight.v1.VerifyOptions.images:type_name -> greenlight.v1.VerifyOptions.ImagesEntry
+	40, // 0: greenlight.v1.VerifyOptions.time_budget:type_name -> google.protobuf.Duration
+	41, // 1: greenlight.v1.VerifyOptions.limits:type_name -> greenlight.v1.Limits
+	42, // 2: greenlight.v1.VerifyOptions.selection:type_name -> greenlight.v1.CommandSelection
+	38, // 3: greenlight.v1.VerifyOptions.labels:type_name -> greenlight.v1.VerifyOptions.LabelsEntry
+	39, // 4: greenlight.v1.VerifyOptions.images:type_name -> greenlight.v1.VerifyOptions.ImagesEntry
 	2,  // 5: greenlight.v1.ProviderConfig.kind:type_name -> greenlight.v1.ProviderKind
-	39, // 6: greenlight.v1.ProviderConfig.timeout:type_name -> google.protobuf.Duration
+	40, // 6: greenlight.v1.ProviderConfig.timeout:type_name -> google.protobuf.Duration
 	3,  // 7: greenlight.v1.FixOptions.verify:type_name -> greenlight.v1.VerifyOptions
 	4,  // 8: greenlight.v1.FixOptions.provider:type_name -> greenlight.v1.ProviderConfig
-	39, // 9: greenlight.v1.FixOptions.time_budget:type_name -> google.protobuf.Duration
+	40, // 9: greenlight.v1.FixOptions.time_budget:type_name -> google.protobuf.Duration
 	5,  // 10: greenlight.v1.FixOptions.guardrails:type_name -> greenlight.v1.Guardrails
 	0,  // 11: greenlight.v1.Run.kind:type_name -> greenlight.v1.RunKind
 	1,  // 12: greenlight.v1.Run.status:type_name -> greenlight.v1.RunStatus
-	42, // 13: greenlight.v1.Run.snapshot:type_name -> greenlight.v1.Digest
-	42, // 14: greenlight.v1.Run.current_snapshot:type_name -> greenlight.v1.Digest
+	43, // 13: greenlight.v1.Run.snapshot:type_name -> greenlight.v1.Digest
+	43, // 14: greenlight.v1.Run.current_snapshot:type_name -> greenlight.v1.Digest
 	3,  // 15: greenlight.v1.Run.verify_options:type_name -> greenlight.v1.VerifyOptions
 	6,  // 16: greenlight.v1.Run.fix_options:type_name -> greenlight.v1.FixOptions
-	43, // 17: greenlight.v1.Run.created_at:type_name -> google.protobuf.Timestamp
-	43, // 18: greenlight.v1.Run.started_at:type_name -> google.protobuf.Timestamp
-	43, // 19: greenlight.v1.Run.finished_at:type_name -> google.protobuf.Timestamp
-	44, // 20: greenlight.v1.Run.result:type_name -> greenlight.v1.Result
-	45, // 21: greenlight.v1.Run.patches:type_name -> greenlight.v1.PatchOutcome
+	44, // 17: greenlight.v1.Run.created_at:type_name -> google.protobuf.Timestamp
+	44, // 18: greenlight.v1.Run.started_at:type_name -> google.protobuf.Timestamp
+	44, // 19: greenlight.v1.Run.finished_at:type_name -> google.protobuf.Timestamp
+	45, // 20: greenlight.v1.Run.result:type_name -> greenlight.v1.Result
+	46, // 21: greenlight.v1.Run.patches:type_name -> greenlight.v1.PatchOutcome
 	8,  // 22: greenlight.v1.Run.metrics:type_name -> greenlight.v1.FixMetrics
-	39, // 23: greenlight.v1.FixMetrics.time_to_green:type_name -> google.protobuf.Duration
-	46, // 24: greenlight.v1.FixMetrics.usage:type_name -> greenlight.v1.Usage
+	40, // 23: greenlight.v1.FixMetrics.time_to_green:type_name -> google.protobuf.Duration
+	47, // 24: greenlight.v1.FixMetrics.usage:type_name -> greenlight.v1.Usage
 	7,  // 25: greenlight.v1.RunCreated.run:type_name -> greenlight.v1.Run
-	47, // 26: greenlight.v1.DiscoveryDone.capabilities:type_name -> greenlight.v1.Capabilities
-	48, // 27: greenlight.v1.DiscoveryDone.pipeline:type_name -> greenlight.v1.Pipeline
-	49, // 28: greenlight.v1.TestsParsed.counts:type_name -> greenlight.v1.TestCounts
-	50, // 29: greenlight.v1.TestsParsed.failures:type_name -> greenlight.v1.Failure
-	51, // 30: greenlight.v1.VerificationDone.score:type_name -> greenlight.v1.Score
-	39, // 31: greenlight.v1.VerificationDone.duration:type_name -> google.protobuf.Duration
-	52, // 32: greenlight.v1.VerificationDone.tiers:type_name -> greenlight.v1.TierSelection
-	53, // 33: greenlight.v1.TierSkipped.tier:type_name -> greenlight.v1.Tier
-	42, // 34: greenlight.v1.RoundStarted.snapshot:type_name -> greenlight.v1.Digest
-	50, // 35: greenlight.v1.PatchRequest.failures:type_name -> greenlight.v1.Failure
-	54, // 36: greenlight.v1.PatchRequest.windows:type_name -> greenlight.v1.CodeWindow
+	48, // 26: greenlight.v1.DiscoveryDone.capabilities:type_name -> greenlight.v1.Capabilities
+	49, // 27: greenlight.v1.DiscoveryDone.pipeline:type_name -> greenlight.v1.Pipeline
+	50, // 28: greenlight.v1.TestsParsed.counts:type_name -> greenlight.v1.TestCounts
+	51, // 29: greenlight.v1.TestsParsed.failures:type_name -> greenlight.v1.Failure
+	52, // 30: greenlight.v1.VerificationDone.score:type_name -> greenlight.v1.Score
+	40, // 31: greenlight.v1.VerificationDone.duration:type_name -> google.protobuf.Duration
+	53, // 32: greenlight.v1.VerificationDone.tiers:type_name -> greenlight.v1.TierSelection
+	54, // 33: greenlight.v1.TierSkipped.tier:type_name -> greenlight.v1.Tier
+	43, // 34: greenlight.v1.RoundStarted.snapshot:type_name -> greenlight.v1.Digest
+	51, // 35: greenlight.v1.PatchRequest.failures:type_name -> greenlight.v1.Failure
+	55, // 36: greenlight.v1.PatchRequest.windows:type_name -> greenlight.v1.CodeWindow
 	5,  // 37: greenlight.v1.PatchRequest.constraints:type_name -> greenlight.v1.Guardrails
 	17, // 38: greenlight.v1.PatchRequested.request:type_name -> greenlight.v1.PatchRequest
-	45, // 39: greenlight.v1.PatchEvaluated.outcome:type_name -> greenlight.v1.PatchOutcome
+	46, // 39: greenlight.v1.PatchEvaluated.outcome:type_name -> greenlight.v1.PatchOutcome
 	1,  // 40: greenlight.v1.RunFinished.status:type_name -> greenlight.v1.RunStatus
-	44, // 41: greenlight.v1.RunFinished.result:type_name -> greenlight.v1.Result
+	45, // 41: greenlight.v1.RunFinished.result:type_name -> greenlight.v1.Result
 	8,  // 42: greenlight.v1.RunFinished.metrics:type_name -> greenlight.v1.FixMetrics
-	43, // 43: greenlight.v1.RunEvent.time:type_name -> google.protobuf.Timestamp
+	44, // 43: greenlight.v1.RunEvent.time:type_name -> google.protobuf.Timestamp
 	9,  // 44: greenlight.v1.RunEvent.run_created:type_name -> greenlight.v1.RunCreated
 	10, // 45: greenlight.v1.RunEvent.discovery_done:type_name -> greenlight.v1.DiscoveryDone
-	55, // 46: greenlight.v1.RunEvent.step_started:type_name -> greenlight.v1.StepStarted
-	56, // 47: greenlight.v1.RunEvent.log_chunk:type_name -> greenlight.v1.LogChunk
-	57, // 48: greenlight.v1.RunEvent.step_finished:type_name -> greenlight.v1.StepFinished
+	56, // 46: greenlight.v1.RunEvent.step_started:type_name -> greenlight.v1.StepStarted
+	57, // 47: greenlight.v1.RunEvent.log_chunk:type_name -> greenlight.v1.LogChunk
+	58, // 48: greenlight.v1.RunEvent.step_finished:type_name -> greenlight.v1.StepFinished
 	11, // 49: greenlight.v1.RunEvent.tests_parsed:type_name -> greenlight.v1.TestsParsed
-	51, // 50: greenlight.v1.RunEvent.score:type_name -> greenlight.v1.Score
+	52, // 50: greenlight.v1.RunEvent.score:type_name -> greenlight.v1.Score
 	12, // 51: greenlight.v1.RunEvent.verification_done:type_name -> greenlight.v1.VerificationDone
 	13, // 52: greenlight.v1.RunEvent.verify_failed_retry:type_name -> greenlight.v1.VerifyFailedRetry
 	14, // 53: greenlight.v1.RunEvent.verify_failed_max_retries:type_name -> greenlight.v1.VerifyFailedMaxRetries
@@ -3199,39 +3316,40 @@ var file_greenlight_v1_run_proto_depIdxs = []int32{
 	18, // 56: greenlight.v1.RunEvent.patch_requested:type_name -> greenlight.v1.PatchRequested
 	19, // 57: greenlight.v1.RunEvent.patch_evaluated:type_name -> greenlight.v1.PatchEvaluated
 	20, // 58: greenlight.v1.RunEvent.run_finished:type_name -> greenlight.v1.RunFinished
-	21, // 59: greenlight.v1.RunEvent.resume_from:type_name -> greenlight.v1.ResumeFrom
-	42, // 60: greenlight.v1.VerifyRequest.snapshot:type_name -> greenlight.v1.Digest
-	3,  // 61: greenlight.v1.VerifyRequest.options:type_name -> greenlight.v1.VerifyOptions
-	22, // 62: greenlight.v1.VerifyResponse.event:type_name -> greenlight.v1.RunEvent
-	42, // 63: greenlight.v1.FixStart.snapshot:type_name -> greenlight.v1.Digest
-	6,  // 64: greenlight.v1.FixStart.options:type_name -> greenlight.v1.FixOptions
-	46, // 65: greenlight.v1.PatchReply.usage:type_name -> greenlight.v1.Usage
-	25, // 66: greenlight.v1.FixRequest.start:type_name -> greenlight.v1.FixStart
-	26, // 67: greenlight.v1.FixRequest.patch:type_name -> greenlight.v1.PatchReply
-	22, // 68: greenlight.v1.FixResponse.event:type_name -> greenlight.v1.RunEvent
-	22, // 69: greenlight.v1.WatchRunResponse.event:type_name -> greenlight.v1.RunEvent
-	7,  // 70: greenlight.v1.GetRunResponse.run:type_name -> greenlight.v1.Run
-	1,  // 71: greenlight.v1.ListRunsRequest.statuses:type_name -> greenlight.v1.RunStatus
-	7,  // 72: greenlight.v1.ListRunsResponse.runs:type_name -> greenlight.v1.Run
-	42, // 73: greenlight.v1.DiscoverWorkspaceRequest.snapshot:type_name -> greenlight.v1.Digest
-	47, // 74: greenlight.v1.DiscoverWorkspaceResponse.capabilities:type_name -> greenlight.v1.Capabilities
-	23, // 75: greenlight.v1.RunService.Verify:input_type -> greenlight.v1.VerifyRequest
-	27, // 76: greenlight.v1.RunService.Fix:input_type -> greenlight.v1.FixRequest
-	29, // 77: greenlight.v1.RunService.WatchRun:input_type -> greenlight.v1.WatchRunRequest
-	31, // 78: greenlight.v1.RunService.GetRun:input_type -> greenlight.v1.GetRunRequest
-	33, // 79: greenlight.v1.RunService.ListRuns:input_type -> greenlight.v1.ListRunsRequest
-	35, // 80: greenlight.v1.RunService.DiscoverWorkspace:input_type -> greenlight.v1.DiscoverWorkspaceRequest
-	24, // 81: greenlight.v1.RunService.Verify:output_type -> greenlight.v1.VerifyResponse
-	28, // 82: greenlight.v1.RunService.Fix:output_type -> greenlight.v1.FixResponse
-	30, // 83: greenlight.v1.RunService.WatchRun:output_type -> greenlight.v1.WatchRunResponse
-	32, // 84: greenlight.v1.RunService.GetRun:output_type -> greenlight.v1.GetRunResponse
-	34, // 85: greenlight.v1.RunService.ListRuns:output_type -> greenlight.v1.ListRunsResponse
-	36, // 86: greenlight.v1.RunService.DiscoverWorkspace:output_type -> greenlight.v1.DiscoverWorkspaceResponse
-	81, // [81:87] is the sub-list for method output_type
-	75, // [75:81] is the sub-list for method input_type
-	75, // [75:75] is the sub-list for extension type_name
-	75, // [75:75] is the sub-list for extension extendee
-	0,  // [0:75] is the sub-list for field type_name
+	22, // 59: greenlight.v1.RunEvent.resume_from:type_name -> greenlight.v1.ResumeFrom
+	21, // 60: greenlight.v1.RunEvent.log_capped:type_name -> greenlight.v1.LogCapped
+	43, // 61: greenlight.v1.VerifyRequest.snapshot:type_name -> greenlight.v1.Digest
+	3,  // 62: greenlight.v1.VerifyRequest.options:type_name -> greenlight.v1.VerifyOptions
+	23, // 63: greenlight.v1.VerifyResponse.event:type_name -> greenlight.v1.RunEvent
+	43, // 64: greenlight.v1.FixStart.snapshot:type_name -> greenlight.v1.Digest
+	6,  // 65: greenlight.v1.FixStart.options:type_name -> greenlight.v1.FixOptions
+	47, // 66: greenlight.v1.PatchReply.usage:type_name -> greenlight.v1.Usage
+	26, // 67: greenlight.v1.FixRequest.start:type_name -> greenlight.v1.FixStart
+	27, // 68: greenlight.v1.FixRequest.patch:type_name -> greenlight.v1.PatchReply
+	23, // 69: greenlight.v1.FixResponse.event:type_name -> greenlight.v1.RunEvent
+	23, // 70: greenlight.v1.WatchRunResponse.event:type_name -> greenlight.v1.RunEvent
+	7,  // 71: greenlight.v1.GetRunResponse.run:type_name -> greenlight.v1.Run
+	1,  // 72: greenlight.v1.ListRunsRequest.statuses:type_name -> greenlight.v1.RunStatus
+	7,  // 73: greenlight.v1.ListRunsResponse.runs:type_name -> greenlight.v1.Run
+	43, // 74: greenlight.v1.DiscoverWorkspaceRequest.snapshot:type_name -> greenlight.v1.Digest
+	48, // 75: greenlight.v1.DiscoverWorkspaceResponse.capabilities:type_name -> greenlight.v1.Capabilities
+	24, // 76: greenlight.v1.RunService.Verify:input_type -> greenlight.v1.VerifyRequest
+	28, // 77: greenlight.v1.RunService.Fix:input_type -> greenlight.v1.FixRequest
+	30, // 78: greenlight.v1.RunService.WatchRun:input_type -> greenlight.v1.WatchRunRequest
+	32, // 79: greenlight.v1.RunService.GetRun:input_type -> greenlight.v1.GetRunRequest
+	34, // 80: greenlight.v1.RunService.ListRuns:input_type -> greenlight.v1.ListRunsRequest
+	36, // 81: greenlight.v1.RunService.DiscoverWorkspace:input_type -> greenlight.v1.DiscoverWorkspaceRequest
+	25, // 82: greenlight.v1.RunService.Verify:output_type -> greenlight.v1.VerifyResponse
+	29, // 83: greenlight.v1.RunService.Fix:output_type -> greenlight.v1.FixResponse
+	31, // 84: greenlight.v1.RunService.WatchRun:output_type -> greenlight.v1.WatchRunResponse
+	33, // 85: greenlight.v1.RunService.GetRun:output_type -> greenlight.v1.GetRunResponse
+	35, // 86: greenlight.v1.RunService.ListRuns:output_type -> greenlight.v1.ListRunsResponse
+	37, // 87: greenlight.v1.RunService.DiscoverWorkspace:output_type -> greenlight.v1.DiscoverWorkspaceResponse
+	82, // [82:88] is the sub-list for method output_type
+	76, // [76:82] is the sub-list for method input_type
+	76, // [76:76] is the sub-list for extension type_name
+	76, // [76:76] is the sub-list for extension extendee
+	0,  // [0:76] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_run_proto_init() }
@@ -3242,7 +3360,7 @@ func file_greenlight_v1_run_proto_init() {
 	file_greenlight_v1_discovery_proto_init()
 	file_greenlight_v1_executor_proto_init()
 	file_greenlight_v1_types_proto_init()
-	file_greenlight_v1_run_proto_msgTypes[19].OneofWrappers = []any{
+	file_greenlight_v1_run_proto_msgTypes[20].OneofWrappers = []any{
 		(*RunEvent_RunCreated)(nil),
 		(*RunEvent_DiscoveryDone)(nil),
 		(*RunEvent_StepStarted)(nil),
@@ -3259,8 +3377,9 @@ func file_greenlight_v1_run_proto_init() {
 		(*RunEvent_PatchEvaluated)(nil),
 		(*RunEvent_RunFinished)(nil),
 		(*RunEvent_ResumeFrom)(nil),
+		(*RunEvent_LogCapped)(nil),
 	}
-	file_greenlight_v1_run_proto_msgTypes[24].OneofWrappers = []any{
+	file_greenlight_v1_run_proto_msgTypes[25].OneofWrappers = []any{
 		(*FixRequest_Start)(nil),
 		(*FixRequest_Patch)(nil),
 	}
@@ -3270,7 +3389,7 @@ func file_greenlight_v1_run_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_greenlight_v1_run_proto_rawDesc), len(file_greenlight_v1_run_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   36,
+			NumMessages:   37,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

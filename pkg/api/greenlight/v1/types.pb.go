@@ -1225,7 +1225,10 @@ type StepResult struct {
 	// Parsed test counts of this step (filled by loop after parsing the log).
 	Counts *TestCounts `protobuf:"bytes,20,opt,name=counts,proto3" json:"counts,omitempty"`
 	// Lint or typecheck issues found in this step's output.
-	LintIssues    int32 `protobuf:"varint,21,opt,name=lint_issues,json=lintIssues,proto3" json:"lint_issues,omitempty"`
+	LintIssues int32 `protobuf:"varint,21,opt,name=lint_issues,json=lintIssues,proto3" json:"lint_issues,omitempty"`
+	// Why the dependency cache was not used or was evicted for this (install)
+	// step, e.g. the snapshot already holds a cache path, or a restore failed.
+	CacheNote     string `protobuf:"bytes,22,opt,name=cache_note,json=cacheNote,proto3" json:"cache_note,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1405,6 +1408,13 @@ func (x *StepResult) GetLintIssues() int32 {
 		return x.LintIssues
 	}
 	return 0
+}
+
+func (x *StepResult) GetCacheNote() string {
+	if x != nil {
+		return x.CacheNote
+	}
+	return ""
 }
 
 // TestCase is one parsed test record.
@@ -2617,6 +2627,9 @@ type PatchOutcome struct {
 	FailingBefore int32  `protobuf:"varint,12,opt,name=failing_before,json=failingBefore,proto3" json:"failing_before,omitempty"`
 	FailingAfter  int32  `protobuf:"varint,13,opt,name=failing_after,json=failingAfter,proto3" json:"failing_after,omitempty"`
 	Usage         *Usage `protobuf:"bytes,14,opt,name=usage,proto3" json:"usage,omitempty"`
+	// Guardrail rule that refused the patch (e.g. "config", "tests", "paths"),
+	// or "regression" when it was rolled back; empty when kept.
+	Rule          string `protobuf:"bytes,15,opt,name=rule,proto3" json:"rule,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2749,6 +2762,13 @@ func (x *PatchOutcome) GetUsage() *Usage {
 	return nil
 }
 
+func (x *PatchOutcome) GetRule() string {
+	if x != nil {
+		return x.Rule
+	}
+	return ""
+}
+
 // Usage counts model tokens and cost.
 type Usage struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
@@ -2873,7 +2893,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\tmax_level\x18\x06 \x01(\x0e2\x14.greenlight.v1.LevelR\bmaxLevel\x12\x14\n" +
 	"\x05notes\x18\a \x03(\tR\x05notes\x12:\n" +
 	"\vtime_budget\x18\b \x01(\v2\x19.google.protobuf.DurationR\n" +
-	"timeBudget\"\x9a\x06\n" +
+	"timeBudget\"\xb9\x06\n" +
 	"\n" +
 	"StepResult\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12*\n" +
@@ -2901,7 +2921,9 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\boptional\x18\x13 \x01(\bR\boptional\x121\n" +
 	"\x06counts\x18\x14 \x01(\v2\x19.greenlight.v1.TestCountsR\x06counts\x12\x1f\n" +
 	"\vlint_issues\x18\x15 \x01(\x05R\n" +
-	"lintIssues\"\x9a\x02\n" +
+	"lintIssues\x12\x1d\n" +
+	"\n" +
+	"cache_note\x18\x16 \x01(\tR\tcacheNote\"\x9a\x02\n" +
 	"\bTestCase\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05suite\x18\x02 \x01(\tR\x05suite\x12\x12\n" +
@@ -3019,7 +3041,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\tartifacts\x18\f \x03(\v2\x17.greenlight.v1.ArtifactR\tartifacts\x12\x18\n" +
 	"\asummary\x18\r \x01(\tR\asummary\x122\n" +
 	"\x05tiers\x18\x0e \x03(\v2\x1c.greenlight.v1.TierSelectionR\x05tiers\x12\x1b\n" +
-	"\tstop_memo\x18\x0f \x01(\tR\bstopMemo\"\x95\x04\n" +
+	"\tstop_memo\x18\x0f \x01(\tR\bstopMemo\"\xa9\x04\n" +
 	"\fPatchOutcome\x12\x18\n" +
 	"\aattempt\x18\x01 \x01(\x05R\aattempt\x12\x12\n" +
 	"\x04diff\x18\x02 \x01(\tR\x04diff\x122\n" +
@@ -3037,7 +3059,8 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x0esnapshot_after\x18\v \x01(\v2\x15.greenlight.v1.DigestR\rsnapshotAfter\x12%\n" +
 	"\x0efailing_before\x18\f \x01(\x05R\rfailingBefore\x12#\n" +
 	"\rfailing_after\x18\r \x01(\x05R\ffailingAfter\x12*\n" +
-	"\x05usage\x18\x0e \x01(\v2\x14.greenlight.v1.UsageR\x05usage\"m\n" +
+	"\x05usage\x18\x0e \x01(\v2\x14.greenlight.v1.UsageR\x05usage\x12\x12\n" +
+	"\x04rule\x18\x0f \x01(\tR\x04rule\"m\n" +
 	"\x05Usage\x12#\n" +
 	"\rprompt_tokens\x18\x01 \x01(\x03R\fpromptTokens\x12+\n" +
 	"\x11completion_tokens\x18\x02 \x01(\x03R\x10completionTokens\x12\x12\n" +
