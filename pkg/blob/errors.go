@@ -25,6 +25,9 @@ var (
 	ErrOutOfRange = errors.New("offset out of range")
 	// ErrInvalidRange means a negative read offset or limit.
 	ErrInvalidRange = errors.New("invalid range")
+	// ErrBusy means the server's cap on the bytes of uploads in flight is
+	// reached; the upload may succeed later.
+	ErrBusy = errors.New("blob server busy")
 )
 
 // errorDomain tags the ErrorInfo detail the server attaches, so the client can
@@ -43,6 +46,7 @@ var errorCodes = []struct {
 	{ErrDigestMismatch, codes.InvalidArgument, "DIGEST_MISMATCH"},
 	{ErrInvalidRange, codes.InvalidArgument, "INVALID_RANGE"},
 	{ErrTooLarge, codes.ResourceExhausted, "TOO_LARGE"},
+	{ErrBusy, codes.ResourceExhausted, "IN_FLIGHT_CAP"},
 	{ErrOutOfRange, codes.OutOfRange, "OUT_OF_RANGE"},
 }
 

@@ -64,11 +64,17 @@ type remote struct {
 // serveBufconn serves store over an in-memory gRPC connection.
 func serveBufconn(t testing.TB, store *Store, opts ...ClientOption) *remote {
 	t.Helper()
+	return serveBufconnWith(t, store, nil, opts...)
+}
+
+// serveBufconnWith is serveBufconn with options for the server.
+func serveBufconnWith(t testing.TB, store *Store, srvOpts []ServerOption, opts ...ClientOption) *remote {
+	t.Helper()
 	lis := bufconn.Listen(4 << 20)
 	dial := grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
 		return lis.DialContext(ctx)
 	})
-	return serve(t, store, lis, "passthrough:///bufconn", []grpc.DialOption{dial}, opts)
+	return serve(t, store, lis, "passthrough:///bufconn", []grpc.DialOption{dial}, opts, srvOpts...)
 }
 
 // serveTCP serves store on a loopback TCP port.
@@ -81,7 +87,7 @@ func serveTCP(t testing.TB, store *Store) *remote {
 	return serve(t, store, lis, lis.Addr().String(), nil, nil)
 }
 
-func serve(t testing.TB, store *Store, lis net.Listener, target string, dialOpts []grpc.DialOption, opts []ClientOption) *remote {
+func serve(t testing.TB, store *Store, lis net.Listener, target string, dialOpts []grpc.DialOption, opts []ClientOption, srvOpts ...ServerOption) *remote {
 	t.Helper()
 	// Debug logs help a failing test; in benchmarks they are noise.
 	level := zap.DebugLevel
@@ -89,7 +95,7 @@ func serve(t testing.TB, store *Store, lis net.Listener, target string, dialOpts
 		level = zap.InfoLevel
 	}
 	srv := grpc.NewServer()
-	glv1.RegisterBlobServiceServer(srv, NewServer(store, zaptest.NewLogger(t, zaptest.Level(level))))
+	glv1.RegisterBlobServiceServer(srv, NewServer(store, zaptest.NewLogger(t, zaptest.Level(level)), srvOpts...))
 	go func() { _ = srv.Serve(lis) }()
 	dialOpts = append(dialOpts, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	conn, err := grpc.NewClient(target, dialOpts...)

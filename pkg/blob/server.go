@@ -22,6 +22,7 @@ type server struct {
 	store     *Store
 	log       *zap.Logger
 	chunkSize int
+	inflight  *inflight
 }
 
 var _ glv1.BlobServiceServer = (*server)(nil)
@@ -41,7 +42,8 @@ func WithReadChunkSize(n int) ServerOption {
 // NewServer returns the BlobService backed by store. The store's maximum blob
 // size is the upload limit.
 func NewServer(store *Store, log *zap.Logger, opts ...ServerOption) glv1.BlobServiceServer {
-	s := &server{store: store, log: log, chunkSize: DefaultReadChunkSize}
+	s := &server{store: store, log: log, chunkSize: DefaultReadChunkSize,
+		inflight: &inflight{cap: DefaultMaxInFlightBytes}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -64,6 +66,12 @@ func (s *server) Write(stream grpc.ClientStreamingServer[glv1.WriteRequest, glv1
 		return s.fail(s.log, fmt.Errorf("first WriteRequest must carry the blob's digest: %w", err))
 	}
 	log := s.log.With(zap.Stringer("digest", want))
+	// The declared size is what the temp file may grow to; booking it up
+	// front bounds the disk all concurrent uploads can hold.
+	if err := s.inflight.reserve(want.Size); err != nil {
+		return s.fail(log, err)
+	}
+	defer s.inflight.release(want.Size)
 	body := newWriteStream(stream, first)
 	d, existed, err := s.store.putVerified(stream.Context(), want, body)
 	if err == nil && existed {

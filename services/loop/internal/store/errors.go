@@ -17,6 +17,9 @@ var (
 	ErrLocked = errors.New("run store locked")
 	// ErrSchema means the file was written with a schema this code cannot read.
 	ErrSchema = errors.New("unsupported run store schema")
+	// ErrEventCap means a droppable event (a live log chunk) was not stored
+	// because its run reached the per-run event storage cap.
+	ErrEventCap = errors.New("run event storage cap reached")
 	// ErrClosed means the store was closed.
 	ErrClosed = errors.New("run store closed")
 )

@@ -75,8 +75,9 @@ func checkEvent(runID string, ev *glv1.RunEvent) error {
 // appendTx stores one event inside a write transaction. Validation errors
 // (ErrNotFound, ErrFinished, marshalling) are returned as reject and leave
 // the transaction untouched; write errors abort the whole transaction.
-// runs caches decoded runs across the appends of one group commit.
-func appendTx(b buckets, runs map[string]*glv1.Run, runID string, ev *glv1.RunEvent) (seq uint64, reject, writeErr error) {
+// runs caches decoded runs across the appends of one group commit; g holds
+// the group's event usage for the per-run cap.
+func appendTx(b buckets, runs map[string]*glv1.Run, g *appendGroup, runID string, ev *glv1.RunEvent) (seq uint64, reject, writeErr error) {
 	run, ok := runs[runID]
 	if !ok {
 		var err error
@@ -99,6 +100,10 @@ func appendTx(b buckets, runs map[string]*glv1.Run, runID string, ev *glv1.RunEv
 		ev.Seq = 0
 		return 0, fmt.Errorf("marshal event: %w", err), nil
 	}
+	if err := g.track(log, runID, ev, len(val)); err != nil {
+		ev.Seq = 0
+		return 0, err, nil
+	}
 	if err := log.Put(seqKey(seq), val); err != nil {
 		return 0, nil, err
 	}
@@ -106,6 +111,7 @@ func appendTx(b buckets, runs map[string]*glv1.Run, runID string, ev *glv1.RunEv
 		return 0, nil, err
 	}
 	if fin := ev.GetRunFinished(); fin != nil {
+		g.finished[runID] = true
 		return seq, nil, finishTx(b, run, ev, fin)
 	}
 	return seq, nil, nil

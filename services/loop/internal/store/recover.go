@@ -73,7 +73,9 @@ func interruptTx(b buckets, runs map[string]*glv1.Run, id string, now time.Time)
 		Time: timestamppb.New(now),
 		Kind: &glv1.RunEvent_RunFinished{RunFinished: &glv1.RunFinished{Status: glv1.RunStatus_RUN_STATUS_INTERRUPTED}},
 	}
-	_, reject, writeErr := appendTx(b, runs, id, ev)
+	// RunFinished is never capped, so the group's usage is not needed.
+	g := &appendGroup{caps: newEventCap(Options{}), usage: map[string]runUsage{}, finished: map[string]bool{}}
+	_, reject, writeErr := appendTx(b, runs, g, id, ev)
 	if reject != nil {
 		return reject
 	}

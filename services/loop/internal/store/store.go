@@ -27,6 +27,12 @@ type Options struct {
 	// Now is the clock used for event times, created_at defaults and
 	// recovery; nil means time.Now.
 	Now func() time.Time
+	// MaxRunEventBytes and MaxRunEvents cap what one run's event log may
+	// hold; past either, live log chunks are refused with ErrEventCap while
+	// every other event is still stored. Zero means DefaultMaxRunEventBytes
+	// and DefaultMaxRunEvents; a negative value disables that cap.
+	MaxRunEventBytes int64
+	MaxRunEvents     int64
 }
 
 // Store is the run store. It is safe for concurrent use.
@@ -44,6 +50,8 @@ type Store struct {
 	done    chan struct{}
 
 	counters writerCounters
+	// caps is used by the writer goroutine only.
+	caps *eventCap
 }
 
 // Open opens (creating if needed) the run store at path. If another process
@@ -78,6 +86,7 @@ func Open(path string, opts Options) (*Store, error) {
 		appends: make(chan *appendReq),
 		quit:    make(chan struct{}),
 		done:    make(chan struct{}),
+		caps:    newEventCap(opts),
 	}
 	go s.writeLoop()
 	return s, nil

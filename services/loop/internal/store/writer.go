@@ -31,6 +31,14 @@ func (s *Store) WriterStats() WriterStats {
 	return WriterStats{Appends: s.counters.appends.Load(), Commits: s.counters.commits.Load()}
 }
 
+// appendGroup is the state one group commit shares between its appends:
+// the runs' event usage so far, applied to the caps only if it commits.
+type appendGroup struct {
+	caps     *eventCap
+	usage    map[string]runUsage
+	finished map[string]bool
+}
+
 // appendReq is one queued AppendEvent.
 type appendReq struct {
 	runID string
@@ -93,11 +101,12 @@ func (s *Store) gather(first *appendReq) []*appendReq {
 // rejected append (unknown or finished run) does not affect the others; a
 // failed write or commit fails them all, since nothing was stored.
 func (s *Store) commit(group []*appendReq) {
+	g := &appendGroup{caps: s.caps, usage: map[string]runUsage{}, finished: map[string]bool{}}
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		b := open(tx)
 		runs := make(map[string]*glv1.Run)
 		for _, req := range group {
-			seq, reject, writeErr := appendTx(b, runs, req.runID, req.ev)
+			seq, reject, writeErr := appendTx(b, runs, g, req.runID, req.ev)
 			if writeErr != nil {
 				return writeErr
 			}
@@ -105,6 +114,9 @@ func (s *Store) commit(group []*appendReq) {
 		}
 		return nil
 	})
+	if err == nil {
+		s.caps.commit(g.usage, g.finished)
+	}
 	s.counters.commits.Add(1)
 	s.counters.appends.Add(uint64(len(group)))
 	for _, req := range group {
