@@ -32,6 +32,8 @@ type stack struct {
 	disc  glv1.DiscoveryServiceClient
 	// loopAddr serves RunService and BlobService.
 	loopAddr string
+	// dataDir holds the loop's run database and blobs.
+	dataDir string
 }
 
 // newStack starts discovery and executor and a loop in front of them.
@@ -58,7 +60,7 @@ func newStack(t testing.TB) *stack {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = conn.Close() })
-	return &stack{t: t, runs: glv1.NewRunServiceClient(conn), blobs: blob.NewClient(conn), loopAddr: addr,
+	return &stack{t: t, runs: glv1.NewRunServiceClient(conn), blobs: blob.NewClient(conn), loopAddr: addr, dataDir: dataDir,
 		exec: glv1.NewExecutorServiceClient(exec.Conn(t)), disc: glv1.NewDiscoveryServiceClient(disc.Conn(t))}
 }
 

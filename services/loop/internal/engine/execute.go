@@ -33,6 +33,8 @@ type execution struct {
 	// stepArtifacts are, by pipeline index, the artifacts of steps whose
 	// results came from a later execution (a re-run's continuation).
 	stepArtifacts map[int][]*glv1.Artifact
+	// logs bounds the live log stored per step.
+	logs *logBudget
 }
 
 // artifactsFor returns the artifacts the step at index i wrote.
@@ -76,7 +78,7 @@ func (r *run) executeAs(ctx context.Context, snapshot *glv1.Digest, p *glv1.Pipe
 	if err != nil {
 		return nil, executorError(ctx, err)
 	}
-	ex := &execution{results: make([]*glv1.StepResult, len(p.GetSteps())), eventIndex: eventIndex}
+	ex := &execution{results: make([]*glv1.StepResult, len(p.GetSteps())), eventIndex: eventIndex, logs: newLogBudget(limits, p)}
 	for {
 		resp, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
@@ -109,7 +111,7 @@ func (r *run) forward(resp *glv1.ExecuteResponse, ex *execution) error {
 		return r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_StepStarted{StepStarted: ev.StepStarted}})
 	case *glv1.ExecuteResponse_LogChunk:
 		ev.LogChunk.Index = ex.runIndex(ev.LogChunk.GetIndex())
-		return r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_LogChunk{LogChunk: ev.LogChunk}})
+		return r.forwardLog(ev.LogChunk, ex.logs)
 	case *glv1.ExecuteResponse_StepFinished:
 		if i := int(ev.StepFinished.GetIndex()); i >= 0 && i < len(ex.results) {
 			ex.results[i] = ev.StepFinished.GetResult()
