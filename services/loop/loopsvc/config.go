@@ -6,8 +6,10 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/greenlight-dev/greenlight/pkg/blob"
 	"github.com/greenlight-dev/greenlight/pkg/config"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/engine"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/store"
 )
 
 // ErrConfig is wrapped by Config.Validate errors.
@@ -40,6 +42,15 @@ type Config struct {
 	RetentionRuns int
 	// PruneEvery is how often retention runs (0: only at start-up).
 	PruneEvery time.Duration
+
+	// UploadInFlightBytes caps the declared bytes of all BlobService uploads
+	// in progress at once (0: no cap); past it uploads get ResourceExhausted.
+	UploadInFlightBytes int
+	// RunEventBytes and RunEvents cap one run's stored event log (0: no
+	// cap); past either, live log chunks are no longer stored, while the
+	// events that end a run still are.
+	RunEventBytes int
+	RunEvents     int
 }
 
 // DefaultConfig returns the defaults: the user's data directory, the
@@ -58,6 +69,10 @@ func DefaultConfig() Config {
 		ScoreThreshold: engine.DefaultScoreThreshold,
 		RetentionDays:  30,
 		PruneEvery:     time.Hour,
+
+		UploadInFlightBytes: int(blob.DefaultMaxInFlightBytes),
+		RunEventBytes:       store.DefaultMaxRunEventBytes,
+		RunEvents:           store.DefaultMaxRunEvents,
 	}
 }
 
@@ -74,6 +89,9 @@ func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.Int(&c.RetentionDays, "retention-days", "delete finished runs older than this many days (0 keeps them)")
 	fs.Int(&c.RetentionRuns, "retention-runs", "keep only the newest `N` runs (0 keeps all)")
 	fs.Duration(&c.PruneEvery, "prune-every", "how often retention runs (0: only at start-up)")
+	fs.Bytes(&c.UploadInFlightBytes, "upload-inflight-bytes", "cap on the declared `bytes` of all blob uploads in progress at once; over it an upload gets ResourceExhausted (0: no cap)")
+	fs.Bytes(&c.RunEventBytes, "run-event-bytes", "cap on the `bytes` of one run's stored events; past it live log chunks are dropped (0: no cap)")
+	fs.Int(&c.RunEvents, "run-events", "cap on the `number` of one run's stored events; past it live log chunks are dropped (0: no cap)")
 }
 
 // Validate reports the first unusable setting.
@@ -89,6 +107,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: score-threshold %g is outside 0..10", ErrConfig, c.ScoreThreshold)
 	case c.RetentionDays < 0 || c.RetentionRuns < 0 || c.PruneEvery < 0:
 		return fmt.Errorf("%w: retention-days, retention-runs and prune-every must not be negative", ErrConfig)
+	case c.UploadInFlightBytes < 0 || c.RunEventBytes < 0 || c.RunEvents < 0:
+		return fmt.Errorf("%w: upload-inflight-bytes, run-event-bytes and run-events must not be negative", ErrConfig)
 	}
 	return nil
 }
@@ -99,6 +119,26 @@ func (c *Config) engineConfig() engine.Config {
 		TimeBudget: c.TimeBudget, MaxAttempts: c.MaxAttempts, MaxRounds: c.MaxRounds,
 		FixTimeBudget: c.FixTimeBudget, ScoreThreshold: c.ScoreThreshold,
 	}
+}
+
+// storeOptions applies the run event caps to so where it leaves them zero.
+func (c *Config) storeOptions(so store.Options) store.Options {
+	if so.MaxRunEventBytes == 0 {
+		so.MaxRunEventBytes = capOrOff(c.RunEventBytes)
+	}
+	if so.MaxRunEvents == 0 {
+		so.MaxRunEvents = capOrOff(c.RunEvents)
+	}
+	return so
+}
+
+// capOrOff turns a configured cap (0: none) into a store/blob option value
+// (negative: none, since zero there means the package default).
+func capOrOff(n int) int64 {
+	if n == 0 {
+		return -1
+	}
+	return int64(n)
 }
 
 // floatValue is a float64 flag.

@@ -87,7 +87,7 @@ func New(ctx context.Context, cfg Config, log *zap.Logger, opts ...Option) (svc 
 	if s.blobs, err = openBlobStore(cfg.DataDir); err != nil {
 		return nil, err
 	}
-	if s.runs, err = store.Open(filepath.Join(cfg.DataDir, runStoreFile), o.storeOpts); err != nil {
+	if s.runs, err = store.Open(filepath.Join(cfg.DataDir, runStoreFile), cfg.storeOptions(o.storeOpts)); err != nil {
 		return nil, fmt.Errorf("open run store: %w", err)
 	}
 	ids, err := s.runs.RecoverInterrupted(ctx, time.Now())
@@ -159,7 +159,8 @@ func (s *Service) RunServer() glv1.RunServiceServer { return s.run }
 // Register adds the loop's gRPC services (RunService, BlobService) to r.
 func (s *Service) Register(r grpc.ServiceRegistrar) {
 	glv1.RegisterRunServiceServer(r, s.run)
-	glv1.RegisterBlobServiceServer(r, blob.NewServer(s.blobs, s.log.Named("blob")))
+	glv1.RegisterBlobServiceServer(r, blob.NewServer(s.blobs, s.log.Named("blob"),
+		blob.WithMaxInFlightBytes(capOrOff(s.cfg.UploadInFlightBytes))))
 }
 
 // Close cancels runs still in progress (they finish CANCELED), stops the

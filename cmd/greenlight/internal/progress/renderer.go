@@ -175,6 +175,10 @@ func (r *Renderer) event(ev *glv1.RunEvent) {
 		r.stepStarted(k.StepStarted)
 	case *glv1.RunEvent_LogChunk:
 		r.logChunk(k.LogChunk)
+	case *glv1.RunEvent_LogCapped:
+		if r.opts.Logs {
+			r.println("  | (live output of %s capped at %d bytes; the step's stored log has the rest)", k.LogCapped.GetStep(), k.LogCapped.GetStoredBytes())
+		}
 	case *glv1.RunEvent_StepFinished:
 		r.stepFinished(k.StepFinished)
 	case *glv1.RunEvent_TestsParsed:

@@ -101,6 +101,9 @@ func noteText(ev *glv1.RunEvent) string {
 		return "Gave up after " + plural(int(k.VerifyFailedMaxRetries.GetAttempts()), "attempt", "attempts")
 	case *glv1.RunEvent_TierSkipped:
 		return fmt.Sprintf("Tier %s skipped: %s", enumName(k.TierSkipped.GetTier().String(), "TIER_"), k.TierSkipped.GetReason())
+	case *glv1.RunEvent_LogCapped:
+		c := k.LogCapped
+		return fmt.Sprintf("Live output of %s capped at %d bytes; the step's full log link has the rest", c.GetStep(), c.GetStoredBytes())
 	case *glv1.RunEvent_RoundStarted:
 		return fmt.Sprintf("Repair round %d started", k.RoundStarted.GetRound())
 	case *glv1.RunEvent_PatchRequested:

@@ -7,7 +7,8 @@
 // --config keys): --data-dir, --discovery-addr, --executor-addr, the
 // budgets --time-budget, --max-attempts, --max-rounds, --fix-time-budget,
 // --score-threshold, and retention --retention-days, --retention-runs,
-// --prune-every; plus the server's own (--addr, --log-level, ...).
+// --prune-every, the state caps --upload-inflight-bytes, --run-event-bytes,
+// --run-events; plus the server's own (--addr, --log-level, ...).
 package main
 
 import (
