@@ -6,7 +6,9 @@
 // → the caller's own interceptors (WithUnaryInterceptors, e.g. the gateway's
 // auth) → the handler. It also registers the gRPC health service and server
 // reflection, so `grpcurl -plaintext HOST:PORT list` works against any
-// service, and applies message size limits.
+// service, and applies message size limits. A request that is not a valid
+// message of the method gets codes.InvalidArgument, not grpc-go's Internal
+// (see decode.go).
 //
 // Serve and ListenAndServe run until the context is done or SIGINT/SIGTERM
 // arrives, then shut down in three steps: health flips to NOT_SERVING for

@@ -47,6 +47,7 @@ func New(cfg Config, log *zap.Logger, opts ...Option) *Server {
 	for _, opt := range opts {
 		opt(&o)
 	}
+	o = withDecodeErrors(o)
 	unary := append([]grpc.UnaryServerInterceptor{unaryLogging(log), unaryRecovery()}, o.unary...)
 	stream := append([]grpc.StreamServerInterceptor{streamLogging(log), streamRecovery()}, o.stream...)
 	grpcOpts := append([]grpc.ServerOption{
