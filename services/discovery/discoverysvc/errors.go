@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/plan"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/repoconfig"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/snapshot"
@@ -26,6 +27,7 @@ var errorCodes = []struct {
 	{repoconfig.ErrInvalid, codes.InvalidArgument},
 	{plan.ErrNotWhitelisted, codes.PermissionDenied},
 	{plan.ErrBadSelection, codes.InvalidArgument},
+	{image.ErrNotAllowed, codes.InvalidArgument},
 	{snapshot.ErrMalformed, codes.InvalidArgument},
 	{snapshot.ErrTooLarge, codes.ResourceExhausted},
 	{context.Canceled, codes.Canceled},

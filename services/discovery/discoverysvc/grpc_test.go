@@ -158,6 +158,11 @@ func TestGRPCErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := h.put(t, badDir)
+	foreignDir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(foreignDir, "greenlight.yaml"), []byte("images:\n  python: postgres:16\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	foreign := h.put(t, foreignDir)
 	tests := []struct {
 		name string
 		call func() error
@@ -172,6 +177,14 @@ func TestGRPCErrors(t *testing.T) {
 			_, err := h.client.Discover(ctx, &glv1.DiscoverRequest{Snapshot: bad})
 			return err
 		}, codes.InvalidArgument, []string{"greenlight.yaml:3", "steps[0].comand", "unknown key"}},
+		{"config image outside the allow-list", func() error {
+			_, err := h.client.Plan(ctx, &glv1.PlanRequest{Snapshot: foreign})
+			return err
+		}, codes.InvalidArgument, []string{"greenlight.yaml:2", "images.python", `"postgres:16"`, "greenlight/sandbox-python:latest,", "python:3.12-slim"}},
+		{"request image outside the allow-list", func() error {
+			_, err := h.client.Plan(ctx, &glv1.PlanRequest{Snapshot: good, Images: map[string]string{"go": "redis:7"}})
+			return err
+		}, codes.InvalidArgument, []string{"images.go", `"redis:7"`, "greenlight/sandbox-python:latest,"}},
 		{"missing snapshot", func() error {
 			_, err := h.client.Discover(ctx, &glv1.DiscoverRequest{})
 			return err

@@ -30,6 +30,10 @@ type Snapshots interface {
 type Options struct {
 	// Images overrides the default runtime -> image table.
 	Images map[string]string
+	// AllowedImages are the images a repository's greenlight.yaml or a
+	// request may select besides the table's (nil: image.DefaultAllowed;
+	// empty: only the table's).
+	AllowedImages []string
 	// MaxFiles caps the files of an indexed snapshot (0: default 500,000).
 	MaxFiles int
 	// MaxMarkerBytes caps one marker file's kept content (0: 1 MiB).
@@ -103,7 +107,7 @@ func (s *Service) capabilities(ctx context.Context, pd *glv1.Digest) (*capabilit
 	if err != nil {
 		return nil, err
 	}
-	return capability.Build(ix, capability.Options{Images: s.opts.Images})
+	return capability.Build(ix, capability.Options{Images: s.opts.Images, AllowedImages: s.opts.AllowedImages})
 }
 
 func (s *Service) index(ctx context.Context, d blob.Digest) (*snapshot.Index, error) {

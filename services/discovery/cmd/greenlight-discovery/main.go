@@ -25,7 +25,7 @@ func main() {
 				return nil, err
 			}
 			svc := discoverysvc.New(snaps, log, discoverysvc.Options{
-				Images: st.images, MaxFiles: st.MaxFiles, CacheEntries: st.CacheEntries,
+				Images: st.images, AllowedImages: nonNil(st.AllowedImages), MaxFiles: st.MaxFiles, CacheEntries: st.CacheEntries,
 			})
 			discoverysvc.Register(s.GRPC(), svc)
 			log.Info("discovery ready", zap.String("blob_dir", st.BlobDir), zap.String("blob_addr", st.BlobAddr))

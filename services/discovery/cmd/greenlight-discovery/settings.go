@@ -16,15 +16,18 @@ type settings struct {
 	// BlobAddr is the BlobService to read snapshots from (loop by default).
 	BlobAddr string
 	// Images are "runtime=image" overrides of the default image table.
-	Images       []string
-	MaxFiles     int
+	Images []string
+	// AllowedImages are the images a repository's greenlight.yaml or a
+	// request may select besides the table's.
+	AllowedImages []string
+	MaxFiles      int
 	CacheEntries int
 
 	images map[string]string
 }
 
 func defaultSettings() *settings {
-	return &settings{BlobAddr: config.DefaultLoopAddr, MaxFiles: 500_000, CacheEntries: 32}
+	return &settings{BlobAddr: config.DefaultLoopAddr, MaxFiles: 500_000, CacheEntries: 32, AllowedImages: image.DefaultAllowed()}
 }
 
 // RegisterFlags binds the settings.
@@ -32,6 +35,7 @@ func (s *settings) RegisterFlags(fs *config.FlagSet) {
 	fs.String(&s.BlobDir, "blob-dir", "local blob store `dir` holding snapshots (shared with loop); overrides blob-addr")
 	fs.String(&s.BlobAddr, "blob-addr", "BlobService `host:port` to read snapshots from")
 	fs.Strings(&s.Images, "images", "sandbox image overrides, comma-separated `runtime=image` pairs")
+	fs.Strings(&s.AllowedImages, "allowed-images", "`images` a repository's greenlight.yaml or a request may select besides those of the image table (\"\": only the table's)")
 	fs.Int(&s.MaxFiles, "max-files", "largest number of files a snapshot may hold")
 	fs.Int(&s.CacheEntries, "cache-entries", "snapshot indices kept in memory (negative: none)")
 }
@@ -57,5 +61,21 @@ func (s *settings) Validate() error {
 	if err := image.Table(s.images).Validate(); err != nil {
 		return fmt.Errorf("images: %w", err)
 	}
+	for _, ref := range s.AllowedImages {
+		if ref = strings.TrimSpace(ref); ref != "" {
+			if err := image.ValidateReference(ref); err != nil {
+				return fmt.Errorf("allowed-images: %w", err)
+			}
+		}
+	}
 	return nil
+}
+
+// nonNil keeps an emptied list (--allowed-images "") empty: a nil list
+// would mean the defaults to discoverysvc.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

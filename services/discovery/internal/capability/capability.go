@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/detect"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/repoconfig"
@@ -29,6 +30,10 @@ type Tree interface {
 type Options struct {
 	// Images overrides DefaultImages (the server's configured table).
 	Images map[string]string
+	// AllowedImages are the images a repository's configuration or a
+	// request may select besides those of the server's table (nil:
+	// image.DefaultAllowed; empty: none).
+	AllowedImages []string
 }
 
 // Subproject is a detected subproject and its sandbox image.
@@ -58,6 +63,9 @@ type Capabilities struct {
 	PatchAllow []string
 	// Images is the resolved table (defaults < server < greenlight.yaml).
 	Images Images
+	// Allowed is the server's image allow-list: its table and
+	// Options.AllowedImages.
+	Allowed image.AllowList
 	// Configured is true when the default pipeline comes from a file.
 	Configured bool
 }
@@ -76,7 +84,16 @@ func Build(t Tree, opts Options) (*Capabilities, error) {
 	if c.TimeBudget == 0 {
 		c.TimeBudget = DefaultTimeBudget
 	}
-	c.Images = Images(DefaultImages()).Layer(opts.Images, cfg.Images)
+	server := Images(DefaultImages()).Layer(opts.Images)
+	extra := opts.AllowedImages
+	if extra == nil {
+		extra = image.DefaultAllowed()
+	}
+	c.Allowed = image.NewAllowList(image.Table(server), extra...)
+	if err := checkConfigImages(cfg, c.Allowed); err != nil {
+		return nil, err
+	}
+	c.Images = server.Layer(cfg.Images)
 	c.Notes = append(c.Notes, det.Notes...)
 	c.subprojects(det)
 	discovered := c.discovered(det)

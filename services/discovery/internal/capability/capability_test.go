@@ -94,7 +94,7 @@ steps:
 func TestImages(t *testing.T) {
 	files := map[string]string{"go.mod": goMod, "svc/Cargo.toml": "[package]\nname = \"r\"\n", "tools/Gemfile": "",
 		"greenlight.yaml": "images:\n  go: golang:1.22\n"}
-	caps, err := build(t, files, capability.Options{Images: map[string]string{"go": "server-go", "rust": "my-rust"}})
+	caps, err := build(t, files, capability.Options{Images: map[string]string{"go": "server-go", "rust": "my-rust"}, AllowedImages: []string{"golang:1.22"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,15 +2,18 @@ package capability
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/greenlight-dev/greenlight/pkg/image"
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/repoconfig"
 )
 
 // Upstream images for runtimes without an offline recipe: `make images`
 // builds none for them, so they must already be in the engine.
 const (
-	RustImage = "rust:1-slim"
-	JavaImage = "maven:3-eclipse-temurin-21"
+	RustImage = image.UpstreamRust
+	JavaImage = image.UpstreamJava
 )
 
 // DefaultImages is the runtime -> sandbox image table used when nothing
@@ -48,4 +51,18 @@ func (t Images) Resolve(runtime string) (string, string) {
 		return img, fmt.Sprintf("runtime %q uses the upstream image %s: `make images` builds no offline equivalent, so it must already be present in the engine", runtime, img)
 	}
 	return img, ""
+}
+
+// checkConfigImages refuses an image a repository's configuration selects
+// that is not on the server's allow-list, naming the file, line and key:
+// a repository must not run its steps in any image the engine happens to
+// hold (another service's, say).
+func checkConfigImages(cfg *repoconfig.Config, allowed image.AllowList) error {
+	for _, rt := range slices.Sorted(maps.Keys(cfg.Images)) {
+		if err := allowed.Check(cfg.Images[rt]); err != nil {
+			at := cfg.ImageAt[rt]
+			return &repoconfig.Error{File: at.File, Line: at.Line, Key: at.Key, Msg: err.Error()}
+		}
+	}
+	return nil
 }

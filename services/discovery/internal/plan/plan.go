@@ -7,6 +7,7 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -67,6 +68,9 @@ type planner struct {
 
 // Make plans a pipeline.
 func Make(caps *capability.Capabilities, req Request) (*Pipeline, error) {
+	if err := checkRequestImages(caps, req); err != nil {
+		return nil, err
+	}
 	p := &planner{caps: caps, req: req, tiers: map[command.Tier]bool{}, have: map[string]bool{}}
 	sel := SelectTiers(req, caps.Triggers)
 	for _, t := range sel {
@@ -357,4 +361,15 @@ func (p *planner) configNotes() {
 			}
 		}
 	}
+}
+
+// checkRequestImages refuses a request image outside the server's
+// allow-list (the error wraps image.ErrNotAllowed and names the list).
+func checkRequestImages(caps *capability.Capabilities, req Request) error {
+	for _, rt := range slices.Sorted(maps.Keys(req.Images)) {
+		if err := caps.Allowed.Check(req.Images[rt]); err != nil {
+			return fmt.Errorf("request images.%s: %w", rt, err)
+		}
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/capability"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/detect"
@@ -224,7 +225,9 @@ func TestConfiguredPipelineGetsDiscoveredInstall(t *testing.T) {
 }
 
 func TestRequestImagesOverride(t *testing.T) {
-	p, err := Make(goCaps(), Request{Images: map[string]string{"python": "python:3.12-slim"}})
+	caps := goCaps()
+	caps.Allowed = image.NewAllowList(nil, "python:3.12-slim")
+	p, err := Make(caps, Request{Images: map[string]string{"python": "python:3.12-slim"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,6 +235,17 @@ func TestRequestImagesOverride(t *testing.T) {
 		if s.Subproject == "tools" && s.Image != "python:3.12-slim" {
 			t.Fatalf("%s image = %q", s.Name, s.Image)
 		}
+	}
+}
+
+// TestRequestImagesOutsideAllowList: a request may not select an image
+// the server does not allow either.
+func TestRequestImagesOutsideAllowList(t *testing.T) {
+	caps := goCaps()
+	caps.Allowed = image.NewAllowList(nil, "python:3.12-slim")
+	_, err := Make(caps, Request{Images: map[string]string{"python": "postgres:16"}})
+	if !errors.Is(err, image.ErrNotAllowed) || !strings.Contains(err.Error(), "images.python") || !strings.Contains(err.Error(), "(python:3.12-slim)") {
+		t.Fatalf("err = %v, want ErrNotAllowed naming the key and the allow-list", err)
 	}
 }
 

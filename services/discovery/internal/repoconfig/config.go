@@ -61,8 +61,18 @@ type Config struct {
 	TimeBudget        time.Duration
 	Timeouts          map[command.Phase]time.Duration
 	Images            map[string]string
-	PatchAllow        []string
-	Notes             []string
+	// ImageAt locates each entry of Images in its file, so that a server
+	// that refuses the image can name the file, line and key.
+	ImageAt    map[string]Location
+	PatchAllow []string
+	Notes      []string
+}
+
+// Location is where a value sits in a configuration file.
+type Location struct {
+	File string
+	Line int
+	Key  string
 }
 
 // TierAssignment is one name listed under greenlight.yaml "tiers".
@@ -77,7 +87,8 @@ type TierAssignment struct {
 // Precedence for the pipeline's steps: greenlight.yaml, then agent.yaml,
 // then runr.config.json.
 func Load(t Tree) (*Config, error) {
-	cfg := &Config{Mode: ModeReplace, Tiers: map[string]TierAssignment{}, Timeouts: map[command.Phase]time.Duration{}, Images: map[string]string{}}
+	cfg := &Config{Mode: ModeReplace, Tiers: map[string]TierAssignment{}, Timeouts: map[command.Phase]time.Duration{}, Images: map[string]string{},
+		ImageAt: map[string]Location{}}
 	var stepSets [][]command.Command
 	var owners []string
 	for _, src := range []struct {

@@ -63,6 +63,7 @@ func loadGreenlight(cfg *Config, file string, data []byte) ([]command.Command, e
 					return d.errf(val, k+"."+rt, "%v", err)
 				}
 				cfg.Images[rt] = m[rt]
+				cfg.ImageAt[rt] = Location{File: d.file, Line: val.Line, Key: k + "." + rt}
 			}
 			return nil
 		},
