@@ -21,7 +21,7 @@ type settings struct {
 	// request may select besides the table's.
 	AllowedImages []string
 	MaxFiles      int
-	CacheEntries int
+	CacheEntries  int
 
 	images map[string]string
 }
