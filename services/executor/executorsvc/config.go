@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/greenlight-dev/greenlight/pkg/config"
+	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 )
 
@@ -27,7 +28,11 @@ type Config struct {
 	// socket).
 	DockerHost string
 	// Images maps a runtime to its sandbox image, as runtime=image entries.
+	// Only these images join the warm pool.
 	Images []string
+	// AllowedImages are the images a pipeline may name besides those of
+	// Images; any other is refused with PermissionDenied.
+	AllowedImages []string
 	// PoolSize is the number of warm containers per image (0 disables).
 	PoolSize int
 	// ReapEvery is the period of the stale-container reaper.
@@ -76,7 +81,8 @@ func DefaultConfig(dataDir string) Config {
 		cacheDir = filepath.Join(dataDir, "depcache")
 	}
 	return Config{
-		Images: append([]string(nil), defaultImages...), PoolSize: 2, ReapEvery: time.Minute,
+		Images: append([]string(nil), defaultImages...), AllowedImages: image.DefaultAllowed(),
+		PoolSize: 2, ReapEvery: time.Minute,
 		CacheDir: cacheDir, CacheMaxBytes: 5 << 30, CacheMaxEntry: 1 << 30, CacheMaxAge: 7 * 24 * time.Hour,
 		Owner: d.Owner, EgressNetwork: d.EgressNetwork, EgressPolicy: EgressAuto,
 		CPUs: d.Defaults.CPUs, MaxCPUs: d.Max.CPUs,
@@ -95,6 +101,7 @@ func DefaultConfig(dataDir string) Config {
 func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.String(&c.DockerHost, "docker-host", "Docker engine `address` (default: DOCKER_HOST or the local socket)")
 	fs.Strings(&c.Images, "images", "sandbox image per runtime, `runtime=image` entries")
+	fs.Strings(&c.AllowedImages, "allowed-images", "`images` a pipeline may name besides those of --images; any other is refused (\"\": only --images)")
 	fs.Int(&c.PoolSize, "pool-size", "warm containers kept per image (0 disables the pool)")
 	fs.Duration(&c.ReapEvery, "reap-every", "how often stale sandbox containers are looked for")
 	fs.String(&c.CacheDir, "cache-dir", "dependency cache `directory` (empty disables reuse of installs)")
@@ -134,6 +141,11 @@ func (c *Config) Validate() error {
 	if _, err := c.imageTable(); err != nil {
 		return err
 	}
+	for _, ref := range c.AllowedImages {
+		if err := image.ValidateReference(ref); err != nil {
+			return fmt.Errorf("allowed-images: %w", err)
+		}
+	}
 	if c.PoolSize < 0 || c.PoolSize > 32 {
 		return fmt.Errorf("pool-size must be between 0 and 32, got %d", c.PoolSize)
 	}
@@ -164,6 +176,13 @@ func (c *Config) imageTable() (map[string]string, error) {
 		m[rt] = img
 	}
 	return m, nil
+}
+
+// allowList is the images a pipeline may name: the table's and
+// AllowedImages.
+func (c *Config) allowList() image.AllowList {
+	table, _ := c.imageTable()
+	return image.NewAllowList(table, c.AllowedImages...)
 }
 
 // sandboxConfig is the domain configuration.

@@ -6,6 +6,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/pkg/server"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 )
@@ -19,6 +20,7 @@ var errorCodes = []server.ErrorCode{
 	{Err: sandbox.ErrInvalidSnapshot, Code: codes.InvalidArgument},
 	{Err: sandbox.ErrImageNotFound, Code: codes.InvalidArgument},
 	{Err: errNoImage, Code: codes.InvalidArgument},
+	{Err: image.ErrNotAllowed, Code: codes.PermissionDenied},
 	{Err: blob.ErrInvalidDigest, Code: codes.InvalidArgument},
 	{Err: sandbox.ErrNoStepRunner, Code: codes.FailedPrecondition},
 	{Err: sandbox.ErrSnapshotNotFound, Code: codes.NotFound},

@@ -12,6 +12,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sync"
 
 	"go.uber.org/zap"
@@ -19,6 +21,7 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/artifact"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/depcache"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/docker"
@@ -46,6 +49,9 @@ type Service struct {
 	runner *sandbox.Runner
 	pool   *sandbox.Pool
 	reaper *sandbox.Reaper
+
+	// allowed is what a pipeline may name: images plus cfg.AllowedImages.
+	allowed image.AllowList
 
 	stopReaper context.CancelFunc
 	reaperDone chan struct{}
@@ -90,7 +96,7 @@ func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, ne
 		}
 		opts = append(opts, sandbox.WithDepCache(cache))
 	}
-	s := &Service{cfg: cfg, images: images, blobs: blobs, log: log, rt: rt, closer: closer, stop: make(chan struct{})}
+	s := &Service{cfg: cfg, images: images, allowed: cfg.allowList(), blobs: blobs, log: log, rt: rt, closer: closer, stop: make(chan struct{})}
 	sc := cfg.sandboxConfig()
 	network, err := applyEgress(cfg, nets, log, s.stop, &s.background)
 	if err != nil {
@@ -99,6 +105,9 @@ func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, ne
 	sc.EgressNetwork = network
 	if cfg.PoolSize > 0 {
 		s.pool = sandbox.NewPool(rt, sc, self, cfg.PoolSize, log)
+		// Only the configured table's images are pooled: an image a
+		// pipeline names (even an allowed one) is served cold.
+		s.pool.Only(slices.Collect(maps.Values(images))...)
 		opts = append(opts, sandbox.WithPool(s.pool))
 	}
 	if s.runner, err = sandbox.NewRunner(sc, rt, blobs, opts...); err != nil {
@@ -165,7 +174,11 @@ func (s *Service) Execute(req *glv1.ExecuteRequest, stream grpc.ServerStreamingS
 	ctx := stream.Context()
 	log := s.log.With(zap.String("run_id", req.GetRunId()))
 	sreq, err := toRequest(req, s.images)
+	if err == nil {
+		err = checkImages(sreq, s.allowed)
+	}
 	if err != nil {
+		log.Info("execution refused", zap.Error(err))
 		return toStatus(err)
 	}
 	runID := req.GetRunId()

@@ -74,7 +74,7 @@ func TestExecuteStreamsAndFinishes(t *testing.T) {
 }
 
 func TestExecuteRejectsBadRequests(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, func(c *Config) { c.AllowedImages = append(c.AllowedImages, "greenlight/no-such-image:latest") })
 	good := e.request(nil, sh("ok", "true"))
 	cases := []struct {
 		name string
@@ -92,6 +92,8 @@ func TestExecuteRejectsBadRequests(t *testing.T) {
 			r.Pipeline.Runtime, r.Pipeline.Image = "go", "greenlight/no-such-image:latest"
 		}, codes.InvalidArgument, "image greenlight/no-such-image:latest not found: run `make images` or configure images.go"},
 		{"unknown runtime", func(r *glv1.ExecuteRequest) { r.Pipeline.Runtime = "cobol" }, codes.InvalidArgument, "configure images.cobol"},
+		{"image outside the allow-list", func(r *glv1.ExecuteRequest) { r.Pipeline.Image = "postgres:16" }, codes.PermissionDenied,
+			`pipeline image: image not allowed: "postgres:16" is not on the server's image allow-list (`},
 		{"network outside install", func(r *glv1.ExecuteRequest) { r.Pipeline.Steps[0].Network = true }, codes.InvalidArgument, "only install steps"},
 		{"workdir escapes", func(r *glv1.ExecuteRequest) { r.Pipeline.Steps[0].Workdir = "../etc" }, codes.InvalidArgument, "leaves the workspace"},
 		{"duplicate names", func(r *glv1.ExecuteRequest) {

@@ -34,6 +34,9 @@ type Pool struct {
 	wg      sync.WaitGroup
 	ctx     context.Context
 	cancel  context.CancelFunc
+
+	// only, when set, are the image refs that may be pooled (see Only).
+	only map[string]bool
 }
 
 type pooled struct {
@@ -64,6 +67,25 @@ func NewPool(rt Runtime, cfg Config, self Identity, size int, log *zap.Logger) *
 	}
 }
 
+// Only restricts pooling to refs (the executor's configured image table):
+// a run in any other image gets a fresh container and its image never joins
+// the pool, so the images a repository selects cannot make the executor
+// hold containers for them. Without a call every image a run uses is pooled.
+func (p *Pool) Only(refs ...string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.only = map[string]bool{}
+	for _, r := range refs {
+		p.only[r] = true
+	}
+}
+
+// poolable says whether ref may be pooled; p.mu is held.
+func (p *Pool) poolable(ref string) bool { return p.only == nil || p.only[ref] }
+
 // Warm starts filling the pool for img in the background.
 func (p *Pool) Warm(img ImageInfo) {
 	if p == nil || p.size <= 0 {
@@ -71,7 +93,7 @@ func (p *Pool) Warm(img ImageInfo) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed {
+	if p.closed || !p.poolable(img.Ref) {
 		return
 	}
 	p.images[img.Ref] = img
@@ -89,7 +111,7 @@ func (p *Pool) take(img ImageInfo, lim Limits, runner bool) (pooled, bool) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed {
+	if p.closed || !p.poolable(img.Ref) {
 		return pooled{}, false
 	}
 	p.images[img.Ref] = img
