@@ -19,14 +19,17 @@ type inflight struct {
 }
 
 // reserve books n bytes, or returns ErrBusy naming the cap when that would
-// exceed it. A successful reservation must be given back with release.
+// exceed it. A lone upload is always admitted, so that every blob the store
+// accepts can be uploaded: the disk held is at most the larger of the cap and
+// the store's maximum blob size. A successful reservation must be given back
+// with release.
 func (f *inflight) reserve(n int64) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.cap <= 0 {
 		return nil
 	}
-	if n > f.cap-f.used {
+	if f.used > 0 && n > f.cap-f.used {
 		return fmt.Errorf("%w: this %d-byte upload would bring the bytes of uploads in flight to %d, over the server's cap of %d bytes (the blob server's max in-flight bytes setting); retry when other uploads have finished",
 			ErrBusy, n, f.used+n, f.cap)
 	}

@@ -2,6 +2,7 @@ package blob
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -128,5 +129,27 @@ func assertNoTemp(t *testing.T, s *Store) {
 	}
 	if got := tempFiles(t, s); len(got) != 0 {
 		t.Errorf("temp dir holds %s, want nothing", strings.Join(got, ", "))
+	}
+}
+
+// TestInFlightLoneUploadAdmitted: an upload larger than the cap still goes
+// through when it is the only one, and holds off every other meanwhile.
+func TestInFlightLoneUploadAdmitted(t *testing.T) {
+	f := &inflight{cap: 100}
+	if err := f.reserve(150); err != nil {
+		t.Fatalf("lone over-cap upload: %v", err)
+	}
+	if err := f.reserve(1); !errors.Is(err, ErrBusy) {
+		t.Fatalf("second upload while over the cap: %v", err)
+	}
+	f.release(150)
+	if err := f.reserve(60); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.reserve(40); err != nil {
+		t.Fatalf("upload that exactly fills the cap: %v", err)
+	}
+	if err := f.reserve(1); !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "cap of 100 bytes") {
+		t.Fatalf("upload past a full cap: %v", err)
 	}
 }
