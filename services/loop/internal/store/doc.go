@@ -41,6 +41,14 @@
 //     event (AppendEvent or Finish) and RecoverInterrupted. No event can be
 //     appended after it, which is what lets watchers end their streams there.
 //
+// # Per-run cap
+//
+// Each run's event log is capped (Options.MaxRunEventBytes, MaxRunEvents).
+// Past the cap, droppable events (live log chunks) are refused with
+// ErrEventCap; every other event is still stored, so a run can always
+// finish. The usage of unfinished runs is kept in memory by the writer and
+// counted from the log on a run's first droppable append after Open.
+//
 // # Durability
 //
 // bbolt fsyncs the file on every commit (Options.NoSync turns that off, for
