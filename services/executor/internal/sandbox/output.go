@@ -67,6 +67,22 @@ func (o *stepOutput) write(s Stream, p []byte) {
 		o.truncated = true
 	}
 	_, _ = o.tail.Write(p)
+	o.writeLive(s, p, offset)
+}
+
+// writeLive streams only the stored part of the output live: past the
+// per-step cap the bytes are counted and tailed, never sent, so a step
+// printing without end cannot flood the loop, its store or its watchers.
+// One note says where the live stream stopped.
+func (o *stepOutput) writeLive(s Stream, p []byte, offset int64) {
+	if offset >= o.capBytes {
+		return
+	}
+	if end := o.capBytes - offset; int64(len(p)) >= end {
+		o.live.write(s, p[:end], offset)
+		o.live.note(fmt.Sprintf("[greenlight: live output stops at the %d-byte log cap; the rest is counted, not sent]", o.capBytes), o.capBytes)
+		return
+	}
 	o.live.write(s, p, offset)
 }
 

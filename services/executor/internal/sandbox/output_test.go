@@ -107,3 +107,31 @@ func TestStepOutputCapsAndCounts(t *testing.T) {
 		t.Errorf("stored %q", got)
 	}
 }
+
+// Past the per-step cap nothing more is streamed live: the bytes are
+// counted and tailed, and one system note says where the stream stopped.
+func TestLiveOutputStopsAtTheLogCap(t *testing.T) {
+	cfg := LiveConfig{ChunkBytes: 1 << 20, FlushEvery: time.Hour, RateBytes: 1 << 30, BurstBytes: 1 << 30, MaxPendingBytes: 1 << 30}
+	o, err := newStepOutput(t.TempDir(), 10, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.close()
+	for range 100 {
+		_, _ = o.writer(StreamStdout).Write([]byte("y\ny\n"))
+	}
+	var live, notes int
+	for _, c := range o.live.take(true) {
+		if c.stream == StreamSystem {
+			notes++
+			continue
+		}
+		live += len(c.data)
+	}
+	if live != 10 || notes != 1 {
+		t.Errorf("live bytes = %d, notes = %d; want 10 and 1", live, notes)
+	}
+	if total, truncated, _ := o.summary(200); total != 400 || !truncated {
+		t.Errorf("total = %d truncated = %v; want 400, true", total, truncated)
+	}
+}
