@@ -24,7 +24,9 @@ var configFiles = tree{
 // TestConfigRefusals checks the config rule: every kind of verification
 // config is refused by default, with rule "config" and the path.
 func TestConfigRefusals(t *testing.T) {
-	add := func(path, line string) string { return "--- /dev/null\n+++ b/" + path + "\n@@ -0,0 +1 @@\n+" + line + "\n" }
+	add := func(path, line string) string {
+		return "--- /dev/null\n+++ b/" + path + "\n@@ -0,0 +1 @@\n+" + line + "\n"
+	}
 	cases := []struct {
 		name, reply string
 		g           Guardrails
