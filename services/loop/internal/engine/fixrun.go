@@ -47,7 +47,7 @@ type fixer struct {
 	baseline *verification
 	// plan is the plan pinned from the first verification (the unpatched
 	// snapshot); every later verification runs it.
-	plan *pinnedPlan
+	plan     *pinnedPlan
 	changed  []string
 	round    int32
 	feedback string
