@@ -62,7 +62,8 @@ func listTests(ids []string) string {
 // (and name). A required step that passed and now fails or does not run,
 // a test that passed and now fails, is skipped or disappeared (from a
 // complete test inventory; from an incomplete one, fewer passing tests),
-// and more failing checks (when counts is set) each count. Optional steps
+// a failing test that is now skipped or no longer runs, and more failing
+// checks (when counts is set) each count. Optional steps
 // are not compared: they never decide the verdict.
 func compareVerifications(before, after *verification, counts bool) []regression {
 	var out []regression
@@ -136,7 +137,49 @@ func compareTests(step string, b, a *parse.StepReport) []regression {
 		out = append(out, regression{Step: step, What: fmt.Sprintf(
 			"fewer tests pass: %d before, %d after (tests failed to build, import or be collected?)", b.Counts.Passed, passedCount(a))})
 	}
+	return append(out, vanishedFailures(step, b, a, after)...)
+}
+
+// vanishedFailures lists the tests that failed before and now are skipped
+// or gone (deselected, no longer collected) instead of passing or still
+// failing. A failure whose id prefixes a test of after (a module that did
+// not import, now collected test by test) did not vanish; without a
+// complete inventory after, a test is gone only when fewer tests ran.
+func vanishedFailures(step string, b, a *parse.StepReport, after map[string]parse.Test) []regression {
+	fewer := a == nil || complete(a) || a.Counts.Total() < b.Counts.Total()
+	var skipped, gone []string
+	for _, t := range b.Tests {
+		if t.Flaky || (t.Status != parse.StatusFailed && t.Status != parse.StatusError) {
+			continue
+		}
+		at, ok := after[t.ID]
+		switch {
+		case ok && at.Status == parse.StatusSkipped:
+			skipped = append(skipped, t.ID)
+		case !ok && fewer && !prefixesAny(t.ID, after):
+			gone = append(gone, t.ID)
+		}
+	}
+	sort.Strings(skipped)
+	sort.Strings(gone)
+	var out []regression
+	if len(skipped) > 0 {
+		out = append(out, regression{Step: step, Tests: skipped, What: fmt.Sprintf("%d failing test(s) are now skipped instead of fixed", len(skipped))})
+	}
+	if len(gone) > 0 {
+		out = append(out, regression{Step: step, Tests: gone, What: fmt.Sprintf("%d failing test(s) no longer run (deselected or not collected) instead of being fixed", len(gone))})
+	}
 	return out
+}
+
+// prefixesAny reports whether id is a proper prefix of a test id of after.
+func prefixesAny(id string, after map[string]parse.Test) bool {
+	for other := range after {
+		if len(other) > len(id) && strings.HasPrefix(other, id) {
+			return true
+		}
+	}
+	return false
 }
 
 // passedTests lists, sorted, the ids of the tests a report says passed

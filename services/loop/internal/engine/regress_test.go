@@ -74,6 +74,12 @@ func TestCompareVerifications(t *testing.T) {
 			base(outcome("test", failed, testReport(-1, "a="+parse.StatusSkipped.String(), "b="+f))), []string{"now skipped: a"}},
 		{"flaky is not a regression", base(outcome("test", failed, testReport(-1, "a="+p, "b="+f))),
 			base(outcome("test", failed, testReport(-1, "a=flaky", "b="+f))), nil},
+		{"failing test deselected", base(outcome("test", failed, testReport(-1, "a="+p, "b="+f))),
+			base(outcome("test", ok, testReport(-1, "a="+p))), []string{"1 failing test(s) no longer run (deselected or not collected) instead of being fixed: b"}},
+		{"failing test now skipped", base(outcome("test", failed, testReport(-1, "a="+p, "b="+f))),
+			base(outcome("test", ok, testReport(-1, "a="+p, "b="+parse.StatusSkipped.String()))), []string{"1 failing test(s) are now skipped instead of fixed: b"}},
+		{"failing module collected after the fix", base(outcome("test", failed, testReport(-1, "a="+p, "tests/test_m.py="+f))),
+			base(outcome("test", ok, testReport(-1, "a="+p, "tests/test_m.py::test_x="+p))), nil},
 		{"more checks fail", base(outcome("test", failed, testReport(-1, "b="+f))),
 			base(outcome("test", failed, testReport(-1, "b="+f, "c="+f))), []string{"more checks fail: 1 before, 2 after"}},
 	}
