@@ -29,6 +29,9 @@ var configGlobs = []string{
 	"**/.mocharc*", "**/karma.conf.*", "**/ava.config.*", "**/playwright.config.*", "**/cypress.config.*",
 	// Go workspaces choose which modules `go test` builds.
 	"**/go.work",
+	// Files that change what a pinned command runs without naming a test:
+	// npm/yarn settings (script-shell) and Python start-up hooks.
+	"**/.npmrc", "**/.yarnrc", "**/.yarnrc.yml", "**/sitecustomize.py", "**/usercustomize.py", "**/.coveragerc",
 }
 
 // isConfigPath reports whether a workspace path is verification config,

@@ -45,6 +45,8 @@ func TestConfigRefusals(t *testing.T) {
 		{"edit jest.config", edit("web/jest.config.js", "module.exports = {}", "module.exports = {testPathIgnorePatterns: ['.']}"), Guardrails{}, "web/jest.config.js", ""},
 		{"add vitest.config", add("vitest.config.ts", "export default {}"), Guardrails{}, "vitest.config.ts", ""},
 		{"add .mocharc", add(".mocharc.yml", "spec: none"), Guardrails{}, ".mocharc.yml", ""},
+		{"add .npmrc (script-shell)", add("web/.npmrc", "script-shell=/bin/true"), Guardrails{}, "web/.npmrc", ""},
+		{"add sitecustomize.py", add("sitecustomize.py", "import os"), Guardrails{}, "sitecustomize.py", ""},
 		{"edit go.work", edit("go.work", "use ./a", "use ./b"), Guardrails{}, "go.work", ""},
 		{"edit workflow", edit(".github/workflows/c", "on: push", "on: pull_request"), Guardrails{}, ".github/workflows/c", ""},
 		{"add gitlab ci", add(".gitlab-ci.yml", "test: {script: [true]}"), Guardrails{}, ".gitlab-ci.yml", ""},
