@@ -95,11 +95,13 @@ func TestFixRefusesGreenlightYAMLThatSelectsAPassingTest(t *testing.T) {
 	}
 }
 
-// existingConfig is CalcFiles with its own greenlight.yaml and pytest.ini.
+// existingConfig is CalcFiles with its own greenlight.yaml, pytest.ini and
+// conftest.py.
 func existingConfig() map[string]string {
 	return withFiles(map[string]string{
-		"greenlight.yaml": "steps:\n  - name: unit\n    command: python3 -m pytest -rA tests\n",
-		"pytest.ini":      "[pytest]\naddopts = -p no:cacheprovider\n",
+		"greenlight.yaml":   "steps:\n  - name: unit\n    command: python3 -m pytest -rA tests\n",
+		"pytest.ini":        "[pytest]\naddopts = -p no:cacheprovider\n",
+		"tests/conftest.py": "import pytest\n",
 	})
 }
 
@@ -109,7 +111,7 @@ const (
 		"-    command: python3 -m pytest -rA tests\n+    command: python3 -m pytest -rA tests/test_calc.py::test_sub\n"
 	deselectInPytestINI = "--- a/pytest.ini\n+++ b/pytest.ini\n@@ -1,2 +1,2 @@\n [pytest]\n" +
 		"-addopts = -p no:cacheprovider\n+addopts = -p no:cacheprovider --deselect tests/test_calc.py::test_add\n"
-	deselectInConftest = "--- /dev/null\n+++ b/tests/conftest.py\n@@ -0,0 +1,2 @@\n" +
+	deselectInConftest = "--- a/tests/conftest.py\n+++ b/tests/conftest.py\n@@ -1 +1,4 @@\n import pytest\n+\n" +
 		"+def pytest_collection_modifyitems(items):\n+    items[:] = [i for i in items if i.name != 'test_add']\n"
 )
 
