@@ -137,22 +137,35 @@ func watchedSection(name string, watched []string) bool {
 }
 
 // sectionBodies collects the text of the watched sections of an INI or
-// TOML file, by section name. Lines before the first header are ignored.
+// TOML file, by section name: the lines of a watched section, and key
+// lines whose dotted path is watched wherever they are (TOML allows
+// `tool.pytest.ini_options.addopts = ...` at the top or under [tool]).
 func sectionBodies(b []byte, watched []string) map[string]string {
 	out := map[string]string{}
-	cur := ""
+	section := ""
 	for _, line := range strings.Split(string(b), "\n") {
 		if name := sectionName(line); name != "" {
-			cur = ""
+			section = name
 			if watchedSection(name, watched) {
-				cur = name
-				out[cur] += "\n" // a header alone counts as present
+				out[name] += "\n" // a header alone counts as present
 			}
 			continue
 		}
-		if cur != "" {
-			if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, ";") {
-				out[cur] += t + "\n"
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, ";") {
+			continue
+		}
+		if watchedSection(section, watched) {
+			out[section] += t + "\n"
+			continue
+		}
+		if key, _, ok := strings.Cut(t, "="); ok {
+			full := strings.Trim(strings.TrimSpace(key), `"'`)
+			if section != "" {
+				full = section + "." + full
+			}
+			if watchedSection(full, watched) {
+				out[full] += t + "\n"
 			}
 		}
 	}

@@ -62,6 +62,8 @@ func TestConfigRefusals(t *testing.T) {
 		{"new package.json with scripts", add("api/package.json", `{"scripts": {"test": "true"}}`), Guardrails{}, "api/package.json", `"scripts" key`},
 		{"pyproject pytest section", edit("pyproject.toml", `addopts = "-q"`, `addopts = "-q --deselect tests/test_app.py::test_f"`), Guardrails{}, "pyproject.toml", "[tool.pytest.ini_options]"},
 		{"pyproject pytest section added", "--- a/pyproject.toml\n+++ b/pyproject.toml\n@@ -3 +3,3 @@\n-version = \"1\"\n+version = \"1\"\n+[tool.pytest]\n+x = 1\n", Guardrails{}, "pyproject.toml", "[tool.pytest]"},
+		{"pyproject top-level dotted key", "--- a/pyproject.toml\n+++ b/pyproject.toml\n@@ -1 +1,2 @@\n+tool.pytest.ini_options.addopts = \"-k 'not test_f'\"\n [project]\n", Guardrails{}, "pyproject.toml", "[tool.pytest.ini_options.addopts]"},
+		{"pyproject key under [tool]", "--- a/pyproject.toml\n+++ b/pyproject.toml\n@@ -3 +3,3 @@\n version = \"1\"\n+[tool]\n+pytest.ini_options = {addopts = \"-x\"}\n", Guardrails{}, "pyproject.toml", "[tool.pytest.ini_options]"},
 		{"setup.cfg pytest section", edit("setup.cfg", "addopts = -q", "addopts = -q -k 'not test_f'"), Guardrails{}, "setup.cfg", "[tool:pytest]"},
 	}
 	for _, c := range cases {
