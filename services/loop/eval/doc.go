@@ -25,6 +25,9 @@
 //	reference_check: pytest       # optional: a whitelisted step name or
 //	                              # command that must pass on the final
 //	                              # snapshot for the attempt to count
+//	allow_config_changes: false   # let patches edit verification config
+//	                              # (greenlight.yaml, CI, pytest.ini, ...);
+//	                              # the plan stays pinned either way
 //
 // Command providers. The loop, not the caller, runs a command provider: on
 // the loop's host, with /bin/sh -c, the PatchRequest as JSON on stdin and

@@ -295,3 +295,45 @@ func loop(t *testing.T, steps ...*glv1.Step) (glv1.RunServiceClient, eval.Upload
 	t.Cleanup(func() { _ = svc.Close() })
 	return glv1.NewRunServiceClient(conn), blob.NewClient(conn)
 }
+
+// TestAllowConfigChanges: only the task file or the caller's options set
+// allow_config_changes; by default it is off.
+func TestAllowConfigChanges(t *testing.T) {
+	dir := t.TempDir()
+	enginetest.WriteFiles(t, dir, map[string]string{
+		"off/" + eval.TaskFile:     "provider: {kind: replay, recording_id: r_1}\n",
+		"off/repo/greenlight.yaml": "steps: []\n",
+		"on/" + eval.TaskFile:      "provider: {kind: replay, recording_id: r_1}\nallow_config_changes: true\n",
+		"on/repo/calc.py":          "x = 1\n",
+	})
+	tasks, err := eval.LoadSuite(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blobs, err := blob.NewStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		opts eval.Options
+		want map[string]bool
+	}{
+		{eval.Options{}, map[string]bool{"off": false, "on": true}},
+		{eval.Options{AllowConfigChanges: true}, map[string]bool{"off": true, "on": true}},
+	} {
+		runs := &recordingRuns{}
+		rep, err := eval.Run(context.Background(), runs, blobs, tasks, c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, st := range runs.starts {
+			task := rep.Tasks[i].Name
+			if got := st.GetOptions().GetGuardrails().GetAllowConfigChanges(); got != c.want[task] {
+				t.Errorf("options %+v, task %s: allow_config_changes %t, want %t", c.opts.AllowConfigChanges, task, got, c.want[task])
+			}
+		}
+	}
+	if tasks[0].AllowConfigChanges {
+		t.Error("Run changed the caller's task")
+	}
+}

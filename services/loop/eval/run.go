@@ -42,6 +42,9 @@ type Options struct {
 	Started func(task string, i int)
 	// Progress, when set, is called after every sample.
 	Progress func(task string, i int, s Sample)
+	// AllowConfigChanges lets every task's patches edit verification
+	// config (as if each task.yaml said allow_config_changes: true).
+	AllowConfigChanges bool
 }
 
 // Run evaluates the tasks: Samples repair runs each, one after the other.
@@ -71,7 +74,7 @@ func Run(ctx context.Context, runs Runs, up Uploader, tasks []*Task, opts Option
 			if opts.Started != nil {
 				opts.Started(t.Name, i)
 			}
-			s := sample(ctx, runs, t, provs[ti], snap)
+			s := sample(ctx, runs, withOptions(t, opts), provs[ti], snap)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -84,6 +87,17 @@ func Run(ctx context.Context, runs Runs, up Uploader, tasks []*Task, opts Option
 	}
 	rep.summarize()
 	return rep, nil
+}
+
+// withOptions returns t with the caller's options applied (a copy when
+// they change it).
+func withOptions(t *Task, opts Options) *Task {
+	if !opts.AllowConfigChanges || t.AllowConfigChanges {
+		return t
+	}
+	c := *t
+	c.AllowConfigChanges = true
+	return &c
 }
 
 // Validate checks, without running anything, that every task has a
@@ -164,6 +178,9 @@ func fix(ctx context.Context, runs Runs, t *Task, prov *glv1.ProviderConfig, sna
 		Verify: &glv1.VerifyOptions{ChangedFiles: t.ChangedFiles}}
 	if t.TimeBudget > 0 {
 		opts.TimeBudget = durationProto(time.Duration(t.TimeBudget))
+	}
+	if t.AllowConfigChanges {
+		opts.Guardrails = &glv1.Guardrails{AllowConfigChanges: true}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

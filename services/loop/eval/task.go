@@ -35,6 +35,10 @@ type Task struct {
 	ScoreThreshold float64      `yaml:"score_threshold"`
 	ChangedFiles   []string     `yaml:"changed_files"`
 	ReferenceCheck string       `yaml:"reference_check"`
+	// AllowConfigChanges lets patches edit verification config (the
+	// Guardrails switch). The task file is the caller's, not the
+	// repository's: the workspace's own config can never set it.
+	AllowConfigChanges bool `yaml:"allow_config_changes"`
 }
 
 // ProviderSpec is task.yaml's provider section.

@@ -25,6 +25,8 @@ type evalFlags struct {
 	baseURL   string
 	model     string
 	recording string
+	// allowConfig lets every task's patches edit verification config.
+	allowConfig bool
 }
 
 func (a *app) evalCmd() *cobra.Command {
@@ -48,6 +50,7 @@ directory itself):
     command: cat fix.patch
   max_rounds: 2
   reference_check: pytest   # optional: must also pass on the final snapshot
+  allow_config_changes: false  # optional: let patches edit greenlight.yaml, CI, test config
 
 A command provider is run by the loop, not by this CLI: on the loop's host,
 with /bin/sh -c, in the task directory (so "cat fix.patch" reads
@@ -70,6 +73,8 @@ or every run ended in error (nothing was measured).`,
 	fl.StringVar(&f.baseURL, "base-url", "", "openai: the endpoint's base URL, e.g. http://127.0.0.1:8000/v1")
 	fl.StringVar(&f.model, "model", "", "openai: the model name")
 	fl.StringVar(&f.recording, "recording", "", "replay: the run id whose recorded session to play back")
+	fl.BoolVar(&f.allowConfig, "allow-config-changes", false,
+		"let patches edit verification config in every task (default: each task.yaml's allow_config_changes, off)")
 	return cmd
 }
 
@@ -112,7 +117,7 @@ func (a *app) eval(ctx context.Context, dir string, f *evalFlags) error {
 	}
 	defer conn.Close()
 	rep, err := eval.Run(ctx, conn.Run, conn.Blobs, tasks, eval.Options{
-		Samples: f.runs, K: f.runs, Provider: prov,
+		Samples: f.runs, K: f.runs, Provider: prov, AllowConfigChanges: f.allowConfig,
 		Started:  func(task string, i int) { fmt.Fprintf(a.env.Stderr, "eval: %s run %d/%d…\n", task, i+1, f.runs) },
 		Progress: func(task string, i int, s eval.Sample) { fmt.Fprintln(a.env.Stderr, sampleLine(task, i, f.runs, s)) },
 	})

@@ -32,6 +32,9 @@ type fixFlags struct {
 	apply      bool
 	allow      []string
 	allowTests bool
+	// allowConfig lets patches edit verification config (greenlight.yaml,
+	// CI, test-runner config); the plan stays pinned either way.
+	allowConfig bool
 }
 
 func (a *app) fixCmd() *cobra.Command {
@@ -81,6 +84,8 @@ Providers:
 	fl.BoolVar(&f.apply, "apply", false, "write the winning patch back to DIR")
 	fl.StringSliceVar(&f.allow, "allow", nil, "globs of paths a patch may touch (default: the whole workspace)")
 	fl.BoolVar(&f.allowTests, "allow-test-changes", false, "let patches edit or delete tests")
+	fl.BoolVar(&f.allowConfig, "allow-config-changes", false,
+		"let patches edit verification config (greenlight.yaml, CI, pytest.ini, conftest.py, jest/vitest config); the plan stays pinned")
 	return cmd
 }
 
@@ -129,8 +134,8 @@ func (f *fixFlags) options(p *glv1.ProviderConfig) *glv1.FixOptions {
 	if f.fixBudget > 0 {
 		o.TimeBudget = durationpb.New(f.fixBudget)
 	}
-	if len(f.allow) > 0 || f.allowTests {
-		o.Guardrails = &glv1.Guardrails{AllowedGlobs: f.allow, AllowTestChanges: f.allowTests}
+	if len(f.allow) > 0 || f.allowTests || f.allowConfig {
+		o.Guardrails = &glv1.Guardrails{AllowedGlobs: f.allow, AllowTestChanges: f.allowTests, AllowConfigChanges: f.allowConfig}
 	}
 	return o
 }

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"sort"
-
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 )
 
@@ -29,39 +27,6 @@ func failingChecks(v *verification) int {
 		n = 1
 	}
 	return n
-}
-
-// testStates maps each parsed test id to its outcome. A flaky test (it
-// failed, then passed on re-run) counts as passed, as it does in the
-// verdict and the score: flakiness is not a regression a patch caused.
-func testStates(v *verification) map[string]parse.Status {
-	out := map[string]parse.Status{}
-	for _, o := range v.outcomes {
-		if o.Report == nil {
-			continue
-		}
-		for _, t := range o.Report.Tests {
-			out[t.ID] = t.Status
-			if t.Flaky {
-				out[t.ID] = parse.StatusPassed
-			}
-		}
-	}
-	return out
-}
-
-// regressions lists the tests that passed in the baseline and fail in v,
-// sorted.
-func regressions(baseline, v *verification) []string {
-	before := testStates(baseline)
-	var out []string
-	for id, st := range testStates(v) {
-		if (st == parse.StatusFailed || st == parse.StatusError) && before[id] == parse.StatusPassed {
-			out = append(out, id)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // domainFailures collects the parsed failures of every step, for locating.

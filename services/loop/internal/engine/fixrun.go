@@ -45,6 +45,9 @@ type fixer struct {
 	cur     *verification
 	// baseline is the unpatched snapshot's verification (opts.baseline).
 	baseline *verification
+	// plan is the plan pinned from the first verification (the unpatched
+	// snapshot); every later verification runs it.
+	plan     *pinnedPlan
 	changed  []string
 	round    int32
 	feedback string
@@ -79,12 +82,20 @@ func (f *fixer) run(ctx context.Context) {
 	f.end(err, reason)
 }
 
-// verify verifies a snapshot within what is left of both budgets.
+// verify verifies a snapshot within what is left of both budgets, with the
+// pinned plan. The first verification that gets a plan from discovery
+// pins it; discovery only ever plans from the run's original snapshot,
+// with the request's own changed files.
 func (f *fixer) verify(ctx context.Context, snapshot *glv1.Digest, attempt int32) (*verification, error) {
 	budget := min(f.opts.GetVerify().GetTimeBudget().AsDuration(), time.Until(f.deadline))
 	o := proto.Clone(f.opts.GetVerify()).(*glv1.VerifyOptions)
-	o.ChangedFiles = f.changed
-	return f.r.verify(ctx, verifySpec{snapshot: snapshot, opts: o, attempt: attempt, budget: max(budget, 0)}, f.tr)
+	spec := verifySpec{snapshot: snapshot, opts: o, attempt: attempt, budget: max(budget, 0),
+		plan: f.plan, planFrom: f.rec.GetSnapshot(), pin: f.plan == nil}
+	v, err := f.r.verify(ctx, spec, f.tr)
+	if err == nil && f.plan == nil && v.infra == "" && len(v.pipeline.GetSteps()) > 0 {
+		f.plan = &pinnedPlan{caps: v.caps, pipeline: v.pipeline}
+	}
+	return v, err
 }
 
 // loop runs rounds until a stop condition holds and returns its reason.

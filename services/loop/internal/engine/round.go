@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"go.uber.org/zap"
 
@@ -14,10 +13,11 @@ import (
 )
 
 // evaluate is GUARD → APPLY → VERIFY → DECIDE for one proposal. A patch
-// that cannot be read, is refused, does not apply, or leaves more checks
-// failing than before (or, with a baseline, breaks a test that passed
-// there) is rolled back: the current snapshot stays, and the reason is fed
-// back with the next request.
+// that cannot be read, is refused, does not apply, or is a regression (a
+// step or test that passed now fails, a passing test disappeared, more
+// checks fail; with a baseline, also against the baseline) is rolled back:
+// the current snapshot stays, and the reason (with its rule) is fed back
+// with the next request.
 func (f *fixer) evaluate(ctx context.Context, prop *Proposal) error {
 	p, err := patch.Parse(prop.Patch)
 	if err != nil {
@@ -40,8 +40,8 @@ func (f *fixer) evaluate(ctx context.Context, prop *Proposal) error {
 		return err
 	}
 	out.FailingBefore, out.FailingAfter = int32(before), int32(failingChecks(v))
-	if why := f.worse(v, before); why != "" {
-		out.RolledBack, out.Reason = true, why
+	if rule, why := f.worse(v); why != "" {
+		out.RolledBack, out.Reason, out.Rule = true, why, rule
 		f.feedback = why + "\n\nThe patch was rolled back; the code is as it was before it. Verdict with the patch: " + v.result.GetSummary()
 		return f.record(out)
 	}
@@ -51,26 +51,26 @@ func (f *fixer) evaluate(ctx context.Context, prop *Proposal) error {
 
 // reject records a patch that was not applied.
 func (f *fixer) reject(out *glv1.PatchOutcome, prop *Proposal, err error) error {
-	out.RolledBack, out.Usage, out.SnapshotBefore = true, prop.Usage, f.current
+	out.RolledBack, out.Usage, out.SnapshotBefore, out.Rule = true, prop.Usage, f.current, rejectRule(err)
 	f.feedback = fmt.Sprintf("The previous patch was not applied: %v", err)
 	return f.record(out)
 }
 
-// worse says why the patched verification is a step back ("" if it is not).
-func (f *fixer) worse(v *verification, before int) string {
-	after := failingChecks(v)
-	switch {
-	case v.budgetHit && !f.r.e.now().Before(f.deadline):
-		return "the time budget ran out while the patch was being verified"
-	case after > before:
-		return fmt.Sprintf("the patch made more checks fail: %d failing before, %d after (%s)", before, after, v.result.GetSummary())
+// worse says why the patched verification is a step back, with the rule
+// to record ("" if it is not).
+func (f *fixer) worse(v *verification) (rule, why string) {
+	if v.budgetHit && !f.r.e.now().Before(f.deadline) {
+		return RuleTimeBudget, "the time budget ran out while the patch was being verified"
 	}
-	if f.baseline != nil {
-		if reg := regressions(f.baseline, v); len(reg) > 0 {
-			return fmt.Sprintf("the patch broke tests that passed in the baseline: %s", strings.Join(reg, ", "))
+	if reg := compareVerifications(f.cur, v, true); len(reg) > 0 {
+		return RuleRegression, "the patch is a regression: " + describeRegressions(reg) + " (" + v.result.GetSummary() + ")"
+	}
+	if f.baseline != nil && f.baseline != f.cur {
+		if reg := compareVerifications(f.baseline, v, false); len(reg) > 0 {
+			return RuleRegression, "the patch breaks what passed in the baseline: " + describeRegressions(reg)
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // accept makes the patched snapshot the current one.
@@ -126,11 +126,15 @@ func (f *fixer) apply(ctx context.Context, p *patch.Patch) (*glv1.PatchOutcome, 
 }
 
 // effectiveGuard is the request's guardrails; without allowed globs of
-// its own, the repository's patch allow-list (greenlight.yaml) applies.
+// its own, the repository's patch allow-list (greenlight.yaml, as pinned)
+// applies. The repository can only narrow what a patch may touch: config
+// changes are allowed by the request alone, and the files the pinned plan
+// runs (a Makefile, a script) count as config.
 func (f *fixer) effectiveGuard() patch.Guardrails {
 	g := f.guard
-	if len(g.AllowedGlobs) == 0 && f.cur != nil {
-		repo := patch.Guardrails{AllowedGlobs: f.cur.caps.GetPatchAllow()}
+	g.ConfigPaths = f.plan.planReads()
+	if len(g.AllowedGlobs) == 0 && f.plan != nil {
+		repo := patch.Guardrails{AllowedGlobs: f.plan.caps.GetPatchAllow()}
 		if len(repo.AllowedGlobs) > 0 && repo.Validate() == nil {
 			g.AllowedGlobs = repo.AllowedGlobs
 		}
@@ -145,4 +149,19 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// rejectRule is the rule recorded for a patch that was not applied: the
+// guardrail that refused it, or why it could not be applied.
+func rejectRule(err error) string {
+	var r *patch.Refusal
+	switch {
+	case errors.As(err, &r):
+		return string(r.Rule)
+	case errors.Is(err, patch.ErrDoesNotApply):
+		return RuleDoesNotApply
+	case errors.Is(err, patch.ErrNoPatch), errors.Is(err, patch.ErrMalformed):
+		return RuleMalformed
+	}
+	return ""
 }

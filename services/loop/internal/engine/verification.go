@@ -23,6 +23,15 @@ type verifySpec struct {
 	attempt  int32
 	// budget is the time this verification may take, discovery included.
 	budget time.Duration
+	// plan, when set, is a fix run's pinned plan: discovery is not asked
+	// and nothing of the snapshot's configuration is read.
+	plan *pinnedPlan
+	// planFrom, when set, is the snapshot discovery plans from instead of
+	// snapshot (a fix run plans only from its baseline snapshot).
+	planFrom *glv1.Digest
+	// pin marks the verification whose plan a fix run pins; its
+	// DiscoveryDone says so.
+	pin bool
 }
 
 // verification is the outcome of one verification (DISCOVER → SCORE).
@@ -80,14 +89,25 @@ func (r *run) verify(ctx context.Context, spec verifySpec, tr *trees) (*verifica
 	return v, nil
 }
 
-// discover asks discovery for the pipeline of the selected tiers and
-// records it (ordered tier by tier) with a DiscoveryDone event.
+// discover asks discovery for the pipeline of the selected tiers, or takes
+// a fix run's pinned plan, and records it (ordered tier by tier) with a
+// DiscoveryDone event.
 func (r *run) discover(ctx context.Context, v *verification, deadline time.Time) error {
+	if p := v.spec.plan; p != nil {
+		v.caps, v.pipeline = p.caps, p.pipeline
+		return r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_DiscoveryDone{DiscoveryDone: &glv1.DiscoveryDone{
+			Capabilities: withNote(v.caps, reuseNote), Pipeline: v.pipeline, Attempt: v.spec.attempt,
+		}}})
+	}
 	o := v.spec.opts
 	pctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
+	from := v.spec.snapshot
+	if v.spec.planFrom != nil {
+		from = v.spec.planFrom
+	}
 	resp, err := r.e.d.Discovery.Plan(pctx, &glv1.PlanRequest{
-		Snapshot: v.spec.snapshot, ChangedFiles: o.GetChangedFiles(), HighRisk: o.GetHighRisk(),
+		Snapshot: from, ChangedFiles: o.GetChangedFiles(), HighRisk: o.GetHighRisk(),
 		MilestoneEnd: o.GetMilestoneEnd(), RunEnd: o.GetRunEnd(), Selection: o.GetSelection(), Images: o.GetImages(),
 	})
 	switch {
@@ -106,8 +126,12 @@ func (r *run) discover(ctx context.Context, v *verification, deadline time.Time)
 	if len(v.pipeline.GetSteps()) == 0 {
 		v.infra = "discovery planned no step for this workspace: add a greenlight.yaml with steps, or commands discovery can find"
 	}
+	caps := v.caps
+	if v.spec.pin {
+		caps = withNote(caps, pinNote)
+	}
 	return r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_DiscoveryDone{DiscoveryDone: &glv1.DiscoveryDone{
-		Capabilities: v.caps, Pipeline: v.pipeline, Attempt: v.spec.attempt,
+		Capabilities: caps, Pipeline: v.pipeline, Attempt: v.spec.attempt,
 	}}})
 }
 

@@ -93,6 +93,9 @@ func patchTree(tree string, p *Patch, g Guardrails) ([]change, Stats, error) {
 		if err != nil {
 			return nil, Stats{}, err
 		}
+		if r := checkPlanConfig(pl, g); r != nil {
+			return nil, Stats{}, r
+		}
 		plans = append(plans, pl)
 		changes = append(changes, pl.change)
 		stats.add(pl.change)

@@ -5,7 +5,8 @@ import (
 )
 
 // Check applies the guardrails to a parsed patch on its own: paths,
-// allow-list, modes, binary content, size, tests and lockfiles. It returns
+// allow-list, modes, binary content, size, lockfiles, verification
+// config and tests. It returns
 // nil or a *Refusal (wrapping ErrRefused). Apply calls it, and adds the
 // checks that need the snapshot (symlinks already there, the real size of
 // deletions spelled without content).
@@ -13,7 +14,7 @@ func Check(p *Patch, g Guardrails) error {
 	g = g.withDefaults()
 	for _, check := range []func(*Patch, Guardrails) *Refusal{
 		checkBinary, checkPaths, checkModes, checkConflicts, checkAllowList,
-		checkSize, checkLockfiles, checkTests,
+		checkSize, checkLockfiles, checkConfig, checkTests,
 	} {
 		if r := check(p, g); r != nil {
 			return r

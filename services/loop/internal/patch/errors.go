@@ -44,6 +44,7 @@ const (
 	RuleTestEdit      Rule = "test-edit"      // edits an existing test file
 	RuleLockfile      Rule = "lockfile"       // edits a dependency lockfile
 	RuleConflict      Rule = "conflict"       // touches one path twice
+	RuleConfig        Rule = "config"         // edits verification config
 )
 
 // Refusal is a guardrail's verdict on a patch. Its message is written for

@@ -20,8 +20,8 @@ const (
 var ErrInvalidGuardrails = errors.New("invalid guardrails")
 
 // Guardrails bound what a patch may do. The zero value is the defaults:
-// 64 KiB, 200 changed lines, the whole workspace, no test or lockfile
-// edits. A negative cap means no limit.
+// 64 KiB, 200 changed lines, the whole workspace, no test, lockfile or
+// verification config edits. A negative cap means no limit.
 type Guardrails struct {
 	// AllowedGlobs are doublestar globs ("src/**", "**/*.py") of the paths
 	// a patch may touch; empty means the whole workspace. A glob without
@@ -35,6 +35,14 @@ type Guardrails struct {
 	AllowTestChanges bool
 	// AllowLockfileEdits lets a patch edit dependency lockfiles.
 	AllowLockfileEdits bool
+	// AllowConfigChanges lets a patch edit verification config (see
+	// configGlobs and checkConfigContent). Only the caller's own options
+	// may set it, never the repository's config.
+	AllowConfigChanges bool
+	// ConfigPaths are more workspace paths treated as verification config:
+	// the files the run's pinned plan reads (a Makefile when a step runs
+	// make, a script a step runs). Exact paths, not globs.
+	ConfigPaths []string
 }
 
 // GuardrailsFromProto converts the API's guardrails, validating the globs.
@@ -46,6 +54,7 @@ func GuardrailsFromProto(g *glv1.Guardrails) (Guardrails, error) {
 		MaxChangedLines:    int(g.GetMaxChangedLines()),
 		AllowTestChanges:   g.GetAllowTestChanges(),
 		AllowLockfileEdits: g.GetAllowLockfileEdits(),
+		AllowConfigChanges: g.GetAllowConfigChanges(),
 	}
 	return out, out.Validate()
 }
@@ -59,6 +68,7 @@ func (g Guardrails) Proto() *glv1.Guardrails {
 		MaxChangedLines:    int32(d.MaxChangedLines),
 		AllowTestChanges:   d.AllowTestChanges,
 		AllowLockfileEdits: d.AllowLockfileEdits,
+		AllowConfigChanges: d.AllowConfigChanges,
 	}
 }
 

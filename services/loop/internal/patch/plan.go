@@ -15,6 +15,7 @@ import (
 type plan struct {
 	change
 	content []byte // the new content; unused for a deletion
+	old     []byte // the old content; nil for a creation
 }
 
 // planFile checks one file change against the tree and computes its new
@@ -50,7 +51,9 @@ func planFile(root *os.Root, f *File) (plan, error) {
 		}
 	}
 	if f.Op == OpDelete {
-		return planDelete(f, old, oldMode)
+		pl, err := planDelete(f, old, oldMode)
+		pl.old = old.bytes()
+		return pl, err
 	}
 	ap, err := applyHunks(f.Path(), old, f.Hunks)
 	if err != nil {
@@ -67,6 +70,7 @@ func planFile(root *os.Root, f *File) (plan, error) {
 		change: change{file: f, oldMode: oldMode, newMode: newMode,
 			ops: wholeFile(old, f.Hunks, ap.at), oldEOL: old.eol, newEOL: ap.result.eol},
 		content: ap.result.bytes(),
+		old:     old.bytes(),
 	}, nil
 }
 
@@ -225,4 +229,24 @@ func pruneEmptyDirs(root *os.Root, dir string) {
 			return
 		}
 	}
+}
+
+// checkPlanConfig applies the key-level config rule to one planned change:
+// the old path loses its content when deleted or renamed away, the new
+// path gains the planned content.
+func checkPlanConfig(pl plan, g Guardrails) *Refusal {
+	f := pl.file
+	if f.OldPath != "" && isKeyedConfig(f.OldPath) {
+		var after []byte
+		if f.Op != OpDelete && f.Op != OpRename {
+			after = pl.content
+		}
+		if r := checkConfigContent(f.OldPath, pl.old, after, g); r != nil {
+			return r
+		}
+	}
+	if f.NewPath != "" && f.NewPath != f.OldPath && f.Op != OpDelete && isKeyedConfig(f.NewPath) {
+		return checkConfigContent(f.NewPath, nil, pl.content, g)
+	}
+	return nil
 }

@@ -101,6 +101,10 @@ func RenderPrompt(req *glv1.PatchRequest) string {
 		if !g.GetAllowTestChanges() {
 			b.WriteString("- Do not delete, skip or weaken tests.\n")
 		}
+		if !g.GetAllowConfigChanges() {
+			b.WriteString("- Do not change verification config (greenlight.yaml, CI workflows, pytest.ini, conftest.py, " +
+				"jest/vitest config, test scripts in package.json, the Makefile the checks run): fix the code.\n")
+		}
 	}
 	if fb := req.GetFeedback(); fb != "" {
 		b.WriteString("\n## Feedback on the previous patch\n\n")

@@ -1,0 +1,219 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
+)
+
+// PatchOutcome.rule values of patches that were not kept for a reason
+// other than a guardrail (a refusal records its patch.Rule).
+const (
+	// RuleRegression: the patched code did worse than before (see
+	// compareVerifications).
+	RuleRegression = "regression"
+	// RuleTimeBudget: the run's time ran out while the patch was verified.
+	RuleTimeBudget = "time-budget"
+	// RuleDoesNotApply: the patch's context is not in the files.
+	RuleDoesNotApply = "does-not-apply"
+	// RuleMalformed: no patch could be read from the reply.
+	RuleMalformed = "malformed"
+)
+
+// maxListedTests bounds how many test ids a regression reason names.
+const maxListedTests = 10
+
+// regression is one way a verification is worse than an earlier one of
+// the same (pinned) pipeline.
+type regression struct {
+	// Step is the step concerned ("" for the failing-check count).
+	Step string
+	// Tests are the test ids concerned, sorted ("" entries never).
+	Tests []string
+	// What says what happened, in words.
+	What string
+}
+
+// String renders the regression for a reason or the model's feedback.
+func (g regression) String() string {
+	s := g.What
+	if g.Step != "" {
+		s = fmt.Sprintf("step %q: %s", g.Step, g.What)
+	}
+	if len(g.Tests) > 0 {
+		s += ": " + listTests(g.Tests)
+	}
+	return s
+}
+
+// listTests names at most maxListedTests ids.
+func listTests(ids []string) string {
+	if len(ids) <= maxListedTests {
+		return strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(ids[:maxListedTests], ", "), len(ids)-maxListedTests)
+}
+
+// compareVerifications lists what after does worse than before; both
+// verified the same pinned pipeline, so steps are compared by position
+// (and name). A required step that passed and now fails or does not run,
+// a test that passed and now fails, is skipped or disappeared (from a
+// complete test inventory; from an incomplete one, fewer passing tests),
+// a failing test that is now skipped or no longer runs, and more failing
+// checks (when counts is set) each count. Optional steps
+// are not compared: they never decide the verdict.
+func compareVerifications(before, after *verification, counts bool) []regression {
+	var out []regression
+	for i, b := range before.outcomes {
+		if b.Optional() || i >= len(after.outcomes) || after.outcomes[i].Step.GetName() != b.Step.GetName() {
+			continue
+		}
+		out = append(out, compareStep(b, after.outcomes[i])...)
+	}
+	if counts {
+		if nb, na := failingChecks(before), failingChecks(after); na > nb {
+			out = append(out, regression{What: fmt.Sprintf("more checks fail: %d before, %d after", nb, na)})
+		}
+	}
+	return out
+}
+
+// compareStep compares one step's outcomes.
+func compareStep(b, a score.StepOutcome) []regression {
+	name := b.Step.GetName()
+	var out []regression
+	if passedStep(b) && !passedStep(a) {
+		what := "passed before and now fails"
+		if a.Result == nil || !a.Ran() {
+			what = "passed before and now does not run"
+		}
+		out = append(out, regression{Step: name, What: what})
+	}
+	return append(out, compareTests(name, b.Report, a.Report)...)
+}
+
+// passedStep reports whether a step ran and passed.
+func passedStep(o score.StepOutcome) bool { return o.Result != nil && o.Ran() && o.EffectiveOK() }
+
+// compareTests compares the tests of one step's two reports.
+func compareTests(step string, b, a *parse.StepReport) []regression {
+	if b == nil || !b.HasTests {
+		return nil
+	}
+	passed := passedTests(b)
+	after := map[string]parse.Test{}
+	if a != nil {
+		for _, t := range a.Tests {
+			after[t.ID] = t
+		}
+	}
+	var failed, skipped, gone []string
+	for _, id := range passed {
+		t, ok := after[id]
+		switch {
+		case !ok:
+			gone = append(gone, id)
+		case t.Flaky || t.Status == parse.StatusPassed:
+		case t.Status == parse.StatusSkipped:
+			skipped = append(skipped, id)
+		default:
+			failed = append(failed, id)
+		}
+	}
+	var out []regression
+	if len(failed) > 0 {
+		out = append(out, regression{Step: step, Tests: failed, What: fmt.Sprintf("%d test(s) that passed before now fail", len(failed))})
+	}
+	if len(skipped) > 0 {
+		out = append(out, regression{Step: step, Tests: skipped, What: fmt.Sprintf("%d test(s) that passed before are now skipped", len(skipped))})
+	}
+	if complete(b) && complete(a) && len(gone) > 0 {
+		out = append(out, regression{Step: step, Tests: gone, What: fmt.Sprintf("%d test(s) that passed before disappeared", len(gone))})
+	}
+	if (!complete(b) || !complete(a)) && passedCount(a) < b.Counts.Passed {
+		out = append(out, regression{Step: step, What: fmt.Sprintf(
+			"fewer tests pass: %d before, %d after (tests failed to build, import or be collected?)", b.Counts.Passed, passedCount(a))})
+	}
+	return append(out, vanishedFailures(step, b, a, after)...)
+}
+
+// vanishedFailures lists the tests that failed before and now are skipped
+// or gone (deselected, no longer collected) instead of passing or still
+// failing. A failure whose id prefixes a test of after (a module that did
+// not import, now collected test by test) did not vanish; without a
+// complete inventory after, a test is gone only when fewer tests ran.
+func vanishedFailures(step string, b, a *parse.StepReport, after map[string]parse.Test) []regression {
+	fewer := a == nil || complete(a) || a.Counts.Total() < b.Counts.Total()
+	var skipped, gone []string
+	for _, t := range b.Tests {
+		if t.Flaky || (t.Status != parse.StatusFailed && t.Status != parse.StatusError) {
+			continue
+		}
+		at, ok := after[t.ID]
+		switch {
+		case ok && at.Status == parse.StatusSkipped:
+			skipped = append(skipped, t.ID)
+		case !ok && fewer && !prefixesAny(t.ID, after):
+			gone = append(gone, t.ID)
+		}
+	}
+	sort.Strings(skipped)
+	sort.Strings(gone)
+	var out []regression
+	if len(skipped) > 0 {
+		out = append(out, regression{Step: step, Tests: skipped, What: fmt.Sprintf("%d failing test(s) are now skipped instead of fixed", len(skipped))})
+	}
+	if len(gone) > 0 {
+		out = append(out, regression{Step: step, Tests: gone, What: fmt.Sprintf("%d failing test(s) no longer run (deselected or not collected) instead of being fixed", len(gone))})
+	}
+	return out
+}
+
+// prefixesAny reports whether id is a proper prefix of a test id of after.
+func prefixesAny(id string, after map[string]parse.Test) bool {
+	for other := range after {
+		if len(other) > len(id) && strings.HasPrefix(other, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// passedTests lists, sorted, the ids of the tests a report says passed
+// (flaky ones included: they passed on re-run).
+func passedTests(r *parse.StepReport) []string {
+	var out []string
+	for _, t := range r.Tests {
+		if t.Flaky || t.Status == parse.StatusPassed {
+			out = append(out, t.ID)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// complete reports whether a report lists every test it counted, so a
+// test missing from it did not run.
+func complete(r *parse.StepReport) bool {
+	return r != nil && r.HasTests && r.TestsOmitted == 0 && len(r.Tests) >= r.Counts.Total()
+}
+
+// passedCount is the number of passing tests of a report (0 without one).
+func passedCount(r *parse.StepReport) int {
+	if r == nil || !r.HasTests {
+		return 0
+	}
+	return r.Counts.Passed
+}
+
+// describeRegressions renders regressions as one reason.
+func describeRegressions(rs []regression) string {
+	parts := make([]string, len(rs))
+	for i, g := range rs {
+		parts[i] = g.String()
+	}
+	return strings.Join(parts, "; ")
+}

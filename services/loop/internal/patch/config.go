@@ -1,0 +1,226 @@
+package patch
+
+import (
+	"encoding/json"
+	"path"
+	"reflect"
+	"strings"
+)
+
+// configGlobs are the paths that decide how a workspace is verified:
+// greenlight's own config and the files discovery reads instead of it,
+// CI definitions, and test-runner configuration. A patch that edits one
+// can change which checks run, so it is refused unless the caller's
+// options allow config changes (Guardrails.AllowConfigChanges). The repair
+// loop pins its plan from the baseline snapshot anyway; this rule also
+// covers what a pinned command reads from the patched tree (conftest.py,
+// pytest.ini, jest.config.js…).
+var configGlobs = []string{
+	// greenlight and the configs discovery falls back to.
+	"**/greenlight.{yaml,yml}", "**/.greenlight.{yaml,yml}", "**/agent.{yaml,yml}", "**/runr.config.json",
+	// CI.
+	".github/workflows/**", ".github/actions/**", "**/.gitlab-ci.yml", ".gitlab-ci/**", ".circleci/**",
+	"**/azure-pipelines.{yml,yaml}", "**/Jenkinsfile", "**/.travis.yml", "**/bitbucket-pipelines.yml",
+	".buildkite/**", ".woodpecker.{yml,yaml}", ".woodpecker/**", ".drone.{yml,yaml}",
+	// Python test runners.
+	"**/pytest.ini", "**/.pytest.ini", "**/conftest.py", "**/tox.ini", "**/noxfile.py",
+	// JavaScript test runners.
+	"**/jest.config.*", "**/jest.setup.*", "**/vitest.config.*", "**/vitest.workspace.*", "**/vite.config.*",
+	"**/.mocharc*", "**/karma.conf.*", "**/ava.config.*", "**/playwright.config.*", "**/cypress.config.*",
+	// Go workspaces choose which modules `go test` builds.
+	"**/go.work",
+	// Files that change what a pinned command runs without naming a test:
+	// npm/yarn settings (script-shell) and Python start-up hooks.
+	"**/.npmrc", "**/.yarnrc", "**/.yarnrc.yml", "**/sitecustomize.py", "**/usercustomize.py", "**/.coveragerc",
+}
+
+// isConfigPath reports whether a workspace path is verification config,
+// by name or because the caller listed it (Guardrails.ConfigPaths).
+func isConfigPath(p string, extra []string) bool {
+	for _, g := range configGlobs {
+		if match(g, p) {
+			return true
+		}
+	}
+	for _, e := range extra {
+		if path.Clean(e) == p {
+			return true
+		}
+	}
+	return false
+}
+
+// checkConfig refuses, unless config changes are allowed, a patch that
+// adds, edits, deletes or renames a verification config file.
+func checkConfig(p *Patch, g Guardrails) *Refusal {
+	if g.AllowConfigChanges {
+		return nil
+	}
+	for _, f := range p.Files {
+		for _, name := range f.Paths() {
+			if isConfigPath(name, g.ConfigPaths) {
+				return refuse(RuleConfig, name, "%s; fix the code, not the checks", configHint)
+			}
+		}
+	}
+	return nil
+}
+
+// configHint explains the config rule to the model and the caller.
+const configHint = "verification configuration (greenlight/CI/test-runner config) may not be changed by a patch: " +
+	"it decides which checks run (the caller can allow it with allow_config_changes)"
+
+// checkConfigContent refuses, unless config changes are allowed, a change
+// of the keys or sections of a shared manifest that decide what a test
+// command does: package.json's scripts/jest/vitest/mocha, the pytest/tox
+// sections of pyproject.toml and setup.cfg. old and new are the file's
+// content before and after (nil when it did not or will not exist).
+func checkConfigContent(name string, old, new []byte, g Guardrails) *Refusal {
+	if g.AllowConfigChanges {
+		return nil
+	}
+	var changed string
+	switch path.Base(name) {
+	case "package.json":
+		changed = changedJSONKeys(old, new, packageJSONKeys)
+	case "pyproject.toml":
+		changed = changedSections(old, new, pyprojectSections)
+	case "setup.cfg":
+		changed = changedSections(old, new, setupCfgSections)
+	}
+	if changed == "" {
+		return nil
+	}
+	return refuse(RuleConfig, name, "changes %s, which decides what the test command runs: %s", changed, configHint)
+}
+
+// The keys and sections watched by checkConfigContent.
+var (
+	packageJSONKeys   = []string{"scripts", "jest", "vitest", "mocha", "ava", "c8", "nyc"}
+	pyprojectSections = []string{"tool.pytest", "tool.tox", "tool.hatch.envs", "tool.poe", "tool.nox", "tool.coverage"}
+	setupCfgSections  = []string{"tool:pytest", "pytest", "tox", "testenv", "coverage:"}
+)
+
+// isKeyedConfig reports whether a path is a manifest whose watched keys
+// are checked against the tree (checkConfigContent).
+func isKeyedConfig(name string) bool {
+	switch path.Base(name) {
+	case "package.json", "pyproject.toml", "setup.cfg":
+		return true
+	}
+	return false
+}
+
+// sectionName returns the name of an INI/TOML section header line
+// ("[tool.pytest.ini_options]" → "tool.pytest.ini_options"), or "".
+func sectionName(line string) string {
+	t := strings.TrimSpace(line)
+	if !strings.HasPrefix(t, "[") {
+		return ""
+	}
+	t = strings.Trim(strings.SplitN(t, "]", 2)[0]+"]", "[] \t")
+	return strings.Trim(t, `"'`)
+}
+
+// watchedSection reports whether a section name is, or is below, one of
+// the watched prefixes.
+func watchedSection(name string, watched []string) bool {
+	for _, w := range watched {
+		if strings.HasSuffix(w, ":") && strings.HasPrefix(name, w) {
+			return true
+		}
+		if name == w || strings.HasPrefix(name, w+".") || strings.HasPrefix(name, w+":") {
+			return true
+		}
+	}
+	return false
+}
+
+// sectionBodies collects the text of the watched sections of an INI or
+// TOML file, by section name: the lines of a watched section, and key
+// lines whose dotted path is watched wherever they are (TOML allows
+// `tool.pytest.ini_options.addopts = ...` at the top or under [tool]).
+func sectionBodies(b []byte, watched []string) map[string]string {
+	out := map[string]string{}
+	section := ""
+	for _, line := range strings.Split(string(b), "\n") {
+		if name := sectionName(line); name != "" {
+			section = name
+			if watchedSection(name, watched) {
+				out[name] += "\n" // a header alone counts as present
+			}
+			continue
+		}
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, ";") {
+			continue
+		}
+		if watchedSection(section, watched) {
+			out[section] += t + "\n"
+			continue
+		}
+		if key, _, ok := strings.Cut(t, "="); ok {
+			full := strings.Trim(strings.TrimSpace(key), `"'`)
+			if section != "" {
+				full = section + "." + full
+			}
+			if watchedSection(full, watched) {
+				out[full] += t + "\n"
+			}
+		}
+	}
+	return out
+}
+
+// changedSections names the first watched section whose content differs
+// between old and new ("" when none does). Comments and blank lines do not
+// count.
+func changedSections(old, new []byte, watched []string) string {
+	a, b := sectionBodies(old, watched), sectionBodies(new, watched)
+	for name, body := range a {
+		if b[name] != body {
+			return "the [" + name + "] section"
+		}
+	}
+	for name := range b {
+		if _, ok := a[name]; !ok {
+			return "the [" + name + "] section"
+		}
+	}
+	return ""
+}
+
+// changedJSONKeys names the first watched top-level key whose value
+// differs between two JSON documents ("" when none does). A new document
+// that is not a JSON object cannot be compared and counts as a change of
+// the first watched key it mentions (the runner would fail on it anyway).
+func changedJSONKeys(old, new []byte, watched []string) string {
+	a, _ := jsonObject(old)
+	b, err := jsonObject(new)
+	if err != nil {
+		for _, k := range watched {
+			if strings.Contains(string(new), `"`+k+`"`) {
+				return `the "` + k + `" key (the file is not a JSON object after the patch)`
+			}
+		}
+		return ""
+	}
+	for _, k := range watched {
+		if !reflect.DeepEqual(a[k], b[k]) {
+			return `the "` + k + `" key`
+		}
+	}
+	return ""
+}
+
+// jsonObject decodes a JSON object; empty content is an empty object.
+func jsonObject(b []byte) (map[string]any, error) {
+	out := map[string]any{}
+	if len(strings.TrimSpace(string(b))) == 0 {
+		return out, nil
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
