@@ -4,10 +4,15 @@
 //
 // Entries are immutable files written to a temp name and renamed; a run
 // restores a fresh copy of one into its own sandbox, so nothing a run does
-// to its dependencies reaches the cache or the next run.
+// to its dependencies reaches the cache or the next run. Every entry
+// records the sha256 and size of its tree when it is saved; Get verifies
+// both before handing the tree out and evicts an entry that does not match
+// (a truncated write, bit rot, a file edited on disk).
 package depcache
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +26,10 @@ import (
 
 // ErrTooLarge marks an entry over the per-entry cap; it is not stored.
 var ErrTooLarge = errors.New("dependency cache entry too large")
+
+// ErrCorrupt marks an entry whose content does not match the digest
+// recorded when it was saved; Get has already evicted it.
+var ErrCorrupt = errors.New("dependency cache entry corrupt")
 
 // ErrBadKey marks a key that is not a lowercase hex digest.
 var ErrBadKey = errors.New("malformed dependency cache key")
@@ -53,18 +62,41 @@ func Open(dir string, maxBytes, maxEntry int64, maxAge time.Duration) (*Cache, e
 
 func (c *Cache) path(key string) string { return filepath.Join(c.dir, key+entrySuffix) }
 
-// Get opens the entry for key and marks it used; false when there is none.
-func (c *Cache) Get(key string) (io.ReadCloser, bool) {
+// Get opens the entry for key, verified against the digest recorded when
+// it was saved, and marks it used. ok is false when there is no entry; an
+// entry that fails verification is evicted and reported as an ErrCorrupt
+// error (the caller installs cold).
+func (c *Cache) Get(key string) (rc io.ReadCloser, ok bool, err error) {
 	if !keyRE.MatchString(key) {
-		return nil, false
+		return nil, false, nil
 	}
 	f, err := os.Open(c.path(key))
 	if err != nil {
-		return nil, false
+		return nil, false, nil
+	}
+	body, err := verify(f)
+	if err != nil {
+		_ = f.Close()
+		if rerr := c.Remove(key); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		return nil, false, err
 	}
 	now := c.now()
 	_ = os.Chtimes(c.path(key), now, now) // mtime is the last use, for eviction
-	return f, true
+	return readCloser{body, f}, true, nil
+}
+
+// Remove evicts the entry for key (a tree that failed to restore); no
+// entry is not an error.
+func (c *Cache) Remove(key string) error {
+	if !keyRE.MatchString(key) {
+		return fmt.Errorf("%w: %q", ErrBadKey, key)
+	}
+	if err := os.Remove(c.path(key)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("dependency cache: %w", err)
+	}
+	return nil
 }
 
 // Put stores r under key (read to EOF); on any error, including an entry
@@ -83,7 +115,11 @@ func (c *Cache) Put(key string, r io.Reader) (err error) {
 			_ = os.Remove(tmp.Name())
 		}
 	}()
-	n, err := io.Copy(tmp, io.LimitReader(r, c.maxEntry+1))
+	if _, err = tmp.Write(make([]byte, headerLen)); err != nil { // the header is written last
+		return fmt.Errorf("dependency cache: %w", err)
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(r, c.maxEntry+1))
 	switch {
 	case err != nil:
 		return fmt.Errorf("dependency cache: %w", err)
@@ -91,6 +127,12 @@ func (c *Cache) Put(key string, r io.Reader) (err error) {
 		// Give up without draining: the producer's stream is closed by
 		// the caller (a 1 TiB sparse file must not be read to its end).
 		return fmt.Errorf("%w: more than %d bytes", ErrTooLarge, c.maxEntry)
+	}
+	if _, err = tmp.WriteAt(header(hex.EncodeToString(h.Sum(nil)), n), 0); err != nil {
+		return fmt.Errorf("dependency cache: %w", err)
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("dependency cache: %w", err)
 	}
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("dependency cache: %w", err)
