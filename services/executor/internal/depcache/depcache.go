@@ -31,6 +31,13 @@ var ErrTooLarge = errors.New("dependency cache entry too large")
 // recorded when it was saved; Get has already evicted it.
 var ErrCorrupt = errors.New("dependency cache entry corrupt")
 
+// ErrRejected marks a Put under a key whose entry failed to restore
+// before: the same install would store the same unrestorable tree.
+var ErrRejected = errors.New("dependency cache key rejected: its entry failed to restore earlier")
+
+// maxRejected bounds the remembered rejected keys.
+const maxRejected = 4096
+
 // ErrBadKey marks a key that is not a lowercase hex digest.
 var ErrBadKey = errors.New("malformed dependency cache key")
 
@@ -47,6 +54,9 @@ type Cache struct {
 	now      func() time.Time
 
 	mu sync.Mutex // serializes eviction
+
+	rmu      sync.Mutex
+	rejected map[string]bool // keys whose entry failed to restore (this process)
 }
 
 // Open opens (creating) the cache in dir, keeping at most maxBytes in total,
@@ -55,7 +65,7 @@ func Open(dir string, maxBytes, maxEntry int64, maxAge time.Duration) (*Cache, e
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("dependency cache: %w", err)
 	}
-	c := &Cache{dir: dir, maxBytes: maxBytes, maxEntry: maxEntry, maxAge: maxAge, now: time.Now}
+	c := &Cache{dir: dir, maxBytes: maxBytes, maxEntry: maxEntry, maxAge: maxAge, now: time.Now, rejected: map[string]bool{}}
 	c.removeTemps()
 	return c, c.Evict()
 }
@@ -77,7 +87,7 @@ func (c *Cache) Get(key string) (rc io.ReadCloser, ok bool, err error) {
 	body, err := verify(f)
 	if err != nil {
 		_ = f.Close()
-		if rerr := c.Remove(key); rerr != nil {
+		if rerr := c.remove(key); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
 		return nil, false, err
@@ -87,12 +97,26 @@ func (c *Cache) Get(key string) (rc io.ReadCloser, ok bool, err error) {
 	return readCloser{body, f}, true, nil
 }
 
-// Remove evicts the entry for key (a tree that failed to restore); no
-// entry is not an error.
+// Remove evicts the entry for key because it failed to restore, and
+// refuses to store that key again for the life of this process: the same
+// install would produce the same unrestorable tree (one deeper than
+// PATH_MAX), and every later run would pay a failed restore. No entry is
+// not an error.
 func (c *Cache) Remove(key string) error {
 	if !keyRE.MatchString(key) {
 		return fmt.Errorf("%w: %q", ErrBadKey, key)
 	}
+	c.rmu.Lock()
+	if len(c.rejected) >= maxRejected {
+		clear(c.rejected)
+	}
+	c.rejected[key] = true
+	c.rmu.Unlock()
+	return c.remove(key)
+}
+
+// remove deletes the entry file for key.
+func (c *Cache) remove(key string) error {
 	if err := os.Remove(c.path(key)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("dependency cache: %w", err)
 	}
@@ -104,6 +128,12 @@ func (c *Cache) Remove(key string) error {
 func (c *Cache) Put(key string, r io.Reader) (err error) {
 	if !keyRE.MatchString(key) {
 		return fmt.Errorf("%w: %q", ErrBadKey, key)
+	}
+	c.rmu.Lock()
+	rejected := c.rejected[key]
+	c.rmu.Unlock()
+	if rejected {
+		return ErrRejected
 	}
 	tmp, err := os.CreateTemp(c.dir, "tmp-*")
 	if err != nil {

@@ -89,4 +89,10 @@ func TestRemove(t *testing.T) {
 	if _, ok, _ := c.Get(key('a')); ok {
 		t.Errorf("removed entry still served")
 	}
+	if err := c.Put(key('a'), strings.NewReader("tree")); !errors.Is(err, ErrRejected) {
+		t.Errorf("Put after a failed restore: %v, want ErrRejected", err)
+	}
+	if err := c.Put(key('b'), strings.NewReader("tree")); err != nil {
+		t.Errorf("Put of another key: %v", err)
+	}
 }
