@@ -60,7 +60,7 @@ func TestRow34SnapshotCachePathDisablesCache(t *testing.T) {
 	install := first.result(0)
 	if install.GetStatus() != glv1.StepStatus_STEP_STATUS_OK || install.GetCacheHit() ||
 		!strings.Contains(install.GetCacheNote(), "the snapshot already contains .venv/") {
-		t.Fatalf("attacker install: %s cache_hit=%v cache_note %q", statusOf(install), install.GetCacheHit(), install.GetCacheNote())
+		t.Errorf("attacker install: %s cache_hit=%v cache_note %q", statusOf(install), install.GetCacheHit(), install.GetCacheNote())
 	}
 	if n := entries(t, e); n != 0 {
 		t.Errorf("the attacker's run saved %d cache entries", n)
