@@ -11,6 +11,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/greenlight-dev/greenlight/pkg/workspace"
 )
 
 // DepCache keeps installed dependency trees, as tar streams, by key.
@@ -77,11 +79,8 @@ func (sc *cacheScan) observe(name string, link bool) (hash bool) {
 	if sc.explicit[name] {
 		return true
 	}
-	if !installFile(name) {
-		return false
-	}
 	for _, wd := range sc.workdirs {
-		if relevant(name, wd) {
+		if workspace.InstallFileFor(name, wd) {
 			return true
 		}
 	}
@@ -91,59 +90,11 @@ func (sc *cacheScan) observe(name string, link bool) (hash bool) {
 // record keeps the digest of a keying file.
 func (sc *cacheScan) record(name, digest string) { sc.hashes[name] = digest }
 
-// relevant says whether a file in the snapshot can change an install run
-// in wd: it lies in wd's tree, or directly in one of wd's ancestors
-// (a workspace root's manifest, an .npmrc, a go.work, a Cargo workspace).
-func relevant(name, wd string) bool {
-	if wd == "." || strings.HasPrefix(name, wd+"/") {
-		return true
-	}
-	dir := path.Dir(name)
-	return dir == "." || strings.HasPrefix(wd, dir+"/")
-}
-
-// installFiles are the names of files that decide what an install step
-// produces, whatever discovery listed: manifests, lockfiles, workspace and
-// registry settings, version catalogs, wrapper properties.
-var installFiles = map[string]bool{
-	// Python
-	"setup.py": true, "setup.cfg": true, "pyproject.toml": true, "Pipfile": true, "Pipfile.lock": true,
-	"poetry.lock": true, "uv.lock": true, "pdm.lock": true, "pip.conf": true, "pylock.toml": true,
-	// Node
-	"package.json": true, "package-lock.json": true, "npm-shrinkwrap.json": true, "yarn.lock": true,
-	"pnpm-lock.yaml": true, "pnpm-workspace.yaml": true, "bun.lock": true, "bun.lockb": true,
-	".npmrc": true, ".yarnrc": true, ".yarnrc.yml": true, ".pnpmfile.cjs": true,
-	// Go
-	"go.mod": true, "go.sum": true, "go.work": true, "go.work.sum": true,
-	// Rust
-	"Cargo.toml": true, "Cargo.lock": true, "rust-toolchain": true, "rust-toolchain.toml": true,
-	// JVM
-	"pom.xml": true, "settings.xml": true, "mvnw": true, "gradlew": true, "gradle.properties": true,
-	"gradle-wrapper.properties": true, "gradle-wrapper.jar": true, "maven-wrapper.properties": true,
-}
-
-// installFile says whether a snapshot file can change an install.
-func installFile(name string) bool {
-	base, dir := path.Base(name), path.Base(path.Dir(name))
-	switch {
-	case installFiles[base]:
-		return true
-	case strings.HasSuffix(base, ".gradle"), strings.HasSuffix(base, ".gradle.kts"), strings.HasSuffix(base, ".versions.toml"):
-		return true // build and settings scripts, version catalogs
-	case strings.HasSuffix(base, ".txt") && (strings.Contains(base, "requirements") || strings.Contains(base, "constraints")):
-		return true
-	case dir == "requirements" || dir == ".mvn" || strings.HasPrefix(name, ".yarn/") || strings.Contains(name, "/.yarn/"):
-		return true // requirements/*.txt, .mvn/maven.config, .yarn/releases
-	case dir == ".cargo" && (base == "config" || base == "config.toml"):
-		return true
-	}
-	return false
-}
-
 // cacheKey keys an install step's result by everything that decides it:
 // the owner (so tenants never share trees), the image ID, the workdir, the
-// command, the step's environment, the content of its key files, of every
-// install-deciding file in its tree and its ancestors (installFile), and
+// command, the step's environment, the content of its key files and of
+// every file that can change the install (workspace.InstallFileFor: the
+// manifests of its tree and its ancestors, whatever discovery listed), and
 // the cached paths.
 func (rn *run) cacheKey(s *Step, img ImageInfo) string {
 	h := sha256.New()
@@ -168,7 +119,7 @@ func (rn *run) cacheKey(s *Step, img ImageInfo) string {
 		files[c] = true
 	}
 	for f := range rn.snap.cache.hashes {
-		if installFile(f) && relevant(f, wd) {
+		if workspace.InstallFileFor(f, wd) {
 			files[f] = true
 		}
 	}
