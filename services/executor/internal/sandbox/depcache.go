@@ -11,6 +11,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/greenlight-dev/greenlight/pkg/workspace"
 )
@@ -240,13 +241,19 @@ func dirName(p string) string {
 }
 
 // clip shortens an error for a one-line note (tar names a path deeper
-// than PATH_MAX in full).
+// than PATH_MAX in full) and replaces control characters: the text comes
+// from inside the sandbox and ends up on terminals.
 func clip(s string) string {
 	const max = 300
-	if len(s) <= max {
-		return s
+	if len(s) > max {
+		s = s[:max] + "…"
 	}
-	return validUTF8([]byte(s[:max])) + "…"
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '?'
+		}
+		return r
+	}, validUTF8([]byte(s)))
 }
 
 // shortKey abbreviates a cache key for messages.
