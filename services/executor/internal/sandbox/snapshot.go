@@ -61,7 +61,13 @@ func inspectSnapshot(ctx context.Context, blobs Blobs, d blob.Digest, lim worksp
 			return snapshotInfo{}, snapshotError(err)
 		}
 		name := entryPath(hdr.Name)
-		if !scan.observe(name, hdr.Typeflag == tar.TypeSymlink) || hdr.Typeflag != tar.TypeReg {
+		if !scan.observe(name, hdr.Typeflag == tar.TypeSymlink) {
+			continue
+		}
+		if hdr.Typeflag != tar.TypeReg {
+			// A linked manifest keys by where it points (the target is
+			// keyed too when it is an install file itself).
+			scan.record(name, "link:"+hdr.Linkname)
 			continue
 		}
 		h := sha256.New()
