@@ -85,8 +85,14 @@ func New(ctx context.Context, cfg Config, log *zap.Logger, opts ...Option) (*Ser
 		}
 		s.conn, up = conn, conn
 	}
-	runs := glv1.NewRunServiceClient(up)
-	blobs := glv1.NewBlobServiceClient(up)
+	tok, err := auth.New(cfg.Token)
+	if err != nil {
+		_ = s.Close()
+		return nil, fmt.Errorf("%w: token: %w", ErrConfig, err)
+	}
+	stamped := ownerConn{ClientConnInterface: up, owner: tok.Identity()}
+	runs := glv1.NewRunServiceClient(stamped)
+	blobs := glv1.NewBlobServiceClient(stamped)
 	s.hub = fanout.NewHub(ctx, runs, log.Named("fanout"), cfg.fanoutOptions())
 	s.run = &runProxy{up: runs, hub: s.hub}
 	s.blob = &blobProxy{up: blobs, maxUpload: int64(cfg.MaxUploadBytes)}

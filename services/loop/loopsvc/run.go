@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/server"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/engine"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/events"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/store"
@@ -45,7 +46,7 @@ func newRunServer(eng *engine.Engine, runs *store.Store, hub *events.Hub, d glv1
 // run without owning it.
 func (s *runServer) Verify(req *glv1.VerifyRequest, stream grpc.ServerStreamingServer[glv1.VerifyResponse]) error {
 	ctx := stream.Context()
-	started, err := s.eng.StartVerify(ctx, req)
+	started, err := s.eng.StartVerify(engine.WithOwner(ctx, server.OwnerFromIncoming(ctx)), req)
 	if err != nil {
 		return toStatus(err)
 	}
@@ -72,7 +73,7 @@ func (s *runServer) Fix(stream grpc.BidiStreamingServer[glv1.FixRequest, glv1.Fi
 		return toStatus(fmt.Errorf("%w: the first message of a Fix stream must be a FixStart", errProtocol))
 	}
 	replies := make(chan *glv1.PatchReply, replyBuffer)
-	started, err := s.eng.StartFix(ctx, first.GetStart(), replies)
+	started, err := s.eng.StartFix(engine.WithOwner(ctx, server.OwnerFromIncoming(ctx)), first.GetStart(), replies)
 	if err != nil {
 		return toStatus(err)
 	}

@@ -254,6 +254,9 @@ func (r *Renderer) stepFinished(f *glv1.StepFinished) {
 	if res.GetCacheHit() {
 		detail += ", cache hit"
 	}
+	if n := res.GetCacheNote(); n != "" {
+		detail += " [" + n + "]"
+	}
 	if res.GetReason() != "" && res.GetStatus() != glv1.StepStatus_STEP_STATUS_OK {
 		detail += ": " + res.GetReason()
 	}

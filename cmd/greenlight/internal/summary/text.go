@@ -99,8 +99,13 @@ func stepTable(w io.Writer, steps []*glv1.StepResult) {
 	fmt.Fprintln(tw, "  #\tSTEP\tPHASE\tSTATUS\tEXIT\tDURATION\tCACHE\tTESTS")
 	for i, s := range steps {
 		cache := ""
-		if s.GetCacheHit() {
+		switch {
+		case s.GetCacheHit():
 			cache = "hit"
+		case strings.HasPrefix(s.GetCacheNote(), "dependency cache not used"):
+			cache = "off" // the snapshot ships a cache path; the progress line says which
+		case s.GetCacheNote() != "":
+			cache = "cold"
 		}
 		tests := ""
 		if c := s.GetCounts(); c.GetTotal() > 0 {

@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/detect"
@@ -66,10 +67,24 @@ func (e *extractor) add(c Command) {
 		c.Tier = Tier0
 	}
 	c.Network = c.Phase == PhaseInstall
+	if c.Phase == PhaseInstall {
+		c.CacheKeyFiles = withInstallFiles(c.CacheKeyFiles, e.sp.InstallFiles)
+	}
 	// L2 findings should not hide test results: lint and typecheck steps
 	// let the pipeline go on and still fail the verdict.
 	c.ContinueOnFailure = c.Phase == PhaseLint || c.Phase == PhaseTypecheck
 	e.out.Commands = append(e.out.Commands, c)
+}
+
+// withInstallFiles appends to an install step's key files (its lockfiles
+// first) every other file that can change the install.
+func withInstallFiles(keys, all []string) []string {
+	for _, f := range all {
+		if !slices.Contains(keys, f) {
+			keys = append(keys, f)
+		}
+	}
+	return keys
 }
 
 func (e *extractor) note(format string, args ...any) {

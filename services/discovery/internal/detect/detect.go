@@ -98,6 +98,7 @@ func Detect(t Tree) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
+		sp.InstallFiles = installFiles(v, &sp)
 		res.Subprojects = append(res.Subprojects, sp)
 	}
 	attachMakefiles(v, &res)

@@ -48,6 +48,10 @@ type Subproject struct {
 	Markers  []string
 	HasTests bool
 	Problems []Problem
+	// InstallFiles are the workspace-relative files that can change what
+	// the subproject's install produces (see installFiles); they key the
+	// dependency cache.
+	InstallFiles []string
 
 	// Per-runtime facts command extraction needs; nil for other runtimes.
 	Go     *GoInfo

@@ -4,10 +4,15 @@
 //
 // Entries are immutable files written to a temp name and renamed; a run
 // restores a fresh copy of one into its own sandbox, so nothing a run does
-// to its dependencies reaches the cache or the next run.
+// to its dependencies reaches the cache or the next run. Every entry
+// records the sha256 and size of its tree when it is saved; Get verifies
+// both before handing the tree out and evicts an entry that does not match
+// (a truncated write, bit rot, a file edited on disk).
 package depcache
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +26,17 @@ import (
 
 // ErrTooLarge marks an entry over the per-entry cap; it is not stored.
 var ErrTooLarge = errors.New("dependency cache entry too large")
+
+// ErrCorrupt marks an entry whose content does not match the digest
+// recorded when it was saved; Get has already evicted it.
+var ErrCorrupt = errors.New("dependency cache entry corrupt")
+
+// ErrRejected marks a Put under a key whose entry failed to restore
+// before: the same install would store the same unrestorable tree.
+var ErrRejected = errors.New("dependency cache key rejected: its entry failed to restore earlier")
+
+// maxRejected bounds the remembered rejected keys.
+const maxRejected = 4096
 
 // ErrBadKey marks a key that is not a lowercase hex digest.
 var ErrBadKey = errors.New("malformed dependency cache key")
@@ -38,6 +54,9 @@ type Cache struct {
 	now      func() time.Time
 
 	mu sync.Mutex // serializes eviction
+
+	rmu      sync.Mutex
+	rejected map[string]bool // keys whose entry failed to restore (this process)
 }
 
 // Open opens (creating) the cache in dir, keeping at most maxBytes in total,
@@ -46,25 +65,62 @@ func Open(dir string, maxBytes, maxEntry int64, maxAge time.Duration) (*Cache, e
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("dependency cache: %w", err)
 	}
-	c := &Cache{dir: dir, maxBytes: maxBytes, maxEntry: maxEntry, maxAge: maxAge, now: time.Now}
+	c := &Cache{dir: dir, maxBytes: maxBytes, maxEntry: maxEntry, maxAge: maxAge, now: time.Now, rejected: map[string]bool{}}
 	c.removeTemps()
 	return c, c.Evict()
 }
 
 func (c *Cache) path(key string) string { return filepath.Join(c.dir, key+entrySuffix) }
 
-// Get opens the entry for key and marks it used; false when there is none.
-func (c *Cache) Get(key string) (io.ReadCloser, bool) {
+// Get opens the entry for key, verified against the digest recorded when
+// it was saved, and marks it used. ok is false when there is no entry; an
+// entry that fails verification is evicted and reported as an ErrCorrupt
+// error (the caller installs cold).
+func (c *Cache) Get(key string) (rc io.ReadCloser, ok bool, err error) {
 	if !keyRE.MatchString(key) {
-		return nil, false
+		return nil, false, nil
 	}
 	f, err := os.Open(c.path(key))
 	if err != nil {
-		return nil, false
+		return nil, false, nil
+	}
+	body, err := verify(f)
+	if err != nil {
+		_ = f.Close()
+		if rerr := c.remove(key); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		return nil, false, err
 	}
 	now := c.now()
 	_ = os.Chtimes(c.path(key), now, now) // mtime is the last use, for eviction
-	return f, true
+	return readCloser{body, f}, true, nil
+}
+
+// Remove evicts the entry for key because it failed to restore, and
+// refuses to store that key again for the life of this process: the same
+// install would produce the same unrestorable tree (one deeper than
+// PATH_MAX), and every later run would pay a failed restore. No entry is
+// not an error.
+func (c *Cache) Remove(key string) error {
+	if !keyRE.MatchString(key) {
+		return fmt.Errorf("%w: %q", ErrBadKey, key)
+	}
+	c.rmu.Lock()
+	if len(c.rejected) >= maxRejected {
+		clear(c.rejected)
+	}
+	c.rejected[key] = true
+	c.rmu.Unlock()
+	return c.remove(key)
+}
+
+// remove deletes the entry file for key.
+func (c *Cache) remove(key string) error {
+	if err := os.Remove(c.path(key)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("dependency cache: %w", err)
+	}
+	return nil
 }
 
 // Put stores r under key (read to EOF); on any error, including an entry
@@ -72,6 +128,12 @@ func (c *Cache) Get(key string) (io.ReadCloser, bool) {
 func (c *Cache) Put(key string, r io.Reader) (err error) {
 	if !keyRE.MatchString(key) {
 		return fmt.Errorf("%w: %q", ErrBadKey, key)
+	}
+	c.rmu.Lock()
+	rejected := c.rejected[key]
+	c.rmu.Unlock()
+	if rejected {
+		return ErrRejected
 	}
 	tmp, err := os.CreateTemp(c.dir, "tmp-*")
 	if err != nil {
@@ -83,7 +145,11 @@ func (c *Cache) Put(key string, r io.Reader) (err error) {
 			_ = os.Remove(tmp.Name())
 		}
 	}()
-	n, err := io.Copy(tmp, io.LimitReader(r, c.maxEntry+1))
+	if _, err = tmp.Write(make([]byte, headerLen)); err != nil { // the header is written last
+		return fmt.Errorf("dependency cache: %w", err)
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(r, c.maxEntry+1))
 	switch {
 	case err != nil:
 		return fmt.Errorf("dependency cache: %w", err)
@@ -91,6 +157,12 @@ func (c *Cache) Put(key string, r io.Reader) (err error) {
 		// Give up without draining: the producer's stream is closed by
 		// the caller (a 1 TiB sparse file must not be read to its end).
 		return fmt.Errorf("%w: more than %d bytes", ErrTooLarge, c.maxEntry)
+	}
+	if _, err = tmp.WriteAt(header(hex.EncodeToString(h.Sum(nil)), n), 0); err != nil {
+		return fmt.Errorf("dependency cache: %w", err)
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("dependency cache: %w", err)
 	}
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("dependency cache: %w", err)

@@ -13,7 +13,7 @@ func key(c byte) string { return strings.Repeat(string(c), 64) }
 
 func TestPutGetEvict(t *testing.T) {
 	dir := t.TempDir()
-	c, err := Open(dir, 10, 6, time.Hour)
+	c, err := Open(dir, 10+2*int64(headerLen), 6, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,12 +26,12 @@ func TestPutGetEvict(t *testing.T) {
 		now = now.Add(time.Minute)
 	}
 	// 15 bytes over a 10-byte budget: the least recently used ("a") went.
-	if _, ok := c.Get(key('a')); ok {
+	if _, ok, _ := c.Get(key('a')); ok {
 		t.Errorf("the oldest entry survived eviction")
 	}
-	rc, ok := c.Get(key('c'))
-	if !ok {
-		t.Fatal("newest entry missing")
+	rc, ok, err := c.Get(key('c'))
+	if !ok || err != nil {
+		t.Fatalf("newest entry missing: %v", err)
 	}
 	b, _ := io.ReadAll(rc)
 	rc.Close()
@@ -41,7 +41,7 @@ func TestPutGetEvict(t *testing.T) {
 	if err := c.Put(key('d'), strings.NewReader("1234567")); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("oversized Put: %v", err)
 	}
-	if _, ok := c.Get(key('d')); ok {
+	if _, ok, _ := c.Get(key('d')); ok {
 		t.Errorf("an oversized entry was kept")
 	}
 	if err := c.Put("../x", strings.NewReader("1")); !errors.Is(err, ErrBadKey) {

@@ -1,28 +1,102 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"path"
 	"slices"
 	"strings"
+	"unicode"
+
+	"github.com/greenlight-dev/greenlight/pkg/workspace"
 )
 
 // DepCache keeps installed dependency trees, as tar streams, by key.
 type DepCache interface {
-	// Get opens the entry for key; false when there is none.
-	Get(key string) (io.ReadCloser, bool)
+	// Get opens the entry for key, verified against the digest recorded
+	// when it was saved. ok is false on a miss; err reports an entry that
+	// failed verification (the cache has already evicted it).
+	Get(key string) (rc io.ReadCloser, ok bool, err error)
 	// Put stores r (read to EOF) under key; on any error nothing is kept.
 	Put(key string, r io.Reader) error
+	// Remove evicts the entry for key after it failed to restore; the
+	// cache may then refuse to store that key again (the same install
+	// would store the same unrestorable tree).
+	Remove(key string) error
 }
+
+// The dependency cache is trusted only as far as its key reaches, so the key
+// covers everything that decides what an install step produces (see
+// cacheKey), and a run whose workspace already holds one of the cache paths
+// neither restores nor saves: a tree the code under test brought along (a
+// .venv with a planted pytest plugin) must never become another run's
+// installed dependencies, and restoring over it would mix the two.
+
+// cacheScan is what the snapshot pass collects for the cached install
+// steps: the digests of every file that can change an install, and which
+// cache paths the snapshot already holds.
+type cacheScan struct {
+	explicit map[string]bool // the steps' cache_key_files
+	workdirs []string        // the cached steps' workdirs
+	paths    []string        // their cache paths, joined to the workdir
+	hashes   map[string]string
+	held     map[string]bool
+}
+
+// newCacheScan prepares the scan for the request's cached install steps.
+func (rn *run) newCacheScan() *cacheScan {
+	sc := &cacheScan{explicit: map[string]bool{}, hashes: map[string]string{}, held: map[string]bool{}}
+	for i := range rn.req.Steps {
+		s := &rn.req.Steps[i]
+		if !s.usesCache() {
+			continue
+		}
+		wd, _ := cleanRel(s.Workdir)
+		sc.workdirs = append(sc.workdirs, wd)
+		for _, f := range s.CacheKeyFiles {
+			c, _ := cleanRel(f)
+			sc.explicit[c] = true
+		}
+		for _, p := range s.CachePaths {
+			sc.paths = append(sc.paths, joinRel(wd, p))
+		}
+	}
+	return sc
+}
+
+// observe notes one snapshot entry: whether it puts something at (or a
+// link above) a cache path, and whether its content keys the cache.
+func (sc *cacheScan) observe(name string, link bool) (hash bool) {
+	for _, p := range sc.paths {
+		if name == p || strings.HasPrefix(name, p+"/") || (link && strings.HasPrefix(p, name+"/")) {
+			sc.held[p] = true
+		}
+	}
+	if sc.explicit[name] {
+		return true
+	}
+	for _, wd := range sc.workdirs {
+		if workspace.InstallFileFor(name, wd) {
+			return true
+		}
+	}
+	return false
+}
+
+// record keeps the digest of a keying file.
+func (sc *cacheScan) record(name, digest string) { sc.hashes[name] = digest }
 
 // cacheKey keys an install step's result by everything that decides it:
 // the owner (so tenants never share trees), the image ID, the workdir, the
-// command, the step's environment, the content of its key files
-// (lockfiles) and the cached paths.
+// command, the step's environment, the content of its key files and of
+// every file that can change the install (workspace.InstallFileFor: the
+// manifests of its tree and its ancestors, whatever discovery listed), and
+// the cached paths.
 func (rn *run) cacheKey(s *Step, img ImageInfo) string {
 	h := sha256.New()
 	w := func(parts ...string) {
@@ -31,7 +105,7 @@ func (rn *run) cacheKey(s *Step, img ImageInfo) string {
 		}
 	}
 	wd, _ := cleanRel(s.Workdir)
-	w("greenlight-depcache-v1", rn.owner(), img.ID, wd, s.Command)
+	w("greenlight-depcache-v2", rn.owner(), img.ID, wd, s.Command)
 	keys := make([]string, 0, len(s.Env))
 	for k := range s.Env {
 		keys = append(keys, k)
@@ -40,15 +114,22 @@ func (rn *run) cacheKey(s *Step, img ImageInfo) string {
 	for _, k := range keys {
 		w("env", k, s.Env[k])
 	}
-	files := slices.Clone(s.CacheKeyFiles)
-	slices.Sort(files)
-	for _, f := range files {
+	files := map[string]bool{}
+	for _, f := range s.CacheKeyFiles {
 		c, _ := cleanRel(f)
-		hash, ok := rn.snap.keyHashes[c]
+		files[c] = true
+	}
+	for f := range rn.snap.cache.hashes {
+		if workspace.InstallFileFor(f, wd) {
+			files[f] = true
+		}
+	}
+	for _, f := range slices.Sorted(maps.Keys(files)) {
+		hash, ok := rn.snap.cache.hashes[f]
 		if !ok {
 			hash = "absent"
 		}
-		w("file", c, hash)
+		w("file", f, hash)
 	}
 	paths := slices.Clone(s.CachePaths)
 	slices.Sort(paths)
@@ -56,12 +137,58 @@ func (rn *run) cacheKey(s *Step, img ImageInfo) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// probeCacheScript prints the cache paths that already exist in the
+// workdir (brought by the snapshot through a link, or made by an earlier
+// step).
+const probeCacheScript = `cd "$0" 2>/dev/null || exit 0
+for p do
+  if [ -e "$p" ] || [ -h "$p" ]; then printf '%s\n' "$p"; fi
+done`
+
+// cacheBlocked says why the dependency cache must not be used for s in
+// this run ("" when it may): the workspace already holds a cache path.
+func (rn *run) cacheBlocked(ctx context.Context, b *box, s *Step) string {
+	wd, _ := cleanRel(s.Workdir)
+	var held []string
+	for _, p := range s.CachePaths {
+		if rn.snap.cache.held[joinRel(wd, p)] {
+			held = append(held, dirName(p))
+		}
+	}
+	if len(held) > 0 {
+		return "dependency cache not used: the snapshot already contains " + strings.Join(held, ", ")
+	}
+	var out bytes.Buffer
+	cmd := append([]string{"/bin/sh", "-c", probeCacheScript, workdirPath(s.Workdir)}, s.CachePaths...)
+	if _, err := rn.r.execOutput(ctx, b, cmd, nil, &out); err != nil {
+		return "dependency cache not used: checking the cache paths failed: " + clip(err.Error())
+	}
+	for _, p := range strings.Fields(out.String()) {
+		held = append(held, dirName(p))
+	}
+	if len(held) > 0 {
+		return "dependency cache not used: the workspace already contains " + strings.Join(held, ", ") + " before the install step"
+	}
+	return ""
+}
+
 // restoreCache unpacks a cached tree into the step's workdir: a fresh copy
 // for every run, so nothing a run writes into it reaches the next one.
-func (rn *run) restoreCache(ctx context.Context, b *box, key string, rc io.Reader, s *Step) error {
+func (rn *run) restoreCache(ctx context.Context, b *box, rc io.Reader, s *Step) error {
 	dir := workdirPath(s.Workdir)
 	cmd := []string{"/bin/sh", "-c", `mkdir -p "$0" && exec tar -x -f - -C "$0" --no-same-owner`, dir}
 	return rn.r.execQuiet(ctx, b, cmd, rc)
+}
+
+// cleanCacheScript removes what a failed restore left in the cache paths
+// (cacheBlocked made sure none of them existed before).
+const cleanCacheScript = `cd "$0" 2>/dev/null || exit 0
+exec rm -rf -- "$@"`
+
+// cleanCache removes a partial restore from the sandbox.
+func (rn *run) cleanCache(ctx context.Context, b *box, s *Step) error {
+	cmd := append([]string{"/bin/sh", "-c", cleanCacheScript, workdirPath(s.Workdir)}, s.CachePaths...)
+	return rn.r.execQuiet(ctx, b, cmd, nil)
 }
 
 // saveCacheScript tars the cache paths that exist, relative to the workdir.
@@ -99,6 +226,34 @@ func (rn *run) saveCache(ctx context.Context, b *box, key string, s *Step) error
 func workdirPath(wd string) string {
 	c, _ := cleanRel(wd)
 	return path.Join(WorkspaceDir, c)
+}
+
+// joinRel joins a cache path to a clean workdir, workspace-relative.
+func joinRel(wd, p string) string {
+	c, _ := cleanRel(p)
+	return path.Join(wd, c)
+}
+
+// dirName shows a cache path as a directory ("node_modules/").
+func dirName(p string) string {
+	c, _ := cleanRel(p)
+	return c + "/"
+}
+
+// clip shortens an error for a one-line note (tar names a path deeper
+// than PATH_MAX in full) and replaces control characters: the text comes
+// from inside the sandbox and ends up on terminals.
+func clip(s string) string {
+	const max = 300
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '?'
+		}
+		return r
+	}, validUTF8([]byte(s)))
 }
 
 // shortKey abbreviates a cache key for messages.

@@ -141,11 +141,18 @@ type memCache struct {
 
 func newMemCache() *memCache { return &memCache{m: map[string][]byte{}} }
 
-func (c *memCache) Get(key string) (io.ReadCloser, bool) {
+func (c *memCache) Get(key string) (io.ReadCloser, bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b, ok := c.m[key]
-	return io.NopCloser(bytes.NewReader(b)), ok
+	return io.NopCloser(bytes.NewReader(b)), ok, nil
+}
+
+func (c *memCache) Remove(key string) error {
+	c.mu.Lock()
+	delete(c.m, key)
+	c.mu.Unlock()
+	return nil
 }
 
 func (c *memCache) Put(key string, r io.Reader) error {

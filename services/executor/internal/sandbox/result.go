@@ -56,6 +56,10 @@ type StepResult struct {
 	Reason string
 	// CacheHit says an install step was satisfied from the dependency cache.
 	CacheHit bool
+	// CacheNote says why the dependency cache was not used for an install
+	// step (the snapshot already holds a cache path) or why an entry was
+	// dropped (failed verification or restore); "" otherwise.
+	CacheNote string
 }
 
 // ran reports whether the step executed (its results carry evidence).

@@ -128,7 +128,7 @@ func (r *Runner) Run(ctx context.Context, req Request, sink Sink) (*Result, erro
 	if err := rn.preflight(ctx); err != nil {
 		return nil, err
 	}
-	snap, err := inspectSnapshot(ctx, r.blobs, req.Snapshot, snapshotLimits(rn.lim), rn.keyFiles())
+	snap, err := inspectSnapshot(ctx, r.blobs, req.Snapshot, snapshotLimits(rn.lim), rn.newCacheScan())
 	if err != nil {
 		return nil, err
 	}
@@ -196,20 +196,6 @@ func engineError(outer, inner context.Context, err error) error {
 		return fmt.Errorf("%w: no answer within %s: %w", ErrEngineUnavailable, preflightTimeout, err)
 	}
 	return err
-}
-
-// keyFiles lists the files whose hashes key the dependency cache.
-func (rn *run) keyFiles() map[string]bool {
-	want := map[string]bool{}
-	for i := range rn.req.Steps {
-		if s := &rn.req.Steps[i]; s.usesCache() {
-			for _, f := range s.CacheKeyFiles {
-				c, _ := cleanRel(f)
-				want[c] = true
-			}
-		}
-	}
-	return want
 }
 
 // caBundle is the PEM install steps trust: the server's bundle plus the

@@ -25,9 +25,9 @@ type Blobs interface {
 // snapshotInfo is what the validation pass learned about a snapshot.
 type snapshotInfo struct {
 	stats workspace.Stats
-	// keyHashes maps a workspace-relative file to the sha256 of its
-	// content, for the files that key the dependency cache.
-	keyHashes map[string]string
+	// cache holds the digests of the files that key the dependency cache
+	// and the cache paths the snapshot already holds.
+	cache *cacheScan
 }
 
 // snapshotLimits are the validation limits: the workspace package's
@@ -40,16 +40,17 @@ func snapshotLimits(lim Limits) workspace.Limits {
 }
 
 // inspectSnapshot validates the whole snapshot before any container is
-// touched (streaming: the tar is never held in memory) and hashes the files
-// named in want. A bad entry is an ErrInvalidSnapshot naming it.
-func inspectSnapshot(ctx context.Context, blobs Blobs, d blob.Digest, lim workspace.Limits, want map[string]bool) (snapshotInfo, error) {
+// touched (streaming: the tar is never held in memory) and shows every
+// entry to the dependency cache's scan, hashing the files it wants. A bad
+// entry is an ErrInvalidSnapshot naming it.
+func inspectSnapshot(ctx context.Context, blobs Blobs, d blob.Digest, lim workspace.Limits, scan *cacheScan) (snapshotInfo, error) {
 	rc, err := openSnapshot(ctx, blobs, d)
 	if err != nil {
 		return snapshotInfo{}, err
 	}
 	defer rc.Close()
 	vr := workspace.NewValidatingReader(rc, lim)
-	info := snapshotInfo{keyHashes: map[string]string{}}
+	info := snapshotInfo{cache: scan}
 	tr := tar.NewReader(vr)
 	for {
 		hdr, err := tr.Next()
@@ -60,14 +61,20 @@ func inspectSnapshot(ctx context.Context, blobs Blobs, d blob.Digest, lim worksp
 			return snapshotInfo{}, snapshotError(err)
 		}
 		name := entryPath(hdr.Name)
-		if !want[name] || hdr.Typeflag != tar.TypeReg {
+		if !scan.observe(name, hdr.Typeflag == tar.TypeSymlink) {
+			continue
+		}
+		if hdr.Typeflag != tar.TypeReg {
+			// A linked manifest keys by where it points (the target is
+			// keyed too when it is an install file itself).
+			scan.record(name, "link:"+hdr.Linkname)
 			continue
 		}
 		h := sha256.New()
 		if _, err := io.Copy(h, tr); err != nil {
 			return snapshotInfo{}, snapshotError(err)
 		}
-		info.keyHashes[name] = hex.EncodeToString(h.Sum(nil))
+		scan.record(name, hex.EncodeToString(h.Sum(nil)))
 	}
 	// Drain the trailer through the validator too.
 	if _, err := io.Copy(io.Discard, vr); err != nil {

@@ -83,8 +83,10 @@ func (rn *run) runStep(runCtx, callerCtx context.Context, i int, b *box) {
 
 	key := ""
 	if s.usesCache() && rn.r.cache != nil {
-		key = rn.cacheKey(s, b.image)
-		res.CacheHit = rn.tryRestore(runCtx, b, key, s, system)
+		key, res.CacheHit, res.CacheNote = rn.useCache(runCtx, b, s, system)
+		if res.CacheNote != "" {
+			system(res.CacheNote)
+		}
 	}
 	if res.CacheHit {
 		res.Status, res.ExitCode = StatusOK, 0
@@ -94,7 +96,9 @@ func (rn *run) runStep(runCtx, callerCtx context.Context, i int, b *box) {
 			system(res.Reason)
 		}
 		if res.Status == StatusOK && key != "" {
-			rn.trySave(runCtx, b, key, s, system)
+			if note := rn.trySave(runCtx, b, key, s, system); res.CacheNote == "" {
+				res.CacheNote = note
+			}
 		}
 		rn.collectReports(callerCtx, b, i, s, system)
 	}
@@ -213,35 +217,69 @@ func (rn *run) stepEnv(s *Step) []string {
 	return env
 }
 
-// tryRestore restores the dependency cache for key; false on a miss or a
-// failed restore (then the install step runs as usual).
-func (rn *run) tryRestore(ctx context.Context, b *box, key string, s *Step, system func(string)) bool {
-	rc, ok := rn.r.cache.Get(key)
+// useCache decides how the dependency cache serves install step s: key
+// is "" when the cache must not be used (then nothing is saved either),
+// hit says the step was satisfied from it, and note says why the cache was
+// not used or why an entry was dropped ("" on a plain hit or miss).
+func (rn *run) useCache(ctx context.Context, b *box, s *Step, system func(string)) (key string, hit bool, note string) {
+	if note = rn.cacheBlocked(ctx, b, s); note != "" {
+		return "", false, note
+	}
+	key = rn.cacheKey(s, b.image)
+	hit, note, save := rn.tryRestore(ctx, b, key, s, system)
+	if !save {
+		key = ""
+	}
+	return key, hit, note
+}
+
+// tryRestore restores the dependency cache for key: hit on success; on a
+// miss the install step runs as usual. An entry that fails verification or
+// whose extraction fails is evicted and its partial tree removed from the
+// sandbox (then note says so and the install runs cold). save is false
+// when that removal failed: a tree installed over leftovers is not saved.
+func (rn *run) tryRestore(ctx context.Context, b *box, key string, s *Step, system func(string)) (hit bool, note string, save bool) {
+	rc, ok, err := rn.r.cache.Get(key)
+	if err != nil {
+		rn.log.Warn("a dependency cache entry failed verification and was evicted", zap.String("step", s.Name), zap.Error(err))
+		return false, fmt.Sprintf("dependency cache entry %s failed verification and was evicted (%s); installing cold",
+			shortKey(key), clip(err.Error())), true
+	}
 	if !ok {
-		return false
+		return false, "", true
 	}
 	defer rc.Close()
 	start := time.Now()
-	if err := rn.restoreCache(ctx, b, key, rc, s); err != nil {
-		rn.log.Warn("restoring the dependency cache failed", zap.String("step", s.Name), zap.Error(err))
-		system(fmt.Sprintf("dependency cache %s could not be restored (%v); running the install step", shortKey(key), err))
-		return false
+	if err := rn.restoreCache(ctx, b, rc, s); err != nil {
+		rn.log.Warn("restoring the dependency cache failed; evicting the entry", zap.String("step", s.Name), zap.Error(err))
+		note = fmt.Sprintf("dependency cache entry %s could not be restored (%s); evicted it, installing cold", shortKey(key), clip(err.Error()))
+		if rerr := rn.r.cache.Remove(key); rerr != nil {
+			rn.log.Error("evicting a dependency cache entry failed", zap.String("step", s.Name), zap.Error(rerr))
+		}
+		if cerr := rn.cleanCache(ctx, b, s); cerr != nil {
+			rn.log.Warn("removing a partial dependency restore failed", zap.String("step", s.Name), zap.Error(cerr))
+			return false, note + "; the partial restore could not be removed, so this install is not saved", false
+		}
+		return false, note, true
 	}
 	system(fmt.Sprintf("dependency cache hit (%s): restored %s in %s; install step skipped",
 		shortKey(key), strings.Join(s.CachePaths, ", "), time.Since(start).Round(time.Millisecond)))
-	return true
+	return true, "", true
 }
 
 // trySave stores the step's cache paths after a successful install; a
-// failure only costs the next run its cache hit.
-func (rn *run) trySave(ctx context.Context, b *box, key string, s *Step, system func(string)) {
+// failure only costs the next run its cache hit (the returned note says
+// so).
+func (rn *run) trySave(ctx context.Context, b *box, key string, s *Step, system func(string)) string {
 	start := time.Now()
 	if err := rn.saveCache(ctx, b, key, s); err != nil {
 		rn.log.Info("dependency cache not saved", zap.String("step", s.Name), zap.Error(err))
-		system(fmt.Sprintf("dependency cache not saved: %v", err))
-		return
+		note := "dependency cache not saved: " + clip(err.Error())
+		system(note)
+		return note
 	}
 	system(fmt.Sprintf("dependency cache saved (%s) in %s", shortKey(key), time.Since(start).Round(time.Millisecond)))
+	return ""
 }
 
 // storeStepLog stores the step's log as a blob and appends it to the

@@ -54,6 +54,22 @@ func New(secret string) (*Token, error) {
 	return t, nil
 }
 
+// AnonymousIdentity is the identity of clients of a gateway without a token
+// (which listens on loopback only).
+const AnonymousIdentity = "anonymous@loopback"
+
+// Identity names the clients that present this token: "token:" and the
+// first 12 hex digits of the token's sha256 (a fingerprint that does not
+// reveal the token), or AnonymousIdentity without a token. It is the owner
+// the gateway asks the loop to run for, so dependency-cache entries are
+// never shared across tokens.
+func (t *Token) Identity() string {
+	if !t.Enabled() {
+		return AnonymousIdentity
+	}
+	return "token:" + hex.EncodeToString(t.digest[:6])
+}
+
 // Enabled reports whether requests must present the token.
 func (t *Token) Enabled() bool { return t != nil && t.set }
 

@@ -20,8 +20,6 @@ const (
 	DefaultFixTimeBudget = 30 * time.Minute
 	// DefaultScoreThreshold is the score a green repair run must reach.
 	DefaultScoreThreshold = 8.0
-	// DefaultOwner labels the executor's containers.
-	DefaultOwner = "greenlight-loop"
 )
 
 // Config holds the engine's defaults and caps; the zero value of a field
@@ -37,7 +35,9 @@ type Config struct {
 	FixTimeBudget time.Duration
 	// ScoreThreshold is the default of FixOptions.score_threshold.
 	ScoreThreshold float64
-	// Owner is the executor's container owner label.
+	// Owner is the owner of runs whose request names none (see WithOwner);
+	// default LocalOwner(). The executor labels containers with it and
+	// never shares dependency-cache entries across owners.
 	Owner string
 	// Snapshot bounds what a snapshot tar may hold (checked before a run is
 	// created, and when a snapshot is unpacked to locate code).
@@ -65,7 +65,7 @@ func (c Config) withDefaults() Config {
 		c.ScoreThreshold = DefaultScoreThreshold
 	}
 	if c.Owner == "" {
-		c.Owner = DefaultOwner
+		c.Owner = LocalOwner()
 	}
 	if c.MaxRoundsCap <= 0 {
 		c.MaxRoundsCap = 50

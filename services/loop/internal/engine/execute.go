@@ -73,7 +73,7 @@ func (r *run) executeAs(ctx context.Context, snapshot *glv1.Digest, p *glv1.Pipe
 	start := time.Now()
 	stream, err := r.e.d.Executor.Execute(ctx, &glv1.ExecuteRequest{
 		RunId: r.id, Snapshot: snapshot, Pipeline: p, Limits: limits,
-		CommitSha: o.GetCommitSha(), Owner: r.e.cfg.Owner,
+		CommitSha: o.GetCommitSha(), Owner: r.owner,
 	})
 	if err != nil {
 		return nil, executorError(ctx, err)

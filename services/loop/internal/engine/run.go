@@ -19,6 +19,8 @@ type run struct {
 	kind    glv1.RunKind
 	log     *zap.Logger
 	created time.Time
+	// owner is who the run is for (ExecuteRequest.owner).
+	owner string
 }
 
 // create persists a new PENDING run and its RunCreated event: after it
@@ -29,7 +31,8 @@ func (e *Engine) create(ctx context.Context, rec *glv1.Run) (*run, error) {
 	if err := e.d.Store.CreateRun(ctx, rec); err != nil {
 		return nil, fmt.Errorf("create run: %w", err)
 	}
-	r := &run{e: e, id: rec.GetId(), kind: rec.GetKind(), log: e.log.With(zap.String("run_id", rec.GetId())), created: rec.GetCreatedAt().AsTime()}
+	r := &run{e: e, id: rec.GetId(), kind: rec.GetKind(), log: e.log.With(zap.String("run_id", rec.GetId())), created: rec.GetCreatedAt().AsTime(),
+		owner: e.ownerOf(ctx)}
 	created := proto.Clone(rec).(*glv1.Run)
 	if err := r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_RunCreated{RunCreated: &glv1.RunCreated{Run: created}}}); err != nil {
 		r.finish(glv1.RunStatus_RUN_STATUS_ERROR, nil, nil, err.Error())
