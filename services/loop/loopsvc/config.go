@@ -3,11 +3,14 @@ package loopsvc
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/greenlight-dev/greenlight/pkg/config"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/engine"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/provider"
 )
 
 // ErrConfig is wrapped by Config.Validate errors.
@@ -40,7 +43,25 @@ type Config struct {
 	RetentionRuns int
 	// PruneEvery is how often retention runs (0: only at start-up).
 	PruneEvery time.Duration
+
+	// ProviderProfiles are the COMMAND and OPENAI patch providers Fix
+	// requests may select by name; none by default (requests may then use
+	// only CLIENT and REPLAY).
+	ProviderProfiles []ProviderProfile
+	// Getenv reads the profiles' key variables at Validate; nil means
+	// os.Getenv.
+	Getenv func(string) string
 }
+
+// ProviderProfile is one configured COMMAND or OPENAI patch provider; see
+// ParseProviderProfile for the flag syntax.
+type ProviderProfile = provider.Profile
+
+// ParseProviderProfile reads a --provider-profile value:
+// name=NAME,kind=command,[timeout=5m,]command=CMD (command comes last and
+// takes the rest, commas included) or
+// name=NAME,kind=openai,model=M[,base-url=URL][,key-env=VAR][,allow-model=true][,timeout=2m][,cost-per-1k=0.002].
+func ParseProviderProfile(spec string) (ProviderProfile, error) { return provider.ParseProfile(spec) }
 
 // DefaultConfig returns the defaults: the user's data directory, the
 // default local addresses of discovery and executor, the seeds' budgets
@@ -74,6 +95,9 @@ func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.Int(&c.RetentionDays, "retention-days", "delete finished runs older than this many days (0 keeps them)")
 	fs.Int(&c.RetentionRuns, "retention-runs", "keep only the newest `N` runs (0 keeps all)")
 	fs.Duration(&c.PruneEvery, "prune-every", "how often retention runs (0: only at start-up)")
+	fs.Var((*profilesValue)(&c.ProviderProfiles), "provider-profile",
+		"a COMMAND or OPENAI patch provider Fix requests may select by name; repeat it (a YAML list in the config file) for several: "+
+			provider.ProfileSyntax)
 }
 
 // Validate reports the first unusable setting.
@@ -90,6 +114,13 @@ func (c *Config) Validate() error {
 	case c.RetentionDays < 0 || c.RetentionRuns < 0 || c.PruneEvery < 0:
 		return fmt.Errorf("%w: retention-days, retention-runs and prune-every must not be negative", ErrConfig)
 	}
+	getenv := c.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if err := provider.Profiles(c.ProviderProfiles).Check(getenv); err != nil {
+		return fmt.Errorf("%w: --provider-profile: %w", ErrConfig, err)
+	}
 	return nil
 }
 
@@ -97,7 +128,7 @@ func (c *Config) Validate() error {
 func (c *Config) engineConfig() engine.Config {
 	return engine.Config{
 		TimeBudget: c.TimeBudget, MaxAttempts: c.MaxAttempts, MaxRounds: c.MaxRounds,
-		FixTimeBudget: c.FixTimeBudget, ScoreThreshold: c.ScoreThreshold,
+		FixTimeBudget: c.FixTimeBudget, ScoreThreshold: c.ScoreThreshold, Profiles: c.ProviderProfiles,
 	}
 }
 
@@ -112,5 +143,29 @@ func (f *floatValue) Set(s string) error {
 		return fmt.Errorf("not a number: %q", s)
 	}
 	*f = floatValue(v)
+	return nil
+}
+
+// profilesValue is the repeatable --provider-profile flag: each value adds
+// one profile (values are not split on commas: a command may hold some).
+type profilesValue []ProviderProfile
+
+func (v *profilesValue) String() string {
+	if v == nil {
+		return ""
+	}
+	names := make([]string, len(*v))
+	for i, p := range *v {
+		names[i] = p.String()
+	}
+	return strings.Join(names, "; ")
+}
+
+func (v *profilesValue) Set(s string) error {
+	p, err := provider.ParseProfile(s)
+	if err != nil {
+		return err
+	}
+	*v = append(*v, p)
 	return nil
 }
