@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protojson"
+
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
@@ -39,7 +41,9 @@ func TestRouteProvider(t *testing.T) {
 		t.Fatalf("remote answer: %v, %v", reply, err)
 	}
 	// The same JSON the loop's command provider writes (protojson names).
-	if in, err := os.ReadFile(out); err != nil || !strings.Contains(string(in), `"failingCommand":"pytest"`) {
+	in, err := os.ReadFile(out)
+	var got glv1.PatchRequest
+	if err != nil || !strings.Contains(string(in), `"failingCommand"`) || protojson.Unmarshal(in, &got) != nil || got.GetFailingCommand() != "pytest" {
 		t.Errorf("the command's stdin: %q, %v", in, err)
 	}
 	sel := &fixFlags{provider: "command", profile: "agent"}
