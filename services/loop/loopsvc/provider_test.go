@@ -16,6 +16,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/config"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
 	"github.com/greenlight-dev/greenlight/services/loop/loopsvc"
 )
@@ -215,5 +216,32 @@ func TestConfigValidateProviderProfiles(t *testing.T) {
 	}
 	if _, err := loopsvc.ParseProviderProfile("name=x,kind=command"); err == nil {
 		t.Error("a command profile without a command parsed")
+	}
+}
+
+func TestProviderProfilesFromFlagsAndConfigFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "loop.yaml")
+	yaml := "provider-profile:\n" +
+		"  - name=agent,kind=command,timeout=2m,command=python3 agent.py --a,b\n" +
+		"  - name=local,kind=openai,base-url=http://127.0.0.1:8000/v1,model=qwen\n"
+	if err := os.WriteFile(file, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := loopsvc.DefaultConfig()
+	fs := config.NewFlagSet("loop")
+	cfg.RegisterFlags(fs)
+	if err := fs.Parse([]string{"--config", file}, nil); err != nil {
+		t.Fatal(err)
+	}
+	ps := cfg.ProviderProfiles
+	if len(ps) != 2 || ps[0].Command != "python3 agent.py --a,b" || ps[1].Kind != kindOpenAI || ps[1].Model != "qwen" {
+		t.Fatalf("profiles from the config file: %+v", ps)
+	}
+	cfg = loopsvc.DefaultConfig()
+	fs = config.NewFlagSet("loop")
+	cfg.RegisterFlags(fs)
+	err := fs.Parse([]string{"--provider-profile", "name=a,kind=command,command=true", "--provider-profile", "name=b,kind=client"}, nil)
+	if !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), "client and replay need no profile") {
+		t.Fatalf("a client profile: %v", err)
 	}
 }
