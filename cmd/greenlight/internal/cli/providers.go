@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"context"
-
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/clientprovider"
 	"github.com/greenlight-dev/greenlight/services/loop/loopsvc"
@@ -51,5 +49,5 @@ func (a *app) routeProvider(f *fixFlags, prov *glv1.ProviderConfig) (routedProvi
 		return routedProvider{}, usagef("--provider %s: %v", f.provider, err)
 	}
 	return routedProvider{request: &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_CLIENT},
-		answer: func(ctx context.Context, req *glv1.PatchRequest) (*glv1.PatchReply, error) { return answer(ctx, req) }}, nil
+		answer: patchSource(answer)}, nil
 }
