@@ -33,11 +33,12 @@ type served struct {
 }
 
 // startServe runs `greenlight serve` on free loopback ports.
-func startServe(t *testing.T, ctx context.Context, u *user) *served {
+// extra are more serve flags.
+func startServe(t *testing.T, ctx context.Context, u *user, extra ...string) *served {
 	t.Helper()
 	free := "127.0.0.1:0"
-	cmd := exec.CommandContext(ctx, bin, "serve", "--gateway-addr", free, "--http-addr", free, "--loop-addr", free,
-		"--discovery-addr", free, "--executor-addr", free, "--pool-size", "0", "--log-level", "warn")
+	cmd := exec.CommandContext(ctx, bin, append([]string{"serve", "--gateway-addr", free, "--http-addr", free, "--loop-addr", free,
+		"--discovery-addr", free, "--executor-addr", free, "--pool-size", "0", "--log-level", "warn"}, extra...)...)
 	cmd.Env = u.environ()
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

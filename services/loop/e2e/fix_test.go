@@ -14,11 +14,12 @@ import (
 	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
 )
 
-// commandProvider writes a COMMAND provider that answers request n with
-// patches[n-1] (the last one again after that) and records each request.
-func commandProvider(t *testing.T, patches ...string) (*glv1.ProviderConfig, string) {
+// commandProvider sets up the stack's COMMAND profile to answer request n
+// with patches[n-1] (the last one again after that) and to record each
+// request in the returned directory.
+func (s *stack) commandProvider(t *testing.T, patches ...string) (*glv1.ProviderConfig, string) {
 	t.Helper()
-	dir := t.TempDir()
+	dir := s.providerDir
 	files := map[string]string{"provider.sh": `cat > "request-$(ls request-* 2>/dev/null | wc -l).json"
 n=$(ls request-* | wc -l)
 f="patch-$n.diff"
@@ -30,7 +31,7 @@ cat "$f"
 	}
 	files["patch-last.diff"] = patches[len(patches)-1]
 	enginetest.WriteFiles(t, dir, files)
-	return &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_COMMAND, Command: "cd '" + dir + "' && sh provider.sh",
+	return &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_COMMAND, Profile: "e2e",
 		Timeout: durationpb.New(30 * time.Second)}, dir
 }
 
@@ -47,7 +48,7 @@ func eventCount(evs []*glv1.RunEvent, has func(*glv1.RunEvent) bool) int {
 
 func TestFixOneLineBugGreenInRoundOne(t *testing.T) {
 	s := newStack(t)
-	prov, dir := commandProvider(t, enginetest.FixPatch)
+	prov, dir := s.commandProvider(t, enginetest.FixPatch)
 	evs := s.fix(&glv1.FixStart{Snapshot: s.snapshot(enginetest.CalcFiles), Options: &glv1.FixOptions{Provider: prov}})
 	fin := finished(evs)
 	m := fin.GetMetrics()
@@ -74,7 +75,7 @@ func TestFixOneLineBugGreenInRoundOne(t *testing.T) {
 
 func TestFixRollsBackTwiceThenGreenInRoundThree(t *testing.T) {
 	s := newStack(t)
-	prov, _ := commandProvider(t, enginetest.NonApplyingPatch, enginetest.BreakingPatch, enginetest.FixPatch)
+	prov, _ := s.commandProvider(t, enginetest.NonApplyingPatch, enginetest.BreakingPatch, enginetest.FixPatch)
 	evs := s.fix(&glv1.FixStart{Snapshot: s.snapshot(enginetest.CalcFiles), Options: &glv1.FixOptions{Provider: prov}})
 	fin := finished(evs)
 	m := fin.GetMetrics()
@@ -95,7 +96,7 @@ func TestFixRollsBackTwiceThenGreenInRoundThree(t *testing.T) {
 
 func TestFixProviderThatNeverFixesStopsAtMaxRounds(t *testing.T) {
 	s := newStack(t)
-	prov, _ := commandProvider(t, enginetest.BreakingPatch)
+	prov, _ := s.commandProvider(t, enginetest.BreakingPatch)
 	evs := s.fix(&glv1.FixStart{Snapshot: s.snapshot(enginetest.CalcFiles), Options: &glv1.FixOptions{Provider: prov}})
 	fin := finished(evs)
 	m := fin.GetMetrics()
@@ -122,7 +123,7 @@ func slowCalc() map[string]string {
 
 func TestFixTimeBudgetStopsASlowRun(t *testing.T) {
 	s := newStack(t)
-	prov, _ := commandProvider(t, enginetest.FixPatch)
+	prov, _ := s.commandProvider(t, enginetest.FixPatch)
 	start := time.Now()
 	evs := s.fix(&glv1.FixStart{Snapshot: s.snapshot(slowCalc()), Options: &glv1.FixOptions{
 		Provider: prov, TimeBudget: durationpb.New(5 * time.Second)}})

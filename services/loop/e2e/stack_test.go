@@ -34,6 +34,9 @@ type stack struct {
 	loopAddr string
 	// dataDir holds the loop's run database and blobs.
 	dataDir string
+	// providerDir is where the loop's COMMAND profile "e2e" runs
+	// provider.sh (see commandProvider).
+	providerDir string
 }
 
 // newStack starts discovery and executor and a loop in front of them.
@@ -49,6 +52,9 @@ func newStack(t testing.TB) *stack {
 	exec := startGraceful(t, executorBin, "--blob-dir", blobDir, "--pool-size", "0", "--cache-dir", t.TempDir())
 	cfg := loopsvc.DefaultConfig()
 	cfg.DataDir, cfg.DiscoveryAddr, cfg.ExecutorAddr = dataDir, disc.Addr, exec.Addr
+	providerDir := t.TempDir()
+	cfg.ProviderProfiles = []loopsvc.ProviderProfile{{Name: "e2e", Kind: glv1.ProviderKind_PROVIDER_KIND_COMMAND,
+		Command: "cd '" + providerDir + "' && sh provider.sh"}}
 	svc, err := loopsvc.New(context.Background(), cfg, zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel)))
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +66,7 @@ func newStack(t testing.TB) *stack {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = conn.Close() })
-	return &stack{t: t, runs: glv1.NewRunServiceClient(conn), blobs: blob.NewClient(conn), loopAddr: addr, dataDir: dataDir,
+	return &stack{t: t, runs: glv1.NewRunServiceClient(conn), blobs: blob.NewClient(conn), loopAddr: addr, dataDir: dataDir, providerDir: providerDir,
 		exec: glv1.NewExecutorServiceClient(exec.Conn(t)), disc: glv1.NewDiscoveryServiceClient(disc.Conn(t))}
 }
 

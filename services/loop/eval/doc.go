@@ -29,16 +29,16 @@
 //	                              # (greenlight.yaml, CI, pytest.ini, ...);
 //	                              # the plan stays pinned either way
 //
-// Command providers. The loop, not the caller, runs a command provider: on
-// the loop's host, with /bin/sh -c, the PatchRequest as JSON on stdin and
-// the patch expected on stdout (empty output gives up). The command is
-// prefixed with `cd '<task directory>' &&`, so its working directory is
-// the task directory (suite/<task>/, not the suite directory and not
-// repo/), where relative paths such as ./fix.sh or fix.patch resolve. The
-// task directory is passed as an absolute path of the caller's machine:
-// embedded, or against a loop on the same host (greenlight serve), that
-// just works; a loop in a container or on another host must see the suite
-// at the same absolute path (mount it there), or use openai or replay.
+// Command and openai providers run in the eval's own process, not in the
+// loop (a loop runs only the provider profiles its operator configured):
+// the eval asks the loop for a CLIENT provider and answers every patch
+// request itself. A command runs with /bin/sh -c in the task directory
+// (suite/<task>/, not the suite directory and not repo/), where relative
+// paths such as ./fix.sh or fix.patch resolve, with the PatchRequest as
+// JSON on stdin and the patch expected on stdout (empty output gives up);
+// a failing command ends that sample with an error. An openai provider
+// reads its key from the eval's environment. So a suite runs the same
+// against the embedded loop, a local greenlight serve or a remote one.
 //
 // A sample passes when the repair run ends green and, when the task names
 // a reference check, a Verify of the final snapshot selecting that command

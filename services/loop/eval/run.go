@@ -14,6 +14,7 @@ import (
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
 	"github.com/greenlight-dev/greenlight/pkg/workspace"
+	"github.com/greenlight-dev/greenlight/services/loop/clientprovider"
 )
 
 // Runs is the part of RunService an eval uses; glv1.RunServiceClient
@@ -108,15 +109,30 @@ func Validate(tasks []*Task, provider *glv1.ProviderConfig) error {
 	return err
 }
 
-// providers resolves every task's provider.
-func providers(tasks []*Task, override *glv1.ProviderConfig) ([]*glv1.ProviderConfig, error) {
-	provs := make([]*glv1.ProviderConfig, len(tasks))
+// taskProvider is how a task's runs get their patches: cfg is sent in
+// FixStart; answer, when set, runs a COMMAND or OPENAI provider here and
+// answers the run's patch requests as a CLIENT provider.
+type taskProvider struct {
+	cfg    *glv1.ProviderConfig
+	answer clientprovider.Answer
+}
+
+// providers resolves every task's provider. COMMAND and OPENAI providers
+// run in this process (a loop runs only the profiles its operator
+// configured): a command in the task directory, with this process's
+// environment; a model with this process's key.
+func providers(tasks []*Task, override *glv1.ProviderConfig) ([]taskProvider, error) {
+	provs := make([]taskProvider, len(tasks))
 	for i, t := range tasks {
 		p, err := t.provider(override)
+		if err == nil && clientprovider.Local(p.GetKind()) {
+			provs[i].answer, err = clientprovider.New(p, clientprovider.Options{Dir: t.Dir})
+			p = &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_CLIENT}
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: task %s: %w", ErrSuite, t.Name, err)
 		}
-		provs[i] = p
+		provs[i].cfg = p
 	}
 	return provs, nil
 }
@@ -135,7 +151,7 @@ func upload(ctx context.Context, up Uploader, t *Task) (*glv1.Digest, error) {
 }
 
 // sample runs one repair run of a task (and its reference check).
-func sample(ctx context.Context, runs Runs, t *Task, prov *glv1.ProviderConfig, snap *glv1.Digest) Sample {
+func sample(ctx context.Context, runs Runs, t *Task, prov taskProvider, snap *glv1.Digest) Sample {
 	start := time.Now()
 	s := Sample{}
 	fin, runID, err := fix(ctx, runs, t, prov, snap)
@@ -173,8 +189,8 @@ func sample(ctx context.Context, runs Runs, t *Task, prov *glv1.ProviderConfig, 
 }
 
 // fix runs one repair run and returns its RunFinished event.
-func fix(ctx context.Context, runs Runs, t *Task, prov *glv1.ProviderConfig, snap *glv1.Digest) (*glv1.RunFinished, string, error) {
-	opts := &glv1.FixOptions{Provider: prov, MaxRounds: t.MaxRounds, ScoreThreshold: t.ScoreThreshold,
+func fix(ctx context.Context, runs Runs, t *Task, prov taskProvider, snap *glv1.Digest) (*glv1.RunFinished, string, error) {
+	opts := &glv1.FixOptions{Provider: prov.cfg, MaxRounds: t.MaxRounds, ScoreThreshold: t.ScoreThreshold,
 		Verify: &glv1.VerifyOptions{ChangedFiles: t.ChangedFiles}}
 	if t.TimeBudget > 0 {
 		opts.TimeBudget = durationProto(time.Duration(t.TimeBudget))
@@ -192,9 +208,11 @@ func fix(ctx context.Context, runs Runs, t *Task, prov *glv1.ProviderConfig, sna
 		Snapshot: snap, Options: opts, SourceDir: t.Workspace}}}); err != nil {
 		return nil, "", err
 	}
-	// The provider is not the caller: nothing more will be sent.
-	if err := stream.CloseSend(); err != nil {
-		return nil, "", err
+	// Unless this process answers patch requests, nothing more will be sent.
+	if prov.answer == nil {
+		if err := stream.CloseSend(); err != nil {
+			return nil, "", err
+		}
 	}
 	runID := ""
 	for {
@@ -210,7 +228,22 @@ func fix(ctx context.Context, runs Runs, t *Task, prov *glv1.ProviderConfig, sna
 		if fin := ev.GetRunFinished(); fin != nil {
 			return fin, runID, nil
 		}
+		if req := ev.GetPatchRequested().GetRequest(); req != nil && prov.answer != nil {
+			if err := reply(ctx, stream, prov.answer, req); err != nil {
+				return nil, runID, err
+			}
+		}
 	}
+}
+
+// reply answers one patch request with the local provider.
+func reply(ctx context.Context, stream grpc.BidiStreamingClient[glv1.FixRequest, glv1.FixResponse], answer clientprovider.Answer,
+	req *glv1.PatchRequest) error {
+	r, err := answer(ctx, req)
+	if err != nil {
+		return fmt.Errorf("provider: %w", err)
+	}
+	return stream.Send(&glv1.FixRequest{Msg: &glv1.FixRequest_Patch{Patch: r}})
 }
 
 // reference verifies the final snapshot with only the reference check

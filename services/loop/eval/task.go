@@ -125,11 +125,7 @@ func LoadTask(dir string) (*Task, error) {
 }
 
 // provider returns the ProviderConfig of the task's runs: override when
-// set, else the task's own section. A command provider is run by the loop,
-// on the loop's host, with /bin/sh -c; it is prefixed with a cd into the
-// task directory, so relative paths in it (./fix.sh, cat fix.patch) name
-// files of the task directory, and the loop's host must see that
-// directory at the same absolute path.
+// set, else the task's own section.
 func (t *Task) provider(override *glv1.ProviderConfig) (*glv1.ProviderConfig, error) {
 	var cfg *glv1.ProviderConfig
 	switch {
@@ -145,9 +141,6 @@ func (t *Task) provider(override *glv1.ProviderConfig) (*glv1.ProviderConfig, er
 		if cfg, err = t.Provider.config(); err != nil {
 			return nil, err
 		}
-	}
-	if cfg.GetKind() == glv1.ProviderKind_PROVIDER_KIND_COMMAND {
-		cfg.Command = "cd " + shellQuote(t.Dir) + " && " + cfg.GetCommand()
 	}
 	return cfg, nil
 }
@@ -185,6 +178,3 @@ func checkKind(cfg *glv1.ProviderConfig) error {
 	}
 	return nil
 }
-
-// shellQuote quotes s for /bin/sh.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -3,13 +3,16 @@ package loopsvc
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/greenlight-dev/greenlight/pkg/blob"
 	"github.com/greenlight-dev/greenlight/pkg/config"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/engine"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/store"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/provider"
 )
 
 // ErrConfig is wrapped by Config.Validate errors.
@@ -51,7 +54,24 @@ type Config struct {
 	// events that end a run still are.
 	RunEventBytes int
 	RunEvents     int
+	// ProviderProfiles are the COMMAND and OPENAI patch providers Fix
+	// requests may select by name; none by default (requests may then use
+	// only CLIENT and REPLAY).
+	ProviderProfiles []ProviderProfile
+	// Getenv reads the profiles' key variables at Validate; nil means
+	// os.Getenv.
+	Getenv func(string) string
 }
+
+// ProviderProfile is one configured COMMAND or OPENAI patch provider; see
+// ParseProviderProfile for the flag syntax.
+type ProviderProfile = provider.Profile
+
+// ParseProviderProfile reads a --provider-profile value:
+// name=NAME,kind=command,[timeout=5m,]command=CMD (command comes last and
+// takes the rest, commas included) or
+// name=NAME,kind=openai,model=M[,base-url=URL][,key-env=VAR][,allow-model=true][,timeout=2m][,cost-per-1k=0.002].
+func ParseProviderProfile(spec string) (ProviderProfile, error) { return provider.ParseProfile(spec) }
 
 // DefaultConfig returns the defaults: the user's data directory, the
 // default local addresses of discovery and executor, the seeds' budgets
@@ -92,6 +112,9 @@ func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.Bytes(&c.UploadInFlightBytes, "upload-inflight-bytes", "cap on the declared `bytes` of all blob uploads in progress at once; over it an upload gets ResourceExhausted (0: no cap)")
 	fs.Bytes(&c.RunEventBytes, "run-event-bytes", "cap on the `bytes` of one run's stored events; past it live log chunks are dropped (0: no cap)")
 	fs.Int(&c.RunEvents, "run-events", "cap on the `number` of one run's stored events; past it live log chunks are dropped (0: no cap)")
+	fs.Var((*profilesValue)(&c.ProviderProfiles), "provider-profile",
+		"a COMMAND or OPENAI patch provider Fix requests may select by name; repeat it (a YAML list in the config file) for several: "+
+			provider.ProfileSyntax)
 }
 
 // Validate reports the first unusable setting.
@@ -110,6 +133,13 @@ func (c *Config) Validate() error {
 	case c.UploadInFlightBytes < 0 || c.RunEventBytes < 0 || c.RunEvents < 0:
 		return fmt.Errorf("%w: upload-inflight-bytes, run-event-bytes and run-events must not be negative", ErrConfig)
 	}
+	getenv := c.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if err := provider.Profiles(c.ProviderProfiles).Check(getenv); err != nil {
+		return fmt.Errorf("%w: --provider-profile: %w", ErrConfig, err)
+	}
 	return nil
 }
 
@@ -117,7 +147,7 @@ func (c *Config) Validate() error {
 func (c *Config) engineConfig() engine.Config {
 	return engine.Config{
 		TimeBudget: c.TimeBudget, MaxAttempts: c.MaxAttempts, MaxRounds: c.MaxRounds,
-		FixTimeBudget: c.FixTimeBudget, ScoreThreshold: c.ScoreThreshold,
+		FixTimeBudget: c.FixTimeBudget, ScoreThreshold: c.ScoreThreshold, Profiles: c.ProviderProfiles,
 	}
 }
 
@@ -152,5 +182,29 @@ func (f *floatValue) Set(s string) error {
 		return fmt.Errorf("not a number: %q", s)
 	}
 	*f = floatValue(v)
+	return nil
+}
+
+// profilesValue is the repeatable --provider-profile flag: each value adds
+// one profile (values are not split on commas: a command may hold some).
+type profilesValue []ProviderProfile
+
+func (v *profilesValue) String() string {
+	if v == nil {
+		return ""
+	}
+	names := make([]string, len(*v))
+	for i, p := range *v {
+		names[i] = p.String()
+	}
+	return strings.Join(names, "; ")
+}
+
+func (v *profilesValue) Set(s string) error {
+	p, err := provider.ParseProfile(s)
+	if err != nil {
+		return err
+	}
+	*v = append(*v, p)
 	return nil
 }

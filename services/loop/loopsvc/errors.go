@@ -13,6 +13,7 @@ import (
 // Errors that already carry a status (discovery's answers) keep it.
 var errorCodes = []server.ErrorCode{
 	{Err: engine.ErrInvalidArgument, Code: codes.InvalidArgument},
+	{Err: engine.ErrPermissionDenied, Code: codes.PermissionDenied},
 	{Err: engine.ErrClosed, Code: codes.Unavailable},
 	{Err: store.ErrNotFound, Code: codes.NotFound},
 	{Err: store.ErrInvalidArgument, Code: codes.InvalidArgument},

@@ -30,8 +30,17 @@ type env struct {
 
 func newEnv(t *testing.T, steps ...*glv1.Step) *env {
 	t.Helper()
+	return newEnvConfig(t, nil, steps...)
+}
+
+// newEnvConfig is newEnv with the loop's configuration changed by mod.
+func newEnvConfig(t *testing.T, mod func(*loopsvc.Config), steps ...*glv1.Step) *env {
+	t.Helper()
 	cfg := loopsvc.DefaultConfig()
 	cfg.DataDir = t.TempDir()
+	if mod != nil {
+		mod(&cfg)
+	}
 	e := &env{t: t, disc: enginetest.NewDiscovery(steps...)}
 	log := zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel))
 	// The executor stores logs in the loop's blob store, as the real one does.

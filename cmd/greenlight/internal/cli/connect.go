@@ -10,6 +10,7 @@ import (
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
 	"github.com/greenlight-dev/greenlight/pkg/config"
 	"github.com/greenlight-dev/greenlight/pkg/server"
+	"github.com/greenlight-dev/greenlight/services/loop/loopsvc"
 )
 
 // dataDir is the embedded mode's data directory.
@@ -21,7 +22,11 @@ func (a *app) dataDir() string {
 }
 
 // connect returns a connection: remote with --addr, embedded otherwise.
-func (a *app) connect(ctx context.Context) (*stack.Conn, error) {
+func (a *app) connect(ctx context.Context) (*stack.Conn, error) { return a.connectWith(ctx, nil) }
+
+// connectWith is connect whose embedded loop also offers the given patch
+// provider profiles.
+func (a *app) connectWith(ctx context.Context, profiles []loopsvc.ProviderProfile) (*stack.Conn, error) {
 	if a.addr != "" {
 		if err := config.ValidateAddr(a.addr); err != nil {
 			return nil, usagef("--addr: %v", err)
@@ -32,7 +37,7 @@ func (a *app) connect(ctx context.Context) (*stack.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := stack.Start(ctx, stack.Options{Home: a.dataDir(), Log: log})
+	st, err := stack.Start(ctx, stack.Options{Home: a.dataDir(), Log: log, ProviderProfiles: profiles})
 	if err != nil {
 		return nil, err
 	}

@@ -52,11 +52,12 @@ directory itself):
   reference_check: pytest   # optional: must also pass on the final snapshot
   allow_config_changes: false  # optional: let patches edit greenlight.yaml, CI, test config
 
-A command provider is run by the loop, not by this CLI: on the loop's host,
-with /bin/sh -c, in the task directory (so "cat fix.patch" reads
-SUITE/TASK/fix.patch), the patch request as JSON on stdin and the patch on
-stdout. Embedded, or with --addr to a greenlight serve on this machine,
-that just works; a loop elsewhere must see SUITE at the same absolute path.
+Command and openai providers run here, in this CLI, which answers the
+loop's patch requests as a client provider (a server runs such providers
+only as profiles its operator configured): a command with /bin/sh -c in
+the task directory (so "cat fix.patch" reads SUITE/TASK/fix.patch), the
+patch request as JSON on stdin and the patch on stdout; a model with the
+key from this process's environment. Embedded or with --addr alike.
 
 Exit codes: 0 the eval ran (whatever the pass rate), 2 bad usage or suite,
 or every run ended in error (nothing was measured).`,
@@ -69,7 +70,7 @@ or every run ended in error (nothing was measured).`,
 	fl.IntVarP(&f.runs, "runs", "k", 1, "repair runs per task: the n of the samples and the k of pass@k")
 	fl.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fl.StringVar(&f.provider, "provider", "", "patch provider for every task: command, openai or replay (default: each task.yaml's)")
-	fl.StringVar(&f.command, "command", "", "command: the program (run by the loop in each task directory)")
+	fl.StringVar(&f.command, "command", "", "command: the program (run by this CLI in each task directory)")
 	fl.StringVar(&f.baseURL, "base-url", "", "openai: the endpoint's base URL, e.g. http://127.0.0.1:8000/v1")
 	fl.StringVar(&f.model, "model", "", "openai: the model name")
 	fl.StringVar(&f.recording, "recording", "", "replay: the run id whose recorded session to play back")

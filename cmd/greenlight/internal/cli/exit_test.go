@@ -77,6 +77,13 @@ func TestProviderConfig(t *testing.T) {
 			want: &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_OPENAI, BaseUrl: "u", Model: "m", ApiKeyEnv: "GREENLIGHT_OPENAI_API_KEY"}},
 		{name: "replay", flags: fixFlags{provider: "replay", recording: "r_1"}, want: &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_REPLAY, RecordingId: "r_1"}},
 		{name: "replay without recording", flags: fixFlags{provider: "replay"}, wantErr: true},
+		{name: "server command profile", flags: fixFlags{provider: "command", profile: "agent"},
+			want: &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_COMMAND, Profile: "agent"}},
+		{name: "server openai profile with a model", flags: fixFlags{provider: "openai", profile: "hosted", model: "m2"},
+			want: &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_OPENAI, Profile: "hosted", Model: "m2"}},
+		{name: "profile and command", flags: fixFlags{provider: "command", profile: "agent", command: "x"}, wantErr: true},
+		{name: "profile and base url", flags: fixFlags{provider: "openai", profile: "hosted", baseURL: "http://h"}, wantErr: true},
+		{name: "profile of a client", flags: fixFlags{provider: "client", profile: "agent"}, wantErr: true},
 		{name: "unknown", flags: fixFlags{provider: "oracle"}, wantErr: true},
 		{name: "threshold over 10", flags: fixFlags{provider: "client", threshold: 11}, wantErr: true},
 	}

@@ -20,6 +20,7 @@ import (
 type fixFlags struct {
 	verifyFlags
 	provider   string
+	profile    string
 	command    string
 	baseURL    string
 	model      string
@@ -52,11 +53,21 @@ Providers:
   client   this CLI answers each patch request: with --command CMD it runs
            CMD locally (request JSON on stdin, patch on stdout); otherwise
            it reads one patch from stdin.
-  command  the server runs --command CMD the same way.
-  openai   an OpenAI-compatible endpoint: --base-url URL --model NAME; the
-           key is read (by the process running the loop) from
-           GREENLIGHT_OPENAI_API_KEY or OPENAI_API_KEY.
-  replay   plays back the recorded session of --recording RUN.`,
+  command  --command CMD: CMD runs on this machine, with /bin/sh -c, the
+           patch request as JSON on stdin, the patch on stdout (empty
+           output gives up). With --addr the CLI runs it and answers the
+           server as a client provider; embedded, the loop in this process
+           runs it as its provider profile "cli".
+  openai   an OpenAI-compatible endpoint: --base-url URL --model NAME,
+           called from this machine with the key of GREENLIGHT_OPENAI_API_KEY
+           or OPENAI_API_KEY (this process's environment).
+  replay   plays back the recorded session of --recording RUN.
+
+A server never runs a command or reads a key a request names: its
+operator configures command and openai providers as named profiles
+(greenlight-loop --provider-profile); --provider command|openai
+--profile NAME selects one (--model overrides an openai profile's model
+only when the profile allows it).`,
 		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.parse(); err != nil {
@@ -72,6 +83,7 @@ Providers:
 	f.verifyFlags.bind(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&f.provider, "provider", "", "patch provider: client, openai, command or replay (required)")
+	fl.StringVar(&f.profile, "profile", "", "command/openai: use this provider profile of the server (loop --provider-profile) instead of --command/--base-url")
 	fl.StringVar(&f.command, "command", "", "program for the command provider (or the client provider, run locally)")
 	fl.StringVar(&f.baseURL, "base-url", "", "openai: the endpoint's base URL, e.g. http://127.0.0.1:8000/v1")
 	fl.StringVar(&f.model, "model", "", "openai: the model name")
@@ -95,9 +107,57 @@ func (f *fixFlags) providerConfig(getenv func(string) string) (*glv1.ProviderCon
 	switch f.provider {
 	case "client":
 		p.Kind = glv1.ProviderKind_PROVIDER_KIND_CLIENT
+	case "command", "openai":
+		if f.profile != "" {
+			return f.profileConfig()
+		}
+		return f.localConfig(getenv)
+	case "replay":
+		if f.recording == "" {
+			return nil, usagef("--provider replay needs --recording RUN")
+		}
+		p.Kind, p.RecordingId = glv1.ProviderKind_PROVIDER_KIND_REPLAY, f.recording
+	case "":
+		return nil, usagef("--provider is required: client, openai, command or replay")
+	default:
+		return nil, usagef("--provider: unknown provider %q (client, openai, command or replay)", f.provider)
+	}
+	if f.profile != "" {
+		return nil, usagef("--profile selects a command or openai profile of the server, not a %s provider", f.provider)
+	}
+	return p, f.checkBudgets()
+}
+
+// checkBudgets validates the budget flags.
+func (f *fixFlags) checkBudgets() error {
+	if f.maxRounds < 0 || f.costBudget < 0 || f.threshold < 0 || f.threshold > 10 || f.fixBudget < 0 {
+		return usagef("--max-rounds, --cost-budget and --fix-time-budget must not be negative; --score-threshold is 0..10")
+	}
+	return nil
+}
+
+// profileConfig selects a provider profile configured on the server.
+func (f *fixFlags) profileConfig() (*glv1.ProviderConfig, error) {
+	if f.command != "" || f.baseURL != "" {
+		return nil, usagef("--profile uses the server's %s profile %q: drop --command and --base-url (the profile has them)", f.provider, f.profile)
+	}
+	p := &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_COMMAND, Profile: f.profile}
+	if f.provider == "openai" {
+		p.Kind, p.Model = glv1.ProviderKind_PROVIDER_KIND_OPENAI, f.model
+	} else if f.model != "" {
+		return nil, usagef("--model applies to --provider openai")
+	}
+	return p, f.checkBudgets()
+}
+
+// localConfig describes a command or model run by this CLI (or, embedded,
+// by the loop in this process).
+func (f *fixFlags) localConfig(getenv func(string) string) (*glv1.ProviderConfig, error) {
+	p := &glv1.ProviderConfig{}
+	switch f.provider {
 	case "command":
 		if f.command == "" {
-			return nil, usagef("--provider command needs --command CMD")
+			return nil, usagef("--provider command needs --command CMD (or --profile NAME of the server)")
 		}
 		p.Kind, p.Command = glv1.ProviderKind_PROVIDER_KIND_COMMAND, f.command
 	case "openai":
@@ -109,20 +169,8 @@ func (f *fixFlags) providerConfig(getenv func(string) string) (*glv1.ProviderCon
 		if getenv("GREENLIGHT_OPENAI_API_KEY") == "" && getenv("OPENAI_API_KEY") != "" {
 			p.ApiKeyEnv = "OPENAI_API_KEY"
 		}
-	case "replay":
-		if f.recording == "" {
-			return nil, usagef("--provider replay needs --recording RUN")
-		}
-		p.Kind, p.RecordingId = glv1.ProviderKind_PROVIDER_KIND_REPLAY, f.recording
-	case "":
-		return nil, usagef("--provider is required: client, openai, command or replay")
-	default:
-		return nil, usagef("--provider: unknown provider %q (client, openai, command or replay)", f.provider)
 	}
-	if f.maxRounds < 0 || f.costBudget < 0 || f.threshold < 0 || f.threshold > 10 || f.fixBudget < 0 {
-		return nil, usagef("--max-rounds, --cost-budget and --fix-time-budget must not be negative; --score-threshold is 0..10")
-	}
-	return p, nil
+	return p, f.checkBudgets()
 }
 
 // options builds FixOptions.
@@ -147,11 +195,11 @@ func (a *app) fix(ctx context.Context, dir string, f *fixFlags, prov *glv1.Provi
 		return err
 	}
 	defer packed.Remove()
-	answer, err := a.patchSource(f, prov)
+	route, err := a.routeProvider(f, prov)
 	if err != nil {
 		return err
 	}
-	conn, err := a.connect(ctx)
+	conn, err := a.connectWith(ctx, route.profiles)
 	if err != nil {
 		return err
 	}
@@ -159,7 +207,8 @@ func (a *app) fix(ctx context.Context, dir string, f *fixFlags, prov *glv1.Provi
 	if err := packed.Upload(ctx, conn.Blobs); err != nil {
 		return err
 	}
-	run, err := a.runFix(ctx, conn, &glv1.FixStart{Snapshot: packed.Digest.Proto(), Options: f.options(prov), SourceDir: packed.Dir}, answer, f)
+	run, err := a.runFix(ctx, conn, &glv1.FixStart{Snapshot: packed.Digest.Proto(), Options: f.options(route.request), SourceDir: packed.Dir},
+		route.answer, f)
 	if err != nil {
 		return err
 	}

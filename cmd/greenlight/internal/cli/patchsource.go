@@ -5,13 +5,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os/exec"
-	"strings"
 	"sync"
 
-	"google.golang.org/protobuf/encoding/protojson"
-
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/services/loop/clientprovider"
 )
 
 // patchSource answers one patch request for the client provider.
@@ -27,29 +24,21 @@ func (a *app) patchSource(f *fixFlags, prov *glv1.ProviderConfig) (patchSource, 
 		return nil, nil
 	}
 	if f.command != "" {
-		return commandPatches(f.command), nil
+		return commandPatches(f.command)
 	}
 	return stdinPatch(a.env.Stdin), nil
 }
 
-// commandPatches runs cmd with /bin/sh -c for each request: the request as
-// JSON on stdin, the patch on stdout; empty output gives up.
-func commandPatches(cmd string) patchSource {
-	return func(ctx context.Context, req *glv1.PatchRequest) (*glv1.PatchReply, error) {
-		in, err := protojson.MarshalOptions{UseProtoNames: true}.Marshal(req)
-		if err != nil {
-			return nil, err
-		}
-		c := exec.CommandContext(ctx, "/bin/sh", "-c", cmd)
-		c.Stdin = bytes.NewReader(in)
-		var out, errOut bytes.Buffer
-		c.Stdout, c.Stderr = &limitedBuffer{buf: &out, max: maxPatchBytes}, &limitedBuffer{buf: &errOut, max: 64 << 10}
-		if err := c.Run(); err != nil {
-			return nil, fmt.Errorf("%s: %w: %s", cmd, err, lastLines(errOut.String(), 3))
-		}
-		patch := out.String()
-		return &glv1.PatchReply{Patch: patch, GiveUp: strings.TrimSpace(patch) == ""}, nil
+// commandPatches runs cmd for each request exactly as the loop's command
+// provider does (clientprovider): /bin/sh -c, the request as JSON on stdin,
+// the patch on stdout, empty output gives up, killed with its process
+// group after 5 minutes.
+func commandPatches(cmd string) (patchSource, error) {
+	answer, err := clientprovider.New(&glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_COMMAND, Command: cmd}, clientprovider.Options{})
+	if err != nil {
+		return nil, usagef("--command: %v", err)
 	}
+	return patchSource(answer), nil
 }
 
 // stdinPatch answers the first request with everything on stdin and gives
@@ -74,26 +63,4 @@ func stdinPatch(r io.Reader) patchSource {
 		}
 		return &glv1.PatchReply{Patch: string(patch)}, nil
 	}
-}
-
-// limitedBuffer keeps the first max bytes written and discards the rest.
-type limitedBuffer struct {
-	buf *bytes.Buffer
-	max int
-}
-
-func (l *limitedBuffer) Write(p []byte) (int, error) {
-	if room := l.max - l.buf.Len(); room > 0 {
-		l.buf.Write(p[:min(room, len(p))])
-	}
-	return len(p), nil
-}
-
-// lastLines returns the last n lines of s, joined with " / ".
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, " / ")
 }

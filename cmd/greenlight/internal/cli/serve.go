@@ -9,12 +9,14 @@ import (
 
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
 	"github.com/greenlight-dev/greenlight/pkg/config"
+	"github.com/greenlight-dev/greenlight/services/loop/loopsvc"
 )
 
 func (a *app) serveCmd() *cobra.Command {
 	addrs := stack.DefaultAddrs()
 	var pool int
 	var grace time.Duration
+	var profileSpecs []string
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run all four services (gateway, loop, discovery, executor) in this process",
@@ -27,7 +29,15 @@ shuts it down gracefully: health turns NOT_SERVING, in-flight calls get
 executor removes its containers.
 
 The gateway requires --token (env GREENLIGHT_TOKEN) from its clients when
-given; without one it refuses to listen on anything but loopback.`,
+given; without one it refuses to listen on anything but loopback.
+
+Fix requests may use the client and replay providers; command and openai
+providers run only as profiles configured here with --provider-profile
+(repeatable), which requests select by name:
+  name=NAME,kind=command,[timeout=5m,]command=CMD   (command last)
+  name=NAME,kind=openai,model=M[,base-url=URL][,key-env=VAR][,allow-model=true][,timeout=2m][,cost-per-1k=0.002]
+A key-env variable that is not set in serve's environment is an error at
+start.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for name, v := range map[string]string{"gateway-addr": addrs.Gateway, "http-addr": addrs.GatewayHTTP,
@@ -35,6 +45,10 @@ given; without one it refuses to listen on anything but loopback.`,
 				if err := config.ValidateAddr(v); err != nil {
 					return usagef("--%s: %v", name, err)
 				}
+			}
+			profiles, err := a.providerProfiles(profileSpecs)
+			if err != nil {
+				return err
 			}
 			log, err := a.logger(a.env.Stderr, "info")
 			if err != nil {
@@ -44,7 +58,7 @@ given; without one it refuses to listen on anything but loopback.`,
 			ctx := cmd.Context()
 			st, err := stack.Start(ctx, stack.Options{
 				Home: a.dataDir(), Listen: true, Addrs: addrs, Gateway: true, PoolSize: pool,
-				ShutdownGrace: grace, Log: log, Token: a.token,
+				ShutdownGrace: grace, Log: log, Token: a.token, ProviderProfiles: profiles,
 			})
 			if err != nil {
 				return err
@@ -73,5 +87,24 @@ given; without one it refuses to listen on anything but loopback.`,
 	fl.StringVar(&addrs.Executor, "executor-addr", addrs.Executor, "executor gRPC address")
 	fl.IntVar(&pool, "pool-size", 2, "warm sandbox containers kept per image")
 	fl.DurationVar(&grace, "shutdown-grace", 10*time.Second, "how long in-flight calls may run after a shutdown signal")
+	fl.StringArrayVar(&profileSpecs, "provider-profile", nil, "a command or openai patch provider Fix requests may select by name (repeatable; see above)")
 	return cmd
+}
+
+// providerProfiles parses and checks serve's --provider-profile values
+// (exit 2 on a bad one, or one whose key variable is not set).
+func (a *app) providerProfiles(specs []string) ([]loopsvc.ProviderProfile, error) {
+	cfg := loopsvc.DefaultConfig()
+	cfg.Getenv = a.env.Getenv
+	for _, spec := range specs {
+		p, err := loopsvc.ParseProviderProfile(spec)
+		if err != nil {
+			return nil, usagef("--provider-profile: %v", err)
+		}
+		cfg.ProviderProfiles = append(cfg.ProviderProfiles, p)
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, usagef("%v", err)
+	}
+	return cfg.ProviderProfiles, nil
 }

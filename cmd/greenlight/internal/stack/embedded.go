@@ -41,6 +41,9 @@ type Options struct {
 	ShutdownGrace time.Duration
 	// Log receives the services' logs; nil discards them.
 	Log *zap.Logger
+	// ProviderProfiles are the COMMAND and OPENAI patch providers Fix
+	// requests may select (none: only CLIENT and REPLAY).
+	ProviderProfiles []loopsvc.ProviderProfile
 }
 
 // Stack is the four services running in this process.
@@ -136,6 +139,7 @@ func (st *Stack) build(ctx context.Context) error {
 func (st *Stack) startLoop(ctx context.Context, disc, exec *grpc.ClientConn) error {
 	cfg := loopsvc.DefaultConfig()
 	cfg.DataDir = st.opts.Home
+	cfg.ProviderProfiles = st.opts.ProviderProfiles
 	if !st.opts.Listen {
 		cfg.PruneEvery = 0 // a one-shot process prunes once, at start
 	}

@@ -6,9 +6,21 @@
 // INTERRUPTED, then serves. Flags (also GREENLIGHT_LOOP_* variables and
 // --config keys): --data-dir, --discovery-addr, --executor-addr, the
 // budgets --time-budget, --max-attempts, --max-rounds, --fix-time-budget,
-// --score-threshold, and retention --retention-days, --retention-runs,
+// --score-threshold, retention --retention-days, --retention-runs,
 // --prune-every, the state caps --upload-inflight-bytes, --run-event-bytes,
-// --run-events; plus the server's own (--addr, --log-level, ...).
+// --run-events, and the patch provider profiles Fix requests may select,
+// --provider-profile (repeatable; a YAML list under provider-profile in
+// the config file); plus the server's own (--addr, --log-level, ...).
+//
+// A request may choose the CLIENT and REPLAY providers freely; COMMAND and
+// OPENAI exist only as profiles, e.g.
+//
+//	--provider-profile 'name=agent,kind=command,timeout=5m,command=/opt/agent/propose --fast'
+//	--provider-profile 'name=local,kind=openai,base-url=http://127.0.0.1:8000/v1,model=qwen2.5-coder,key-env=VLLM_KEY'
+//
+// The command field comes last and takes the rest of the value verbatim.
+// A profile whose key-env variable is not set stops the loop at start
+// (exit 2).
 package main
 
 import (

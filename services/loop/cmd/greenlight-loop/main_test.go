@@ -92,6 +92,9 @@ func TestBinaryRejectsBadConfigWithExit2(t *testing.T) {
 		{"negative retention", []string{"--retention-runs", "-1"}, "", "retention"},
 		{"score out of range", []string{"--score-threshold", "11"}, "", "score-threshold"},
 		{"zero budget", nil, "GREENLIGHT_LOOP_TIME_BUDGET=0s", "time-budget"},
+		{"profile without its key", []string{"--provider-profile", "name=hosted,kind=openai,model=m,key-env=GL_TEST_UNSET_KEY"}, "",
+			`provider profile "hosted": its key variable GL_TEST_UNSET_KEY is not set`},
+		{"malformed profile", []string{"--provider-profile", "name=x,kind=command"}, "", "provider-profile"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

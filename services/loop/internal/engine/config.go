@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/greenlight-dev/greenlight/pkg/workspace"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/provider"
 )
 
 // Defaults of the run options, used when a request leaves a field zero.
@@ -45,6 +46,9 @@ type Config struct {
 	// MaxRoundsCap and MaxBudgetCap bound what a request may ask for.
 	MaxRoundsCap int
 	MaxBudgetCap time.Duration
+	// Profiles are the COMMAND and OPENAI providers requests may select;
+	// none means those kinds are refused (CLIENT and REPLAY need none).
+	Profiles provider.Profiles
 }
 
 // withDefaults fills zero fields.
@@ -85,6 +89,11 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: attempt and round limits must not be negative", ErrInvalidArgument)
 	case c.ScoreThreshold < 0 || c.ScoreThreshold > 10:
 		return fmt.Errorf("%w: score threshold %.1f is outside 0..10", ErrInvalidArgument, c.ScoreThreshold)
+	}
+	for _, p := range c.Profiles {
+		if err := p.Validate(); err != nil {
+			return fmt.Errorf("%w: %w", ErrInvalidArgument, err)
+		}
 	}
 	return nil
 }

@@ -33,7 +33,9 @@ type Provider = provider.Provider
 // PROVIDER_KIND_CLIENT, which the engine serves itself over the Fix stream.
 // It is called before the run is created, so a bad configuration is
 // refused (wrap ErrInvalidArgument or provider.ErrConfig) with nothing
-// stored.
+// stored. For COMMAND and OPENAI, cfg is the selected server profile's
+// configuration (Config.Profiles): command, base URL and key variable come
+// from the profile, never from the request.
 type ProviderFactory func(ctx context.Context, runID string, cfg *glv1.ProviderConfig) (Provider, error)
 
 // Deps are the engine's collaborators.

@@ -7,6 +7,10 @@ var (
 	// ErrInvalidArgument means the request cannot be served as asked; the
 	// message says what to change.
 	ErrInvalidArgument = errors.New("invalid argument")
+	// ErrPermissionDenied means the request asks for something the
+	// server's configuration does not offer it (a provider profile that
+	// does not exist); the message names what is offered.
+	ErrPermissionDenied = errors.New("permission denied")
 	// ErrClosed means the engine is shutting down and takes no new runs.
 	ErrClosed = errors.New("engine closed")
 	// ErrGaveUp means the patch provider has no (further) patch to offer.

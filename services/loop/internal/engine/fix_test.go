@@ -278,7 +278,7 @@ func TestFixProviderFailureCostsARound(t *testing.T) {
 func TestFixRefusesBadOptions(t *testing.T) {
 	h := newHarness(t, engine.Config{}, enginetest.CalcSteps()...)
 	snap := h.snapshot(enginetest.CalcFiles)
-	cmd := &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_COMMAND, Command: "scripted"}
+	cmd := &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_COMMAND}
 	tests := []struct {
 		name string
 		opts *glv1.FixOptions
@@ -286,7 +286,7 @@ func TestFixRefusesBadOptions(t *testing.T) {
 	}{
 		{"no provider", &glv1.FixOptions{}, "provider.kind"},
 		{"client without stream", &glv1.FixOptions{Provider: &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_CLIENT}}, "Fix stream"},
-		{"factory refuses", &glv1.FixOptions{Provider: &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_COMMAND, Command: "nope"}}, "unknown command"},
+		{"command in the request", &glv1.FixOptions{Provider: &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_COMMAND, Command: "scripted"}}, "server configuration"},
 		{"negative rounds", &glv1.FixOptions{Provider: cmd, MaxRounds: -1}, "max_rounds"},
 		{"negative cost", &glv1.FixOptions{Provider: cmd, CostBudget: -1}, "cost_budget"},
 		{"threshold above 10", &glv1.FixOptions{Provider: cmd, ScoreThreshold: 11}, "score_threshold"},

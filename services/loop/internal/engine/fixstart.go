@@ -37,6 +37,10 @@ func (e *Engine) StartFix(ctx context.Context, start *glv1.FixStart, replies <-c
 	if err != nil {
 		return nil, fmt.Errorf("%w: options.guardrails: %w", ErrInvalidArgument, err)
 	}
+	provCfg, err := e.selectProvider(opts)
+	if err != nil {
+		return nil, err
+	}
 	snap, err := e.checkSnapshot(ctx, start.GetSnapshot())
 	if err != nil {
 		return nil, err
@@ -57,7 +61,7 @@ func (e *Engine) StartFix(ctx context.Context, start *glv1.FixStart, replies <-c
 			return r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_PatchRequested{PatchRequested: &glv1.PatchRequested{Request: req}}})
 		})
 		prov = client
-	} else if prov, err = e.provider(ctx, rec.GetId(), opts.GetProvider()); err != nil {
+	} else if prov, err = e.provider(ctx, rec.GetId(), provCfg); err != nil {
 		return nil, err
 	}
 	if kind != glv1.ProviderKind_PROVIDER_KIND_REPLAY {
@@ -73,6 +77,25 @@ func (e *Engine) StartFix(ctx context.Context, start *glv1.FixStart, replies <-c
 		f := &fixer{r: r, rec: rec, opts: opts, guard: guard, prov: prov}
 		f.run(ctx)
 	})
+}
+
+// selectProvider resolves the request's provider against the server's
+// profiles (see provider.Profiles.Select) and returns the configuration to
+// build. The stored options keep only what the request may see: the kind,
+// the profile's name and the model, never the command line, URL or key
+// variable.
+func (e *Engine) selectProvider(opts *glv1.FixOptions) (*glv1.ProviderConfig, error) {
+	cfg, err := e.cfg.Profiles.Select(opts.GetProvider())
+	switch {
+	case errors.Is(err, provider.ErrNoProfile):
+		return nil, fmt.Errorf("%w: options.provider: %w", ErrPermissionDenied, err)
+	case err != nil:
+		return nil, fmt.Errorf("%w: options.provider: %w", ErrInvalidArgument, err)
+	}
+	if cfg.GetProfile() != "" {
+		opts.Provider.Profile, opts.Provider.Model = cfg.GetProfile(), cfg.GetModel()
+	}
+	return cfg, nil
 }
 
 // provider builds a non-client provider.
@@ -93,8 +116,17 @@ func (e *Engine) provider(ctx context.Context, runID string, cfg *glv1.ProviderC
 
 // defaultProviders builds OPENAI, COMMAND and REPLAY providers with
 // package provider; REPLAY reads the run store's recordings.
+// A profile that fails to build is the operator's problem: the caller is
+// told which profile, the log says why (so that no request learns anything
+// about the loop's environment).
 func (e *Engine) defaultProviders(_ context.Context, _ string, cfg *glv1.ProviderConfig) (Provider, error) {
-	return provider.New(cfg, provider.Deps{Recordings: provider.StoreRecordings(e.d.Store), Log: e.log.Named("provider")})
+	p, err := provider.New(cfg, provider.Deps{Recordings: provider.StoreRecordings(e.d.Store), Log: e.log.Named("provider")})
+	if err != nil && cfg.GetProfile() != "" {
+		e.log.Error("provider profile cannot be built", zap.String("profile", cfg.GetProfile()), zap.Error(err))
+		return nil, fmt.Errorf("%w: options.provider: provider profile %q is misconfigured on the server (its log says why)",
+			ErrInvalidArgument, cfg.GetProfile())
+	}
+	return p, err
 }
 
 // pumpReplies delivers the caller's replies to the CLIENT provider until

@@ -46,6 +46,9 @@ func newHarness(t *testing.T, cfg engine.Config, steps ...*glv1.Step) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if cfg.Profiles == nil {
+		cfg.Profiles = provider.Profiles{{Name: "scripted", Kind: glv1.ProviderKind_PROVIDER_KIND_COMMAND, Command: "scripted"}}
+	}
 	h := &harness{t: t, store: st, hub: events.NewHub(st, events.Options{}), blobs: blobs,
 		disc: enginetest.NewDiscovery(steps...), exec: enginetest.NewExecutor(blobs, enginetest.CalcJudge),
 		provs: &scriptedProviders{store: st, byRun: map[string]*scripted{}}}
@@ -112,7 +115,7 @@ func (h *harness) verify(req *glv1.VerifyRequest) (*glv1.Run, []*glv1.RunEvent) 
 func (h *harness) fix(opts *glv1.FixOptions, snapshot *glv1.Digest, replies ...scriptedReply) (*glv1.Run, []*glv1.RunEvent, *scripted) {
 	h.t.Helper()
 	if opts.Provider == nil {
-		opts.Provider = &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_COMMAND, Command: "scripted"}
+		opts.Provider = &glv1.ProviderConfig{Kind: glv1.ProviderKind_PROVIDER_KIND_COMMAND}
 	}
 	h.provs.next = &scripted{replies: replies}
 	s, err := h.eng.StartFix(context.Background(), &glv1.FixStart{Snapshot: snapshot, Options: opts}, nil)
