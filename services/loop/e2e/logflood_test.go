@@ -48,8 +48,10 @@ func TestVerifyLogFloodIsCapped(t *testing.T) {
 			capped = append(capped, c)
 		}
 	}
-	if len(capped) != 1 || capped[0].GetStep() != "flood" || capped[0].GetStoredBytes() != floodCap {
-		t.Errorf("LogCapped events %v, want one for step flood at %d bytes", capped, floodCap)
+	// The executor's live stream may drop chunks under its rate limit, so
+	// what was stored is at most the cap, and exactly what watchers got.
+	if len(capped) != 1 || capped[0].GetStep() != "flood" || capped[0].GetStoredBytes() != logBytes || logBytes == 0 {
+		t.Errorf("LogCapped events %v, want one for step flood saying %d bytes were stored", capped, logBytes)
 	}
 	if logBytes > floodCap {
 		t.Errorf("watchers got %d bytes of live log, over the %d-byte cap", logBytes, floodCap)

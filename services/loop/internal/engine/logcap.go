@@ -43,6 +43,10 @@ func (r *run) forwardLog(c *glv1.LogChunk, b *logBudget) error {
 		return nil
 	}
 	room := b.capBytes - b.stored[i]
+	// The executor stops streaming a step at the same cap (its offsets
+	// count every byte printed, including chunks its rate limit dropped),
+	// so a chunk that ends at or past the cap is the last one either way.
+	last := c.GetOffset()+int64(len(c.Data)) >= b.capBytes
 	if int64(len(c.Data)) > room {
 		c.Data = cutUTF8(c.Data, int(room))
 		b.capped[i] = true
@@ -59,6 +63,9 @@ func (r *run) forwardLog(c *glv1.LogChunk, b *logBudget) error {
 		default:
 			b.stored[i] += int64(len(c.Data))
 		}
+	}
+	if last {
+		b.capped[i] = true
 	}
 	if !b.capped[i] {
 		return nil
