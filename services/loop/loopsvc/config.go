@@ -11,8 +11,8 @@ import (
 	"github.com/greenlight-dev/greenlight/pkg/blob"
 	"github.com/greenlight-dev/greenlight/pkg/config"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/engine"
-	"github.com/greenlight-dev/greenlight/services/loop/internal/store"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/provider"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/store"
 )
 
 // ErrConfig is wrapped by Config.Validate errors.
