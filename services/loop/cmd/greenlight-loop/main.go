@@ -7,7 +7,8 @@
 // --config keys): --data-dir, --discovery-addr, --executor-addr, the
 // budgets --time-budget, --max-attempts, --max-rounds, --fix-time-budget,
 // --score-threshold, and retention --retention-days, --retention-runs,
-// --prune-every; plus the server's own (--addr, --log-level, ...).
+// --prune-every; plus the server's own (--addr, --log-level,
+// --service-token, ...).
 package main
 
 import (
@@ -27,7 +28,7 @@ func main() {
 		DefaultAddr: config.DefaultLoopAddr,
 		Settings:    &cfg,
 		Register: func(ctx context.Context, s *server.Server, log *zap.Logger) (func() error, error) {
-			svc, err := loopsvc.New(ctx, cfg, log)
+			svc, err := loopsvc.New(ctx, cfg, log, loopsvc.WithDialOptions(server.DialServiceToken(s.Config().ServiceToken)))
 			if err != nil {
 				return nil, err
 			}
