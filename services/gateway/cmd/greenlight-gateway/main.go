@@ -19,8 +19,8 @@ func main() {
 		DefaultAddr: config.DefaultGatewayAddr,
 		// The gateway checks its clients' bearer token (--token); the
 		// service token only goes to the loop.
-		Public: true,
-		Settings:    &cfg,
+		Public:   true,
+		Settings: &cfg,
 		Options: func(*zap.Logger) ([]server.Option, error) {
 			return gatewaysvc.ServerOptions(cfg)
 		},
