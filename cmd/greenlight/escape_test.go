@@ -28,7 +28,7 @@ func TestVerifyCleansSandboxOutput(t *testing.T) {
 	requireDocker(t)
 	dir := t.TempDir()
 	files := map[string]string{
-		"pyproject.toml":       "[project]\nname = \"noisy\"\nversion = \"0.1.0\"\n\n[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n",
+		"pyproject.toml":      "[project]\nname = \"noisy\"\nversion = \"0.1.0\"\n\n[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n",
 		"tests/test_noisy.py": noisyTest,
 	}
 	for name, content := range files {

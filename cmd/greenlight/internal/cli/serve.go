@@ -9,12 +9,14 @@ import (
 
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
 	"github.com/greenlight-dev/greenlight/pkg/config"
+	"github.com/greenlight-dev/greenlight/pkg/server"
 )
 
 func (a *app) serveCmd() *cobra.Command {
 	addrs := stack.DefaultAddrs()
 	var pool int
 	var grace time.Duration
+	serviceToken := a.env.Getenv("GREENLIGHT_SERVICE_TOKEN")
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run all four services (gateway, loop, discovery, executor) in this process",
@@ -27,7 +29,13 @@ shuts it down gracefully: health turns NOT_SERVING, in-flight calls get
 executor removes its containers.
 
 The gateway requires --token (env GREENLIGHT_TOKEN) from its clients when
-given; without one it refuses to listen on anything but loopback.`,
+given; without one it refuses to listen on anything but loopback.
+
+Loop, discovery and executor require a service token from every caller
+but health (the gateway and they themselves send it): --service-token (env
+GREENLIGHT_SERVICE_TOKEN), else a random one made at start, so no other
+process can drive the executor. To grpcurl them, set one and pass
+-H "x-greenlight-service-token: TOKEN".`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for name, v := range map[string]string{"gateway-addr": addrs.Gateway, "http-addr": addrs.GatewayHTTP,
@@ -40,11 +48,14 @@ given; without one it refuses to listen on anything but loopback.`,
 			if err != nil {
 				return err
 			}
+			if err := server.ValidateServiceToken(serviceToken); err != nil {
+				return usagef("--service-token: %v", err)
+			}
 			defer func() { _ = log.Sync() }()
 			ctx := cmd.Context()
 			st, err := stack.Start(ctx, stack.Options{
 				Home: a.dataDir(), Listen: true, Addrs: addrs, Gateway: true, PoolSize: pool,
-				ShutdownGrace: grace, Log: log, Token: a.token,
+				ShutdownGrace: grace, Log: log, Token: a.token, ServiceToken: serviceToken,
 			})
 			if err != nil {
 				return err
@@ -72,6 +83,7 @@ given; without one it refuses to listen on anything but loopback.`,
 	fl.StringVar(&addrs.Discovery, "discovery-addr", addrs.Discovery, "discovery gRPC address")
 	fl.StringVar(&addrs.Executor, "executor-addr", addrs.Executor, "executor gRPC address")
 	fl.IntVar(&pool, "pool-size", 2, "warm sandbox containers kept per image")
+	fl.StringVar(&serviceToken, "service-token", serviceToken, "secret loop, discovery and executor require from their callers (env GREENLIGHT_SERVICE_TOKEN; default: random per process)")
 	fl.DurationVar(&grace, "shutdown-grace", 10*time.Second, "how long in-flight calls may run after a shutdown signal")
 	return cmd
 }
