@@ -10,6 +10,9 @@
 #
 # Environment:
 #   GREENLIGHT_TOKEN                the gateway's bearer token (default: made once, kept in .bin/compose-token)
+#   GREENLIGHT_SERVICE_TOKEN        the internal services' shared secret, which the gateway, loop,
+#                                   discovery and executor send to each other (default: made once,
+#                                   kept in .bin/compose-service-token, mode 0600; never printed)
 #   GREENLIGHT_COMPOSE_PROJECT      compose project name (default: greenlight)
 #   GREENLIGHT_COMPOSE_GRPC_PORT    host port of the gateway's gRPC (default 7070)
 #   GREENLIGHT_COMPOSE_HTTP_PORT    host port of the report pages (default 7080)
@@ -44,17 +47,24 @@ compose_cmd() {
   fi
 }
 
-# ensure_token exports GREENLIGHT_TOKEN, making and keeping one if unset.
-ensure_token() {
-  if [[ -z ${GREENLIGHT_TOKEN:-} ]]; then
-    local f=$ROOT/.bin/compose-token
-    if [[ ! -s $f ]]; then
-      mkdir -p "$ROOT/.bin"
-      (umask 077 && od -An -N24 -tx1 /dev/urandom | tr -d ' \n' >"$f")
-    fi
-    GREENLIGHT_TOKEN=$(<"$f")
+# secret_file prints the secret kept in .bin/NAME, making it (0600) once.
+secret_file() {
+  local f=$ROOT/.bin/$1
+  if [[ ! -s $f ]]; then
+    mkdir -p "$ROOT/.bin"
+    (umask 077 && od -An -N24 -tx1 /dev/urandom | tr -d ' \n' >"$f")
   fi
-  export GREENLIGHT_TOKEN
+  cat "$f"
+}
+
+# ensure_token exports GREENLIGHT_TOKEN (the gateway's, for clients) and
+# GREENLIGHT_SERVICE_TOKEN (the internal services'), making and keeping
+# each one if unset. They are distinct: a client of the gateway never
+# learns the secret that reaches the executor.
+ensure_token() {
+  [[ -n ${GREENLIGHT_TOKEN:-} ]] || GREENLIGHT_TOKEN=$(secret_file compose-token)
+  [[ -n ${GREENLIGHT_SERVICE_TOKEN:-} ]] || GREENLIGHT_SERVICE_TOKEN=$(secret_file compose-service-token)
+  export GREENLIGHT_TOKEN GREENLIGHT_SERVICE_TOKEN
 }
 
 run_compose() { "${COMPOSE[@]}" -p "$PROJECT" -f "$ROOT/docker-compose.yml" "$@"; }
@@ -110,7 +120,7 @@ case $cmd in
     printf '%s\n' "$GREENLIGHT_TOKEN"
     ;;
   *)
-    sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
     ;;
 esac

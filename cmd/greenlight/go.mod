@@ -8,6 +8,7 @@ require (
 	github.com/greenlight-dev/greenlight/services/executor v0.0.0
 	github.com/greenlight-dev/greenlight/services/gateway v0.0.0
 	github.com/greenlight-dev/greenlight/services/loop v0.0.0
+	github.com/rivo/uniseg v0.4.7
 	github.com/spf13/cobra v1.10.2
 	go.uber.org/zap v1.28.0
 	golang.org/x/term v0.47.0

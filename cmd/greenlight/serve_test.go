@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -32,6 +33,9 @@ type served struct {
 	logs                               strings.Builder
 }
 
+// serveServiceToken is the service token the tests give `greenlight serve`.
+const serveServiceToken = "serve-test-service-token-0123456789"
+
 // startServe runs `greenlight serve` on free loopback ports.
 // extra are more serve flags.
 func startServe(t *testing.T, ctx context.Context, u *user, extra ...string) *served {
@@ -39,7 +43,7 @@ func startServe(t *testing.T, ctx context.Context, u *user, extra ...string) *se
 	free := "127.0.0.1:0"
 	cmd := exec.CommandContext(ctx, bin, append([]string{"serve", "--gateway-addr", free, "--http-addr", free, "--loop-addr", free,
 		"--discovery-addr", free, "--executor-addr", free, "--pool-size", "0", "--log-level", "warn"}, extra...)...)
-	cmd.Env = u.environ()
+	cmd.Env = append(u.environ(), "GREENLIGHT_SERVICE_TOKEN="+serveServiceToken)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +142,12 @@ func checkServeAPI(t *testing.T, s *served) {
 		s.gateway: "greenlight.v1.RunService", s.loop: "greenlight.v1.BlobService",
 		s.discovery: "greenlight.v1.DiscoveryService", s.executor: "greenlight.v1.ExecutorService",
 	} {
-		conn, err := server.Dial(addr)
+		var opts []grpc.DialOption
+		if addr != s.gateway {
+			// The internal services answer only callers with the service token.
+			opts = append(opts, server.DialServiceToken(serveServiceToken))
+		}
+		conn, err := server.Dial(addr, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,5 +162,19 @@ func checkServeAPI(t *testing.T, s *served) {
 			t.Errorf("%s health: %v %v", addr, st, err)
 		}
 		_ = conn.Close()
+	}
+	// Without the token the executor (which holds the Docker socket)
+	// answers nothing but health.
+	bare, err := server.Dial(s.executor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bare.Close()
+	stream, err := glv1.NewExecutorServiceClient(bare).Execute(ctx, &glv1.ExecuteRequest{})
+	if err == nil {
+		_, err = stream.Recv()
+	}
+	if status.Code(err) != codes.Unauthenticated {
+		t.Errorf("Execute on serve's executor without the service token: %v, want Unauthenticated", err)
 	}
 }

@@ -51,6 +51,19 @@ type Config struct {
 	LogFormat string
 	// LogLevel is a zap level name: debug, info, warn, error.
 	LogLevel string
+
+	// ServiceToken is the shared secret of greenlight's internal services.
+	// An internal listener requires it on every RPC but health, and it is
+	// mandatory when Addr is not loopback; clients built from this config
+	// send it. Empty: no token.
+	ServiceToken string
+	// ServiceTokenFile holds ServiceToken (surrounding whitespace ignored);
+	// it wins over ServiceToken.
+	ServiceTokenFile string
+	// Public marks greenlight's public door (the gateway): its listener
+	// authenticates clients its own way, so the service token is neither
+	// required nor checked on it, only sent to the services it calls.
+	Public bool
 }
 
 // DefaultConfig returns the defaults for a service listening on addr.
@@ -78,6 +91,39 @@ func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.Duration(&c.DrainDelay, "drain-delay", "pause between health NOT_SERVING and refusing new RPCs (a `duration`)")
 	fs.Enum(&c.LogFormat, "log-format", []string{LogFormatAuto, LogFormatJSON, LogFormatConsole}, "log encoding `format`")
 	fs.Enum(&c.LogLevel, "log-level", []string{"debug", "info", "warn", "error"}, "minimum log `level`")
+	use := "shared `secret` of greenlight's internal services: required by this listener (health excepted; mandatory when --addr is not loopback) and sent to the services this one calls"
+	if c.Public {
+		use = "shared `secret` of greenlight's internal services, sent to the loop (clients use --token)"
+	}
+	fs.String(&c.ServiceToken, "service-token", use)
+	fs.String(&c.ServiceTokenFile, "service-token-file", "`file` holding the service token (wins over --service-token)")
+}
+
+// loadServiceTokenFile reads ServiceTokenFile into ServiceToken.
+func (c *Config) loadServiceTokenFile() error {
+	if c.ServiceTokenFile == "" {
+		return nil
+	}
+	tok, err := ReadServiceTokenFile(c.ServiceTokenFile)
+	if err != nil {
+		return fmt.Errorf("%w: service-token-file: %w", ErrConfig, err)
+	}
+	c.ServiceToken = tok
+	return nil
+}
+
+// validateServiceToken checks the token and refuses an internal listener
+// off loopback without one: it would serve the Docker-holding executor or
+// the run store to anyone on the network.
+func (c Config) validateServiceToken() error {
+	if err := ValidateServiceToken(c.ServiceToken); err != nil {
+		return fmt.Errorf("%w: service-token: %w", ErrConfig, err)
+	}
+	if c.Public || c.ServiceToken != "" || config.IsLoopback(c.Addr) {
+		return nil
+	}
+	return fmt.Errorf("%w: --addr %s is not a loopback address, so this internal service requires the shared service token: set --service-token, --service-token-file or %s",
+		ErrConfig, c.Addr, config.NewFlagSet(c.Name).EnvVar("service-token"))
 }
 
 // Validate reports the first unusable setting, wrapping ErrConfig.
@@ -91,6 +137,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: message size limits must be positive", ErrConfig)
 	case c.ShutdownGrace < 0 || c.DrainDelay < 0:
 		return fmt.Errorf("%w: negative shutdown durations", ErrConfig)
+	}
+	if err := c.validateServiceToken(); err != nil {
+		return err
 	}
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		return fmt.Errorf("%w: log-level: %w", ErrConfig, err)

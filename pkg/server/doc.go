@@ -18,4 +18,11 @@
 //
 // Main turns a Spec into a whole service main function: flags/env/file via
 // pkg/config, logger, server, registration, serving and exit codes.
+//
+// Internal services (every Spec but the gateway's, which sets Public)
+// authenticate each other with a shared service token (--service-token,
+// --service-token-file): WithServiceToken checks it, in constant time,
+// right after logging and recovery on every RPC but health; Config.Validate
+// refuses an internal listener off loopback without one; DialServiceToken
+// sends it from a client connection.
 package server

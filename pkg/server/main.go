@@ -29,6 +29,12 @@ type Spec struct {
 	// DefaultAddr is the listen address when none is configured, one of the
 	// pkg/config Default*Addr constants.
 	DefaultAddr string
+	// Public marks the public door (the gateway), which authenticates its
+	// clients itself: the shared service token is then only sent to the
+	// services it calls (Config.Public). Every other service requires the
+	// token on its listener when one is configured, and refuses to start
+	// off loopback without one.
+	Public bool
 	// Settings is a pointer to the service's own typed configuration,
 	// holding its defaults (optional). The server's settings (addr,
 	// log-level, ...) are bound already; Register sees the parsed values.
@@ -63,6 +69,7 @@ func Main(spec Spec) {
 // on stderr for bad configuration, ExitFailure when the service failed.
 func Run(ctx context.Context, spec Spec, args []string, stderr io.Writer) int {
 	cfg := DefaultConfig(spec.Name, spec.DefaultAddr)
+	cfg.Public = spec.Public
 	if err := parse(spec, &cfg, args, stderr); err != nil {
 		if errors.Is(err, config.ErrHelp) {
 			return ExitOK
@@ -92,6 +99,9 @@ func parse(spec Spec, cfg *Config, args []string, stderr io.Writer) error {
 	if err := fs.Parse(args, stderr); err != nil {
 		return err
 	}
+	if err := cfg.loadServiceTokenFile(); err != nil {
+		return err
+	}
 	if extra := fs.Std().Args(); len(extra) > 0 {
 		return fmt.Errorf("%w: unexpected arguments %q", config.ErrInvalid, extra)
 	}
@@ -113,6 +123,13 @@ func serve(ctx context.Context, spec Spec, cfg Config, log *zap.Logger) error {
 		if opts, err = spec.Options(log); err != nil {
 			return fmt.Errorf("server options: %w", err)
 		}
+	}
+	if !cfg.Public {
+		tok, err := NewServiceToken(cfg.ServiceToken) // validated in parse
+		if err != nil {
+			return err
+		}
+		opts = append(opts, WithServiceToken(tok))
 	}
 	srv := New(cfg, log, opts...)
 	// The signal context is shared with Register so that background work

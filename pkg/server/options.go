@@ -10,6 +10,7 @@ type options struct {
 	stream       []grpc.StreamServerInterceptor
 	grpcOptions  []grpc.ServerOption
 	handleSignal bool
+	serviceToken *ServiceToken
 }
 
 // WithUnaryInterceptors adds unary interceptors that run inside logging and

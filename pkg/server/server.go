@@ -48,8 +48,14 @@ func New(cfg Config, log *zap.Logger, opts ...Option) *Server {
 		opt(&o)
 	}
 	o = withDecodeErrors(o)
-	unary := append([]grpc.UnaryServerInterceptor{unaryLogging(log), unaryRecovery()}, o.unary...)
-	stream := append([]grpc.StreamServerInterceptor{streamLogging(log), streamRecovery()}, o.stream...)
+	unary := []grpc.UnaryServerInterceptor{unaryLogging(log), unaryRecovery()}
+	stream := []grpc.StreamServerInterceptor{streamLogging(log), streamRecovery()}
+	if o.serviceToken != nil {
+		unary = append(unary, o.serviceToken.UnaryInterceptor())
+		stream = append(stream, o.serviceToken.StreamInterceptor())
+	}
+	unary = append(unary, o.unary...)
+	stream = append(stream, o.stream...)
 	grpcOpts := append([]grpc.ServerOption{
 		grpc.MaxRecvMsgSize(cfg.MaxRecvMsgBytes),
 		grpc.MaxSendMsgSize(cfg.MaxSendMsgBytes),

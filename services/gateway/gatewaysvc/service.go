@@ -30,6 +30,7 @@ type Option func(*options)
 type options struct {
 	upstream grpc.ClientConnInterface
 	listener net.Listener
+	dialOpts []grpc.DialOption
 }
 
 // WithUpstream uses conn to reach the loop instead of dialing
@@ -37,6 +38,12 @@ type options struct {
 // caller keeps ownership of conn.
 func WithUpstream(conn grpc.ClientConnInterface) Option {
 	return func(o *options) { o.upstream = conn }
+}
+
+// WithDialOptions adds options to the connection New dials to the loop
+// (the binary passes the shared service token). Unused with WithUpstream.
+func WithDialOptions(opts ...grpc.DialOption) Option {
+	return func(o *options) { o.dialOpts = append(o.dialOpts, opts...) }
 }
 
 // WithHTTPListener serves the report pages on lis instead of listening on
@@ -79,7 +86,7 @@ func New(ctx context.Context, cfg Config, log *zap.Logger, opts ...Option) (*Ser
 	s := &Service{cfg: cfg, log: log}
 	up := o.upstream
 	if up == nil {
-		conn, err := server.Dial(cfg.LoopAddr)
+		conn, err := server.Dial(cfg.LoopAddr, o.dialOpts...)
 		if err != nil {
 			return nil, fmt.Errorf("loop %s: %w", cfg.LoopAddr, err)
 		}

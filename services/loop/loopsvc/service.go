@@ -30,6 +30,7 @@ type options struct {
 	executor  glv1.ExecutorServiceClient
 	providers engine.ProviderFactory
 	storeOpts store.Options
+	dialOpts  []grpc.DialOption
 }
 
 // WithDiscovery uses c instead of dialing Config.DiscoveryAddr (the
@@ -42,6 +43,12 @@ func WithExecutor(c glv1.ExecutorServiceClient) Option { return func(o *options)
 // WithProviders replaces the patch providers of Fix runs (all kinds but
 // CLIENT, which the loop serves over the Fix stream itself).
 func WithProviders(f engine.ProviderFactory) Option { return func(o *options) { o.providers = f } }
+
+// WithDialOptions adds options to the connections New dials to discovery
+// and executor (the binary passes the shared service token).
+func WithDialOptions(opts ...grpc.DialOption) Option {
+	return func(o *options) { o.dialOpts = append(o.dialOpts, opts...) }
+}
 
 // WithStoreOptions tunes the run store (tests and benchmarks turn off fsync).
 func WithStoreOptions(so store.Options) Option { return func(o *options) { o.storeOpts = so } }
@@ -115,7 +122,7 @@ func New(ctx context.Context, cfg Config, log *zap.Logger, opts ...Option) (svc 
 // dialDeps connects to discovery and executor unless they were given.
 func (s *Service) dialDeps(o *options) error {
 	if o.discovery == nil {
-		conn, err := server.Dial(s.cfg.DiscoveryAddr)
+		conn, err := server.Dial(s.cfg.DiscoveryAddr, o.dialOpts...)
 		if err != nil {
 			return fmt.Errorf("discovery %s: %w", s.cfg.DiscoveryAddr, err)
 		}
@@ -123,7 +130,7 @@ func (s *Service) dialDeps(o *options) error {
 		o.discovery = glv1.NewDiscoveryServiceClient(conn)
 	}
 	if o.executor == nil {
-		conn, err := server.Dial(s.cfg.ExecutorAddr)
+		conn, err := server.Dial(s.cfg.ExecutorAddr, o.dialOpts...)
 		if err != nil {
 			return fmt.Errorf("executor %s: %w", s.cfg.ExecutorAddr, err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/termtext"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/eval"
 )
@@ -119,8 +120,10 @@ func (a *app) eval(ctx context.Context, dir string, f *evalFlags) error {
 	defer conn.Close()
 	rep, err := eval.Run(ctx, conn.Run, conn.Blobs, tasks, eval.Options{
 		Samples: f.runs, K: f.runs, Provider: prov, AllowConfigChanges: f.allowConfig,
-		Started:  func(task string, i int) { fmt.Fprintf(a.env.Stderr, "eval: %s run %d/%d…\n", task, i+1, f.runs) },
-		Progress: func(task string, i int, s eval.Sample) { fmt.Fprintln(a.env.Stderr, sampleLine(task, i, f.runs, s)) },
+		Started: func(task string, i int) { fmt.Fprintf(a.env.Stderr, "eval: %s run %d/%d…\n", task, i+1, f.runs) },
+		Progress: func(task string, i int, s eval.Sample) {
+			fmt.Fprintln(a.env.Stderr, termtext.Clean(sampleLine(task, i, f.runs, s)))
+		},
 	})
 	if err != nil {
 		return err

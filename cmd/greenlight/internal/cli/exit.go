@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/termtext"
 )
 
 // Exit codes.
@@ -80,7 +81,9 @@ func line(cmd string, err error) string {
 	if cmd != "" && cmd != "greenlight" {
 		prefix += cmd + ": "
 	}
-	return prefix + oneLine(describe(err))
+	// Errors may quote the sandbox or the repository (a failing command,
+	// a reason): no control sequence reaches the terminal.
+	return prefix + oneLine(termtext.Clean(describe(err)))
 }
 
 // describe turns gRPC statuses and context errors into words a person can

@@ -9,6 +9,7 @@ import (
 
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
 	"github.com/greenlight-dev/greenlight/pkg/config"
+	"github.com/greenlight-dev/greenlight/pkg/server"
 	"github.com/greenlight-dev/greenlight/services/loop/loopsvc"
 )
 
@@ -17,6 +18,7 @@ func (a *app) serveCmd() *cobra.Command {
 	var pool int
 	var grace time.Duration
 	var profileSpecs []string
+	serviceToken := a.env.Getenv("GREENLIGHT_SERVICE_TOKEN")
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run all four services (gateway, loop, discovery, executor) in this process",
@@ -37,7 +39,13 @@ providers run only as profiles configured here with --provider-profile
   name=NAME,kind=command,[timeout=5m,]command=CMD   (command last)
   name=NAME,kind=openai,model=M[,base-url=URL][,key-env=VAR][,allow-model=true][,timeout=2m][,cost-per-1k=0.002]
 A key-env variable that is not set in serve's environment is an error at
-start.`,
+start.
+
+Loop, discovery and executor require a service token from every caller
+but health (the gateway and they themselves send it): --service-token (env
+GREENLIGHT_SERVICE_TOKEN), else a random one made at start, so no other
+process can drive the executor. To grpcurl them, set one and pass
+-H "x-greenlight-service-token: TOKEN".`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for name, v := range map[string]string{"gateway-addr": addrs.Gateway, "http-addr": addrs.GatewayHTTP,
@@ -54,11 +62,14 @@ start.`,
 			if err != nil {
 				return err
 			}
+			if err := server.ValidateServiceToken(serviceToken); err != nil {
+				return usagef("--service-token: %v", err)
+			}
 			defer func() { _ = log.Sync() }()
 			ctx := cmd.Context()
 			st, err := stack.Start(ctx, stack.Options{
 				Home: a.dataDir(), Listen: true, Addrs: addrs, Gateway: true, PoolSize: pool,
-				ShutdownGrace: grace, Log: log, Token: a.token, ProviderProfiles: profiles,
+				ShutdownGrace: grace, Log: log, Token: a.token, ProviderProfiles: profiles, ServiceToken: serviceToken,
 			})
 			if err != nil {
 				return err
@@ -86,6 +97,7 @@ start.`,
 	fl.StringVar(&addrs.Discovery, "discovery-addr", addrs.Discovery, "discovery gRPC address")
 	fl.StringVar(&addrs.Executor, "executor-addr", addrs.Executor, "executor gRPC address")
 	fl.IntVar(&pool, "pool-size", 2, "warm sandbox containers kept per image")
+	fl.StringVar(&serviceToken, "service-token", serviceToken, "secret loop, discovery and executor require from their callers (env GREENLIGHT_SERVICE_TOKEN; default: random per process)")
 	fl.DurationVar(&grace, "shutdown-grace", 10*time.Second, "how long in-flight calls may run after a shutdown signal")
 	fl.StringArrayVar(&profileSpecs, "provider-profile", nil, "a command or openai patch provider Fix requests may select by name (repeatable; see above)")
 	return cmd

@@ -10,6 +10,7 @@ import (
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/snapshot"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/summary"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/termtext"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/writeback"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
@@ -30,7 +31,8 @@ func (a *app) printDiff(run *glv1.Run, applying bool) {
 		fmt.Fprintf(a.env.Stdout, "\nWinning change (not applied; pass --apply to write it):\n")
 	}
 	for _, p := range patches {
-		fmt.Fprintf(a.env.Stdout, "%s\n", strings.TrimRight(p.GetDiff(), "\n"))
+		// A diff quotes the repository and the model: cleaned for the terminal.
+		fmt.Fprintf(a.env.Stdout, "%s\n", termtext.Clean(strings.TrimRight(p.GetDiff(), "\n")))
 	}
 }
 
@@ -66,7 +68,7 @@ func (a *app) writeBack(ctx context.Context, conn *stack.Conn, packed *snapshot.
 		return fmt.Errorf("--apply: %w", err)
 	}
 	for _, c := range changes {
-		fmt.Fprintf(a.env.Stdout, "%s %s\n", c.Op, c.Path)
+		fmt.Fprintf(a.env.Stdout, "%s %s\n", c.Op, termtext.Clean(c.Path))
 	}
 	return nil
 }

@@ -68,15 +68,3 @@ func lastLine(s string) string {
 	}
 	return ""
 }
-
-// clip shortens s to at most n runes, marking the cut with "…".
-func clip(s string, n int) string {
-	if n <= 1 {
-		return ""
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}

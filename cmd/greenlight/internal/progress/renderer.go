@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/termtext"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
@@ -136,7 +137,7 @@ func (r *Renderer) drawSpinner() {
 	} else {
 		line = fmt.Sprintf("%s working  %s", spinnerFrames[r.frame], Duration(now.Sub(r.start)))
 	}
-	fmt.Fprint(r.w, "\r\x1b[2K"+clip(line, r.opts.Width-1))
+	fmt.Fprint(r.w, "\r\x1b[2K"+termtext.Clip(termtext.Line(line, 0), r.opts.Width-1))
 	r.shown = true
 }
 
@@ -148,10 +149,13 @@ func (r *Renderer) clearSpinner() {
 	}
 }
 
-// println writes a permanent line (above the spinner on a terminal).
+// println writes a permanent line (above the spinner on a terminal). The
+// arguments carry text from the sandbox and the repository (names,
+// commands, reasons, log lines), so the formatted line is cleaned of
+// control sequences (package termtext) before it reaches the terminal.
 func (r *Renderer) println(format string, args ...any) {
 	r.clearSpinner()
-	fmt.Fprintf(r.w, format+"\n", args...)
+	fmt.Fprint(r.w, termtext.Clean(fmt.Sprintf(format, args...))+"\n")
 }
 
 // Event shows one event.
@@ -229,11 +233,12 @@ func (r *Renderer) stepStarted(s *glv1.StepStarted) {
 }
 
 func (r *Renderer) logChunk(c *glv1.LogChunk) {
-	if l := lastLine(c.GetData()); l != "" {
+	data := termtext.Clean(c.GetData())
+	if l := lastLine(data); l != "" {
 		r.logLine = l
 	}
 	if r.opts.Logs && !r.opts.Terminal {
-		for _, l := range strings.Split(strings.TrimRight(c.GetData(), "\n"), "\n") {
+		for _, l := range strings.Split(strings.TrimRight(data, "\n"), "\n") {
 			r.println("  | %s", l)
 		}
 	}

@@ -34,6 +34,11 @@ type Options struct {
 	// Token is the bearer token the gateway requires ("" for none, which
 	// the gateway allows on loopback only).
 	Token string
+	// ServiceToken is the shared secret discovery, executor and loop
+	// require from each other (and from the gateway) when listening on TCP.
+	// Empty: a fresh random one, since nothing outside this process needs
+	// to call them. In-memory stacks use none: only this process can dial.
+	ServiceToken string
 	// PoolSize is the executor's warm pool per image (0: none, the right
 	// choice for a one-shot command).
 	PoolSize int
@@ -63,6 +68,8 @@ type Stack struct {
 	stopped  chan struct{}
 	stopOnce sync.Once
 	loopLn   *listener
+	// token guards the internal listeners (nil in memory).
+	token *server.ServiceToken
 }
 
 // Start runs the services. It fails with a *LockedError when another
@@ -80,8 +87,15 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 	if err := probeLock(opts.Home); err != nil {
 		return nil, err
 	}
+	if opts.Listen && opts.ServiceToken == "" {
+		opts.ServiceToken = server.RandomServiceToken()
+	}
+	tok, err := server.NewServiceToken(opts.ServiceToken)
+	if err != nil {
+		return nil, fmt.Errorf("embedded greenlight: %w", err)
+	}
 	svcCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	st = &Stack{opts: opts, log: opts.Log, cancel: cancel, stopped: make(chan struct{})}
+	st = &Stack{opts: opts, log: opts.Log, cancel: cancel, stopped: make(chan struct{}), token: tok}
 	defer func() {
 		if err != nil {
 			_ = st.Close()
@@ -124,11 +138,11 @@ func (st *Stack) build(ctx context.Context) error {
 		return err
 	}
 	disc := discoverysvc.New(st.loop.Blobs(), st.log.Named("discovery"), discoverysvc.Options{})
-	st.host("discovery", discLn, func(r grpc.ServiceRegistrar) { discoverysvc.Register(r, disc) })
+	st.host("discovery", discLn, func(r grpc.ServiceRegistrar) { discoverysvc.Register(r, disc) }, st.internal())
 	if err := st.startExecutor(ctx, execLn); err != nil {
 		return err
 	}
-	st.host("loop", st.loopLn, st.loop.Register)
+	st.host("loop", st.loopLn, st.loop.Register, st.internal())
 	if st.opts.Gateway {
 		return st.startGateway(ctx)
 	}
@@ -162,7 +176,7 @@ func (st *Stack) startExecutor(ctx context.Context, ln *listener) error {
 		return fmt.Errorf("start executor: %w", err)
 	}
 	st.exec = exec
-	st.host("executor", ln, func(r grpc.ServiceRegistrar) { glv1.RegisterExecutorServiceServer(r, exec) })
+	st.host("executor", ln, func(r grpc.ServiceRegistrar) { glv1.RegisterExecutorServiceServer(r, exec) }, st.internal())
 	if st.opts.PoolSize > 0 {
 		exec.Warm(ctx)
 	}
@@ -202,6 +216,14 @@ func (st *Stack) startGateway(ctx context.Context) error {
 	st.host("gateway", ln, gw.Register, srvOpts...)
 	return nil
 }
+
+// internal is the server option of the internal services' listeners: the
+// service token check.
+func (st *Stack) internal() server.Option { return server.WithServiceToken(st.token) }
+
+// ServiceToken returns the shared secret the internal listeners require
+// ("" in memory), for tests and diagnostics.
+func (st *Stack) ServiceToken() string { return st.opts.ServiceToken }
 
 // Conn returns a connection to the loop (RunService and BlobService).
 // Report pages are not served by a one-shot stack, so ReportBase is empty.

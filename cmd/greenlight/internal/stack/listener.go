@@ -54,10 +54,10 @@ func (l *listener) addr() string {
 	return l.tcp.Addr().String()
 }
 
-// dial connects to a listener of this stack; the connection is closed by
-// Close.
+// dial connects to a listener of this stack, sending the service token;
+// the connection is closed by Close.
 func (st *Stack) dial(l *listener) (*grpc.ClientConn, error) {
-	var opts []grpc.DialOption
+	opts := []grpc.DialOption{server.DialServiceToken(st.opts.ServiceToken)}
 	target := l.addr()
 	if l.mem != nil {
 		opts = append(opts, grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {

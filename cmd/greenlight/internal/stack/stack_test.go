@@ -13,9 +13,11 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
+	reflectionpb "google.golang.org/grpc/reflection/grpc_reflection_v1"
 	"google.golang.org/grpc/status"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/server"
 	"github.com/greenlight-dev/greenlight/pkg/server/servertest"
 )
 
@@ -188,18 +190,23 @@ func TestServeModeListensWithHealthAndReflection(t *testing.T) {
 		addrs.Gateway:   "greenlight.v1.RunService",
 	}
 	for addr, svc := range want {
-		conn, err := Remote(RemoteOptions{Addr: addr})
+		var opts []grpc.DialOption
+		if addr != addrs.Gateway {
+			// The internal listeners require the stack's service token.
+			opts = append(opts, server.DialServiceToken(st.ServiceToken()))
+		}
+		conn, err := server.Dial(addr, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		names, err := servertest.ListServices(ctx, conn.GRPC)
+		names, err := servertest.ListServices(ctx, conn)
 		if err != nil {
 			t.Fatalf("%s: reflection: %v", addr, err)
 		}
 		if !contains(names, svc) || !contains(names, "grpc.health.v1.Health") {
 			t.Errorf("%s lists %v, want %s and health", addr, names, svc)
 		}
-		if s, err := servertest.Health(ctx, conn.GRPC, ""); err != nil || s.String() != "SERVING" {
+		if s, err := servertest.Health(ctx, conn, ""); err != nil || s.String() != "SERVING" {
 			t.Errorf("%s health: %v %v", addr, s, err)
 		}
 		_ = conn.Close()
@@ -221,4 +228,69 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// TestServeModeInternalListenersRequireServiceToken: in `greenlight serve`
+// the executor (which holds the Docker socket), discovery and the loop
+// listen on TCP; a local process without the stack's service token gets
+// Unauthenticated from each (health stays open for probes), while the
+// stack's own wiring and a caller with the token work.
+func TestServeModeInternalListenersRequireServiceToken(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	free := "127.0.0.1:0"
+	st, err := Start(ctx, Options{Home: t.TempDir(), Listen: true, Gateway: true,
+		Addrs: Addrs{Gateway: free, GatewayHTTP: free, Discovery: free, Executor: free, Loop: free}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if len(st.ServiceToken()) < server.MinServiceTokenLength {
+		t.Fatalf("serve mode made no service token: %q", st.ServiceToken())
+	}
+	addrs := st.Addrs()
+	for _, addr := range []string{addrs.Loop, addrs.Discovery, addrs.Executor} {
+		conn, err := server.Dial(addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := reflectionCode(ctx, conn); status.Code(err) != codes.Unauthenticated {
+			t.Errorf("%s: reflection without the service token: %v, want Unauthenticated", addr, err)
+		}
+		if s, err := servertest.Health(ctx, conn, ""); err != nil || s.String() != "SERVING" {
+			t.Errorf("%s: health without the service token: %v %v, want SERVING", addr, s, err)
+		}
+		_ = conn.Close()
+	}
+	conn, err := server.Dial(addrs.Loop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := glv1.NewRunServiceClient(conn).ListRuns(ctx, &glv1.ListRunsRequest{}); status.Code(err) != codes.Unauthenticated {
+		t.Fatalf("loop ListRuns without the service token: %v, want Unauthenticated", err)
+	}
+	// The gateway reaches the loop with the token: a public call through it works.
+	gw, err := Remote(RemoteOptions{Addr: addrs.Gateway})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gw.Close()
+	if _, err := gw.Run.ListRuns(ctx, &glv1.ListRunsRequest{}); err != nil {
+		t.Fatalf("ListRuns through the gateway: %v", err)
+	}
+}
+
+// reflectionCode opens a reflection stream, asks for the service list and
+// returns the stream's final error (a refused stream may fail Send with
+// EOF; its status comes with Recv).
+func reflectionCode(ctx context.Context, conn grpc.ClientConnInterface) error {
+	stream, err := reflectionpb.NewServerReflectionClient(conn).ServerReflectionInfo(ctx)
+	if err != nil {
+		return err
+	}
+	_ = stream.Send(&reflectionpb.ServerReflectionRequest{
+		MessageRequest: &reflectionpb.ServerReflectionRequest_ListServices{ListServices: "*"}})
+	_, err = stream.Recv()
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/progress"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/termtext"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
@@ -12,6 +13,12 @@ import (
 // issue: verdict, steps, tests, failures, score, applied patches and the
 // tail of the log.
 func Markdown(run *glv1.Run, reportURL string) string {
+	// Names, messages and the log tail come from the sandbox and the
+	// repository: no control sequence may reach a terminal or a page.
+	return termtext.Clean(markdown(run, reportURL))
+}
+
+func markdown(run *glv1.Run, reportURL string) string {
 	res := run.GetResult()
 	var b strings.Builder
 	fmt.Fprintf(&b, "## greenlight %s — run `%s`\n\n", verdictWord(res.GetStatus()), run.GetId())

@@ -3,16 +3,24 @@ package summary
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/progress"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/termtext"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
 // RunsTable writes one row per run: id, kind, status, created, duration,
 // source directory.
 func RunsTable(w io.Writer, runs []*glv1.Run) {
+	var b strings.Builder
+	runsTable(&b, runs)
+	_, _ = io.WriteString(w, termtext.Clean(b.String())) // source dirs are the client's words
+}
+
+func runsTable(w io.Writer, runs []*glv1.Run) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tKIND\tSTATUS\tCREATED\tDURATION\tSOURCE")
 	for _, r := range runs {

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/progress"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/termtext"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
@@ -23,10 +24,23 @@ type Options struct {
 	MaxFailures int
 }
 
-// Text writes the summary of a finished run.
+// maxMessageWidth clips a failure message to this many terminal cells.
+const maxMessageWidth = 200
+
+// Text writes the summary of a finished run. Everything but the banner's
+// own colors may come from the sandbox or the repository (step names,
+// failure messages, test names, reasons), so it is written through
+// termtext.Clean.
 func Text(w io.Writer, run *glv1.Run, opts Options) {
-	res := run.GetResult()
 	banner(w, run, opts.Color)
+	var b strings.Builder
+	text(&b, run, opts)
+	_, _ = io.WriteString(w, termtext.Clean(b.String()))
+}
+
+// text writes the summary below the banner.
+func text(w io.Writer, run *glv1.Run, opts Options) {
+	res := run.GetResult()
 	if steps := res.GetSteps(); len(steps) > 0 {
 		fmt.Fprintln(w)
 		stepTable(w, steps)
@@ -90,7 +104,7 @@ func banner(w io.Writer, run *glv1.Run, color bool) {
 	if color {
 		label = code + label + "\x1b[0m"
 	}
-	fmt.Fprintf(w, "%s %s\n", label, firstLine(why))
+	fmt.Fprintf(w, "%s %s\n", label, termtext.Line(why, 0))
 }
 
 // stepTable writes one row per step.
@@ -139,7 +153,7 @@ func failures(w io.Writer, fs []*glv1.Failure, max int) {
 		if f.GetTest() != "" {
 			fmt.Fprintf(w, "  %s", f.GetTest())
 		}
-		if m := firstLine(f.GetMessage()); m != "" {
+		if m := termtext.Line(f.GetMessage(), maxMessageWidth); m != "" {
 			fmt.Fprintf(w, ": %s", m)
 		}
 		fmt.Fprintln(w)

@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path"
 	"sort"
@@ -105,9 +104,12 @@ func Diff(original, final io.Reader) ([]Change, map[string]file, error) {
 	return changes, after, nil
 }
 
-// Apply writes the changes between original and final into dir: added and
-// modified files are written whole (to a temporary name, then renamed),
-// deleted files removed. Nothing outside dir can be touched.
+// Apply writes the changes between original and final into dir, all or
+// nothing: every new content is first written and fsynced to a temporary
+// file beside its target, then the originals are moved aside and the new
+// files renamed into place; if any step fails, every original is put back
+// (and created files and directories removed), so the tree is exactly as
+// before. Nothing outside dir can be touched.
 func Apply(ctx context.Context, dir string, original, final io.Reader) ([]Change, error) {
 	changes, files, err := Diff(original, final)
 	if err != nil {
@@ -118,51 +120,11 @@ func Apply(ctx context.Context, dir string, original, final io.Reader) ([]Change
 		return nil, fmt.Errorf("write back: %w", err)
 	}
 	defer root.Close()
-	for _, c := range changes {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if err := applyOne(root, c, files[c.Path]); err != nil {
-			return nil, fmt.Errorf("write back %s: %w", c.Path, err)
-		}
+	t := &txn{root: root}
+	if err := t.run(ctx, changes, files); err != nil {
+		return nil, fmt.Errorf("write back: %w; the directory is unchanged", err)
 	}
 	return changes, nil
-}
-
-// applyOne makes one change.
-func applyOne(root *os.Root, c Change, f file) error {
-	if c.Op == "delete" {
-		err := root.Remove(c.Path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		return err
-	}
-	if fi, err := root.Lstat(c.Path); err == nil && !fi.Mode().IsRegular() {
-		return fmt.Errorf("%w: %s is not a regular file in the directory", ErrUnsupported, c.Path)
-	}
-	if d := path.Dir(c.Path); d != "." {
-		if err := root.MkdirAll(d, 0o755); err != nil {
-			return err
-		}
-	}
-	mode := fs.FileMode(0o644)
-	if f.exec {
-		mode = 0o755
-	}
-	tmp := c.Path + ".greenlight-tmp"
-	if err := root.WriteFile(tmp, f.data, mode); err != nil {
-		return err
-	}
-	if err := root.Chmod(tmp, mode); err != nil { // WriteFile's mode is filtered by the umask
-		_ = root.Remove(tmp)
-		return err
-	}
-	if err := root.Rename(tmp, c.Path); err != nil {
-		_ = root.Remove(tmp)
-		return err
-	}
-	return nil
 }
 
 // typeName names a tar entry type.

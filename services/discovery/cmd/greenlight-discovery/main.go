@@ -20,7 +20,7 @@ func main() {
 		DefaultAddr: config.DefaultDiscoveryAddr,
 		Settings:    st,
 		Register: func(_ context.Context, s *server.Server, log *zap.Logger) (func() error, error) {
-			snaps, closeFn, err := openSnapshots(st)
+			snaps, closeFn, err := openSnapshots(st, s.Config().ServiceToken)
 			if err != nil {
 				return nil, err
 			}
@@ -34,8 +34,9 @@ func main() {
 	})
 }
 
-// openSnapshots opens the local store or dials the remote BlobService.
-func openSnapshots(st *settings) (discoverysvc.Snapshots, func() error, error) {
+// openSnapshots opens the local store or dials the remote BlobService,
+// sending the shared service token.
+func openSnapshots(st *settings, serviceToken string) (discoverysvc.Snapshots, func() error, error) {
 	if st.BlobDir != "" {
 		store, err := blob.NewStore(st.BlobDir)
 		if err != nil {
@@ -43,7 +44,7 @@ func openSnapshots(st *settings) (discoverysvc.Snapshots, func() error, error) {
 		}
 		return store, nil, nil
 	}
-	conn, err := server.Dial(st.BlobAddr)
+	conn, err := server.Dial(st.BlobAddr, server.DialServiceToken(serviceToken))
 	if err != nil {
 		return nil, nil, err
 	}

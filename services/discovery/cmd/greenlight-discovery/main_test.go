@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"context"
 	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/server"
 	"github.com/greenlight-dev/greenlight/pkg/server/servertest"
 	"github.com/greenlight-dev/greenlight/pkg/workspace"
 )
@@ -61,5 +66,40 @@ func TestBadFlagsExitWithUsage(t *testing.T) {
 		if code := cmd.ProcessState.ExitCode(); code != 2 {
 			t.Errorf("%v: exit %d (%v), want 2\n%s", args, code, err, out)
 		}
+	}
+}
+
+// TestBinaryRequiresServiceTokenOffLoopback: off loopback the binary
+// refuses to start without the shared service token (exit 2, one line
+// naming the variable); with one it answers Unauthenticated to a caller
+// without it and serves a caller with it.
+func TestBinaryRequiresServiceTokenOffLoopback(t *testing.T) {
+	bin := servertest.Build(t, ".")
+	blobs := t.TempDir()
+	cmd := exec.Command(bin, "--addr=0.0.0.0:0", "--blob-dir="+blobs)
+	cmd.Env = []string{}
+	out, _ := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(string(out), "GREENLIGHT_DISCOVERY_SERVICE_TOKEN") ||
+		strings.Count(string(out), "\n") != 1 {
+		t.Fatalf("no token off loopback: exit %d, output %q; want 2 and one line naming the variable", code, out)
+	}
+
+	const token = "discovery-test-service-token-0123"
+	p := servertest.Start(t, bin, "--addr=0.0.0.0:0", "--blob-dir="+blobs, "--service-token="+token)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req := &glv1.PlanRequest{Snapshot: &glv1.Digest{Hash: strings.Repeat("0", 64), SizeBytes: 1}}
+	if _, err := glv1.NewDiscoveryServiceClient(p.Conn(t)).Plan(ctx, req); status.Code(err) != codes.Unauthenticated {
+		t.Fatalf("Plan without the service token: %v, want Unauthenticated", err)
+	}
+	conn, err := server.Dial(p.Addr, server.DialServiceToken(token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// Authenticated, the call reaches the service: the unknown snapshot is
+	// its answer, not the token.
+	if _, err := glv1.NewDiscoveryServiceClient(conn).Plan(ctx, req); status.Code(err) == codes.Unauthenticated || err == nil {
+		t.Fatalf("Plan with the service token: %v, want the service's own error", err)
 	}
 }

@@ -38,13 +38,14 @@ func (s *settings) Validate() error {
 	return s.exec.Validate()
 }
 
-// blobs opens the configured blob store.
-func (s *settings) blobs() (executorsvc.Blobs, func() error, error) {
+// blobs opens the configured blob store; a remote one gets the shared
+// service token.
+func (s *settings) blobs(serviceToken string) (executorsvc.Blobs, func() error, error) {
 	if s.blobDir != "" {
 		st, err := blob.NewStore(s.blobDir)
 		return st, func() error { return nil }, err
 	}
-	conn, err := server.Dial(s.blobAddr)
+	conn, err := server.Dial(s.blobAddr, server.DialServiceToken(serviceToken))
 	if err != nil {
 		return nil, nil, fmt.Errorf("blob service %s: %w", s.blobAddr, err)
 	}
@@ -58,7 +59,7 @@ func main() {
 		DefaultAddr: config.DefaultExecutorAddr,
 		Settings:    st,
 		Register: func(ctx context.Context, s *server.Server, log *zap.Logger) (func() error, error) {
-			blobs, closeBlobs, err := st.blobs()
+			blobs, closeBlobs, err := st.blobs(s.Config().ServiceToken)
 			if err != nil {
 				return nil, err
 			}

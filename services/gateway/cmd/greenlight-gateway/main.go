@@ -17,12 +17,15 @@ func main() {
 	server.Main(server.Spec{
 		Name:        "gateway",
 		DefaultAddr: config.DefaultGatewayAddr,
-		Settings:    &cfg,
+		// The gateway checks its clients' bearer token (--token); the
+		// service token only goes to the loop.
+		Public:   true,
+		Settings: &cfg,
 		Options: func(*zap.Logger) ([]server.Option, error) {
 			return gatewaysvc.ServerOptions(cfg)
 		},
 		Register: func(ctx context.Context, s *server.Server, log *zap.Logger) (func() error, error) {
-			svc, err := gatewaysvc.New(ctx, cfg, log)
+			svc, err := gatewaysvc.New(ctx, cfg, log, gatewaysvc.WithDialOptions(server.DialServiceToken(s.Config().ServiceToken)))
 			if err != nil {
 				return nil, err
 			}

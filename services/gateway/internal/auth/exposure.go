@@ -3,39 +3,18 @@ package auth
 import (
 	"errors"
 	"fmt"
-	"net"
-	"strings"
+
+	"github.com/greenlight-dev/greenlight/pkg/config"
 )
 
 // ErrTokenRequired is returned by RequireForExposure when an address other
 // than loopback is configured and there is no token.
 var ErrTokenRequired = errors.New("a token is required")
 
-// localPrefixes mark listeners that are not on the network at all: unix
-// sockets and the in-memory listeners of the embedded mode.
-var localPrefixes = []string{"unix:", "unix-abstract:", "bufconn:"}
-
-// IsLoopback reports whether the listen address addr (host:port) binds only
-// the loopback interface. An empty host, a wildcard (0.0.0.0, ::), any other
-// IP and any host name but "localhost" count as exposed: the rule is about
-// what was configured, not about what a name resolves to today. Unix and
-// in-memory listeners ("unix:…", "bufconn:…") are local.
-func IsLoopback(addr string) bool {
-	for _, p := range localPrefixes {
-		if strings.HasPrefix(addr, p) {
-			return true
-		}
-	}
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = addr
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+// IsLoopback reports whether the listen address addr binds only the
+// loopback interface (or is a unix or in-memory listener); see
+// config.IsLoopback, which every greenlight listener rule shares.
+func IsLoopback(addr string) bool { return config.IsLoopback(addr) }
 
 // Listener is one configured listen address and the flag that set it.
 type Listener struct {

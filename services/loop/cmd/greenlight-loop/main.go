@@ -10,7 +10,8 @@
 // --prune-every, the state caps --upload-inflight-bytes, --run-event-bytes,
 // --run-events, and the patch provider profiles Fix requests may select,
 // --provider-profile (repeatable; a YAML list under provider-profile in
-// the config file); plus the server's own (--addr, --log-level, ...).
+// the config file); plus the server's own (--addr, --log-level,
+// --service-token, ...).
 //
 // A request may choose the CLIENT and REPLAY providers freely; COMMAND and
 // OPENAI exist only as profiles, e.g.
@@ -40,7 +41,7 @@ func main() {
 		DefaultAddr: config.DefaultLoopAddr,
 		Settings:    &cfg,
 		Register: func(ctx context.Context, s *server.Server, log *zap.Logger) (func() error, error) {
-			svc, err := loopsvc.New(ctx, cfg, log)
+			svc, err := loopsvc.New(ctx, cfg, log, loopsvc.WithDialOptions(server.DialServiceToken(s.Config().ServiceToken)))
 			if err != nil {
 				return nil, err
 			}

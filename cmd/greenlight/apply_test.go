@@ -1,0 +1,92 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFixApplyIsAllOrNothing: the winning change modifies
+// temperature/__init__.py and adds zdocs/NOTES.md, but zdocs cannot be
+// written (immutable as root, mode 0555 otherwise). `fix --apply` must
+// exit 2 with a clear message and leave every file of the directory as it
+// was — in particular not the module, which sorts before zdocs.
+func TestFixApplyIsAllOrNothing(t *testing.T) {
+	requireDocker(t)
+	fix, err := os.ReadFile(filepath.Join(examples(""), "fail.patch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	patch := string(fix) + "--- /dev/null\n+++ b/zdocs/NOTES.md\n@@ -0,0 +1 @@\n+hot from 30 on\n"
+	dir := filepath.Join(t.TempDir(), "ws")
+	copyDir(t, examples("fail"), dir)
+	if err := os.MkdirAll(filepath.Join(dir, "zdocs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "zdocs", "README.md"), []byte("docs\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lockDir(t, filepath.Join(dir, "zdocs"))
+	before := treeHash(t, dir)
+
+	r := newUser(t).run(strings.NewReader(patch), "fix", "-q", "--provider", "client", "--apply", dir)
+	r.wantExit(t, 2, "fix --apply into an unwritable directory")
+	r.wantOneLineError(t, "the directory is unchanged")
+	if !strings.Contains(r.stdout, "zdocs/NOTES.md") {
+		t.Errorf("the winning change should include zdocs/NOTES.md:\n%s", r.stdout)
+	}
+	if treeHash(t, dir) != before {
+		t.Fatal("a failed fix --apply changed the directory")
+	}
+}
+
+// treeHash digests every path, mode and content under dir.
+func treeHash(t *testing.T, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		fmt.Fprintf(h, "%s %v\n", rel, fi.Mode())
+		if fi.Mode().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			h.Write(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// lockDir makes dir unwritable for the binary, undone at cleanup.
+func lockDir(t *testing.T, dir string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		if err := os.Chmod(dir, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = os.Chmod(dir, 0o755) })
+		return
+	}
+	if out, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
+		t.Skipf("root, and chattr +i does not work here: %v %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("chattr", "-i", dir).Run() })
+}

@@ -1,0 +1,155 @@
+package writeback
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// treeHash digests every path, type, mode and content under dir, so any
+// change to the tree (a file written, created, removed, a mode, a left
+// over temporary file) changes it.
+func treeHash(t *testing.T, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		fmt.Fprintf(h, "%s %v\n", rel, fi.Mode())
+		if fi.Mode().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			h.Write(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// applyCase is an original tree, a final one and the user's directory
+// (the original plus extras), ready for Apply.
+func applyCase(t *testing.T) (user string, orig, final []byte) {
+	orig0 := map[string]string{"a.py": "a = 1\n", "gone.py": "bye\n", "m/z.py": "z = 1\n", "run.sh": "echo\n"}
+	final0 := map[string]string{"a.py": "a = 2\n", "new/deep/n.py": "n = 1\n", "m/z.py": "z = 2\n", "run.sh": "+x:echo 2\n"}
+	return tree(t, orig0), pack(t, tree(t, orig0)), pack(t, tree(t, final0))
+}
+
+// TestApplyIsAllOrNothingWhenARenameFails: the commit fails at each of
+// its renames in turn; every time the tree is exactly as before (originals
+// back, created files and directories gone, no temporary files left).
+func TestApplyIsAllOrNothingWhenARenameFails(t *testing.T) {
+	for failAt := 1; ; failAt++ {
+		user, orig, final := applyCase(t)
+		before := treeHash(t, user)
+		n := 0
+		beforeRename = func(from, to string) error {
+			if n++; n == failAt {
+				return fmt.Errorf("injected failure renaming %s", from)
+			}
+			return nil
+		}
+		_, err := Apply(context.Background(), user, bytes.NewReader(orig), bytes.NewReader(final))
+		beforeRename = func(string, string) error { return nil }
+		if n < failAt { // every rename passed: the apply is complete
+			if err != nil {
+				t.Fatal(err)
+			}
+			if failAt < 4 {
+				t.Fatalf("only %d renames", n)
+			}
+			return
+		}
+		if err == nil || !strings.Contains(err.Error(), "injected failure") || !strings.Contains(err.Error(), "unchanged") {
+			t.Fatalf("rename %d failing: Apply = %v", failAt, err)
+		}
+		if after := treeHash(t, user); after != before {
+			t.Fatalf("rename %d failing changed the tree", failAt)
+		}
+	}
+}
+
+// TestApplyChangesNothingWhenATargetIsADirectory: a later target that is
+// a directory in the user's tree fails the apply before any file moves.
+func TestApplyChangesNothingWhenATargetIsADirectory(t *testing.T) {
+	user, orig, final := applyCase(t)
+	if err := os.Remove(filepath.Join(user, "run.sh")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(user, "run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	before := treeHash(t, user)
+	_, err := Apply(context.Background(), user, bytes.NewReader(orig), bytes.NewReader(final))
+	if !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("Apply = %v, want ErrUnsupported", err)
+	}
+	if treeHash(t, user) != before {
+		t.Fatal("a failed apply changed the tree")
+	}
+}
+
+// TestApplyChangesNothingWhenADirectoryIsReadOnly: one target directory
+// cannot be written (immutable as root, mode 0555 otherwise); no file
+// changes.
+func TestApplyChangesNothingWhenADirectoryIsReadOnly(t *testing.T) {
+	user, orig, final := applyCase(t)
+	lockDir(t, filepath.Join(user, "m"))
+	before := treeHash(t, user)
+	_, err := Apply(context.Background(), user, bytes.NewReader(orig), bytes.NewReader(final))
+	if err == nil || !strings.Contains(err.Error(), "m/z.py") {
+		t.Fatalf("Apply = %v, want an error naming m/z.py", err)
+	}
+	if treeHash(t, user) != before {
+		t.Fatal("a failed apply changed the tree")
+	}
+}
+
+// TestApplyLeavesNoTemporaryFiles: a complete apply leaves exactly the
+// final files.
+func TestApplyLeavesNoTemporaryFiles(t *testing.T) {
+	user, orig, final := applyCase(t)
+	if _, err := Apply(context.Background(), user, bytes.NewReader(orig), bytes.NewReader(final)); err != nil {
+		t.Fatal(err)
+	}
+	want := treeHash(t, tree(t, map[string]string{"a.py": "a = 2\n", "new/deep/n.py": "n = 1\n", "m/z.py": "z = 2\n", "run.sh": "+x:echo 2\n"}))
+	if got := treeHash(t, user); got != want {
+		out, _ := exec.Command("find", user, "-printf", "%P %m\n").Output()
+		t.Fatalf("tree after apply differs from the final tree:\n%s", out)
+	}
+}
+
+// lockDir makes dir unwritable for this process, undone at cleanup.
+func lockDir(t *testing.T, dir string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		if err := os.Chmod(dir, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = os.Chmod(dir, 0o755) })
+		return
+	}
+	if out, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
+		t.Skipf("root, and chattr +i does not work here: %v %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("chattr", "-i", dir).Run() })
+}
