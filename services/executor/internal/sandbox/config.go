@@ -63,8 +63,8 @@ const (
 	DefaultCPUs            = 1.0
 	DefaultMemoryBytes     = 2 << 30
 	DefaultPids            = 256
-	DefaultTmpfsBytes      = 512 << 20
-	DefaultHomeBytes       = 512 << 20
+	DefaultTmpfsBytes      = 384 << 20
+	DefaultHomeBytes       = 384 << 20
 	DefaultWorkspaceBytes  = 1 << 30
 	DefaultLogBytesPerStep = 4 << 20
 	DefaultRunTimeout      = 30 * time.Minute
@@ -73,8 +73,9 @@ const (
 	DefaultTailLines       = 200
 )
 
-// DefaultConfig returns the defaults: 1 CPU, 2 GiB, 256 pids, 512 MiB /tmp and
-// home, 1 GiB workspace, 4 MiB of log per step, 30 minutes per run.
+// DefaultConfig returns the defaults: 1 CPU, 2 GiB, 256 pids, 384 MiB /tmp and
+// home, 1 GiB workspace (together 2 GiB minus the headroom fitTmpfs keeps),
+// 4 MiB of log per step, 30 minutes per run.
 func DefaultConfig() Config {
 	return Config{
 		Owner: "greenlight-executor",
@@ -127,6 +128,13 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// limits resolves a request's limits (see resolve) and fits the tmpfs
+// caps under the memory limit (see fitTmpfs); note says what was reduced,
+// "" when nothing was.
+func (c *Config) limits(req Limits) (lim Limits, note string) {
+	return fitTmpfs(c.resolve(req))
 }
 
 // resolve applies defaults to zero fields and clamps to the maxima.

@@ -34,6 +34,20 @@ const (
 // (docker-init) runs above it and reaps orphans.
 var keepaliveCmd = []string{"/bin/sh", "-c", "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"}
 
+// oomFirst is how every step starts: its shell raises its own
+// oom_score_adj to 1000 (raising needs no capability; children inherit it)
+// and then becomes the step's shell. When the sandbox runs out of memory,
+// the kernel's OOM killer thus picks the step's processes before the step
+// runner, the main process or docker-init, whatever their sizes, so a step
+// cannot get the runner killed and its own verdict turned into an
+// infrastructure error. It is the same in both step runner modes.
+const oomFirst = `echo 1000 >/proc/self/oom_score_adj && exec "$@"`
+
+// stepCmd is the argv of a step running command.
+func stepCmd(command string) []string {
+	return []string{"/bin/sh", "-c", oomFirst, "sh", "/bin/sh", "-c", command}
+}
+
 // runnerCaps are the only capabilities a runner-enabled sandbox keeps.
 // The container runs as root so that the runner, exec'd as root, has them
 // (the engine gives an exec the container's effective set, which is empty

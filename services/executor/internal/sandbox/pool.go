@@ -56,9 +56,10 @@ const PoolMaxAge = time.Hour
 // limits of cfg; size 0 disables pooling.
 func NewPool(rt Runtime, cfg Config, self Identity, size int, log *zap.Logger) *Pool {
 	ctx, cancel := context.WithCancel(context.Background())
+	limits, _ := cfg.limits(Limits{})
 	return &Pool{
 		rt: rt, cfg: &cfg, self: self, size: size, maxAge: PoolMaxAge, log: log,
-		limits: cfg.resolve(Limits{}), timeout: 30 * time.Second,
+		limits: limits, timeout: 30 * time.Second,
 		idle: map[string][]pooled{}, filling: map[string]int{}, images: map[string]ImageInfo{},
 		ctx: ctx, cancel: cancel,
 	}

@@ -121,9 +121,13 @@ func (r *Runner) Run(ctx context.Context, req Request, sink Sink) (*Result, erro
 		return nil, fmt.Errorf("%w: snapshot: %w", ErrInvalidRequest, err)
 	}
 	rn := &run{
-		r: r, req: req, lim: r.cfg.resolve(req.Limits), byImg: map[string]*box{},
+		r: r, req: req, byImg: map[string]*box{},
 		log:     r.log.With(zap.String("run_id", req.RunID)),
 		results: make([]StepResult, len(req.Steps)), notes: make([][]string, len(req.Steps)),
+	}
+	var limitsNote string
+	if rn.lim, limitsNote = r.cfg.limits(req.Limits); limitsNote != "" {
+		rn.note(0, limitsNote) // in the combined log, after the first step
 	}
 	if err := rn.preflight(ctx); err != nil {
 		return nil, err

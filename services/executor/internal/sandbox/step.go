@@ -119,7 +119,7 @@ func (rn *run) runCommand(runCtx, callerCtx context.Context, s *Step, b *box, ou
 	stepCtx, cancel := context.WithTimeout(runCtx, timeout)
 	defer cancel()
 	res, err := rn.r.exec(stepCtx, b, ExecSpec{
-		Cmd:     []string{"/bin/sh", "-c", s.Command},
+		Cmd:     stepCmd(s.Command),
 		User:    SandboxUser,
 		WorkDir: workdirPath(s.Workdir),
 		Env:     rn.stepEnv(s),
@@ -147,28 +147,58 @@ func (rn *run) runCommand(runCtx, callerCtx context.Context, s *Step, b *box, ou
 		return StatusTimedOut, noExitCode, why
 	case b.killed() != "":
 		return StatusCanceled, noExitCode, "the sandbox was destroyed: " + b.killed()
-	case errors.Is(err, errRunnerEnded):
-		// Whatever the step started now runs unsupervised.
-		why := fmt.Sprintf("the sandbox failed: %v; the sandbox was destroyed", err)
-		kill(why)
-		return StatusError, noExitCode, why
 	case err != nil:
-		return StatusError, noExitCode, fmt.Sprintf("the sandbox failed: %v", err)
-	case res.code == 0:
-		return StatusOK, 0, ""
+		return rn.sandboxFailed(b, err, kill)
 	}
 	if rn.oomKilled(b, res.oomKills) {
-		return StatusOOMKilled, res.code, fmt.Sprintf("a process was killed by the kernel OOM killer (memory limit %d MiB)",
-			rn.lim.MemoryBytes>>20)
+		why := rn.oomReason()
+		if res.code == 0 {
+			// The step did not notice (a child's exit status ignored):
+			// its evidence is incomplete all the same.
+			why += "; the step itself exited 0"
+		}
+		return StatusOOMKilled, res.code, why
+	}
+	if res.code == 0 {
+		return StatusOK, 0, ""
 	}
 	return StatusFailed, res.code, ""
 }
 
+// oomReason is the reason of a step during which the OOM killer struck.
+func (rn *run) oomReason() string {
+	return fmt.Sprintf("a process was OOM-killed during this step (the kernel OOM killer acts at the memory limit of %d MiB)",
+		rn.lim.MemoryBytes>>20)
+}
+
+// sandboxFailed classifies a step whose process could not be followed to
+// its end: the runner's session ended, or the engine's exec failed. When
+// the OOM killer struck meanwhile, what the step did killed the runner (or
+// the container's main process) and the step is OOM_KILLED; otherwise it
+// is an infrastructure error. A runner that ended leaves whatever the step
+// started running unsupervised, so the box is destroyed.
+func (rn *run) sandboxFailed(b *box, err error, kill func(string)) (Status, int, string) {
+	oom := rn.oomKilled(b, -1)
+	why := fmt.Sprintf("the sandbox failed: %v", err)
+	if oom {
+		why = rn.oomReason() + ", and the sandbox's step runner or main process with it (" + err.Error() + ")"
+	}
+	if errors.Is(err, errRunnerEnded) {
+		why += "; the sandbox was destroyed"
+		kill(why)
+	}
+	if oom {
+		return StatusOOMKilled, noExitCode, why
+	}
+	return StatusError, noExitCode, why
+}
+
 // oomKilled reports whether the cgroup OOM killer struck since the box's
-// counter was last read. n is the counter as greenlight-runner read it
-// right after the step; when unknown (-1) it is read with an exec, and when
-// the container itself is gone the engine is asked whether it was
-// OOM-killed.
+// counter was last read; it is asked after every step, whatever its exit
+// code. n is the counter as greenlight-runner read it right after the
+// step; when unknown (-1) it is read with an exec, and when that fails
+// (the container is gone) the engine is asked whether the container saw
+// an OOM kill (a flag that stays set: it counts once per box).
 func (rn *run) oomKilled(b *box, n int64) bool {
 	if n < 0 {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -176,7 +206,13 @@ func (rn *run) oomKilled(b *box, n int64) bool {
 		var err error
 		if n, err = rn.r.oomKills(ctx, b); err != nil {
 			st, serr := rn.r.rt.State(ctx, b.id)
-			return serr == nil && st.OOMKilled
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			if serr != nil || !st.OOMKilled || b.oomFlagSeen {
+				return false
+			}
+			b.oomFlagSeen = true
+			return true
 		}
 	}
 	b.mu.Lock()
