@@ -71,7 +71,7 @@ func TestRow37OOMKilledChildFailsAStepThatExitsZero(t *testing.T) {
 	child := `python3 -c "x = bytearray(256 << 20); print('survived')" || echo "child died: $?"; exit 0`
 	req := e.request(nil,
 		failing(sh("child-oom", child)),
-		sh("after", "echo fine"),
+		sh("after", "cat /proc/self/oom_score_adj"),
 	)
 	req.Limits = &glv1.Limits{MemoryBytes: 64 << 20, Pids: 64, TmpfsBytes: 8 << 20, WorkspaceBytes: 8 << 20}
 	r := e.mustExecute(context.Background(), req)
@@ -86,8 +86,36 @@ func TestRow37OOMKilledChildFailsAStepThatExitsZero(t *testing.T) {
 	if strings.Contains(got.GetTail(), "survived") || !strings.Contains(got.GetTail(), "child died") {
 		t.Errorf("child-oom: the child was not OOM-killed: %q", got.GetTail())
 	}
-	// The next step is judged on its own: the kill was counted once.
-	if got := r.result(1); got.GetStatus() != glv1.StepStatus_STEP_STATUS_OK {
-		t.Errorf("after: %s %q", statusOf(got), got.GetReason())
+	// The next step is judged on its own (the kill was counted once), and
+	// its processes are the OOM killer's first choice.
+	if got := r.result(1); got.GetStatus() != glv1.StepStatus_STEP_STATUS_OK || strings.TrimSpace(got.GetTail()) != "1000" {
+		t.Errorf("after: %s %q, oom_score_adj %q", statusOf(got), got.GetReason(), got.GetTail())
+	}
+}
+
+// Row 36, evading the OOM ordering: the step lowers its oom_score_adj back
+// to 0, fills the (capped) tmpfs mounts and then the memory left with many
+// processes each smaller than the step runner, so the kernel's OOM killer
+// picks the runner (or, without the runner, the container's main process).
+// The step ends OOM_KILLED with that reason, never ERROR, and the earlier
+// FAIL stays a FAIL.
+func TestRow36RunnerKilledByAStepsOOMIsNotAnError(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	evade := `echo 0 > /proc/self/oom_score_adj || exit 3
+for d in /tmp "$HOME" /workspace; do head -c 200m /dev/zero > "$d/fill" 2>/dev/null; done
+i=0; while [ $i -lt 50 ]; do sh -c 'x=$(head -c 900000 /dev/zero | tr "\0" a); sleep 5' & i=$((i+1)); done; wait`
+	req := e.request(nil,
+		failing(sh("fails", "exit 1")),
+		failing(sh("evade", evade)),
+	)
+	req.Limits = &glv1.Limits{MemoryBytes: 96 << 20, Pids: 200, TmpfsBytes: 64 << 20, WorkspaceBytes: 64 << 20}
+	r := e.mustExecute(context.Background(), req)
+	if got := r.result(0); got.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
+		t.Errorf("fails: %s %q", statusOf(got), got.GetReason())
+	}
+	got := r.result(1)
+	if got.GetStatus() != glv1.StepStatus_STEP_STATUS_OOM_KILLED || !strings.Contains(got.GetReason(), "OOM-killed during this step") {
+		t.Errorf("evade: %s exit %d %q (tail %q), want OOM_KILLED with the reason", statusOf(got), got.GetExitCode(), got.GetReason(), got.GetTail())
 	}
 }
