@@ -33,6 +33,10 @@ type Config struct {
 	TailLines int
 	// CleanupTimeout bounds each container removal.
 	CleanupTimeout time.Duration
+	// DeadlineGrace is how long a run's sandbox outlives the run budget
+	// before its main process exits and stops it (see keepaliveCmd), so
+	// that a sandbox whose creator died does not run on.
+	DeadlineGrace time.Duration
 	// StepRunner chooses how steps run: StepRunnerAuto (the default, "")
 	// uses the image's greenlight-runner when it has one and one `docker
 	// exec` per step otherwise; StepRunnerExec always execs;
@@ -71,6 +75,7 @@ const (
 	DefaultStepTimeout     = 10 * time.Minute
 	DefaultInstallTimeout  = 15 * time.Minute
 	DefaultTailLines       = 200
+	DefaultDeadlineGrace   = 2 * time.Minute
 )
 
 // DefaultConfig returns the defaults: 1 CPU, 2 GiB, 256 pids, 384 MiB /tmp and
@@ -98,6 +103,7 @@ func DefaultConfig() Config {
 		},
 		TailLines:      DefaultTailLines,
 		CleanupTimeout: 30 * time.Second,
+		DeadlineGrace:  DefaultDeadlineGrace,
 	}
 }
 
@@ -114,6 +120,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("every maximum limit must be at least its default: max %+v, defaults %+v", m, d)
 	case c.StepTimeout <= 0 || c.InstallTimeout <= 0:
 		return fmt.Errorf("step timeouts must be positive")
+	case c.DeadlineGrace <= 0:
+		return fmt.Errorf("the sandbox deadline grace must be positive")
 	case c.Live.ChunkBytes <= 0 || c.Live.FlushEvery <= 0 || c.Live.RateBytes <= 0 ||
 		c.Live.BurstBytes < c.Live.ChunkBytes || c.Live.MaxPendingBytes < c.Live.ChunkBytes:
 		return fmt.Errorf("live log settings must be positive, with burst and pending at least one chunk: %+v", c.Live)

@@ -371,7 +371,7 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 	img, runner := rn.images[image], rn.runners[image]
 	wantsNet, firstNet := rn.networkNeeds(image)
 	var b *box
-	if p, ok := rn.r.pool.take(img, rn.lim, runner); ok {
+	if p, ok := rn.r.pool.take(img, rn.lim, runner, rn.deadline()); ok {
 		b = &box{id: p.id, image: img, network: rn.r.cfg.EgressNetwork, pooled: true, runner: p.runner, sess: p.sess}
 		rn.track(image, b)
 	} else {
@@ -379,9 +379,12 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 		if wantsNet {
 			network = rn.r.cfg.EgressNetwork
 		}
-		labels := rn.r.self.labels(rn.start.Add(rn.lim.RunTimeout + 10*time.Minute))
+		// The sandbox stops by itself at the deadline (its main process
+		// exits), and the reaper reads the same deadline from its labels.
+		deadline := rn.deadline()
+		labels := rn.r.self.labels(deadline)
 		labels[LabelRun], labels[LabelOwner] = rn.req.RunID, rn.owner()
-		spec := hardenedSpec(image, rn.lim, labels, network, baseEnv(img), runner)
+		spec := hardenedSpec(image, rn.lim, labels, network, baseEnv(img), runner, time.Until(deadline))
 		spec.Name = containerName(rn.req.RunID)
 		id, err := rn.r.rt.Create(ctx, spec)
 		if err != nil {
@@ -417,6 +420,13 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 		}
 	}
 	return b, nil
+}
+
+// deadline is when the run's sandboxes stop by themselves: the end of the
+// run budget plus the grace (storing logs and removing the containers
+// happen in between).
+func (rn *run) deadline() time.Time {
+	return rn.start.Add(rn.lim.RunTimeout + rn.r.cfg.DeadlineGrace)
 }
 
 // networkNeeds says whether any step in image needs network and whether
