@@ -47,11 +47,12 @@ type Service struct {
 	pool   *sandbox.Pool
 	reaper *sandbox.Reaper
 
-	stopReaper context.CancelFunc
-	reaperDone chan struct{}
-	stop       chan struct{}
-	background sync.WaitGroup
-	closeOnce  sync.Once
+	releaseEgress func()
+	stopReaper    context.CancelFunc
+	reaperDone    chan struct{}
+	stop          chan struct{}
+	background    sync.WaitGroup
+	closeOnce     sync.Once
 }
 
 var _ glv1.ExecutorServiceServer = (*Service)(nil)
@@ -92,10 +93,11 @@ func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, ne
 	}
 	s := &Service{cfg: cfg, images: images, blobs: blobs, log: log, rt: rt, closer: closer, stop: make(chan struct{})}
 	sc := cfg.sandboxConfig()
-	network, err := applyEgress(cfg, nets, log, s.stop, &s.background)
+	network, release, err := applyEgress(cfg, nets, self, log, s.stop, &s.background)
 	if err != nil {
 		return nil, err
 	}
+	s.releaseEgress = release
 	sc.EgressNetwork = network
 	if cfg.PoolSize > 0 {
 		s.pool = sandbox.NewPool(rt, sc, self, cfg.PoolSize, log)
@@ -104,6 +106,7 @@ func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, ne
 	if s.runner, err = sandbox.NewRunner(sc, rt, blobs, opts...); err != nil {
 		close(s.stop)
 		s.background.Wait()
+		s.releaseEgress()
 		return nil, err
 	}
 	// The reaper sweeps once now (what a killed predecessor left) and then
@@ -140,9 +143,10 @@ func (s *Service) Warm(ctx context.Context) {
 	}
 }
 
-// Close stops the reaper, removes the warm pool's containers and waits for
-// the removal of finished runs' containers, so that a one-shot process
-// leaves nothing behind.
+// Close stops the reaper, removes the warm pool's containers, waits for
+// the removal of finished runs' containers and removes the egress
+// instance (when no other service of the process uses it), so that a
+// one-shot process leaves nothing behind.
 func (s *Service) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
@@ -152,6 +156,8 @@ func (s *Service) Close() error {
 		<-s.reaperDone
 		s.pool.Close()
 		s.runner.Wait()
+		// The run and pool containers are gone: the egress network can go.
+		s.releaseEgress()
 		if s.closer != nil {
 			err = s.closer.Close()
 		}
