@@ -62,14 +62,14 @@ type egressSetup struct {
 }
 
 // applyEgress installs the service's egress instance and returns the
-// network install steps use and the function that releases it at
-// shutdown. When the engine does not answer, the instance's network is
+// network install steps use and the instance's setup (nil when there is
+// none), whose release removes it at shutdown. When the engine does not answer, the instance's network is
 // used all the same and set up by retry until stop is closed; install
 // steps fail (never run unfiltered) until it exists.
 func applyEgress(cfg Config, nets egress.Networks, self sandbox.Identity, log *zap.Logger, stop <-chan struct{},
-	wg *sync.WaitGroup) (string, func(), error) {
+	wg *sync.WaitGroup) (string, *egressSetup, error) {
 	if cfg.EgressPolicy == EgressOff || nets == nil {
-		return cfg.EgressNetwork, func() {}, nil
+		return cfg.EgressNetwork, nil, nil
 	}
 	allow, err := cfg.egressAllow()
 	if err != nil {
@@ -86,7 +86,7 @@ func applyEgress(cfg Config, nets egress.Networks, self sandbox.Identity, log *z
 				"with another policy; give each executor its own --egress-instance", egress.ErrInUse, e.in.ID)
 		}
 		u.refs++
-		return e.in.Network(), e.release, nil
+		return e.in.Network(), e, nil
 	}
 	err = e.try(egressFirstTry)
 	switch {
@@ -94,7 +94,7 @@ func applyEgress(cfg Config, nets egress.Networks, self sandbox.Identity, log *z
 	case errors.Is(err, egress.ErrUnavailable) && cfg.EgressPolicy == EgressAuto:
 		log.Warn("egress policy not applied: install steps reach the network unfiltered", zap.Error(err),
 			zap.String("network", cfg.EgressNetwork))
-		return cfg.EgressNetwork, func() {}, nil
+		return cfg.EgressNetwork, nil, nil
 	case errors.Is(err, egress.ErrUnavailable), errors.Is(err, egress.ErrInUse):
 		return "", nil, fmt.Errorf("egress policy: %w", err)
 	default:
@@ -102,22 +102,14 @@ func applyEgress(cfg Config, nets egress.Networks, self sandbox.Identity, log *z
 		e.retry(stop, wg)
 	}
 	egressUses[e.in.ID] = &egressUse{refs: 1, policy: e.p.Digest()}
-	return e.in.Network(), e.release, nil
+	return e.in.Network(), e, nil
 }
 
 // try sweeps what dead executors left and applies the instance.
 func (e *egressSetup) try(d time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	swept, err := egress.Sweep(ctx, e.nets, egress.SystemIptables, func(l map[string]string) bool {
-		return sandbox.IdentityOf(l).GoneFrom(e.self)
-	})
-	if err != nil && !errors.Is(err, egress.ErrUnavailable) {
-		e.log.Warn("sweeping stale egress instances failed", zap.Error(err))
-	}
-	for _, id := range swept {
-		e.log.Info("removed the egress instance of a dead executor", zap.String("instance", id))
-	}
+	e.sweep(ctx)
 	owner := egress.Owner{Labels: e.self.Labels(), Alive: func(l map[string]string) bool {
 		return !sandbox.IdentityOf(l).GoneFrom(e.self)
 	}}
@@ -127,6 +119,24 @@ func (e *egressSetup) try(d time.Duration) error {
 	e.log.Info("egress policy applied", zap.String("network", e.in.Network()), zap.String("chain", e.in.ChainOut()),
 		zap.Int("allowed", len(e.p.Allow)))
 	return nil
+}
+
+// sweep removes the egress instances of dead executors on this host (a
+// network their containers still use is retried at the next sweep, after
+// the reaper has removed them).
+func (e *egressSetup) sweep(ctx context.Context) {
+	if e == nil {
+		return
+	}
+	swept, err := egress.Sweep(ctx, e.nets, egress.SystemIptables, func(l map[string]string) bool {
+		return sandbox.IdentityOf(l).GoneFrom(e.self)
+	})
+	if err != nil && ctx.Err() == nil {
+		e.log.Warn("sweeping stale egress instances failed", zap.Error(err))
+	}
+	for _, id := range swept {
+		e.log.Info("removed the egress instance of a dead executor", zap.String("instance", id))
+	}
 }
 
 // retry applies the instance in the background until it works or stop is
@@ -153,6 +163,9 @@ func (e *egressSetup) retry(stop <-chan struct{}, wg *sync.WaitGroup) {
 // release drops the service's use of the instance; the last user removes
 // its chains and network.
 func (e *egressSetup) release() {
+	if e == nil {
+		return
+	}
 	egressMu.Lock()
 	defer egressMu.Unlock()
 	if u := egressUses[e.in.ID]; u != nil {

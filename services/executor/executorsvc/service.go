@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
@@ -47,12 +48,12 @@ type Service struct {
 	pool   *sandbox.Pool
 	reaper *sandbox.Reaper
 
-	releaseEgress func()
-	stopReaper    context.CancelFunc
-	reaperDone    chan struct{}
-	stop          chan struct{}
-	background    sync.WaitGroup
-	closeOnce     sync.Once
+	egress     *egressSetup
+	stopReaper context.CancelFunc
+	reaperDone chan struct{}
+	stop       chan struct{}
+	background sync.WaitGroup
+	closeOnce  sync.Once
 }
 
 var _ glv1.ExecutorServiceServer = (*Service)(nil)
@@ -93,11 +94,11 @@ func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, ne
 	}
 	s := &Service{cfg: cfg, images: images, blobs: blobs, log: log, rt: rt, closer: closer, stop: make(chan struct{})}
 	sc := cfg.sandboxConfig()
-	network, release, err := applyEgress(cfg, nets, self, log, s.stop, &s.background)
+	network, eg, err := applyEgress(cfg, nets, self, log, s.stop, &s.background)
 	if err != nil {
 		return nil, err
 	}
-	s.releaseEgress = release
+	s.egress = eg
 	sc.EgressNetwork = network
 	if cfg.PoolSize > 0 {
 		s.pool = sandbox.NewPool(rt, sc, self, cfg.PoolSize, log)
@@ -106,7 +107,7 @@ func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, ne
 	if s.runner, err = sandbox.NewRunner(sc, rt, blobs, opts...); err != nil {
 		close(s.stop)
 		s.background.Wait()
-		s.releaseEgress()
+		s.egress.release()
 		return nil, err
 	}
 	// The reaper sweeps once now (what a killed predecessor left) and then
@@ -116,9 +117,28 @@ func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, ne
 	s.stopReaper = cancel
 	go func() {
 		defer close(s.reaperDone)
-		s.reaper.Run(ctx, cfg.ReapEvery)
+		s.sweep(ctx, cfg.ReapEvery)
 	}()
 	return s, nil
+}
+
+// sweep removes what dead executors left, now and every period until ctx
+// ends: stale containers first, then the egress instances their
+// containers no longer hold.
+func (s *Service) sweep(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if _, err := s.reaper.Sweep(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("reaper sweep failed", zap.Error(err))
+		}
+		s.egress.sweep(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // Register registers the service on a gRPC server.
@@ -157,7 +177,7 @@ func (s *Service) Close() error {
 		s.pool.Close()
 		s.runner.Wait()
 		// The run and pool containers are gone: the egress network can go.
-		s.releaseEgress()
+		s.egress.release()
 		if s.closer != nil {
 			err = s.closer.Close()
 		}

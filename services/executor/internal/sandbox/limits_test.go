@@ -35,7 +35,6 @@ func TestFitTmpfs(t *testing.T) {
 	}
 }
 
-
 // A pooled container whose deadline comes before the run's is never handed
 // out: it would stop under the run.
 func TestPoolTakeRespectsDeadlines(t *testing.T) {
