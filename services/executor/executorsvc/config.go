@@ -8,6 +8,7 @@ import (
 
 	"github.com/greenlight-dev/greenlight/pkg/config"
 	"github.com/greenlight-dev/greenlight/pkg/image"
+	"github.com/greenlight-dev/greenlight/services/executor/internal/egress"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 )
 
@@ -54,6 +55,10 @@ type Config struct {
 	// EgressAllow lists IPv4 addresses or CIDRs in blocked ranges that
 	// install steps may reach (a registry mirror, a proxy).
 	EgressAllow []string
+	// EgressInstance names this executor's egress network and chains ("":
+	// derived from the process and the policy, so every executor has its
+	// own).
+	EgressInstance string
 	// Defaults and maxima of the sandbox limits.
 	CPUs, MaxCPUs                   float64
 	Memory, MaxMemory               int
@@ -114,6 +119,8 @@ func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.Enum(&c.EgressPolicy, "egress-policy", []string{EgressAuto, EgressIptables, EgressOff},
 		"filtering of install steps' egress (iptables: no host, private ranges or metadata address)")
 	fs.Strings(&c.EgressAllow, "egress-allow", "IPv4 `addresses or CIDRs` in blocked ranges install steps may reach")
+	fs.String(&c.EgressInstance, "egress-instance", "`id` naming this executor's egress network and iptables chains "+
+		"(1-11 lower-case letters or digits; default: derived from the process, so executors never share one)")
 	fs.Var(floatValue{&c.CPUs}, "cpus", "default CPUs per run")
 	fs.Var(floatValue{&c.MaxCPUs}, "max-cpus", "largest CPUs a request may ask for")
 	fs.Bytes(&c.Memory, "memory", "default memory per run (swap is never allowed), a `size`")
@@ -151,6 +158,11 @@ func (c *Config) Validate() error {
 	}
 	if _, err := c.egressAllow(); err != nil {
 		return err
+	}
+	if c.EgressInstance != "" {
+		if err := egress.ValidateInstance(c.EgressInstance); err != nil {
+			return fmt.Errorf("egress-instance: %w", err)
+		}
 	}
 	if c.ReapEvery <= 0 {
 		return fmt.Errorf("reap-every must be positive")

@@ -2,6 +2,8 @@ package executorsvc
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -12,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/greenlight-dev/greenlight/services/executor/internal/egress"
+	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 )
 
 // Egress policies (Config.EgressPolicy).
@@ -27,72 +30,167 @@ const (
 )
 
 // Egress setup timing: one quick attempt while the service starts (so a
-// wedged engine never blocks startup), then retries in the background.
+// wedged engine never blocks startup), then retries in the background;
+// removal at shutdown is bounded too.
 const (
 	egressFirstTry = 3 * time.Second
 	egressRetry    = 15 * time.Second
+	egressRemove   = 10 * time.Second
 )
 
-// applied remembers the policies this process installed: the rules are
-// host-wide, once is enough.
-var applied sync.Map
+// egressUses counts, per instance id, the services of this process using
+// it (and the digest of its policy): services with the same policy share
+// one instance, and the last one to close removes it.
+var (
+	egressMu   sync.Mutex
+	egressUses = map[string]*egressUse{}
+)
 
-// applyEgress installs the egress policy and returns the network install
-// steps use. When the engine does not answer, the policy's network is used
-// all the same and set up by retry until stop is closed; install steps fail
-// (never run unfiltered) until it exists.
-func applyEgress(cfg Config, nets egress.Networks, log *zap.Logger, stop <-chan struct{}, wg *sync.WaitGroup) (string, error) {
+type egressUse struct {
+	refs   int
+	policy string
+}
+
+// egressSetup is one service's use of an egress instance.
+type egressSetup struct {
+	cfg  Config
+	nets egress.Networks
+	self sandbox.Identity
+	in   egress.Instance
+	p    egress.Policy
+	log  *zap.Logger
+}
+
+// applyEgress installs the service's egress instance and returns the
+// network install steps use and the instance's setup (nil when there is
+// none), whose release removes it at shutdown. When the engine does not answer, the instance's network is
+// used all the same and set up by retry until stop is closed; install
+// steps fail (never run unfiltered) until it exists.
+func applyEgress(cfg Config, nets egress.Networks, self sandbox.Identity, log *zap.Logger, stop <-chan struct{},
+	wg *sync.WaitGroup) (string, *egressSetup, error) {
 	if cfg.EgressPolicy == EgressOff || nets == nil {
-		return cfg.EgressNetwork, nil
+		return cfg.EgressNetwork, nil, nil
 	}
 	allow, err := cfg.egressAllow()
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	p := egress.Policy{Allow: allow, Resolvers: egress.Resolvers("/etc/resolv.conf")}
-	key := fmt.Sprint(p)
-	if _, ok := applied.Load(key); ok {
-		return egress.NetworkName, nil
-	}
-	try := func(d time.Duration) error {
-		ctx, cancel := context.WithTimeout(context.Background(), d)
-		defer cancel()
-		err := egress.Apply(ctx, nets, egress.SystemIptables, p)
-		if err == nil {
-			applied.Store(key, true)
-			log.Info("egress policy applied", zap.String("network", egress.NetworkName), zap.Int("allowed", len(allow)))
+	e := &egressSetup{cfg: cfg, nets: nets, self: self, log: log,
+		p: egress.Policy{Allow: allow, Resolvers: egress.Resolvers("/etc/resolv.conf")}}
+	e.in = egress.Instance{ID: cfg.egressInstance(self, e.p)}
+	egressMu.Lock()
+	defer egressMu.Unlock()
+	if u := egressUses[e.in.ID]; u != nil {
+		if u.policy != e.p.Digest() {
+			return "", nil, fmt.Errorf("egress policy: %w: instance %s is used by another service of this process "+
+				"with another policy; give each executor its own --egress-instance", egress.ErrInUse, e.in.ID)
 		}
-		return err
+		u.refs++
+		return e.in.Network(), e, nil
 	}
-	err = try(egressFirstTry)
+	err = e.try(egressFirstTry)
 	switch {
 	case err == nil:
 	case errors.Is(err, egress.ErrUnavailable) && cfg.EgressPolicy == EgressAuto:
 		log.Warn("egress policy not applied: install steps reach the network unfiltered", zap.Error(err),
 			zap.String("network", cfg.EgressNetwork))
-		return cfg.EgressNetwork, nil
-	case errors.Is(err, egress.ErrUnavailable):
-		return "", fmt.Errorf("egress policy: %w", err)
+		return cfg.EgressNetwork, nil, nil
+	case errors.Is(err, egress.ErrUnavailable), errors.Is(err, egress.ErrInUse):
+		return "", nil, fmt.Errorf("egress policy: %w", err)
 	default:
 		log.Warn("egress policy not set up yet (engine not answering?); retrying", zap.Error(err))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t := time.NewTicker(egressRetry)
-			defer t.Stop()
-			for {
-				select {
-				case <-stop:
+		e.retry(stop, wg)
+	}
+	egressUses[e.in.ID] = &egressUse{refs: 1, policy: e.p.Digest()}
+	return e.in.Network(), e, nil
+}
+
+// try sweeps what dead executors left and applies the instance.
+func (e *egressSetup) try(d time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	e.sweep(ctx)
+	owner := egress.Owner{Labels: e.self.Labels(), Alive: func(l map[string]string) bool {
+		return !sandbox.IdentityOf(l).GoneFrom(e.self)
+	}}
+	if err := egress.Apply(ctx, e.nets, egress.SystemIptables, e.in, e.p, owner); err != nil {
+		return err
+	}
+	e.log.Info("egress policy applied", zap.String("network", e.in.Network()), zap.String("chain", e.in.ChainOut()),
+		zap.Int("allowed", len(e.p.Allow)))
+	return nil
+}
+
+// sweep removes the egress instances of dead executors on this host (a
+// network their containers still use is retried at the next sweep, after
+// the reaper has removed them).
+func (e *egressSetup) sweep(ctx context.Context) {
+	if e == nil {
+		return
+	}
+	swept, err := egress.Sweep(ctx, e.nets, egress.SystemIptables, func(l map[string]string) bool {
+		return sandbox.IdentityOf(l).GoneFrom(e.self)
+	})
+	if err != nil && ctx.Err() == nil {
+		e.log.Warn("sweeping stale egress instances failed", zap.Error(err))
+	}
+	for _, id := range swept {
+		e.log.Info("removed the egress instance of a dead executor", zap.String("instance", id))
+	}
+}
+
+// retry applies the instance in the background until it works or stop is
+// closed.
+func (e *egressSetup) retry(stop <-chan struct{}, wg *sync.WaitGroup) {
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(egressRetry)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				if e.try(egressRetry) == nil {
 					return
-				case <-t.C:
-					if try(egressRetry) == nil {
-						return
-					}
 				}
 			}
-		}()
+		}
+	}()
+}
+
+// release drops the service's use of the instance; the last user removes
+// its chains and network.
+func (e *egressSetup) release() {
+	if e == nil {
+		return
 	}
-	return egress.NetworkName, nil
+	egressMu.Lock()
+	defer egressMu.Unlock()
+	if u := egressUses[e.in.ID]; u != nil {
+		if u.refs--; u.refs > 0 {
+			return
+		}
+	}
+	delete(egressUses, e.in.ID)
+	ctx, cancel := context.WithTimeout(context.Background(), egressRemove)
+	defer cancel()
+	if err := egress.Remove(ctx, e.nets, egress.SystemIptables, e.in); err != nil {
+		e.log.Warn("removing the egress instance failed; the next executor on this host sweeps it",
+			zap.String("instance", e.in.ID), zap.Error(err))
+	}
+}
+
+// egressInstance is the configured instance id, else one derived from this
+// process and the policy: every executor process has its own chains and
+// network, and services of one process with the same policy share them.
+func (c *Config) egressInstance(self sandbox.Identity, p egress.Policy) string {
+	if c.EgressInstance != "" {
+		return c.EgressInstance
+	}
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d\x00%s\x00%s", self.Host, self.PID, self.PIDStart, p.Digest()))
+	return "e" + hex.EncodeToString(sum[:])[:10]
 }
 
 // egressAllow parses EgressAllow.

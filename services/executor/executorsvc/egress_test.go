@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
-	"github.com/greenlight-dev/greenlight/services/executor/internal/egress"
 )
 
 // hostListener accepts and closes TCP connections on all interfaces.
@@ -52,10 +51,11 @@ EOF`
 
 	t.Run("policy", func(t *testing.T) {
 		e := newEnv(t, func(c *Config) { c.EgressPolicy = EgressIptables })
-		if e.svc.runner.Config().EgressNetwork != egress.NetworkName {
-			t.Fatalf("install steps use %q", e.svc.runner.Config().EgressNetwork)
+		network := e.svc.runner.Config().EgressNetwork
+		if !strings.HasPrefix(network, "greenlight-egress-") {
+			t.Fatalf("install steps use %q", network)
 		}
-		gw := networkGateway(t, egress.NetworkName)
+		gw := networkGateway(t, network)
 		targets := []string{gw + ":" + port, bridgeGateway(t) + ":" + port, "169.254.169.254:80", "10.1.2.3:80", "192.168.1.1:80"}
 		r := e.mustExecute(context.Background(), e.request(nil, install(probe(targets...))))
 		tail := r.result(0).GetTail()

@@ -15,6 +15,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"time"
 
 	"go.uber.org/zap"
 	"google.golang.org/grpc"
@@ -53,6 +54,7 @@ type Service struct {
 	// allowed is what a pipeline may name: images plus cfg.AllowedImages.
 	allowed image.AllowList
 
+	egress     *egressSetup
 	stopReaper context.CancelFunc
 	reaperDone chan struct{}
 	stop       chan struct{}
@@ -98,10 +100,11 @@ func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, ne
 	}
 	s := &Service{cfg: cfg, images: images, allowed: cfg.allowList(), blobs: blobs, log: log, rt: rt, closer: closer, stop: make(chan struct{})}
 	sc := cfg.sandboxConfig()
-	network, err := applyEgress(cfg, nets, log, s.stop, &s.background)
+	network, eg, err := applyEgress(cfg, nets, self, log, s.stop, &s.background)
 	if err != nil {
 		return nil, err
 	}
+	s.egress = eg
 	sc.EgressNetwork = network
 	if cfg.PoolSize > 0 {
 		s.pool = sandbox.NewPool(rt, sc, self, cfg.PoolSize, log)
@@ -113,6 +116,7 @@ func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, ne
 	if s.runner, err = sandbox.NewRunner(sc, rt, blobs, opts...); err != nil {
 		close(s.stop)
 		s.background.Wait()
+		s.egress.release()
 		return nil, err
 	}
 	// The reaper sweeps once now (what a killed predecessor left) and then
@@ -122,9 +126,28 @@ func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, ne
 	s.stopReaper = cancel
 	go func() {
 		defer close(s.reaperDone)
-		s.reaper.Run(ctx, cfg.ReapEvery)
+		s.sweep(ctx, cfg.ReapEvery)
 	}()
 	return s, nil
+}
+
+// sweep removes what dead executors left, now and every period until ctx
+// ends: stale containers first, then the egress instances their
+// containers no longer hold.
+func (s *Service) sweep(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if _, err := s.reaper.Sweep(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("reaper sweep failed", zap.Error(err))
+		}
+		s.egress.sweep(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // Register registers the service on a gRPC server.
@@ -149,9 +172,10 @@ func (s *Service) Warm(ctx context.Context) {
 	}
 }
 
-// Close stops the reaper, removes the warm pool's containers and waits for
-// the removal of finished runs' containers, so that a one-shot process
-// leaves nothing behind.
+// Close stops the reaper, removes the warm pool's containers, waits for
+// the removal of finished runs' containers and removes the egress
+// instance (when no other service of the process uses it), so that a
+// one-shot process leaves nothing behind.
 func (s *Service) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
@@ -161,6 +185,8 @@ func (s *Service) Close() error {
 		<-s.reaperDone
 		s.pool.Close()
 		s.runner.Wait()
+		// The run and pool containers are gone: the egress network can go.
+		s.egress.release()
 		if s.closer != nil {
 			err = s.closer.Close()
 		}

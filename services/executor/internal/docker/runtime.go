@@ -270,18 +270,49 @@ func (r *Runtime) List(ctx context.Context, label string) ([]sandbox.ContainerIn
 }
 
 // EnsureNetwork creates a bridge network with options and labels unless one
-// with that name exists.
-func (r *Runtime) EnsureNetwork(ctx context.Context, name string, options, labels map[string]string) error {
-	return r.call(ctx, "network create", func(ctx context.Context) error {
-		if _, err := r.cli.NetworkInspect(ctx, name, network.InspectOptions{}); err == nil {
+// with that name exists, and returns the labels of the one that exists.
+func (r *Runtime) EnsureNetwork(ctx context.Context, name string, options, labels map[string]string) (map[string]string, error) {
+	var got map[string]string
+	err := r.call(ctx, "network create", func(ctx context.Context) error {
+		if n, err := r.cli.NetworkInspect(ctx, name, network.InspectOptions{}); err == nil {
+			got = n.Labels
 			return nil
 		}
 		_, err := r.cli.NetworkCreate(ctx, name, network.CreateOptions{Driver: "bridge", Options: options, Labels: labels})
 		if err != nil && cerrdefs.IsConflict(err) {
-			return nil // created meanwhile by another executor
+			// Created meanwhile by another executor: report its labels.
+			n, ierr := r.cli.NetworkInspect(ctx, name, network.InspectOptions{})
+			got = n.Labels
+			return ierr
+		}
+		got = labels
+		return err
+	})
+	return got, err
+}
+
+// RemoveNetwork removes a network; a missing one is not an error.
+func (r *Runtime) RemoveNetwork(ctx context.Context, name string) error {
+	err := r.call(ctx, "network remove", func(ctx context.Context) error {
+		return r.cli.NetworkRemove(ctx, name)
+	})
+	if errors.Is(err, sandbox.ErrContainerNotFound) {
+		return nil
+	}
+	return err
+}
+
+// NetworkLabels returns the labels of every network carrying label.
+func (r *Runtime) NetworkLabels(ctx context.Context, label string) ([]map[string]string, error) {
+	var out []map[string]string
+	err := r.call(ctx, "network list", func(ctx context.Context) error {
+		list, err := r.cli.NetworkList(ctx, network.ListOptions{Filters: filters.NewArgs(filters.Arg("label", label))})
+		for _, n := range list {
+			out = append(out, n.Labels)
 		}
 		return err
 	})
+	return out, err
 }
 
 // NetworkGateway returns the IPv4 gateway of a network (the host as seen

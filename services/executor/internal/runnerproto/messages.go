@@ -2,8 +2,9 @@ package runnerproto
 
 // Version is the protocol version. The images carry it in the LabelRunner
 // label (images/build.sh asks the binary), and the runner repeats it in its
-// Hello; the executor uses the runner only when both match.
-const Version = 1
+// Hello; the executor uses the runner only when both match. Version 2:
+// keepalive takes a lifetime in seconds (the sandbox's deadline).
+const Version = 2
 
 // Path is where the sandbox images install the runner: root-owned and on
 // the read-only root filesystem, so nothing running in the sandbox can

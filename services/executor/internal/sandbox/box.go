@@ -23,8 +23,10 @@ type box struct {
 	sess   *session
 
 	mu sync.Mutex
-	// oomSeen is the cgroup's oom_kill counter as last read.
-	oomSeen int64
+	// oomSeen is the cgroup's oom_kill counter as last read; oomFlagSeen
+	// says the engine's OOMKilled flag was already blamed on a step.
+	oomSeen     int64
+	oomFlagSeen bool
 
 	killOnce   sync.Once
 	killMu     sync.Mutex

@@ -33,6 +33,10 @@ type Config struct {
 	TailLines int
 	// CleanupTimeout bounds each container removal.
 	CleanupTimeout time.Duration
+	// DeadlineGrace is how long a run's sandbox outlives the run budget
+	// before its main process exits and stops it (see keepaliveCmd), so
+	// that a sandbox whose creator died does not run on.
+	DeadlineGrace time.Duration
 	// StepRunner chooses how steps run: StepRunnerAuto (the default, "")
 	// uses the image's greenlight-runner when it has one and one `docker
 	// exec` per step otherwise; StepRunnerExec always execs;
@@ -63,18 +67,20 @@ const (
 	DefaultCPUs            = 1.0
 	DefaultMemoryBytes     = 2 << 30
 	DefaultPids            = 256
-	DefaultTmpfsBytes      = 512 << 20
-	DefaultHomeBytes       = 512 << 20
+	DefaultTmpfsBytes      = 384 << 20
+	DefaultHomeBytes       = 384 << 20
 	DefaultWorkspaceBytes  = 1 << 30
 	DefaultLogBytesPerStep = 4 << 20
 	DefaultRunTimeout      = 30 * time.Minute
 	DefaultStepTimeout     = 10 * time.Minute
 	DefaultInstallTimeout  = 15 * time.Minute
 	DefaultTailLines       = 200
+	DefaultDeadlineGrace   = 2 * time.Minute
 )
 
-// DefaultConfig returns the defaults: 1 CPU, 2 GiB, 256 pids, 512 MiB /tmp and
-// home, 1 GiB workspace, 4 MiB of log per step, 30 minutes per run.
+// DefaultConfig returns the defaults: 1 CPU, 2 GiB, 256 pids, 384 MiB /tmp and
+// home, 1 GiB workspace (together 2 GiB minus the headroom fitTmpfs keeps),
+// 4 MiB of log per step, 30 minutes per run.
 func DefaultConfig() Config {
 	return Config{
 		Owner: "greenlight-executor",
@@ -97,6 +103,7 @@ func DefaultConfig() Config {
 		},
 		TailLines:      DefaultTailLines,
 		CleanupTimeout: 30 * time.Second,
+		DeadlineGrace:  DefaultDeadlineGrace,
 	}
 }
 
@@ -113,6 +120,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("every maximum limit must be at least its default: max %+v, defaults %+v", m, d)
 	case c.StepTimeout <= 0 || c.InstallTimeout <= 0:
 		return fmt.Errorf("step timeouts must be positive")
+	case c.DeadlineGrace <= 0:
+		return fmt.Errorf("the sandbox deadline grace must be positive")
 	case c.Live.ChunkBytes <= 0 || c.Live.FlushEvery <= 0 || c.Live.RateBytes <= 0 ||
 		c.Live.BurstBytes < c.Live.ChunkBytes || c.Live.MaxPendingBytes < c.Live.ChunkBytes:
 		return fmt.Errorf("live log settings must be positive, with burst and pending at least one chunk: %+v", c.Live)
@@ -127,6 +136,13 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// limits resolves a request's limits (see resolve) and fits the tmpfs
+// caps under the memory limit (see fitTmpfs); note says what was reduced,
+// "" when nothing was.
+func (c *Config) limits(req Limits) (lim Limits, note string) {
+	return fitTmpfs(c.resolve(req))
 }
 
 // resolve applies defaults to zero fields and clamps to the maxima.

@@ -74,9 +74,15 @@ var oomKillsCmd = []string{"cat", "/sys/fs/cgroup/memory.events", "/sys/fs/cgrou
 func (r *Runner) oomKills(ctx context.Context, b *box) (int64, error) {
 	var out capBuffer
 	out.max = 8 << 10
+	// After the runner's session ended (the OOM killer may have ended it)
+	// the counter is read with a `docker exec` of its own.
+	sess := b.sess
+	if sess != nil && !sess.alive() {
+		sess = nil
+	}
 	// cat fails for the file of the other cgroup version: only the output
 	// matters.
-	_, err := r.exec(ctx, b, ExecSpec{Cmd: oomKillsCmd, User: SandboxUser, WorkDir: "/", Stdout: &out})
+	_, err := execOn(ctx, r.rt, b.id, sess, ExecSpec{Cmd: oomKillsCmd, User: SandboxUser, WorkDir: "/", Stdout: &out})
 	if err != nil {
 		return 0, err
 	}

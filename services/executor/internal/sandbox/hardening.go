@@ -2,7 +2,9 @@ package sandbox
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/greenlight-dev/greenlight/services/executor/internal/runnerproto"
 )
@@ -30,9 +32,35 @@ const (
 )
 
 // keepaliveCmd is the container's main process: it only keeps the container
-// (and its namespaces and mounts) alive between steps. The init process
-// (docker-init) runs above it and reaps orphans.
-var keepaliveCmd = []string{"/bin/sh", "-c", "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"}
+// (and its namespaces and mounts) alive between steps, and for lifetime at
+// most. The init process (docker-init) runs above it and reaps orphans.
+// When it exits (at the deadline, or on SIGTERM) the container stops, with
+// every process in it, whether or not the greenlight process that created
+// it is still alive; a stopped container is removed by its creator or by
+// the reaper of any later greenlight process (its deadline label has
+// passed).
+func keepaliveCmd(lifetime time.Duration) []string {
+	return []string{"/bin/sh", "-c", "trap 'exit 0' TERM; sleep " + lifetimeSeconds(lifetime) + " & wait $!"}
+}
+
+// lifetimeSeconds is a keepalive lifetime in whole seconds, at least one.
+func lifetimeSeconds(d time.Duration) string {
+	return strconv.FormatInt(max(int64(d.Round(time.Second)/time.Second), 1), 10)
+}
+
+// oomFirst is how every step starts: its shell raises its own
+// oom_score_adj to 1000 (raising needs no capability; children inherit it)
+// and then becomes the step's shell. When the sandbox runs out of memory,
+// the kernel's OOM killer thus picks the step's processes before the step
+// runner, the main process or docker-init, whatever their sizes, so a step
+// cannot get the runner killed and its own verdict turned into an
+// infrastructure error. It is the same in both step runner modes.
+const oomFirst = `echo 1000 >/proc/self/oom_score_adj && exec "$@"`
+
+// stepCmd is the argv of a step running command.
+func stepCmd(command string) []string {
+	return []string{"/bin/sh", "-c", oomFirst, "sh", "/bin/sh", "-c", command}
+}
 
 // runnerCaps are the only capabilities a runner-enabled sandbox keeps.
 // The container runs as root so that the runner, exec'd as root, has them
@@ -46,10 +74,10 @@ var runnerCaps = []string{"SETUID", "SETGID", "KILL"}
 
 // runnerKeepalive is the main process of a runner-enabled sandbox: the
 // runner binary itself, which drops to keepaliveUser before anything else
-// (the image's own entry point is not run as root).
-var runnerKeepalive = struct{ entrypoint, cmd []string }{
-	entrypoint: []string{runnerproto.Path},
-	cmd:        []string{"keepalive", keepaliveUser},
+// (the image's own entry point is not run as root) and then lives like
+// keepaliveCmd.
+func runnerKeepalive(lifetime time.Duration) (entrypoint, cmd []string) {
+	return []string{runnerproto.Path}, []string{"keepalive", keepaliveUser, lifetimeSeconds(lifetime)}
 }
 
 // hardenedSpec is the one place that decides how a sandbox container is
@@ -62,6 +90,8 @@ var runnerKeepalive = struct{ entrypoint, cmd []string }{
 //     are size-capped tmpfs mounts, nosuid and nodev;
 //   - CPU, memory (swap equal to memory, so no swap), pids limits;
 //   - an init process that reaps orphans;
+//   - a main process that exits after lifetime, stopping the container
+//     even when nobody is left to remove it;
 //   - no network unless network is set (and then only until the runner
 //     disconnects it); no host mounts, no Docker socket, no host variables:
 //     the environment is exactly env.
@@ -70,7 +100,8 @@ var runnerKeepalive = struct{ entrypoint, cmd []string }{
 // it), the container keeps CAP_SETUID, CAP_SETGID and CAP_KILL for the
 // runner alone (see runnerCaps) and its main process is the runner's
 // keepalive mode, which drops to keepaliveUser at once.
-func hardenedSpec(image string, lim Limits, labels map[string]string, network string, env []string, runner bool) ContainerSpec {
+func hardenedSpec(image string, lim Limits, labels map[string]string, network string, env []string, runner bool,
+	lifetime time.Duration) ContainerSpec {
 	tmpfs := func(size int64, owned bool, mode string) string {
 		opts := fmt.Sprintf("rw,exec,nosuid,nodev,size=%d,mode=%s", size, mode)
 		if owned {
@@ -80,7 +111,7 @@ func hardenedSpec(image string, lim Limits, labels map[string]string, network st
 	}
 	spec := ContainerSpec{
 		Image:          image,
-		Cmd:            keepaliveCmd,
+		Cmd:            keepaliveCmd(lifetime),
 		User:           keepaliveUser,
 		WorkDir:        WorkspaceDir,
 		Env:            env,
@@ -101,7 +132,7 @@ func hardenedSpec(image string, lim Limits, labels map[string]string, network st
 	}
 	if runner {
 		spec.User, spec.CapAdd = "0:0", runnerCaps
-		spec.Entrypoint, spec.Cmd = runnerKeepalive.entrypoint, runnerKeepalive.cmd
+		spec.Entrypoint, spec.Cmd = runnerKeepalive(lifetime)
 	}
 	return spec
 }

@@ -76,3 +76,29 @@ func procStart(pid int) string {
 	}
 	return fields[startField]
 }
+
+// Labels returns the identity's labels (host, pid, start time), as written
+// on everything the process creates.
+func (id Identity) Labels() map[string]string {
+	return map[string]string{LabelHost: id.Host, LabelPID: strconv.Itoa(id.PID), LabelPIDStart: id.PIDStart}
+}
+
+// IdentityOf reads the identity labels of an object; PID is 0 when they
+// are missing or malformed.
+func IdentityOf(labels map[string]string) Identity {
+	pid, _ := strconv.Atoi(labels[LabelPID])
+	return Identity{Host: labels[LabelHost], PID: pid, PIDStart: labels[LabelPIDStart]}
+}
+
+// GoneFrom reports whether id names a process of self's host that no
+// longer runs. A process of another host cannot be checked: it is never
+// gone.
+func (id Identity) GoneFrom(self Identity) bool {
+	if id.Host != self.Host {
+		return false
+	}
+	if id.PID == self.PID && id.PIDStart == self.PIDStart {
+		return false
+	}
+	return id.PID <= 0 || !processAlive(id.PID, id.PIDStart)
+}

@@ -49,19 +49,23 @@ type pooled struct {
 	// it did not start (the run then tries again).
 	runner bool
 	sess   *session
+	// deadline is when the container stops by itself (keepaliveCmd).
+	deadline time.Time
 }
 
 // PoolMaxAge is how long a pooled container may wait for a run before it is
-// replaced (its deadline label is set from it).
+// replaced. Its deadline (when it stops by itself, also its deadline label)
+// leaves room after that for a run with the default budget.
 const PoolMaxAge = time.Hour
 
 // NewPool returns a pool of size containers per image with the default
 // limits of cfg; size 0 disables pooling.
 func NewPool(rt Runtime, cfg Config, self Identity, size int, log *zap.Logger) *Pool {
 	ctx, cancel := context.WithCancel(context.Background())
+	limits, _ := cfg.limits(Limits{})
 	return &Pool{
 		rt: rt, cfg: &cfg, self: self, size: size, maxAge: PoolMaxAge, log: log,
-		limits: cfg.resolve(Limits{}), timeout: 30 * time.Second,
+		limits: limits, timeout: 30 * time.Second,
 		idle: map[string][]pooled{}, filling: map[string]int{}, images: map[string]ImageInfo{},
 		ctx: ctx, cancel: cancel,
 	}
@@ -101,11 +105,12 @@ func (p *Pool) Warm(img ImageInfo) {
 }
 
 // take returns an idle container for img when one with lim (and made for
-// the runner exactly when runner is set) is available. The caller owns the
+// the runner exactly when runner is set) is available and lives until at
+// least until (the run's deadline). The caller owns the
 // container from then on, and calls refill when its run is over: refilling
 // while the run executes would compete with it for the engine on the run's
 // critical path.
-func (p *Pool) take(img ImageInfo, lim Limits, runner bool) (pooled, bool) {
+func (p *Pool) take(img ImageInfo, lim Limits, runner bool, until time.Time) (pooled, bool) {
 	if p == nil || p.size <= 0 || !sameContainerLimits(lim, p.limits) {
 		return pooled{}, false
 	}
@@ -118,7 +123,7 @@ func (p *Pool) take(img ImageInfo, lim Limits, runner bool) (pooled, bool) {
 	for list := p.idle[img.Ref]; len(list) > 0; list = p.idle[img.Ref] {
 		c := list[0]
 		p.idle[img.Ref] = list[1:]
-		if time.Since(c.created) < p.maxAge && c.imageID == img.ID && c.runner == runner {
+		if time.Since(c.created) < p.maxAge && !c.deadline.Before(until) && c.imageID == img.ID && c.runner == runner {
 			return c, true
 		}
 		p.removeAsync(c)
@@ -176,16 +181,18 @@ func (p *Pool) create(img ImageInfo) (pooled, error) {
 	if err != nil {
 		return pooled{}, err
 	}
-	// The deadline leaves room for the longest run that may take the
-	// container just before it is too old to be taken.
-	labels := p.self.labels(time.Now().Add(p.maxAge + p.cfg.Max.RunTimeout + 10*time.Minute))
+	// The container stops by itself at its deadline, whether or not this
+	// process is still alive to remove it.
+	lifetime := p.maxAge + p.limits.RunTimeout + p.cfg.DeadlineGrace
+	deadline := time.Now().Add(lifetime)
+	labels := p.self.labels(deadline)
 	labels[LabelRun], labels[LabelOwner], labels[LabelPool] = poolRunValue, p.cfg.Owner, img.Ref
-	spec := hardenedSpec(img.Ref, p.limits, labels, p.cfg.EgressNetwork, baseEnv(img), runner)
+	spec := hardenedSpec(img.Ref, p.limits, labels, p.cfg.EgressNetwork, baseEnv(img), runner, lifetime)
 	id, err := p.rt.Create(ctx, spec)
 	if err != nil {
 		return pooled{}, err
 	}
-	c := pooled{id: id, imageID: img.ID, runner: runner}
+	c := pooled{id: id, imageID: img.ID, runner: runner, deadline: deadline}
 	if err := p.rt.Disconnect(ctx, id, p.cfg.EgressNetwork); err != nil {
 		p.removeAsync(c)
 		return pooled{}, err

@@ -68,7 +68,7 @@ func TestLimitsDefaultAndClamp(t *testing.T) {
 func TestHardenedSpec(t *testing.T) {
 	lim := DefaultConfig().Defaults
 	for _, runner := range []bool{false, true} {
-		s := hardenedSpec("img", lim, map[string]string{"k": "v"}, "", []string{"PATH=/bin"}, runner)
+		s := hardenedSpec("img", lim, map[string]string{"k": "v"}, "", []string{"PATH=/bin"}, runner, time.Minute)
 		switch {
 		case !s.ReadonlyRootfs, !s.Init, s.User == SandboxUser, s.Network != "",
 			!slices.Equal(s.CapDrop, []string{"ALL"}), !slices.Contains(s.SecurityOpt, "no-new-privileges"),
@@ -91,8 +91,12 @@ func TestHardenedSpec(t *testing.T) {
 			t.Errorf("runner=%v: caps %v user %q", runner, s.CapAdd, s.User)
 		}
 		if runner && (!slices.Equal(s.Entrypoint, []string{"/usr/local/libexec/greenlight/runner"}) ||
-			!slices.Equal(s.Cmd, []string{"keepalive", keepaliveUser})) {
+			!slices.Equal(s.Cmd, []string{"keepalive", keepaliveUser, "60"})) {
 			t.Errorf("runner keepalive: %v %v", s.Entrypoint, s.Cmd)
+		}
+		// The main process ends at the deadline (a minute here).
+		if !runner && !strings.Contains(strings.Join(s.Cmd, " "), "sleep 60 & wait") {
+			t.Errorf("keepalive without a deadline: %v", s.Cmd)
 		}
 	}
 }

@@ -121,9 +121,13 @@ func (r *Runner) Run(ctx context.Context, req Request, sink Sink) (*Result, erro
 		return nil, fmt.Errorf("%w: snapshot: %w", ErrInvalidRequest, err)
 	}
 	rn := &run{
-		r: r, req: req, lim: r.cfg.resolve(req.Limits), byImg: map[string]*box{},
+		r: r, req: req, byImg: map[string]*box{},
 		log:     r.log.With(zap.String("run_id", req.RunID)),
 		results: make([]StepResult, len(req.Steps)), notes: make([][]string, len(req.Steps)),
+	}
+	var limitsNote string
+	if rn.lim, limitsNote = r.cfg.limits(req.Limits); limitsNote != "" {
+		rn.note(0, limitsNote) // in the combined log, after the first step
 	}
 	if err := rn.preflight(ctx); err != nil {
 		return nil, err
@@ -353,7 +357,7 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 	img, runner := rn.images[image], rn.runners[image]
 	wantsNet, firstNet := rn.networkNeeds(image)
 	var b *box
-	if p, ok := rn.r.pool.take(img, rn.lim, runner); ok {
+	if p, ok := rn.r.pool.take(img, rn.lim, runner, rn.deadline()); ok {
 		b = &box{id: p.id, image: img, network: rn.r.cfg.EgressNetwork, pooled: true, runner: p.runner, sess: p.sess}
 		rn.track(image, b)
 	} else {
@@ -361,9 +365,12 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 		if wantsNet {
 			network = rn.r.cfg.EgressNetwork
 		}
-		labels := rn.r.self.labels(rn.start.Add(rn.lim.RunTimeout + 10*time.Minute))
+		// The sandbox stops by itself at the deadline (its main process
+		// exits), and the reaper reads the same deadline from its labels.
+		deadline := rn.deadline()
+		labels := rn.r.self.labels(deadline)
 		labels[LabelRun], labels[LabelOwner] = rn.req.RunID, rn.owner()
-		spec := hardenedSpec(image, rn.lim, labels, network, baseEnv(img), runner)
+		spec := hardenedSpec(image, rn.lim, labels, network, baseEnv(img), runner, time.Until(deadline))
 		spec.Name = containerName(rn.req.RunID)
 		id, err := rn.r.rt.Create(ctx, spec)
 		if err != nil {
@@ -399,6 +406,13 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 		}
 	}
 	return b, nil
+}
+
+// deadline is when the run's sandboxes stop by themselves: the end of the
+// run budget plus the grace (storing logs and removing the containers
+// happen in between).
+func (rn *run) deadline() time.Time {
+	return rn.start.Add(rn.lim.RunTimeout + rn.r.cfg.DeadlineGrace)
 }
 
 // networkNeeds says whether any step in image needs network and whether

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/greenlight-dev/greenlight/services/executor/internal/runnerproto"
@@ -29,6 +30,8 @@ const (
 	// runnerUser runs greenlight-runner: root, with the container's three
 	// capabilities (runnerCaps); it starts nothing as root.
 	runnerUser = "0:0"
+	// sigkillCode is the exit status of a process killed by SIGKILL.
+	sigkillCode = 128 + 9
 )
 
 // session is one greenlight-runner serving a box: one long-lived `docker
@@ -43,6 +46,10 @@ type session struct {
 	done   chan struct{}
 	dead   chan struct{}
 	stderr lockedBuffer
+
+	// sigkilled: the runner's exec ended with SIGKILL's status (set
+	// before the session fails).
+	sigkilled atomic.Bool
 
 	mu    sync.Mutex
 	procs map[uint32]*sessionProc
@@ -85,6 +92,7 @@ func startSession(ctx context.Context, rt Runtime, id string) (*session, error) 
 		})
 		_ = inR.Close()
 		if err == nil {
+			s.sigkilled.Store(code == sigkillCode)
 			err = fmt.Errorf("it exited with code %d", code)
 		}
 		if msg := strings.TrimSpace(s.stderr.String()); msg != "" {

@@ -123,7 +123,7 @@ func (rn *run) runCommand(runCtx, callerCtx context.Context, s *Step, b *box, ou
 	stepCtx, cancel := context.WithTimeout(runCtx, timeout)
 	defer cancel()
 	res, err := rn.r.exec(stepCtx, b, ExecSpec{
-		Cmd:     []string{"/bin/sh", "-c", s.Command},
+		Cmd:     stepCmd(s.Command),
 		User:    SandboxUser,
 		WorkDir: workdirPath(s.Workdir),
 		Env:     rn.stepEnv(s),
@@ -151,38 +151,107 @@ func (rn *run) runCommand(runCtx, callerCtx context.Context, s *Step, b *box, ou
 		return StatusTimedOut, noExitCode, why
 	case b.killed() != "":
 		return StatusCanceled, noExitCode, "the sandbox was destroyed: " + b.killed()
-	case errors.Is(err, errRunnerEnded):
-		// Whatever the step started now runs unsupervised.
-		why := fmt.Sprintf("the sandbox failed: %v; the sandbox was destroyed", err)
-		kill(why)
-		return StatusError, noExitCode, why
 	case err != nil:
-		return StatusError, noExitCode, fmt.Sprintf("the sandbox failed: %v", err)
-	case res.code == 0:
-		return StatusOK, 0, ""
+		return rn.sandboxFailed(b, err, kill)
 	}
 	if rn.oomKilled(b, res.oomKills) {
-		return StatusOOMKilled, res.code, fmt.Sprintf("a process was killed by the kernel OOM killer (memory limit %d MiB)",
-			rn.lim.MemoryBytes>>20)
+		why := rn.oomReason()
+		if res.code == 0 {
+			// The step did not notice (a child's exit status ignored):
+			// its evidence is incomplete all the same.
+			why += "; the step itself exited 0"
+		}
+		return StatusOOMKilled, res.code, why
+	}
+	if res.code == 0 {
+		return StatusOK, 0, ""
 	}
 	return StatusFailed, res.code, ""
 }
 
+// oomReason is the reason of a step during which the OOM killer struck.
+func (rn *run) oomReason() string {
+	return fmt.Sprintf("a process was OOM-killed during this step (the kernel OOM killer acts at the memory limit of %d MiB)",
+		rn.lim.MemoryBytes>>20)
+}
+
+// sandboxFailed classifies a step whose process could not be followed to
+// its end: the runner's session ended, or the engine's exec failed. When
+// the OOM killer struck meanwhile, what the step did killed the runner (or
+// the container's main process) and the step is OOM_KILLED; otherwise it
+// is an infrastructure error. A runner that ended leaves whatever the step
+// started running unsupervised, so the box is destroyed.
+func (rn *run) sandboxFailed(b *box, err error, kill func(string)) (Status, int, string) {
+	oom := rn.oomAfterFailure(b)
+	why := fmt.Sprintf("the sandbox failed: %v", err)
+	if oom {
+		why = rn.oomReason() + ", and the sandbox's step runner or main process with it (" + err.Error() + ")"
+	}
+	if errors.Is(err, errRunnerEnded) {
+		why += "; the sandbox was destroyed"
+		kill(why)
+	}
+	if oom {
+		return StatusOOMKilled, noExitCode, why
+	}
+	return StatusError, noExitCode, why
+}
+
+// oomAfterFailure tells whether the OOM killer struck in a box whose
+// runner or exec just failed. The memory the step holds may leave nothing
+// for the exec that reads the counter (it is then killed or cannot start),
+// so it is tried a few times. If it still cannot be read, a runner killed
+// by SIGKILL in a container that still runs counts as an OOM kill: nothing
+// else can send it that signal (steps run as another user without
+// capabilities; greenlight kills a sandbox by removing the container).
+func (rn *run) oomAfterFailure(b *box) bool {
+	for range oomReadAttempts {
+		if n, ok := rn.readOOM(b); ok {
+			return rn.oomCounted(b, n)
+		}
+		time.Sleep(oomReadPause)
+	}
+	if b.sess == nil || !b.sess.sigkilled.Load() {
+		return rn.oomFlagged(b)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	st, err := rn.r.rt.State(ctx, b.id)
+	return err == nil && (st.Running || st.OOMKilled)
+}
+
+// Reading the OOM counter after a failure (oomAfterFailure).
+const (
+	oomReadAttempts = 3
+	oomReadPause    = 200 * time.Millisecond
+)
+
 // oomKilled reports whether the cgroup OOM killer struck since the box's
-// counter was last read. n is the counter as greenlight-runner read it
-// right after the step; when unknown (-1) it is read with an exec, and when
-// the container itself is gone the engine is asked whether it was
-// OOM-killed.
+// counter was last read; it is asked after every step, whatever its exit
+// code. n is the counter as greenlight-runner read it right after the
+// step; when unknown (-1) it is read with an exec, and when that fails
+// (the container is gone) the engine is asked whether the container saw
+// an OOM kill.
 func (rn *run) oomKilled(b *box, n int64) bool {
 	if n < 0 {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		var err error
-		if n, err = rn.r.oomKills(ctx, b); err != nil {
-			st, serr := rn.r.rt.State(ctx, b.id)
-			return serr == nil && st.OOMKilled
+		var ok bool
+		if n, ok = rn.readOOM(b); !ok {
+			return rn.oomFlagged(b)
 		}
 	}
+	return rn.oomCounted(b, n)
+}
+
+// readOOM reads the box's OOM-kill counter with an exec.
+func (rn *run) readOOM(b *box) (int64, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	n, err := rn.r.oomKills(ctx, b)
+	return n, err == nil
+}
+
+// oomCounted reports whether counter value n is new, and remembers it.
+func (rn *run) oomCounted(b *box, n int64) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if n > b.oomSeen {
@@ -190,6 +259,21 @@ func (rn *run) oomKilled(b *box, n int64) bool {
 		return true
 	}
 	return false
+}
+
+// oomFlagged asks the engine whether the container saw an OOM kill. The
+// flag stays set, so it is blamed on one step only.
+func (rn *run) oomFlagged(b *box) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	st, err := rn.r.rt.State(ctx, b.id)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if err != nil || !st.OOMKilled || b.oomFlagSeen {
+		return false
+	}
+	b.oomFlagSeen = true
+	return true
 }
 
 // stepEnv is the environment a step adds to the container's: for install

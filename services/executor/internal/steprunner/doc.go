@@ -18,5 +18,7 @@
 // reparented to it and reaped.
 //
 // In "keepalive" mode it is the container's main process: it drops to
-// 65534:65534 and becomes a shell that sleeps until SIGTERM.
+// 65534:65534 and becomes a shell that sleeps until SIGTERM or until the
+// sandbox's deadline (a lifetime in seconds, protocol 2), when it exits and
+// the container stops.
 package steprunner

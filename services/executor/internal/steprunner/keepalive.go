@@ -3,23 +3,35 @@ package steprunner
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"syscall"
 )
 
 // keepaliveLoop is what keepalive mode becomes once it has dropped root:
 // the same main process as in sandboxes without the runner (a shell that
-// sleeps until SIGTERM), two pids instead of a Go runtime's threads.
-var keepaliveLoop = []string{"/bin/sh", "-c", "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"}
+// sleeps until SIGTERM, or until its lifetime of seconds has passed), two
+// pids instead of a Go runtime's threads.
+func keepaliveLoop(seconds string) []string {
+	if seconds == "" {
+		return []string{"/bin/sh", "-c", "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"}
+	}
+	return []string{"/bin/sh", "-c", "trap 'exit 0' TERM; sleep " + seconds + " & wait $!"}
+}
 
 // keepAlive is the container's main process in runner-enabled sandboxes.
 // The container itself runs as root (so that the runner, exec'd as root,
 // keeps its three capabilities); its main process must not: it drops to
 // user (with no supplementary groups) at once, before anything else runs,
-// and then execs keepaliveLoop.
-func keepAlive(user string) error {
+// and then execs keepaliveLoop. With seconds set (a positive integer) it
+// exits after that long, which stops the container: a sandbox whose
+// creator died does not run on.
+func keepAlive(user, seconds string) error {
 	uid, gid, err := parseIDs(user)
 	if err != nil {
 		return err
+	}
+	if n, err := strconv.ParseUint(seconds, 10, 32); seconds != "" && (err != nil || n == 0) {
+		return fmt.Errorf("keepalive lifetime %q is not a positive number of seconds", seconds)
 	}
 	if uid == 0 || gid == 0 {
 		return fmt.Errorf("keepalive refuses to stay root")
@@ -27,8 +39,9 @@ func keepAlive(user string) error {
 	if err := dropTo(uid, gid); err != nil {
 		return err
 	}
-	if err := syscall.Exec(keepaliveLoop[0], keepaliveLoop, os.Environ()); err != nil {
-		return fmt.Errorf("exec %s: %w", keepaliveLoop[0], err)
+	loop := keepaliveLoop(seconds)
+	if err := syscall.Exec(loop[0], loop, os.Environ()); err != nil {
+		return fmt.Errorf("exec %s: %w", loop[0], err)
 	}
 	return nil
 }

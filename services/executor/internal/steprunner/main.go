@@ -17,9 +17,10 @@ import (
 const keepaliveUser = "65534:65534"
 
 // usage is printed for unknown arguments.
-const usage = `usage: greenlight-runner [serve | keepalive [UID:GID] | version]
+const usage = `usage: greenlight-runner [serve | keepalive [UID:GID [SECONDS]] | version]
   serve      speak the runner protocol on stdin/stdout (the default)
   keepalive  drop to UID:GID (default 65534:65534), then sleep until SIGTERM
+             or, with SECONDS, until that many seconds have passed
   version    print the protocol version`
 
 // Main runs the command line args and returns the exit status.
@@ -32,12 +33,15 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case cmd == "serve" && len(args) == 0:
 		err = serveStdio()
-	case cmd == "keepalive" && len(args) <= 1:
-		user := keepaliveUser
-		if len(args) == 1 {
+	case cmd == "keepalive" && len(args) <= 2:
+		user, seconds := keepaliveUser, ""
+		if len(args) >= 1 {
 			user = args[0]
 		}
-		err = keepAlive(user)
+		if len(args) == 2 {
+			seconds = args[1]
+		}
+		err = keepAlive(user, seconds)
 	case cmd == "version" && len(args) == 0:
 		_, err = fmt.Fprintln(stdout, runnerproto.Version)
 	default:

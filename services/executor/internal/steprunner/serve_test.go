@@ -349,6 +349,9 @@ func TestMainArguments(t *testing.T) {
 		{[]string{"nonsense"}, 2, ""},
 		{[]string{"keepalive", "0:0"}, 1, ""},
 		{[]string{"keepalive", "x"}, 1, ""},
+		{[]string{"keepalive", "65534:65534", "0"}, 1, ""},
+		{[]string{"keepalive", "65534:65534", "soon"}, 1, ""},
+		{[]string{"keepalive", "65534:65534", "1", "extra"}, 2, ""},
 	}
 	for _, tc := range cases {
 		var out, errOut strings.Builder
@@ -385,5 +388,25 @@ func TestKeepaliveDropsPrivileges(t *testing.T) {
 	_ = cmd.Process.Signal(syscall.SIGTERM)
 	if err := waitOrKill(cmd, 5*time.Second); err != nil {
 		t.Errorf("keepalive after SIGTERM: %v", err)
+	}
+}
+
+// With a lifetime, keepalive exits by itself once it has passed: the
+// sandbox stops even when nobody is left to remove it.
+func TestKeepaliveExitsAtItsDeadline(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to drop to another user")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), envServe+"=keepalive 65534:65534 1")
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitOrKill(cmd, 10*time.Second); err != nil {
+		t.Fatalf("keepalive with a 1s lifetime: %v", err)
+	}
+	if d := time.Since(start); d < time.Second || d > 5*time.Second {
+		t.Errorf("keepalive lived %s, want about 1s", d)
 	}
 }
