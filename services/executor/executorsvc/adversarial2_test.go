@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"net"
+	"net/netip"
 	"os/exec"
 	"strings"
 	"testing"
@@ -110,11 +111,22 @@ EOF`
 // bridgeGateway returns the default bridge's gateway (the host as seen from
 // a container).
 func bridgeGateway(t *testing.T) string {
-	out, err := exec.Command("docker", "network", "inspect", "bridge", "-f", "{{(index .IPAM.Config 0).Gateway}}").Output()
+	out, err := exec.Command("docker", "network", "inspect", "bridge", "-f", "{{(index .IPAM.Config 0).Gateway}}|{{(index .IPAM.Config 0).Subnet}}").Output()
 	if err != nil {
 		t.Fatalf("docker network inspect: %v", err)
 	}
-	return strings.TrimSpace(string(out))
+	gw, subnet, _ := strings.Cut(strings.TrimSpace(string(out)), "|")
+	if gw != "" {
+		return gw
+	}
+	// Some engines (20.10 after a restart) leave the gateway out of the
+	// default bridge's IPAM config; docker0 then holds the subnet's first
+	// address.
+	p, err := netip.ParsePrefix(strings.TrimSpace(subnet))
+	if err != nil {
+		t.Fatalf("default bridge: no gateway and subnet %q: %v", subnet, err)
+	}
+	return p.Masked().Addr().Next().String()
 }
 
 func portOf(a net.Addr) string {
