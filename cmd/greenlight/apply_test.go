@@ -1,15 +1,13 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/treedigest"
 )
 
 // TestFixApplyIsAllOrNothing: the winning change modifies
@@ -49,30 +47,11 @@ func TestFixApplyIsAllOrNothing(t *testing.T) {
 // treeHash digests every path, mode and content under dir.
 func treeHash(t *testing.T, dir string) string {
 	t.Helper()
-	h := sha256.New()
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		fmt.Fprintf(h, "%s %v\n", rel, fi.Mode())
-		if fi.Mode().IsRegular() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			h.Write(b)
-		}
-		return nil
-	})
+	d, err := treedigest.Of(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return d
 }
 
 // lockDir makes dir unwritable for the binary, undone at cleanup.

@@ -3,47 +3,25 @@ package writeback
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/treedigest"
 )
 
-// treeHash digests every path, type, mode and content under dir, so any
-// change to the tree (a file written, created, removed, a mode, a left
-// over temporary file) changes it.
+// treeHash digests every path, mode and content under dir.
 func treeHash(t *testing.T, dir string) string {
 	t.Helper()
-	h := sha256.New()
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		fmt.Fprintf(h, "%s %v\n", rel, fi.Mode())
-		if fi.Mode().IsRegular() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			h.Write(b)
-		}
-		return nil
-	})
+	d, err := treedigest.Of(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return d
 }
 
 // applyCase is an original tree, a final one and the user's directory
