@@ -53,6 +53,11 @@ func TestFixtures(t *testing.T) {
 			[]string{"install: npm ci", "typecheck: npm run typecheck", "lint: npm run lint", "build: npm run build", "test: npm test"}, "L4"},
 		{"runr-config", []string{". node pnpm [node:test]"},
 			[]string{"pnpm-lint: pnpm lint", "pnpm-build: pnpm build"}, "L3"},
+		// A nested module with tests is tested; benchmark/ and examples/ are
+		// helpers of the root, not subprojects.
+		{"go-nested", []string{". go go [go test]", "tools go go [go test]"},
+			[]string{"go-build: go build ./...", "tools:go-build: go build ./...", "go-vet: go vet ./...", "tools:go-vet: go vet ./...",
+				"go-test: go test -json ./...", "tools:go-test: go test -json ./..."}, "L4"},
 		{"empty", nil, nil, "unspecified"},
 		{"malformed-package-json", []string{". node npm []"},
 			[]string{`package-json: node -e 'JSON.parse(require("fs").readFileSync("package.json", "utf8"))'`}, "L3"},

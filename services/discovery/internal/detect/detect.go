@@ -45,7 +45,8 @@ func (v *view) exists(name string) bool {
 func (v *view) read(name string) ([]byte, error) { return v.tree.ReadFile(name) }
 
 // under returns the files inside root, excluding those inside any of the
-// excluded directories (nested subprojects of the same runtime).
+// excluded directories nested in root (subprojects of the same runtime
+// below it; an enclosing root such as "." excludes nothing).
 func (v *view) under(root string, exclude []string) []string {
 	var out []string
 	for _, f := range v.files {
@@ -54,7 +55,7 @@ func (v *view) under(root string, exclude []string) []string {
 		}
 		skip := false
 		for _, x := range exclude {
-			if x != root && within(x, f) {
+			if x != root && within(root, x) && within(x, f) {
 				skip = true
 				break
 			}
@@ -98,8 +99,11 @@ func Detect(t Tree) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		sp.InstallFiles = installFiles(v, &sp)
 		res.Subprojects = append(res.Subprojects, sp)
+	}
+	dropAuxiliary(&res)
+	for i := range res.Subprojects {
+		res.Subprojects[i].InstallFiles = installFiles(v, &res.Subprojects[i])
 	}
 	attachMakefiles(v, &res)
 	sortSubprojects(res.Subprojects)

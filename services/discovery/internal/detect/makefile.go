@@ -89,7 +89,7 @@ func attachMakefiles(v *view, res *Result) {
 			}
 		}
 		if owner < 0 {
-			if len(mf.Targets) == 0 {
+			if len(mf.Targets) == 0 || inAuxiliary(dir) {
 				continue
 			}
 			res.Subprojects = append(res.Subprojects, Subproject{Root: dir, Runtime: RuntimeMake, Markers: []string{file}, PackageManager: "make"})

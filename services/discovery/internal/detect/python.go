@@ -267,7 +267,7 @@ func readRequirements(v *view, sp *Subproject) {
 	info := sp.Python
 	for _, dir := range []string{sp.Root, join(sp.Root, "requirements")} {
 		for _, base := range sortedKeys(v.dirs[dir]) {
-			if !isRequirements(base) && !(dir != sp.Root && strings.HasSuffix(base, ".txt")) {
+			if !isRequirements(base) && !(dir != sp.Root && strings.HasSuffix(base, ".txt")) || auxiliaryRequirement(base) {
 				continue
 			}
 			name := join(dir, base)

@@ -1,0 +1,3 @@
+module example.com/nested/examples/demo
+
+go 1.22

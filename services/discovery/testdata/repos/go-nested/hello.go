@@ -1,0 +1,7 @@
+// Package hello greets people.
+package nested
+
+// Greet returns a greeting for name.
+func Greet(name string) string {
+	return "hello, " + name
+}

@@ -1,0 +1,3 @@
+module example.com/nested/tools
+
+go 1.22

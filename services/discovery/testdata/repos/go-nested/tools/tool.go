@@ -1,0 +1,5 @@
+// Package tools holds a helper the maintainers test separately.
+package tools
+
+// Double returns twice n.
+func Double(n int) int { return 2 * n }
