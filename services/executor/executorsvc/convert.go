@@ -49,7 +49,7 @@ func toStep(s *glv1.Step) sandbox.Step {
 	return sandbox.Step{
 		Name: s.GetName(), Command: s.GetCommand(), Workdir: s.GetWorkdir(), Env: s.GetEnv(),
 		Timeout: s.GetTimeout().AsDuration(), Install: s.GetPhase() == glv1.Phase_PHASE_INSTALL, Network: s.GetNetwork(),
-		ContinueOnFailure: s.GetContinueOnFailure(), Group: s.GetGroup(), Image: s.GetImage(),
+		ContinueOnFailure: s.GetContinueOnFailure(), Group: s.GetGroup(), FailureScope: s.GetFailureScope(), Image: s.GetImage(),
 		CacheKeyFiles: s.GetCacheKeyFiles(), CachePaths: s.GetCachePaths(), ReportFiles: s.GetReportFiles(),
 	}
 }

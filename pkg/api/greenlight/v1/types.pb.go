@@ -768,7 +768,12 @@ type Step struct {
 	Optional bool `protobuf:"varint,17,opt,name=optional,proto3" json:"optional,omitempty"`
 	// Machine-readable reports the step writes (absolute sandbox paths under /tmp, e.g. pytest's
 	// JUnit XML), for the executor to collect as artifacts and the parser to prefer over log text.
-	ReportFiles   []string `protobuf:"bytes,18,rep,name=report_files,json=reportFiles,proto3" json:"report_files,omitempty"`
+	ReportFiles []string `protobuf:"bytes,18,rep,name=report_files,json=reportFiles,proto3" json:"report_files,omitempty"`
+	// Steps that share a non-empty failure_scope form an independent subproject: a failed step
+	// (exit status, OOM) skips only the later steps of its own scope and those with no scope, so
+	// the other subprojects still run to their own first failure. A failed step with no scope
+	// stops the pipeline, as do a timeout, a cancellation or a step that could not run.
+	FailureScope  string `protobuf:"bytes,19,opt,name=failure_scope,json=failureScope,proto3" json:"failure_scope,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -927,6 +932,13 @@ func (x *Step) GetReportFiles() []string {
 		return x.ReportFiles
 	}
 	return nil
+}
+
+func (x *Step) GetFailureScope() string {
+	if x != nil {
+		return x.FailureScope
+	}
+	return ""
 }
 
 // Limits are the sandbox resource limits.
@@ -2843,7 +2855,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x04file\x18\x01 \x01(\tR\x04file\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12\x12\n" +
 	"\x04line\x18\x03 \x01(\x05R\x04line\x12\x16\n" +
-	"\x06origin\x18\x04 \x01(\tR\x06origin\"\xc0\x05\n" +
+	"\x06origin\x18\x04 \x01(\tR\x06origin\"\xe5\x05\n" +
 	"\x04Step\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12*\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x14.greenlight.v1.PhaseR\x05phase\x12\x18\n" +
@@ -2866,7 +2878,8 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\vcache_paths\x18\x10 \x03(\tR\n" +
 	"cachePaths\x12\x1a\n" +
 	"\boptional\x18\x11 \x01(\bR\boptional\x12!\n" +
-	"\freport_files\x18\x12 \x03(\tR\vreportFiles\x1a6\n" +
+	"\freport_files\x18\x12 \x03(\tR\vreportFiles\x12#\n" +
+	"\rfailure_scope\x18\x13 \x01(\tR\ffailureScope\x1a6\n" +
 	"\bEnvEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x86\x02\n" +

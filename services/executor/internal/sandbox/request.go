@@ -46,6 +46,10 @@ type Step struct {
 	ContinueOnFailure bool
 	// Group: adjacent steps with the same non-empty group run concurrently.
 	Group string
+	// FailureScope names an independent subproject: its failed step skips
+	// only the later steps of the same scope and those with none (see
+	// stops).
+	FailureScope string
 	// Image overrides Request.Image.
 	Image string
 	// CacheKeyFiles (relative to the workspace root, like discovery

@@ -229,23 +229,64 @@ func (rn *run) owner() string {
 
 // execute runs the batches in order and decides what is skipped.
 func (rn *run) execute(runCtx, callerCtx context.Context) {
-	stop := ""
+	st := stops{scoped: map[string]string{}}
 	for _, batch := range batches(rn.req.Steps) {
-		if stop == "" {
-			stop = rn.interrupted(runCtx, callerCtx)
+		if st.all == "" {
+			st.all = rn.interrupted(runCtx, callerCtx)
 		}
-		if stop != "" {
-			for _, i := range batch {
-				rn.skip(callerCtx, i, stop)
+		var runnable []int
+		for _, i := range batch {
+			if why := st.reason(rn.req.Steps[i].FailureScope); why != "" {
+				rn.skip(callerCtx, i, why)
+				continue
 			}
+			runnable = append(runnable, i)
+		}
+		if len(runnable) == 0 {
 			continue
 		}
-		rn.runBatch(runCtx, callerCtx, batch)
-		for _, i := range batch {
-			if why := rn.stopReason(i); why != "" && stop == "" {
-				stop = why
-			}
+		rn.runBatch(runCtx, callerCtx, runnable)
+		for _, i := range runnable {
+			why, scoped := rn.stopReason(i)
+			st.record(rn.req.Steps[i].FailureScope, why, scoped)
 		}
+	}
+}
+
+// stops remembers why later steps may not start: all of them, or only
+// those of a failure scope (and the unscoped ones, which may depend on any
+// subproject).
+type stops struct {
+	all    string
+	scoped map[string]string
+	any    string
+}
+
+// reason says why a step of scope may not start, "" when it may.
+func (st *stops) reason(scope string) string {
+	switch {
+	case st.all != "":
+		return st.all
+	case scope == "":
+		return st.any
+	}
+	return st.scoped[scope]
+}
+
+// record notes a step's stop reason; only a plain failure of a scoped step
+// stays within its scope.
+func (st *stops) record(scope, why string, scoped bool) {
+	switch {
+	case why == "":
+	case scoped && scope != "":
+		if st.scoped[scope] == "" {
+			st.scoped[scope] = why
+		}
+		if st.any == "" {
+			st.any = why
+		}
+	case st.all == "":
+		st.all = why
 	}
 }
 
@@ -260,23 +301,25 @@ func (rn *run) interrupted(runCtx, callerCtx context.Context) string {
 	return ""
 }
 
-// stopReason says why step i stops the pipeline, "" when it does not.
-func (rn *run) stopReason(i int) string {
+// stopReason says why step i stops the pipeline, "" when it does not;
+// scoped is true when the reason is a plain failure (exit status, OOM),
+// which stops only the step's own failure scope.
+func (rn *run) stopReason(i int) (why string, scoped bool) {
 	res, s := &rn.results[i], &rn.req.Steps[i]
 	switch res.Status {
 	case StatusOK:
-		return ""
+		return "", false
 	case StatusFailed, StatusOOMKilled:
 		if s.ContinueOnFailure {
-			return ""
+			return "", false
 		}
-		return fmt.Sprintf("step %q failed (%s)", s.Name, res.Status)
+		return fmt.Sprintf("step %q failed (%s)", s.Name, res.Status), true
 	case StatusTimedOut:
-		return fmt.Sprintf("step %q timed out and its sandbox was destroyed", s.Name)
+		return fmt.Sprintf("step %q timed out and its sandbox was destroyed", s.Name), false
 	case StatusCanceled:
-		return fmt.Sprintf("step %q was canceled: %s", s.Name, res.Reason)
+		return fmt.Sprintf("step %q was canceled: %s", s.Name, res.Reason), false
 	}
-	return fmt.Sprintf("step %q could not run: %s", s.Name, res.Reason)
+	return fmt.Sprintf("step %q could not run: %s", s.Name, res.Reason), false
 }
 
 // batches groups step indexes: adjacent steps with the same non-empty group

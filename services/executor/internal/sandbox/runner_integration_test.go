@@ -81,3 +81,36 @@ func TestGroupedStepsRunConcurrently(t *testing.T) {
 		t.Errorf("the grouped steps did not overlap: %s-%s and %s-%s", a.StartedAt, a.FinishedAt, b.StartedAt, b.FinishedAt)
 	}
 }
+
+// Independent subprojects each run to their own first failure: a failed
+// step of scope "web" skips web's later steps and the unscoped ones, while
+// the root scope's steps still run; an unscoped failure stops everything.
+func TestFailureScopes(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	req := h.request(nil,
+		sandbox.Step{Name: "web:build", FailureScope: "web", Command: "exit 2"},
+		sandbox.Step{Name: "go-test", FailureScope: ".", Command: "echo root tested"},
+		sandbox.Step{Name: "web:test", FailureScope: "web", Command: "echo never"},
+		sandbox.Step{Name: "whole", Command: "echo never"},
+		sandbox.Step{Name: "tools:test", FailureScope: "tools", Command: "exit 1"},
+		sandbox.Step{Name: "go-vet", FailureScope: ".", Command: "echo root vetted"},
+	)
+	res, _ := h.run(context.Background(), req)
+	want := []sandbox.Status{sandbox.StatusFailed, sandbox.StatusOK, sandbox.StatusSkipped, sandbox.StatusSkipped, sandbox.StatusFailed, sandbox.StatusOK}
+	if got := statuses(res); !slices.Equal(got, want) {
+		t.Fatalf("statuses = %v, want %v", got, want)
+	}
+	if r := res.Steps[2].Reason; !strings.Contains(r, `"web:build"`) {
+		t.Errorf("skip reason of web:test = %q, want it to name web:build", r)
+	}
+
+	req = h.request(nil,
+		step("unscoped", "exit 1"),
+		sandbox.Step{Name: "web:test", FailureScope: "web", Command: "echo never"},
+	)
+	res, _ = h.run(context.Background(), req)
+	if got := statuses(res); !slices.Equal(got, []sandbox.Status{sandbox.StatusFailed, sandbox.StatusSkipped}) {
+		t.Fatalf("after an unscoped failure: statuses = %v", got)
+	}
+}
