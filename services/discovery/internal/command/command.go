@@ -49,7 +49,10 @@ type Command struct {
 	ContinueOnFailure bool
 	Optional          bool
 	Group             string
-	Source            Source
+	// FailureScope names the independent subproject whose later steps a
+	// failure of this one skips (set by planning; empty: all of them).
+	FailureScope string
+	Source       Source
 	// Subproject is the root of the subproject the command belongs to.
 	Subproject string
 	// Runtime is the runtime of that subproject (several may share a root).

@@ -86,6 +86,7 @@ func Make(caps *capability.Capabilities, req Request) (*Pipeline, error) {
 	p.installs()
 	p.hardFailure()
 	p.order()
+	p.scopes()
 	out := &Pipeline{Tiers: sel, TimeBudget: caps.TimeBudget}
 	p.images(out)
 	out.Steps = p.steps
