@@ -58,6 +58,11 @@ func TestFixtures(t *testing.T) {
 		{"go-nested", []string{". go go [go test]", "tools go go [go test]"},
 			[]string{"go-build: go build ./...", "tools:go-build: go build ./...", "go-vet: go vet ./...", "tools:go-vet: go vet ./...",
 				"go-test: go test -json ./...", "tools:go-test: go test -json ./..."}, "L4"},
+		// Each nested module is tested in its own workdir and failure scope.
+		{"go-nested-failing", []string{". go go [go test]", "alpha go go [go test]", "beta go go [go test]"},
+			[]string{"go-build: go build ./...", "alpha:go-build: go build ./...", "beta:go-build: go build ./...",
+				"go-vet: go vet ./...", "alpha:go-vet: go vet ./...", "beta:go-vet: go vet ./...",
+				"go-test: go test -json ./...", "alpha:go-test: go test -json ./...", "beta:go-test: go test -json ./..."}, "L4"},
 		{"empty", nil, nil, "unspecified"},
 		{"malformed-package-json", []string{". node npm []"},
 			[]string{`package-json: node -e 'JSON.parse(require("fs").readFileSync("package.json", "utf8"))'`}, "L3"},

@@ -216,6 +216,31 @@ func TestDiscoveredPipelinesRunInTheSandbox(t *testing.T) {
 				t.Errorf("web:npm-test ran in %q, want web", w)
 			}
 		}},
+		{fixture: "go-nested", verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L4, check: func(t *testing.T, r *planRun) {
+			allOK(t, r)
+			testsPassed(t, r, "go-test", "go-json", 1)
+			testsPassed(t, r, "tools:go-test", "go-json", 1)
+			if w := r.step(t, "tools:go-test").GetWorkdir(); w != "tools" {
+				t.Errorf("tools:go-test ran in %q, want tools", w)
+			}
+		}},
+		// A nested module's failing test fails the verdict (it used to be a
+		// false PASS: only the root's go test ran), and the later module
+		// beta still runs to its own end.
+		{fixture: "go-nested-failing", verdict: glv1.Verdict_VERDICT_FAIL, check: func(t *testing.T, r *planRun) {
+			if st := r.step(t, "alpha:go-test"); st.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
+				t.Errorf("alpha:go-test %s, want FAILED", st.GetStatus())
+			}
+			testsPassed(t, r, "go-test", "go-json", 1)
+			testsPassed(t, r, "beta:go-test", "go-json", 1)
+			var named bool
+			for _, f := range r.result.GetFailures() {
+				named = named || (strings.Contains(f.GetTest(), "TestSum") && strings.HasPrefix(f.GetFile(), "alpha/"))
+			}
+			if !named {
+				t.Errorf("failures %v do not name alpha's TestSum", r.result.GetFailures())
+			}
+		}},
 		{fixture: "python-notests", verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L3, check: func(t *testing.T, r *planRun) {
 			allOK(t, r)
 			var smoke int

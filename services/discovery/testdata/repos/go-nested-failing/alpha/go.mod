@@ -1,0 +1,3 @@
+module example.com/multi/alpha
+
+go 1.22

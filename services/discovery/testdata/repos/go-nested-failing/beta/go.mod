@@ -1,0 +1,3 @@
+module example.com/multi/beta
+
+go 1.22

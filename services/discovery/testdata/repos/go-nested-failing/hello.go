@@ -1,0 +1,7 @@
+// Package hello greets people.
+package multi
+
+// Greet returns a greeting for name.
+func Greet(name string) string {
+	return "hello, " + name
+}
