@@ -173,3 +173,24 @@ func TestIgnored(t *testing.T) {
 		}
 	}
 }
+
+// TestToxEnvsFromIni: the envlist and testenv sections of tox.ini give
+// whole environment names, generative lists expanded (issue 11: "py3{11,12}"
+// became "tox -e 12").
+func TestToxEnvsFromIni(t *testing.T) {
+	res, err := detect.Detect(tree(t, map[string]string{
+		"setup.py": "", "tests/test_a.py": "",
+		"tox.ini": "[tox]\nenvlist = py3{11,12}, lint\n\n[testenv:py{38,39}-django{40,41}]\ndeps = pytest\n",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range res.Subprojects[0].Python.ToxEnvs {
+		names = append(names, e.Name)
+	}
+	want := []string{"py311", "py312", "lint", "py38-django40", "py38-django41", "py39-django40", "py39-django41"}
+	if !slices.Equal(names, want) {
+		t.Errorf("tox envs = %q, want %q", names, want)
+	}
+}

@@ -200,18 +200,23 @@ func readTox(v *view, sp *Subproject, file string) {
 	seen := map[string]bool{}
 	if tox := s["tox"]; tox != nil {
 		k := tox.Keys["envlist"]
-		for _, env := range iniList(k.Value) {
-			if !strings.ContainsAny(env, "{}") && !seen[env] {
+		for _, env := range toxEnvList(k.Value) {
+			if !seen[env] {
 				seen[env] = true
 				info.ToxEnvs = append(info.ToxEnvs, Named{Name: env, Source: Located{File: file, Key: "tox.envlist", Line: k.Line}})
 			}
 		}
 	}
 	for _, name := range sortedKeys(s) {
-		env, ok := strings.CutPrefix(name, "testenv:")
-		if ok && !seen[env] && !strings.ContainsAny(env, "{}") {
-			seen[env] = true
-			info.ToxEnvs = append(info.ToxEnvs, Named{Name: env, Source: Located{File: file, Key: name, Line: s[name].Line}})
+		envs, ok := strings.CutPrefix(name, "testenv:")
+		if !ok {
+			continue
+		}
+		for _, env := range toxEnvList(envs) {
+			if !seen[env] {
+				seen[env] = true
+				info.ToxEnvs = append(info.ToxEnvs, Named{Name: env, Source: Located{File: file, Key: name, Line: s[name].Line}})
+			}
 		}
 	}
 	if sec := s["pytest"]; sec != nil {

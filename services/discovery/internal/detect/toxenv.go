@@ -1,0 +1,98 @@
+package detect
+
+import (
+	"strconv"
+	"strings"
+)
+
+// maxToxEnvs bounds a generative envlist's expansion (a product of several
+// factor lists can grow fast).
+const maxToxEnvs = 64
+
+// toxEnvList splits a tox envlist value on commas and newlines outside
+// braces and expands each generative entry: "py{38,39}-django{40,41}" is
+// four environments and "py3{10..13}" (tox 4 ranges) four more. Entries
+// that do not expand to plain names are dropped.
+func toxEnvList(v string) []string {
+	var out []string
+	for _, item := range splitOutsideBraces(v) {
+		for _, env := range expandBraces(item) {
+			if len(out) == maxToxEnvs {
+				return out
+			}
+			if env != "" && !strings.ContainsAny(env, "{}") {
+				out = append(out, env)
+			}
+		}
+	}
+	return out
+}
+
+// splitOutsideBraces splits on ',' and '\n' at brace depth zero.
+func splitOutsideBraces(v string) []string {
+	var out []string
+	depth, start := 0, 0
+	flush := func(end int) {
+		if s := strings.TrimSpace(v[start:end]); s != "" {
+			out = append(out, s)
+		}
+	}
+	for i, r := range v {
+		switch {
+		case r == '{':
+			depth++
+		case r == '}' && depth > 0:
+			depth--
+		case (r == ',' || r == '\n') && depth == 0:
+			flush(i)
+			start = i + 1
+		}
+	}
+	flush(len(v))
+	return out
+}
+
+// expandBraces expands the first {a,b} or {m..n} group and recurses on
+// the rest; an unbalanced brace is returned as is.
+func expandBraces(s string) []string {
+	open := strings.IndexByte(s, '{')
+	if open < 0 {
+		return []string{s}
+	}
+	closing := strings.IndexByte(s[open:], '}')
+	if closing < 0 {
+		return []string{s}
+	}
+	closing += open
+	prefix, body, rest := s[:open], s[open+1:closing], s[closing+1:]
+	var out []string
+	for _, alt := range braceAlternatives(body) {
+		for _, tail := range expandBraces(rest) {
+			out = append(out, prefix+alt+tail)
+			if len(out) >= maxToxEnvs {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// braceAlternatives lists a group's factors: comma-separated words, each
+// possibly an integer range "310..314" (inclusive).
+func braceAlternatives(body string) []string {
+	var out []string
+	for _, f := range strings.Split(body, ",") {
+		f = strings.TrimSpace(f)
+		lo, hi, ok := strings.Cut(f, "..")
+		a, errA := strconv.Atoi(lo)
+		b, errB := strconv.Atoi(hi)
+		if !ok || errA != nil || errB != nil || b < a || b-a > maxToxEnvs {
+			out = append(out, f)
+			continue
+		}
+		for n := a; n <= b; n++ {
+			out = append(out, strconv.Itoa(n))
+		}
+	}
+	return out
+}
