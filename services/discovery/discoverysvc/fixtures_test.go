@@ -32,7 +32,7 @@ func TestFixtures(t *testing.T) {
 			[]string{"compileall: " + compileall, "import-greeter: python3 -c 'import greeter'",
 				`cli-greeter-help: python3 -c 'import sys; from greeter.cli import main; sys.argv = ["greeter", "--help"]; sys.exit(main())'`}, "L3"},
 		{"python-tools", []string{". python pip [pytest]"},
-			[]string{"pip-install: python3 -m venv --system-site-packages .venv && .venv/bin/python -m pip install -r requirements-dev.txt -e '.[dev]'",
+			[]string{"pip-install: python3 -m venv --system-site-packages .venv && { .venv/bin/python -m pip install --no-build-isolation -r requirements-dev.txt -e '.[dev]' || .venv/bin/python -m pip install -r requirements-dev.txt -e '.[dev]'; }",
 				"compileall: .venv/bin/python" + strings.TrimPrefix(compileall, "python3"), "mypy: .venv/bin/python -m mypy .",
 				"ruff: .venv/bin/python -m ruff check .", "pytest: .venv/bin/python -m pytest -rA --junitxml=/tmp/greenlight/reports/pytest.xml"}, "L4"},
 		{"node-jest", []string{". node npm [jest]"},

@@ -73,16 +73,18 @@ func TestExtract(t *testing.T) {
 		{name: "unittest with a non-package tests dir", files: map[string]string{
 			"setup.py": "", "tox.ini": "[testenv]\ncommands = python -m unittest\n", "tests/test_x.py": "",
 		}, want: []string{
-			"compileall|tier0|python3 -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
-			"unittest|tier0|python3 -m unittest discover -v -s tests",
+			"pip-install|tier0|python3 -m venv --system-site-packages .venv && { .venv/bin/python -m pip install --no-build-isolation -e . || .venv/bin/python -m pip install -e .; }",
+			"compileall|tier0|.venv/bin/python -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"unittest|tier0|.venv/bin/python -m unittest discover -v -s tests",
 		}},
 		{name: "src layout smoke and a bad entry point", files: map[string]string{
 			"pyproject.toml":    "[project]\nname = \"s\"\n[project.scripts]\nok = \"s.cli:main\"\nbad = \"s.cli:main; rm -rf /\"\n",
 			"src/s/__init__.py": "", "src/s/cli.py": "",
 		}, want: []string{
-			"compileall|tier0|python3 -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
-			"import-s|tier0|python3 -c 'import s'",
-			`cli-ok-help|tier0|python3 -c 'import sys; from s.cli import main; sys.argv = ["ok", "--help"]; sys.exit(main())'`,
+			"pip-install|tier0|python3 -m venv --system-site-packages .venv && { .venv/bin/python -m pip install --no-build-isolation -e . || .venv/bin/python -m pip install -e .; }",
+			"compileall|tier0|.venv/bin/python -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"import-s|tier0|.venv/bin/python -c 'import s'",
+			`cli-ok-help|tier0|.venv/bin/python -c 'import sys; from s.cli import main; sys.argv = ["ok", "--help"]; sys.exit(main())'`,
 		}, notes: []string{`entry point "bad" skipped`, "no Python tests found"}},
 		{name: "yarn classic, bun, scripts by role", files: map[string]string{
 			"a/package.json": `{"scripts": {"test": "jest", "test:unit": "jest unit", "test:watch": "jest --watch", "lint": "eslint .", "format:check": "prettier -c .", "dev": "vite", "e2e": "playwright test", "lint:my files": "x"}, "dependencies": {"x": "1"}}`,

@@ -94,25 +94,43 @@ func (e *extractor) pythonInstall(py pyEnv) {
 		}
 		c.Source = Source{File: e.file("Pipfile"), Origin: OriginDefault}
 	default:
-		var args []string
-		for _, r := range info.Requirements {
-			args = append(args, "-r "+shellQuote(e.rel(r)))
-		}
-		if info.Pyproject != "" {
-			target := "."
-			if len(info.Extras) > 0 {
-				target = ".[" + strings.Join(info.Extras, ",") + "]"
-			}
-			args = append(args, "-e "+shellQuote(target))
-		}
-		c.Command = "python3 -m venv --system-site-packages .venv && .venv/bin/python -m pip install " + strings.Join(args, " ")
-		src := info.Pyproject
-		if len(info.Requirements) > 0 {
-			src = info.Requirements[0]
-		}
-		c.Source = Source{File: src, Origin: OriginDefault}
+		e.pipInstall(&c)
 	}
 	e.add(c)
+}
+
+// pipInstall installs into a venv the requirement files (test and dev
+// ones included), the test dependency groups and the project itself with
+// its test extras. The project is first built without build isolation, so
+// a setuptools project installs from the image's setuptools with no index;
+// a backend the image lacks (hatchling, flit) then gets the isolated build.
+func (e *extractor) pipInstall(c *Command) {
+	info := e.sp.Python
+	var args []string
+	for _, r := range info.Requirements {
+		args = append(args, "-r "+shellQuote(e.rel(r)))
+	}
+	for _, d := range info.GroupDeps {
+		args = append(args, shellQuote(d))
+	}
+	src := info.ProjectFile
+	if info.ProjectFile != "" {
+		target := "."
+		if len(info.Extras) > 0 {
+			target = shellQuote(".[" + strings.Join(info.Extras, ",") + "]")
+		}
+		args = append(args, "-e "+target)
+	}
+	if len(info.Requirements) > 0 {
+		src = info.Requirements[0]
+	}
+	c.Source = Source{File: src, Origin: OriginDefault}
+	pip := ".venv/bin/python -m pip install "
+	c.Command = "python3 -m venv --system-site-packages .venv && " + pip + strings.Join(args, " ")
+	if info.ProjectFile != "" {
+		c.Command = "python3 -m venv --system-site-packages .venv && { " + pip + "--no-build-isolation " + strings.Join(args, " ") +
+			" || " + pip + strings.Join(args, " ") + "; }"
+	}
 }
 
 // pythonLint adds ruff and mypy when the project configures them.

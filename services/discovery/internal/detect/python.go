@@ -15,6 +15,10 @@ import (
 // devExtras are optional-dependency groups installed for verification.
 var devExtras = map[string]bool{"dev": true, "test": true, "tests": true, "testing": true, "lint": true}
 
+// testExtras are the dependency groups (PEP 735) and setup.py extras that
+// name tests.
+var testExtras = map[string]bool{"dev": true, "test": true, "tests": true, "testing": true}
+
 // notPackages are directories that hold __init__.py but are not the
 // project's importable code.
 var notPackages = map[string]bool{"tests": true, "test": true, "docs": true, "examples": true, "scripts": true, "benchmarks": true}
@@ -28,6 +32,9 @@ func detectPython(v *view, sp *Subproject, nested []string) error {
 	}
 	if v.has(root, "setup.cfg") {
 		readSetupCfg(v, sp, join(root, "setup.cfg"))
+	}
+	if v.has(root, "setup.py") {
+		readSetupPy(v, sp, join(root, "setup.py"))
 	}
 	readRequirements(v, sp)
 	if v.has(root, "Pipfile") {
@@ -53,8 +60,8 @@ func detectPython(v *view, sp *Subproject, nested []string) error {
 		}
 	}
 	if mf := firstExisting(v, root, makefileNames); mf != "" {
-		if data, err := v.read(mf); err == nil && bytes.Contains(data, []byte("unittest")) {
-			info.MentionsUnittest = true
+		if data, err := v.read(mf); err == nil {
+			mentions(info, data)
 		}
 	}
 	pythonPackageManager(v, sp)
@@ -62,6 +69,7 @@ func detectPython(v *view, sp *Subproject, nested []string) error {
 	sp.Versions = append(sp.Versions, toolVersions(v, root, "python", "python")...)
 	pythonLayout(v, sp, nested)
 	pythonFrameworks(v, sp, nested)
+	decideProjectInstall(sp)
 	return nil
 }
 
@@ -81,6 +89,12 @@ func readPyproject(v *view, sp *Subproject, file string) {
 	}
 	project := table(doc, "project")
 	poetry := table(table(doc, "tool"), "poetry")
+	info.HasProject = project != nil
+	info.BuildSystem = table(doc, "build-system") != nil
+	readDependencyGroups(info, doc)
+	if strings.Contains(string(data), "pytest") {
+		info.MentionsPytest = true
+	}
 	info.Name = str(project, "name")
 	if info.Name == "" {
 		info.Name = str(poetry, "name")
@@ -183,8 +197,24 @@ func readSetupCfg(v *view, sp *Subproject, file string) {
 	if s["flake8"] != nil {
 		sp.Linters = appendUnique(sp.Linters, "flake8")
 	}
+	if ex := s["options.extras_require"]; ex != nil {
+		for k := range ex.Keys {
+			if testExtras[k] {
+				info.Extras = appendUnique(info.Extras, k)
+			}
+		}
+		sort.Strings(info.Extras)
+	}
+	mentions(info, data)
+}
+
+// mentions records which test runners a project file names.
+func mentions(info *PythonInfo, data []byte) {
 	if bytes.Contains(data, []byte("unittest")) {
 		info.MentionsUnittest = true
+	}
+	if bytes.Contains(data, []byte("pytest")) {
+		info.MentionsPytest = true
 	}
 }
 
@@ -225,9 +255,7 @@ func readTox(v *view, sp *Subproject, file string) {
 	if s["flake8"] != nil {
 		sp.Linters = appendUnique(sp.Linters, "flake8")
 	}
-	if bytes.Contains(data, []byte("unittest")) {
-		info.MentionsUnittest = true
-	}
+	mentions(info, data)
 }
 
 var (
@@ -261,9 +289,7 @@ func readNox(v *view, sp *Subproject, file string) {
 			sp.Python.Nox = append(sp.Python.Nox, Named{Name: name, Source: Located{File: file, Key: "nox.session", Line: i + 1}})
 		}
 	}
-	if strings.Contains(string(data), "unittest") {
-		sp.Python.MentionsUnittest = true
-	}
+	mentions(sp.Python, data)
 }
 
 // readRequirements lists requirement files in the root and its
@@ -413,9 +439,12 @@ func pythonFrameworks(v *view, sp *Subproject, nested []string) {
 	switch {
 	case pytestConfigured || conftest:
 		sp.TestFrameworks = []string{"pytest"}
-	case sp.HasTests && info.MentionsUnittest:
+	case sp.HasTests && info.MentionsUnittest && !info.MentionsPytest:
 		sp.TestFrameworks = []string{"unittest"}
 	case sp.HasTests:
+		// pytest also collects unittest.TestCase classes, while unittest
+		// discovery silently runs none of pytest-style test functions: when
+		// nothing names a runner, pytest is the one that cannot miss tests.
 		sp.TestFrameworks = []string{"pytest"}
 	}
 	for _, t := range []string{"ruff", "mypy"} {

@@ -59,4 +59,17 @@ type PythonInfo struct {
 	MentionsUnittest bool
 	// Invalid is true when pyproject.toml could not be parsed.
 	Invalid bool
+	// ProjectFile is the pyproject.toml or setup.py through which pip
+	// installs the project itself, with Extras ("" when it is not
+	// installed; see decideProjectInstall).
+	ProjectFile string
+	// HasProject and BuildSystem: pyproject.toml has a [project] table, a
+	// [build-system] table.
+	HasProject, BuildSystem bool
+	// Groups are the PEP 735 dependency groups that name tests; GroupDeps
+	// their flattened requirement strings.
+	Groups, GroupDeps []string
+	// MentionsPytest is true when the project's dependencies or tool
+	// files name pytest: it decides pytest over unittest discovery.
+	MentionsPytest bool
 }
