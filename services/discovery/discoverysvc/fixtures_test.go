@@ -63,6 +63,12 @@ func TestFixtures(t *testing.T) {
 			[]string{"go-build: go build ./...", "alpha:go-build: go build ./...", "beta:go-build: go build ./...",
 				"go-vet: go vet ./...", "alpha:go-vet: go vet ./...", "beta:go-vet: go vet ./...",
 				"go-test: go test -json ./...", "alpha:go-test: go test -json ./...", "beta:go-test: go test -json ./..."}, "L4"},
+		// src layout: the project itself is installed with its test extra;
+		// tests/requirements.txt joins that install, docs/ and
+		// requirements-docs.txt do not; tox's envlist is expanded.
+		{"python-src-layout", []string{". python pip [pytest]"},
+			[]string{"pip-install: python3 -m venv --system-site-packages .venv && { .venv/bin/python -m pip install --no-build-isolation -r tests/requirements.txt -e '.[test]' || .venv/bin/python -m pip install -r tests/requirements.txt -e '.[test]'; }",
+				"compileall: .venv/bin/python" + strings.TrimPrefix(compileall, "python3"), "pytest: .venv/bin/python -m pytest -rA --junitxml=/tmp/greenlight/reports/pytest.xml"}, "L4"},
 		{"empty", nil, nil, "unspecified"},
 		{"malformed-package-json", []string{". node npm []"},
 			[]string{`package-json: node -e 'JSON.parse(require("fs").readFileSync("package.json", "utf8"))'`}, "L3"},

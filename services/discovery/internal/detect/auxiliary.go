@@ -15,41 +15,84 @@ var auxiliaryDirs = map[string]bool{
 	"examples": true, "example": true, "_examples": true,
 }
 
-// toolDirs hold helper modules (code generators, linters pinned by a
-// tools.go): a subproject there counts only when it has tests.
+// toolDirs hold helper Go modules (code generators, linters pinned by a
+// tools.go): a module there counts only when it has tests.
 var toolDirs = map[string]bool{"tools": true, "tool": true, "hack": true, "scripts": true, "internal/tools": true}
 
 // testDirs hold a project's tests; requirement files there are the
 // enclosing project's test dependencies.
 var testDirs = map[string]bool{"tests": true, "test": true, "testing": true}
 
-// dropAuxiliary removes the subprojects that are helpers of their parent
-// and gives test-requirement directories to the enclosing Python project.
-func dropAuxiliary(res *Result) {
-	kept := res.Subprojects[:0]
-	for i := range res.Subprojects {
-		sp := res.Subprojects[i]
-		if sp.Root == "." {
-			kept = append(kept, sp)
+// auxiliaryRoots removes, before detection, the roots that are helpers of
+// their parent: auxiliary directories, and test directories marked only by
+// requirement files (returned as testReqs, for attachTestRequirements).
+// Done before detection so the parent's own files (tests/*.py) stay its;
+// dropped lists the auxiliary roots, whose files stay out of the parent
+// (a benchmark module's _test.go files are not the root module's tests).
+func auxiliaryRoots(roots []root, res *Result) (kept, dropped []root, testReqs []string) {
+	for _, r := range roots {
+		switch {
+		case r.dir == ".":
+		case inAuxiliary(r.dir):
+			res.Notes = append(res.Notes, fmt.Sprintf("%s: an auxiliary directory (docs, benchmarks, examples), not a subproject: %s not built, installed or tested", r.dir, strings.Join(r.markers, ", ")))
+			dropped = append(dropped, r)
+			continue
+		case r.runtime == RuntimePython && testDirs[path.Base(r.dir)] && allRequirements(r.markers):
+			testReqs = append(testReqs, r.markers...)
 			continue
 		}
-		switch {
-		case inAuxiliary(sp.Root):
-			res.Notes = append(res.Notes, fmt.Sprintf("%s: %s is an auxiliary directory (docs, benchmarks, examples), not a subproject: %s not built, installed or tested", sp.Root, sp.Root, strings.Join(sp.Markers, ", ")))
-			continue
-		case sp.Go != nil && toolDirs[sp.Root] && !sp.HasTests:
+		kept = append(kept, r)
+	}
+	return kept, dropped, testReqs
+}
+
+// dropToolModules removes Go helper modules without tests (tools/go.mod
+// pinning code generators): nothing of theirs is the project's verdict.
+func dropToolModules(res *Result) {
+	kept := res.Subprojects[:0]
+	for _, sp := range res.Subprojects {
+		if sp.Go != nil && toolDirs[sp.Root] && !sp.HasTests {
 			res.Notes = append(res.Notes, fmt.Sprintf("%s: helper module without tests (%s), not a subproject", sp.Root, strings.Join(sp.Markers, ", ")))
 			continue
-		case testDirs[path.Base(sp.Root)] && requirementsOnly(sp):
-			if parent := enclosingPython(res.Subprojects, sp.Root); parent != nil {
-				attachRequirements(parent, sp)
-				res.Notes = append(res.Notes, fmt.Sprintf("%s: test requirements of %s, installed with it", strings.Join(sp.Python.Requirements, ", "), parent.Root))
-				continue
-			}
 		}
 		kept = append(kept, sp)
 	}
 	res.Subprojects = kept
+}
+
+// attachTestRequirements gives each test directory's requirement files
+// to the deepest Python subproject containing it: they are its test
+// dependencies, installed by its install step.
+func attachTestRequirements(v *view, res *Result, files []string) {
+	for _, f := range files {
+		dir, _ := splitPath(f)
+		parent := enclosingPython(res.Subprojects, dir)
+		if parent == nil {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s: test requirements outside any Python project; not installed", f))
+			continue
+		}
+		info := parent.Python
+		info.Requirements = appendUnique(info.Requirements, f)
+		info.LockFiles = appendUnique(info.LockFiles, f)
+		parent.Markers = appendUnique(parent.Markers, f)
+		if data, err := v.read(f); err == nil {
+			if requirementLines(data) > 0 {
+				info.HasDeps = true
+			}
+			mentions(info, data)
+		}
+		res.Notes = append(res.Notes, fmt.Sprintf("%s: test requirements of %s, installed with it", f, parent.Root))
+	}
+}
+
+// allRequirements reports whether every marker is a requirement file.
+func allRequirements(markers []string) bool {
+	for _, m := range markers {
+		if !isRequirements(path.Base(m)) {
+			return false
+		}
+	}
+	return len(markers) > 0
 }
 
 // inAuxiliary reports whether any directory of root is auxiliary.
@@ -62,19 +105,6 @@ func inAuxiliary(root string) bool {
 	return false
 }
 
-// requirementsOnly is a Python subproject marked by requirement files alone.
-func requirementsOnly(sp Subproject) bool {
-	if sp.Python == nil || len(sp.Python.Requirements) == 0 {
-		return false
-	}
-	for _, m := range sp.Markers {
-		if !isRequirements(path.Base(m)) {
-			return false
-		}
-	}
-	return true
-}
-
 // enclosingPython is the deepest Python subproject containing dir.
 func enclosingPython(sps []Subproject, dir string) *Subproject {
 	var best *Subproject
@@ -85,21 +115,6 @@ func enclosingPython(sps []Subproject, dir string) *Subproject {
 		}
 	}
 	return best
-}
-
-// attachRequirements makes a test directory's requirement files part of
-// the parent's install.
-func attachRequirements(parent *Subproject, sub Subproject) {
-	info := parent.Python
-	for _, r := range sub.Python.Requirements {
-		info.Requirements = appendUnique(info.Requirements, r)
-		info.LockFiles = appendUnique(info.LockFiles, r)
-		parent.Markers = appendUnique(parent.Markers, r)
-	}
-	info.HasDeps = info.HasDeps || sub.Python.HasDeps
-	if _, ok := sub.Python.Tools["pytest"]; ok {
-		setTool(info, "pytest", sub.Python.Tools["pytest"])
-	}
 }
 
 // auxiliaryRequirement is a root requirement file for documentation,

@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -70,10 +71,10 @@ func (v *view) under(root string, exclude []string) []string {
 // Detect finds every subproject of a tree.
 func Detect(t Tree) (Result, error) {
 	v := newView(t)
-	roots := findRoots(v)
 	var res Result
+	roots, dropped, testReqs := auxiliaryRoots(findRoots(v), &res)
 	byRuntime := map[string][]string{}
-	for _, r := range roots {
+	for _, r := range append(slices.Clip(roots), dropped...) {
 		byRuntime[family(r.runtime)] = append(byRuntime[family(r.runtime)], r.dir)
 	}
 	for _, r := range roots {
@@ -101,7 +102,8 @@ func Detect(t Tree) (Result, error) {
 		}
 		res.Subprojects = append(res.Subprojects, sp)
 	}
-	dropAuxiliary(&res)
+	dropToolModules(&res)
+	attachTestRequirements(v, &res, testReqs)
 	for i := range res.Subprojects {
 		res.Subprojects[i].InstallFiles = installFiles(v, &res.Subprojects[i])
 	}
