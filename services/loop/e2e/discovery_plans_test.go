@@ -241,6 +241,16 @@ func TestDiscoveredPipelinesRunInTheSandbox(t *testing.T) {
 				t.Errorf("failures %v do not name alpha's TestSum", r.result.GetFailures())
 			}
 		}},
+		// A src layout imports only once installed: the plan installs the
+		// project itself (offline: setuptools from the image, no build
+		// isolation), never docs/requirements.txt or requirements-docs.txt.
+		{fixture: "python-src-layout", verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L4, check: func(t *testing.T, r *planRun) {
+			allOK(t, r)
+			testsPassed(t, r, "pytest", "", 1)
+			if cmd := r.step(t, "pip-install").GetCommand(); strings.Contains(cmd, "docs") {
+				t.Errorf("pip-install installs documentation requirements: %s", cmd)
+			}
+		}},
 		{fixture: "python-notests", verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L3, check: func(t *testing.T, r *planRun) {
 			allOK(t, r)
 			var smoke int
