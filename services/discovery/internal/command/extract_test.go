@@ -77,6 +77,28 @@ func TestExtract(t *testing.T) {
 			"compileall|tier0|.venv/bin/python -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
 			"unittest|tier0|.venv/bin/python -m unittest discover -v -s tests",
 		}},
+		// PEP 735: the test groups' requirements (include-group followed)
+		// go to pip as such (the image's pip has no --group); docs do not.
+		{name: "dependency groups that name tests", files: map[string]string{
+			"pyproject.toml": "[build-system]\nrequires = [\"hatchling\"]\nbuild-backend = \"hatchling.build\"\n[project]\nname = \"g\"\n" +
+				"[dependency-groups]\ntest = [\"pytest>=8\", {include-group = \"typing\"}]\ntyping = [\"mypy\"]\ndocs = [\"sphinx\"]\n",
+			"g/__init__.py": "", "tests/test_g.py": "",
+		}, want: []string{
+			"pip-install|tier0|python3 -m venv --system-site-packages .venv && { .venv/bin/python -m pip install --no-build-isolation 'pytest>=8' mypy -e . || .venv/bin/python -m pip install 'pytest>=8' mypy -e .; }",
+			"compileall|tier0|.venv/bin/python -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"pytest|tier0|.venv/bin/python -m pytest -rA --junitxml=/tmp/greenlight/reports/pytest.xml",
+			"import-g|tier1|.venv/bin/python -c 'import g'",
+		}},
+		// setup.py is code: its extras_require keys that name tests are
+		// found by pattern, and the project is installed with them.
+		{name: "setup.py with a test extra", files: map[string]string{
+			"setup.py": "from setuptools import setup\nsetup(name='s', extras_require={\n    'test': ['pytest'],\n    'docs': ['sphinx'],\n})\n",
+			"tests/test_s.py": "",
+		}, want: []string{
+			"pip-install|tier0|python3 -m venv --system-site-packages .venv && { .venv/bin/python -m pip install --no-build-isolation -e '.[test]' || .venv/bin/python -m pip install -e '.[test]'; }",
+			"compileall|tier0|.venv/bin/python -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"pytest|tier0|.venv/bin/python -m pytest -rA --junitxml=/tmp/greenlight/reports/pytest.xml",
+		}},
 		{name: "src layout smoke and a bad entry point", files: map[string]string{
 			"pyproject.toml":    "[project]\nname = \"s\"\n[project.scripts]\nok = \"s.cli:main\"\nbad = \"s.cli:main; rm -rf /\"\n",
 			"src/s/__init__.py": "", "src/s/cli.py": "",
