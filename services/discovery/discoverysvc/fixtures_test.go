@@ -69,6 +69,9 @@ func TestFixtures(t *testing.T) {
 		{"python-src-layout", []string{". python pip [pytest]"},
 			[]string{"pip-install: python3 -m venv --system-site-packages .venv && { .venv/bin/python -m pip install --no-build-isolation -r tests/requirements.txt -e '.[test]' || .venv/bin/python -m pip install -r tests/requirements.txt -e '.[test]'; }",
 				"compileall: .venv/bin/python" + strings.TrimPrefix(compileall, "python3"), "pytest: .venv/bin/python -m pytest -rA --junitxml=/tmp/greenlight/reports/pytest.xml"}, "L4"},
+		// No go.mod: reported as Go (Go image), its Makefile targets run.
+		{"go-gopath", []string{". go make []"},
+			[]string{"make-test: make test"}, "L4"},
 		{"empty", nil, nil, "unspecified"},
 		{"malformed-package-json", []string{". node npm []"},
 			[]string{`package-json: node -e 'JSON.parse(require("fs").readFileSync("package.json", "utf8"))'`}, "L3"},

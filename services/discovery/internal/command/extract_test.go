@@ -92,7 +92,7 @@ func TestExtract(t *testing.T) {
 		// setup.py is code: its extras_require keys that name tests are
 		// found by pattern, and the project is installed with them.
 		{name: "setup.py with a test extra", files: map[string]string{
-			"setup.py": "from setuptools import setup\nsetup(name='s', extras_require={\n    'test': ['pytest'],\n    'docs': ['sphinx'],\n})\n",
+			"setup.py":        "from setuptools import setup\nsetup(name='s', extras_require={\n    'test': ['pytest'],\n    'docs': ['sphinx'],\n})\n",
 			"tests/test_s.py": "",
 		}, want: []string{
 			"pip-install|tier0|python3 -m venv --system-site-packages .venv && { .venv/bin/python -m pip install --no-build-isolation -e '.[test]' || .venv/bin/python -m pip install -e '.[test]'; }",

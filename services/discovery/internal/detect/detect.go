@@ -108,6 +108,7 @@ func Detect(t Tree) (Result, error) {
 		res.Subprojects[i].InstallFiles = installFiles(v, &res.Subprojects[i])
 	}
 	attachMakefiles(v, &res)
+	gopathGo(v, &res)
 	sortSubprojects(res.Subprojects)
 	for _, sp := range res.Subprojects {
 		for _, p := range sp.Problems {

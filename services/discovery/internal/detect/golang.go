@@ -82,3 +82,40 @@ func goModProblem(file string, err error) Problem {
 	}
 	return Problem{File: file, Msg: err.Error()}
 }
+
+// gopathGo reports Go code kept without go.mod (a GOPATH-era layout built
+// by its Makefile) as Go: the Makefile's subproject runs in the Go image and
+// the capabilities say why no go command is planned. Without a Makefile a
+// root Go subproject without commands says the same.
+func gopathGo(v *view, res *Result) {
+	for _, sp := range res.Subprojects {
+		if sp.Runtime == RuntimeGo {
+			return
+		}
+	}
+	hasGo, hasTests := false, false
+	for _, f := range v.files {
+		if strings.HasSuffix(f, ".go") {
+			hasGo = true
+			hasTests = hasTests || strings.HasSuffix(f, "_test.go")
+		}
+	}
+	if !hasGo {
+		return
+	}
+	const why = "Go code without go.mod (GOPATH layout): module-mode go commands cannot build it, so greenlight plans none"
+	for i := range res.Subprojects {
+		sp := &res.Subprojects[i]
+		if sp.Runtime == RuntimeMake && sp.Root == "." {
+			sp.Runtime = RuntimeGo
+			sp.Markers = append(sp.Markers, "*.go")
+			sp.HasTests = hasTests
+			res.Notes = append(res.Notes, fmt.Sprintf("%s; its Makefile targets run in the Go image", why))
+			return
+		}
+	}
+	if len(res.Subprojects) == 0 {
+		res.Subprojects = append(res.Subprojects, Subproject{Root: ".", Runtime: RuntimeGo, Markers: []string{"*.go"}, HasTests: hasTests})
+		res.Notes = append(res.Notes, why+"; add a go.mod or a greenlight.yaml with the build and test commands")
+	}
+}
