@@ -3,6 +3,7 @@ package detect
 import (
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 
 	"golang.org/x/mod/modfile"
@@ -16,6 +17,9 @@ type GoInfo struct {
 	NeedsDownload bool
 	// GoSum is the workspace-relative go.sum path when it exists.
 	GoSum string
+	// OutsideWork is true when a root go.work exists and does not use this
+	// module: go commands in it must run with GOWORK=off.
+	OutsideWork bool
 }
 
 func detectGo(v *view, sp *Subproject, nested []string) error {
@@ -57,6 +61,7 @@ func detectGo(v *view, sp *Subproject, nested []string) error {
 	if sp.HasTests {
 		sp.TestFrameworks = []string{"go test"}
 	}
+	info.OutsideWork = outsideWork(v, sp.Root)
 	sp.Linters = []string{"go vet"}
 	for _, n := range []string{".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"} {
 		if hasFile(v, join(sp.Root, n)) || hasFile(v, n) {
@@ -118,4 +123,24 @@ func gopathGo(v *view, res *Result) {
 		res.Subprojects = append(res.Subprojects, Subproject{Root: ".", Runtime: RuntimeGo, Markers: []string{"*.go"}, HasTests: hasTests})
 		res.Notes = append(res.Notes, why+"; add a go.mod or a greenlight.yaml with the build and test commands")
 	}
+}
+
+// outsideWork reports whether the root go.work exists and does not "use"
+// the module in root (go then refuses to build it: "current directory is
+// contained in a module that is not one of the workspace modules").
+func outsideWork(v *view, root string) bool {
+	data, err := v.read("go.work")
+	if err != nil {
+		return false
+	}
+	wf, err := modfile.ParseWork("go.work", data, nil)
+	if err != nil {
+		return false
+	}
+	for _, u := range wf.Use {
+		if path.Clean(u.Path) == root {
+			return false
+		}
+	}
+	return true
 }
