@@ -96,6 +96,21 @@ func TestDetect(t *testing.T) {
 		{name: "other runtimes by name", files: map[string]string{"Gemfile": "", "CMakeLists.txt": "", "lib/x.csproj": ""},
 			want:  []string{". cpp   no-tests", ". ruby   no-tests", "lib dotnet   no-tests"},
 			notes: []string{". : ruby project detected (Gemfile)", "lib: dotnet project detected"}},
+		// Helper directories are not subprojects (issue 11).
+		{name: "docs, benchmarks and examples are not subprojects", files: map[string]string{
+			"go.mod": "module x\n\ngo 1.22\n", "x_test.go": "",
+			"docs/requirements.txt": "sphinx\n", "docs/Makefile": "build:\n\tsphinx-build . _build\n",
+			"benchmarks/go.mod": "module x/bench\n\ngo 1.22\n", "benchmarks/b_test.go": "",
+			"examples/web/package.json": `{"scripts": {"test": "jest"}}`,
+		}, want: []string{". go go go test tests"}, notes: []string{"docs: an auxiliary directory", "benchmarks: an auxiliary directory", "examples/web: an auxiliary directory"}},
+		{name: "a test-less tools module is not a subproject, one with tests is", files: map[string]string{
+			"go.mod": "module x\n\ngo 1.22\n", "x_test.go": "",
+			"tools/go.mod": "module x/tools\n\ngo 1.22\n", "tools/tools.go": "package tools\n",
+			"sub/go.mod": "module x/sub\n\ngo 1.22\n", "sub/s_test.go": "",
+		}, want: []string{". go go go test tests", "sub go go go test tests"}, notes: []string{"tools: helper module without tests"}},
+		{name: "tests/requirements.txt is the root's test dependencies", files: map[string]string{
+			"setup.py": "", "tests/test_a.py": "", "tests/requirements.txt": "pytest\n",
+		}, want: []string{". python pip pytest tests"}, notes: []string{"tests/requirements.txt: test requirements of ."}},
 		{name: "broken go.mod is a problem with a line", files: map[string]string{"go.mod": "module x\n\ngo 1.22\nbogus directive\n"},
 			want: []string{". go go  no-tests"}, notes: []string{"go.mod:4: unknown directive: bogus"}},
 		{name: "broken pyproject", files: map[string]string{"pyproject.toml": "[project]\nname = \n"},
