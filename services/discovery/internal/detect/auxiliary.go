@@ -13,15 +13,17 @@ import (
 var auxiliaryDirs = map[string]bool{
 	"docs": true, "doc": true, "benchmark": true, "benchmarks": true, "bench": true,
 	"examples": true, "example": true, "_examples": true,
+	// Projects that tests run against are the tests' input, not projects.
+	"fixtures": true, "fixture": true, "__fixtures__": true,
 }
 
 // toolDirs hold helper Go modules (code generators, linters pinned by a
 // tools.go): a module there counts only when it has tests.
 var toolDirs = map[string]bool{"tools": true, "tool": true, "hack": true, "scripts": true, "internal/tools": true}
 
-// testDirs hold a project's tests; requirement files there are the
-// enclosing project's test dependencies.
-var testDirs = map[string]bool{"tests": true, "test": true, "testing": true}
+// testDirs hold a project's tests, or its requirement files: requirement
+// files there are the enclosing project's (test) dependencies.
+var testDirs = map[string]bool{"tests": true, "test": true, "testing": true, "requirements": true}
 
 // auxiliaryRoots removes, before detection, the roots that are helpers of
 // their parent: auxiliary directories, and test directories marked only by
@@ -38,7 +40,11 @@ func auxiliaryRoots(roots []root, res *Result) (kept, dropped []root, testReqs [
 			dropped = append(dropped, r)
 			continue
 		case r.runtime == RuntimePython && testDirs[path.Base(r.dir)] && allRequirements(r.markers):
-			testReqs = append(testReqs, r.markers...)
+			for _, m := range r.markers {
+				if !auxiliaryRequirement(path.Base(m)) {
+					testReqs = append(testReqs, m)
+				}
+			}
 			continue
 		}
 		kept = append(kept, r)

@@ -111,6 +111,11 @@ func TestDetect(t *testing.T) {
 		{name: "tests/requirements.txt is the root's test dependencies", files: map[string]string{
 			"setup.py": "", "tests/test_a.py": "", "tests/requirements.txt": "pytest\n",
 		}, want: []string{". python pip pytest tests"}, notes: []string{"tests/requirements.txt: test requirements of ."}},
+		{name: "requirements/ and test fixtures are not subprojects", files: map[string]string{
+			"pyproject.toml": "[project]\nname = \"p\"\n", "p/__init__.py": "", "tests/test_p.py": "",
+			"requirements/dev-requirements.txt": "pytest\n", "requirements/docs-requirements.txt": "sphinx\n",
+			"tests/fixtures/proj/setup.py": "", "tests/fixtures/proj/pyproject.toml": "[project]\nname = \"f\"\n",
+		}, want: []string{". python pip pytest tests"}, notes: []string{"tests/fixtures/proj: an auxiliary directory"}},
 		{name: "broken go.mod is a problem with a line", files: map[string]string{"go.mod": "module x\n\ngo 1.22\nbogus directive\n"},
 			want: []string{". go go  no-tests"}, notes: []string{"go.mod:4: unknown directive: bogus"}},
 		{name: "broken pyproject", files: map[string]string{"pyproject.toml": "[project]\nname = \n"},
@@ -207,5 +212,28 @@ func TestToxEnvsFromIni(t *testing.T) {
 	want := []string{"py311", "py312", "lint", "py38-django40", "py38-django41", "py39-django40", "py39-django41"}
 	if !slices.Equal(names, want) {
 		t.Errorf("tox envs = %q, want %q", names, want)
+	}
+}
+
+// TestRequirementFilesOfTheRoot: test and dev requirement files (in the
+// root, requirements/ or tests/) are the root project's install; those for
+// documentation or benchmarks are not installed at all.
+func TestRequirementFilesOfTheRoot(t *testing.T) {
+	res, err := detect.Detect(tree(t, map[string]string{
+		"setup.py": "", "tests/test_a.py": "",
+		"requirements.txt": "six\n", "requirements-test.txt": "pytest\n", "requirements-docs.txt": "sphinx\n",
+		"requirements/dev.txt": "black\n", "requirements/docs.txt": "sphinx\n",
+		"tests/requirements.txt": "pytest-mock\n", "docs/requirements.txt": "sphinx\n",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Subprojects) != 1 {
+		t.Fatalf("subprojects %q, want the root only", summary(res))
+	}
+	got := res.Subprojects[0].Python.Requirements
+	want := []string{"requirements-test.txt", "requirements.txt", "requirements/dev.txt", "tests/requirements.txt"}
+	if !slices.Equal(got, want) {
+		t.Errorf("requirements = %q, want %q", got, want)
 	}
 }
