@@ -226,7 +226,7 @@ func TestDiscoveredPipelinesRunInTheSandbox(t *testing.T) {
 		}},
 		// A nested module's failing test fails the verdict (it used to be a
 		// false PASS: only the root's go test ran), and the later module
-		// beta still runs to its own end.
+		// beta (outside go.work: GOWORK=off) still runs to its own end.
 		{fixture: "go-nested-failing", verdict: glv1.Verdict_VERDICT_FAIL, check: func(t *testing.T, r *planRun) {
 			if st := r.step(t, "alpha:go-test"); st.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
 				t.Errorf("alpha:go-test %s, want FAILED", st.GetStatus())
