@@ -47,9 +47,11 @@ type Command struct {
 	// Network is true only for install commands.
 	Network           bool
 	ContinueOnFailure bool
-	Optional          bool
-	Group             string
-	Source            Source
+	// Optional marks an advisory step: it runs and is reported and scored,
+	// but its failure never fails the verdict.
+	Optional bool
+	Group    string
+	Source   Source
 	// Subproject is the root of the subproject the command belongs to.
 	Subproject string
 	// Runtime is the runtime of that subproject (several may share a root).
@@ -81,3 +83,8 @@ func (c Command) Clone() Command {
 	c.ReportFiles = slices.Clone(c.ReportFiles)
 	return c
 }
+
+// Advisory reports whether a discovered command of this phase is advisory
+// by default: lint and typecheck findings are checks the maintainers may not
+// run, while install, build and tests decide the verdict.
+func Advisory(p Phase) bool { return p == PhaseLint || p == PhaseTypecheck }
