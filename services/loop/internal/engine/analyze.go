@@ -29,7 +29,7 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 	for i, s := range v.pipeline.GetSteps() {
 		o := score.StepOutcome{Step: s}
 		if v.exec != nil {
-			o.Result = v.exec.results[i]
+			o.Result = classifyMissingTool(s, v.exec.results[i])
 		}
 		if o.Result != nil && o.Ran() {
 			rep, err := r.parseStep(ctx, o, fsys, v.exec.artifactsFor(i))
@@ -53,11 +53,24 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 		v.outcomes = append(v.outcomes, o)
 	}
 	sc := score.Compute(score.Input{Steps: v.outcomes})
+	if verdict, _ := report.Verdict(v.outcomes, v.infra); verdict == glv1.Verdict_VERDICT_FAIL {
+		score.CapFailing(sc, r.threshold(v))
+	}
 	if err := r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_Score{Score: sc}}); err != nil {
 		return err
 	}
 	v.result = r.buildResult(v, sc)
 	return nil
+}
+
+// threshold is the pass threshold no failing verdict may reach: the
+// server's, or a fix run's own when lower.
+func (r *run) threshold(v *verification) float64 {
+	t := r.e.cfg.ScoreThreshold
+	if ft := v.spec.threshold; ft > 0 && ft < t {
+		t = ft
+	}
+	return t
 }
 
 // buildResult assembles the output contract of one verification.
