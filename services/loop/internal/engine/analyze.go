@@ -52,14 +52,14 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 		}
 		v.outcomes = append(v.outcomes, o)
 	}
-	sc := score.Compute(score.Input{Steps: v.outcomes})
-	if verdict, _ := report.Verdict(v.outcomes, v.infra); verdict == glv1.Verdict_VERDICT_FAIL {
-		score.CapFailing(sc, r.threshold(v))
+	// The result caps a FAIL's score below the threshold and drops an
+	// ERROR's; the Score event carries what the result carries.
+	v.result = r.buildResult(v, score.Compute(score.Input{Steps: v.outcomes}))
+	if sc := v.result.GetScore(); sc != nil {
+		if err := r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_Score{Score: sc}}); err != nil {
+			return err
+		}
 	}
-	if err := r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_Score{Score: sc}}); err != nil {
-		return err
-	}
-	v.result = r.buildResult(v, sc)
 	return nil
 }
 
@@ -78,7 +78,7 @@ func (r *run) buildResult(v *verification, sc *glv1.Score) *glv1.Result {
 	in := report.Input{
 		RunID: r.id, Started: v.started, Finished: r.e.now(), CommitSHA: v.spec.opts.GetCommitSha(),
 		Snapshot: v.spec.snapshot, Limits: v.spec.opts.GetLimits(), Steps: v.outcomes, Score: sc,
-		Tiers: v.pipeline.GetTiers(), InfraError: v.infra,
+		Tiers: v.pipeline.GetTiers(), InfraError: v.infra, Threshold: r.threshold(v),
 	}
 	if v.exec != nil {
 		m := v.exec.finished.GetManifest()

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/engine"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
@@ -123,5 +126,38 @@ func TestFailingVerdictScoresBelowThreshold(t *testing.T) {
 	}
 	if !strings.Contains(sc.GetRule(), "capped from 9 to 7.9: a failing verdict never scores at or above the pass threshold 8") {
 		t.Errorf("rule %q does not say the score was capped", sc.GetRule())
+	}
+}
+
+func TestErrorCarriesNoScore(t *testing.T) {
+	tests := []struct {
+		name  string
+		steps []*glv1.Step
+		setup func(h *harness)
+	}{
+		{"nothing ran", enginetest.CalcSteps(), func(h *harness) {
+			h.disc.SetError(status.Error(codes.Unavailable, "discovery is down"))
+		}},
+		{"required tool missing", append(enginetest.CalcSteps(),
+			fakeStep("flake8", glv1.Phase_PHASE_LINT, "flake8 .", false, "127", "/bin/sh: 1: flake8: not found\n")), func(*harness) {}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, engine.Config{}, tt.steps...)
+			tt.setup(h)
+			run, evs := h.verify(&glv1.VerifyRequest{Snapshot: h.snapshot(fixed())})
+			res := run.GetResult()
+			if res.GetStatus() != glv1.Verdict_VERDICT_ERROR {
+				t.Fatalf("verdict %s: %s", res.GetStatus(), res.GetSummary())
+			}
+			if res.GetScore() != nil || count(evs, "score") != 0 {
+				t.Errorf("an ERROR shows a score: %v (%d score events)", res.GetScore(), count(evs, "score"))
+			}
+			for _, ev := range evs {
+				if d := ev.GetVerificationDone(); d != nil && d.GetScore() != nil {
+					t.Errorf("VerificationDone of an ERROR carries score %v", d.GetScore())
+				}
+			}
+		})
 	}
 }
