@@ -126,3 +126,19 @@ func TestRunsTable(t *testing.T) {
 		t.Errorf("runs table:\n%s", b.String())
 	}
 }
+
+func TestErrorShowsNoScore(t *testing.T) {
+	// A server before issue 11 stored the 5.0 "needs human review" score
+	// with an ERROR where nothing ran.
+	run := &glv1.Run{Id: "r_3", Status: glv1.RunStatus_RUN_STATUS_ERROR,
+		Result: &glv1.Result{Status: glv1.Verdict_VERDICT_ERROR, Summary: "ERROR: no step ran",
+			Score: &glv1.Score{Total: 5, Rule: "default: no step ran and no model score: 5.0, needs human review"}}}
+	var b bytes.Buffer
+	Text(&b, run, Options{})
+	if strings.Contains(b.String(), "Score") || strings.Contains(b.String(), "5.0/10") {
+		t.Errorf("an ERROR shows a score:\n%s", b.String())
+	}
+	if md := Markdown(run, ""); strings.Contains(md, "Score") {
+		t.Errorf("an ERROR shows a score in markdown:\n%s", md)
+	}
+}

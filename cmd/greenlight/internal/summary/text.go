@@ -53,7 +53,7 @@ func text(w io.Writer, run *glv1.Run, opts Options) {
 		fmt.Fprintf(w, "\nTests:    %s of %d%s\n", progress.Counts(c), c.GetTotal(), format)
 	}
 	failures(w, res.GetFailures(), opts.MaxFailures)
-	if s := res.GetScore(); s != nil {
+	if s := shownScore(res); s != nil {
 		fmt.Fprintf(w, "Score:    %.1f/10 (build %g, tests %g, lint %g, no critical %g), level %s\n",
 			s.GetTotal(), s.GetBuild(), s.GetTests(), s.GetLint(), s.GetNoCritical(), progress.Level(res.GetLevel()))
 	} else if res.GetLevel() != glv1.Level_LEVEL_UNSPECIFIED {
@@ -221,4 +221,14 @@ func memoLine(memo string) string {
 		}
 	}
 	return first
+}
+
+// shownScore is the score a summary prints: none for an ERROR, where
+// nothing (or not enough) was verified and a number would read as a
+// judgement of the code (servers before issue 11 still stored one).
+func shownScore(res *glv1.Result) *glv1.Score {
+	if res.GetStatus() == glv1.Verdict_VERDICT_ERROR {
+		return nil
+	}
+	return res.GetScore()
 }
