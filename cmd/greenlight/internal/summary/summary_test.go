@@ -142,3 +142,24 @@ func TestErrorShowsNoScore(t *testing.T) {
 		t.Errorf("an ERROR shows a score in markdown:\n%s", md)
 	}
 }
+
+func TestAdvisoryStepsAreMarked(t *testing.T) {
+	run := &glv1.Run{Id: "r_4", Status: glv1.RunStatus_RUN_STATUS_PASSED,
+		Result: &glv1.Result{Status: glv1.Verdict_VERDICT_PASS, Summary: "PASS: every required step that ran finished OK",
+			Steps: []*glv1.StepResult{
+				{Name: "mypy", Phase: glv1.Phase_PHASE_TYPECHECK, Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 1, Optional: true},
+				{Name: "ruff", Phase: glv1.Phase_PHASE_LINT, Status: glv1.StepStatus_STEP_STATUS_SKIPPED, Optional: true,
+					Reason: "tool not available in greenlight/sandbox-python:latest: ruff"},
+				{Name: "pytest", Phase: glv1.Phase_PHASE_TEST, Status: glv1.StepStatus_STEP_STATUS_OK},
+			}}}
+	var b bytes.Buffer
+	Text(&b, run, Options{})
+	for _, w := range []string{"FAILED (advisory)", "SKIPPED (advisory)", "  ruff: tool not available in greenlight/sandbox-python:latest: ruff\n"} {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("summary lacks %q:\n%s", w, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "OK (advisory)") {
+		t.Errorf("a required step is marked advisory:\n%s", b.String())
+	}
+}

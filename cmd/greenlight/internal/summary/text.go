@@ -129,10 +129,19 @@ func stepTable(w io.Writer, steps []*glv1.StepResult) {
 		if s.GetStatus() == glv1.StepStatus_STEP_STATUS_SKIPPED {
 			exit = "-"
 		}
+		st := progress.StepStatus(s.GetStatus())
+		if s.GetOptional() {
+			st += " (advisory)" // reported and scored, never fails the verdict
+		}
 		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, s.GetName(), progress.EnumName(s.GetPhase(), "PHASE_"),
-			progress.StepStatus(s.GetStatus()), exit, progress.Duration(s.GetDuration().AsDuration()), cache, tests)
+			st, exit, progress.Duration(s.GetDuration().AsDuration()), cache, tests)
 	}
 	_ = tw.Flush()
+	for _, s := range steps {
+		if strings.HasPrefix(s.GetReason(), "tool not available in ") {
+			fmt.Fprintf(w, "  %s: %s\n", s.GetName(), termtext.Line(s.GetReason(), 0))
+		}
+	}
 }
 
 // failures lists file:line, kind, test and message of each failure.
