@@ -60,7 +60,7 @@ func markdown(run *glv1.Run, reportURL string) string {
 		}
 		b.WriteString("\n")
 	}
-	if s := res.GetScore(); s != nil {
+	if s := shownScore(res); s != nil {
 		fmt.Fprintf(&b, "**Score:** %.1f/10, level %s\n\n", s.GetTotal(), progress.Level(res.GetLevel()))
 	}
 	for _, p := range AppliedPatches(run) {

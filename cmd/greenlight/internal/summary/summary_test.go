@@ -126,3 +126,40 @@ func TestRunsTable(t *testing.T) {
 		t.Errorf("runs table:\n%s", b.String())
 	}
 }
+
+func TestErrorShowsNoScore(t *testing.T) {
+	// A server before issue 11 stored the 5.0 "needs human review" score
+	// with an ERROR where nothing ran.
+	run := &glv1.Run{Id: "r_3", Status: glv1.RunStatus_RUN_STATUS_ERROR,
+		Result: &glv1.Result{Status: glv1.Verdict_VERDICT_ERROR, Summary: "ERROR: no step ran",
+			Score: &glv1.Score{Total: 5, Rule: "default: no step ran and no model score: 5.0, needs human review"}}}
+	var b bytes.Buffer
+	Text(&b, run, Options{})
+	if strings.Contains(b.String(), "Score") || strings.Contains(b.String(), "5.0/10") {
+		t.Errorf("an ERROR shows a score:\n%s", b.String())
+	}
+	if md := Markdown(run, ""); strings.Contains(md, "Score") {
+		t.Errorf("an ERROR shows a score in markdown:\n%s", md)
+	}
+}
+
+func TestAdvisoryStepsAreMarked(t *testing.T) {
+	run := &glv1.Run{Id: "r_4", Status: glv1.RunStatus_RUN_STATUS_PASSED,
+		Result: &glv1.Result{Status: glv1.Verdict_VERDICT_PASS, Summary: "PASS: every required step that ran finished OK",
+			Steps: []*glv1.StepResult{
+				{Name: "mypy", Phase: glv1.Phase_PHASE_TYPECHECK, Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 1, Optional: true},
+				{Name: "ruff", Phase: glv1.Phase_PHASE_LINT, Status: glv1.StepStatus_STEP_STATUS_SKIPPED, Optional: true,
+					Reason: "tool not available in greenlight/sandbox-python:latest: ruff"},
+				{Name: "pytest", Phase: glv1.Phase_PHASE_TEST, Status: glv1.StepStatus_STEP_STATUS_OK},
+			}}}
+	var b bytes.Buffer
+	Text(&b, run, Options{})
+	for _, w := range []string{"FAILED (advisory)", "SKIPPED (advisory)", "  ruff: tool not available in greenlight/sandbox-python:latest: ruff\n"} {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("summary lacks %q:\n%s", w, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "OK (advisory)") {
+		t.Errorf("a required step is marked advisory:\n%s", b.String())
+	}
+}

@@ -53,7 +53,7 @@ func text(w io.Writer, run *glv1.Run, opts Options) {
 		fmt.Fprintf(w, "\nTests:    %s of %d%s\n", progress.Counts(c), c.GetTotal(), format)
 	}
 	failures(w, res.GetFailures(), opts.MaxFailures)
-	if s := res.GetScore(); s != nil {
+	if s := shownScore(res); s != nil {
 		fmt.Fprintf(w, "Score:    %.1f/10 (build %g, tests %g, lint %g, no critical %g), level %s\n",
 			s.GetTotal(), s.GetBuild(), s.GetTests(), s.GetLint(), s.GetNoCritical(), progress.Level(res.GetLevel()))
 	} else if res.GetLevel() != glv1.Level_LEVEL_UNSPECIFIED {
@@ -129,10 +129,19 @@ func stepTable(w io.Writer, steps []*glv1.StepResult) {
 		if s.GetStatus() == glv1.StepStatus_STEP_STATUS_SKIPPED {
 			exit = "-"
 		}
+		st := progress.StepStatus(s.GetStatus())
+		if s.GetOptional() {
+			st += " (advisory)" // reported and scored, never fails the verdict
+		}
 		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, s.GetName(), progress.EnumName(s.GetPhase(), "PHASE_"),
-			progress.StepStatus(s.GetStatus()), exit, progress.Duration(s.GetDuration().AsDuration()), cache, tests)
+			st, exit, progress.Duration(s.GetDuration().AsDuration()), cache, tests)
 	}
 	_ = tw.Flush()
+	for _, s := range steps {
+		if strings.HasPrefix(s.GetReason(), "tool not available in ") {
+			fmt.Fprintf(w, "  %s: %s\n", s.GetName(), termtext.Line(s.GetReason(), 0))
+		}
+	}
 }
 
 // failures lists file:line, kind, test and message of each failure.
@@ -221,4 +230,14 @@ func memoLine(memo string) string {
 		}
 	}
 	return first
+}
+
+// shownScore is the score a summary prints: none for an ERROR, where
+// nothing (or not enough) was verified and a number would read as a
+// judgement of the code (servers before issue 11 still stored one).
+func shownScore(res *glv1.Result) *glv1.Score {
+	if res.GetStatus() == glv1.Verdict_VERDICT_ERROR {
+		return nil
+	}
+	return res.GetScore()
 }

@@ -178,7 +178,28 @@ func (c *Capabilities) whitelist(discovered []command.Command, cfg *repoconfig.C
 			c.Default[cmd.Name] = true
 		}
 	}
-	return c.retier(cfg)
+	if err := c.retier(cfg); err != nil {
+		return err
+	}
+	return c.require(cfg)
+}
+
+// require applies greenlight.yaml's "required" and "advisory" lists: a
+// required command decides the verdict, an advisory one is reported only.
+func (c *Capabilities) require(cfg *repoconfig.Config) error {
+	for name, r := range cfg.Required {
+		found := false
+		for i := range c.Commands {
+			if c.Commands[i].Name == name {
+				c.Commands[i].Optional = !r.Required
+				found = true
+			}
+		}
+		if !found {
+			return &repoconfig.Error{File: r.File, Line: r.Line, Key: r.Key, Msg: fmt.Sprintf("unknown step %q: not a configured step nor a discovered command (see the capabilities' command list)", name)}
+		}
+	}
+	return nil
 }
 
 // borrowCacheKeys gives a configured install step without cache settings

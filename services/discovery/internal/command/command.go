@@ -47,8 +47,10 @@ type Command struct {
 	// Network is true only for install commands.
 	Network           bool
 	ContinueOnFailure bool
-	Optional          bool
-	Group             string
+	// Optional marks an advisory step: it runs and is reported and scored,
+	// but its failure never fails the verdict.
+	Optional bool
+	Group    string
 	// FailureScope names the independent subproject whose later steps a
 	// failure of this one skips (set by planning; empty: all of them).
 	FailureScope string
@@ -84,3 +86,8 @@ func (c Command) Clone() Command {
 	c.ReportFiles = slices.Clone(c.ReportFiles)
 	return c
 }
+
+// Advisory reports whether a discovered command of this phase is advisory
+// by default: lint and typecheck findings are checks the maintainers may not
+// run, while install, build and tests decide the verdict.
+func Advisory(p Phase) bool { return p == PhaseLint || p == PhaseTypecheck }

@@ -70,9 +70,12 @@ func (e *extractor) add(c Command) {
 	if c.Phase == PhaseInstall {
 		c.CacheKeyFiles = withInstallFiles(c.CacheKeyFiles, e.sp.InstallFiles)
 	}
-	// L2 findings should not hide test results: lint and typecheck steps
-	// let the pipeline go on and still fail the verdict.
+	// Discovered lint and typecheck steps are advisory: the maintainers
+	// may not run them (or not with the image's version of the tool), so
+	// they run, are reported and scored, but never fail the verdict nor
+	// stop the steps after them. greenlight.yaml "required" promotes one.
 	c.ContinueOnFailure = c.Phase == PhaseLint || c.Phase == PhaseTypecheck
+	c.Optional = Advisory(c.Phase)
 	e.out.Commands = append(e.out.Commands, c)
 }
 

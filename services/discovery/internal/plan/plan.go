@@ -85,6 +85,7 @@ func Make(caps *capability.Capabilities, req Request) (*Pipeline, error) {
 	}
 	p.installs()
 	p.hardFailure()
+	p.advisory()
 	p.order()
 	p.scopes()
 	out := &Pipeline{Tiers: sel, TimeBudget: caps.TimeBudget}
@@ -285,6 +286,16 @@ func (p *planner) hardFailure() {
 	}
 	p.notes = append(p.notes, fmt.Sprintf("%s: added %q (%s, %s)", why, best.Name, best.Level, best.Phase))
 	p.installs()
+}
+
+// advisory lets the pipeline go on after an advisory (optional) step: its
+// failure must never keep a required step from running.
+func (p *planner) advisory() {
+	for i := range p.steps {
+		if p.steps[i].Optional {
+			p.steps[i].ContinueOnFailure = true
+		}
+	}
 }
 
 // order puts installs first (network can be dropped after them), then, for

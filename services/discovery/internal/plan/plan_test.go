@@ -260,3 +260,24 @@ func TestChangedConfigIsFlagged(t *testing.T) {
 		t.Fatalf("notes = %q", p.Notes)
 	}
 }
+
+func TestAdvisoryStepNeverStopsThePipeline(t *testing.T) {
+	caps := goCaps()
+	for i := range caps.Commands {
+		if caps.Commands[i].Name == "go-build" {
+			caps.Commands[i].Optional = true // demoted by configuration
+		}
+	}
+	p, err := Make(caps, Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range p.Steps {
+		if s.Optional && !s.ContinueOnFailure {
+			t.Errorf("advisory step %s stops the pipeline on failure", s.Name)
+		}
+		if s.Name == "go-test" && (s.Optional || s.ContinueOnFailure) {
+			t.Errorf("go-test must stay required and stop the pipeline: %+v", s)
+		}
+	}
+}

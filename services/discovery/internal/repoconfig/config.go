@@ -54,6 +54,9 @@ type Config struct {
 	Mode  Mode
 	// Tiers re-tiers commands by name (greenlight.yaml "tiers").
 	Tiers map[string]TierAssignment
+	// Required promotes (true) or demotes (false) commands by name
+	// (greenlight.yaml "required" and "advisory").
+	Required map[string]Requirement
 	// Triggers are configured risk triggers, added to the defaults unless
 	// NoDefaultTriggers.
 	Triggers          []Trigger
@@ -83,11 +86,21 @@ type TierAssignment struct {
 	Key  string
 }
 
+// Requirement is one name listed under greenlight.yaml "required" (Required
+// true: its failure fails the verdict) or "advisory" (false: it is reported
+// and scored only).
+type Requirement struct {
+	Required bool
+	File     string
+	Line     int
+	Key      string
+}
+
 // Load reads every configuration file present at the workspace root.
 // Precedence for the pipeline's steps: greenlight.yaml, then agent.yaml,
 // then runr.config.json.
 func Load(t Tree) (*Config, error) {
-	cfg := &Config{Mode: ModeReplace, Tiers: map[string]TierAssignment{}, Timeouts: map[command.Phase]time.Duration{}, Images: map[string]string{},
+	cfg := &Config{Mode: ModeReplace, Tiers: map[string]TierAssignment{}, Required: map[string]Requirement{}, Timeouts: map[command.Phase]time.Duration{}, Images: map[string]string{},
 		ImageAt: map[string]Location{}}
 	var stepSets [][]command.Command
 	var owners []string

@@ -87,7 +87,9 @@ func loadGreenlight(cfg *Config, file string, data []byte) ([]command.Command, e
 				},
 			}, false)
 		},
-		"tiers": func(n *yaml.Node, k string) error { return d.tiers(cfg, n, k) },
+		"tiers":    func(n *yaml.Node, k string) error { return d.tiers(cfg, n, k) },
+		"required": func(n *yaml.Node, k string) error { return d.requirements(cfg, n, k, true) },
+		"advisory": func(n *yaml.Node, k string) error { return d.requirements(cfg, n, k, false) },
 		"steps": func(n *yaml.Node, k string) error {
 			items, err := d.list(n, k)
 			if err != nil {
@@ -134,6 +136,26 @@ func (d dec) tiers(cfg *Config, n *yaml.Node, key string) error {
 		}
 	}
 	return d.mapping(n, key, fields, false)
+}
+
+// requirements reads a "required" or "advisory" list of step names.
+func (d dec) requirements(cfg *Config, n *yaml.Node, key string, required bool) error {
+	items, err := d.list(n, key)
+	if err != nil {
+		return err
+	}
+	for i, it := range items {
+		ik := fmt.Sprintf("%s[%d]", key, i)
+		name, err := d.nonEmpty(it, ik)
+		if err != nil {
+			return err
+		}
+		if prev, dup := cfg.Required[name]; dup {
+			return d.errf(it, ik, "step %q is already listed at line %d (%s)", name, prev.Line, prev.Key)
+		}
+		cfg.Required[name] = Requirement{Required: required, File: d.file, Line: it.Line, Key: ik}
+	}
+	return nil
 }
 
 // step reads one configured step.

@@ -135,3 +135,19 @@ func TestRunFinishedSwitchesTheSummary(t *testing.T) {
 		t.Fatalf("summary did not switch:\nbefore %q\nafter %q", before[:200], after[:200])
 	}
 }
+
+func TestErrorReportShowsNoScore(t *testing.T) {
+	s := startSite(t)
+	s.loop.Put(&glv1.Run{Id: "run-error", Kind: glv1.RunKind_RUN_KIND_VERIFY, Status: glv1.RunStatus_RUN_STATUS_ERROR,
+		Result: &glv1.Result{Status: glv1.Verdict_VERDICT_ERROR, RunId: "run-error", Summary: "ERROR: no step ran",
+			Score: &glv1.Score{Total: 5, Rule: "default: no step ran and no model score: 5.0, needs human review"}}})
+	code, _, body := s.get(t, "/runs/run-error")
+	if code != 200 {
+		t.Fatalf("status %d\n%s", code, body)
+	}
+	for _, w := range []string{"<dt>Score</dt>", "<h2>Score</h2>", "needs human review"} {
+		if strings.Contains(body, w) {
+			t.Errorf("the report of an ERROR shows a score (%q)", w)
+		}
+	}
+}

@@ -113,7 +113,9 @@ func newReportView(run *glv1.Run) reportView {
 	for _, f := range res.GetFailures() {
 		v.Failures = append(v.Failures, newFailureView(f))
 	}
-	if sc := res.GetScore(); sc != nil {
+	// An ERROR verified nothing (or not enough): a number would read as a
+	// judgement of the code, so it shows no score, whatever was stored.
+	if sc := res.GetScore(); sc != nil && res.GetStatus() != glv1.Verdict_VERDICT_ERROR {
 		v.Score = &scoreView{Total: formatScore(sc.GetTotal()), Build: formatScore(sc.GetBuild()), Tests: formatScore(sc.GetTests()),
 			Lint: formatScore(sc.GetLint()), NoCritical: formatScore(sc.GetNoCritical()), Rule: sc.GetRule(),
 			DecidedBy: strings.ToLower(enumName(sc.GetDecidedBy().String(), "SCORE_SOURCE_")), Level: levelName(sc.GetLevel())}

@@ -29,7 +29,7 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 	for i, s := range v.pipeline.GetSteps() {
 		o := score.StepOutcome{Step: s}
 		if v.exec != nil {
-			o.Result = v.exec.results[i]
+			o.Result = classifyMissingTool(s, v.exec.results[i])
 		}
 		if o.Result != nil && o.Ran() {
 			rep, err := r.parseStep(ctx, o, fsys, v.exec.artifactsFor(i))
@@ -52,12 +52,25 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 		}
 		v.outcomes = append(v.outcomes, o)
 	}
-	sc := score.Compute(score.Input{Steps: v.outcomes})
-	if err := r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_Score{Score: sc}}); err != nil {
-		return err
+	// The result caps a FAIL's score below the threshold and drops an
+	// ERROR's; the Score event carries what the result carries.
+	v.result = r.buildResult(v, score.Compute(score.Input{Steps: v.outcomes}))
+	if sc := v.result.GetScore(); sc != nil {
+		if err := r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_Score{Score: sc}}); err != nil {
+			return err
+		}
 	}
-	v.result = r.buildResult(v, sc)
 	return nil
+}
+
+// threshold is the pass threshold no failing verdict may reach: the
+// server's, or a fix run's own when lower.
+func (r *run) threshold(v *verification) float64 {
+	t := r.e.cfg.ScoreThreshold
+	if ft := v.spec.threshold; ft > 0 && ft < t {
+		t = ft
+	}
+	return t
 }
 
 // buildResult assembles the output contract of one verification.
@@ -65,7 +78,7 @@ func (r *run) buildResult(v *verification, sc *glv1.Score) *glv1.Result {
 	in := report.Input{
 		RunID: r.id, Started: v.started, Finished: r.e.now(), CommitSHA: v.spec.opts.GetCommitSha(),
 		Snapshot: v.spec.snapshot, Limits: v.spec.opts.GetLimits(), Steps: v.outcomes, Score: sc,
-		Tiers: v.pipeline.GetTiers(), InfraError: v.infra,
+		Tiers: v.pipeline.GetTiers(), InfraError: v.infra, Threshold: r.threshold(v),
 	}
 	if v.exec != nil {
 		m := v.exec.finished.GetManifest()

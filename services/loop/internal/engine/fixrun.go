@@ -90,7 +90,7 @@ func (f *fixer) verify(ctx context.Context, snapshot *glv1.Digest, attempt int32
 	budget := min(f.opts.GetVerify().GetTimeBudget().AsDuration(), time.Until(f.deadline))
 	o := proto.Clone(f.opts.GetVerify()).(*glv1.VerifyOptions)
 	spec := verifySpec{snapshot: snapshot, opts: o, attempt: attempt, budget: max(budget, 0),
-		plan: f.plan, planFrom: f.rec.GetSnapshot(), pin: f.plan == nil}
+		plan: f.plan, planFrom: f.rec.GetSnapshot(), pin: f.plan == nil, threshold: f.opts.GetScoreThreshold()}
 	v, err := f.r.verify(ctx, spec, f.tr)
 	if err == nil && f.plan == nil && v.infra == "" && len(v.pipeline.GetSteps()) > 0 {
 		f.plan = &pinnedPlan{caps: v.caps, pipeline: v.pipeline}

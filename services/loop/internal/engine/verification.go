@@ -32,6 +32,8 @@ type verifySpec struct {
 	// pin marks the verification whose plan a fix run pins; its
 	// DiscoveryDone says so.
 	pin bool
+	// threshold is a fix run's score threshold (0: the server's).
+	threshold float64
 }
 
 // verification is the outcome of one verification (DISCOVER → SCORE).

@@ -46,6 +46,9 @@ type Input struct {
 	StopMemo  string
 	// InfraError is set when verification could not be carried out.
 	InfraError string
+	// Threshold is the pass threshold: a FAIL's score is capped below it
+	// (0: no cap).
+	Threshold float64
 }
 
 // Build assembles the result.
@@ -55,8 +58,19 @@ func Build(in Input) *glv1.Result {
 		sc = score.Compute(score.Input{Steps: in.Steps})
 	}
 	verdict, summary := Verdict(in.Steps, in.InfraError)
+	level := sc.GetLevel()
+	switch verdict {
+	case glv1.Verdict_VERDICT_FAIL:
+		if in.Threshold > 0 {
+			score.CapFailing(sc, in.Threshold)
+		}
+	case glv1.Verdict_VERDICT_ERROR:
+		// Nothing (or not enough) was verified: a number would read as a
+		// judgement of the code, so an ERROR carries no score.
+		sc = nil
+	}
 	r := &glv1.Result{
-		Status: verdict, RunId: in.RunID, Summary: summary, Score: sc, Level: sc.GetLevel(),
+		Status: verdict, RunId: in.RunID, Summary: summary, Score: sc, Level: level,
 		Tiers: in.Tiers, StopMemo: in.StopMemo, TailLog: TailLog(in.Steps),
 		Manifest: manifest(in),
 	}

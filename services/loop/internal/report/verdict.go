@@ -36,7 +36,11 @@ func Verdict(steps []score.StepOutcome, infraError string) (glv1.Verdict, string
 		}
 		switch {
 		case st == glv1.StepStatus_STEP_STATUS_ERROR:
-			infra = append(infra, o.Name())
+			name := o.Name()
+			if why := o.Result.GetReason(); why != "" {
+				name += " (" + why + ")"
+			}
+			infra = append(infra, name)
 		case st == glv1.StepStatus_STEP_STATUS_SKIPPED || st == glv1.StepStatus_STEP_STATUS_UNSPECIFIED:
 			if len(failed) > 0 {
 				skippedAfter = append(skippedAfter, o.Name())

@@ -25,8 +25,11 @@
 //     infrastructure error, or nothing ran.
 //
 // Level: the highest level of a step that finished OK (L4 only for a test
-// step that passed at least one test; a step passed on flaky re-run counts
-// as OK). Steps without a level take one from their phase: test → L4;
+// step from which at least one passing test result was parsed, else L3 and
+// the rule says why; a step passed on flaky re-run counts as OK).
+//
+// A failing verdict never scores at or above the pass threshold:
+// CapFailing clamps the total below it and says so in the rule. Steps without a level take one from their phase: test → L4;
 // build, smoke → L3; lint, typecheck → L2.
 //
 // Resolution: the deterministic score decides by default; a model score is
@@ -98,7 +101,7 @@ func Compute(in Input) *glv1.Score {
 		s.Rule = fmt.Sprintf("model-first policy: model score %g decides; deterministic %s", s.ModelScore, parts)
 	default:
 		s.Total, s.DecidedBy = det, glv1.ScoreSource_SCORE_SOURCE_DETERMINISTIC
-		s.Rule = "deterministic: " + parts
+		s.Rule = "deterministic: " + parts + levelNote(c)
 		if s.HasModelScore {
 			s.Rule += fmt.Sprintf("; model score %g recorded, not deciding", s.ModelScore)
 		}
@@ -113,6 +116,9 @@ type parts struct {
 	level                                glv1.Level
 	lintIssues                           int
 	ran                                  bool
+	// capped names the test steps that finished OK without a parsed
+	// passing test: they prove L3, not L4.
+	capped []string
 }
 
 func components(steps []StepOutcome) parts {
@@ -192,6 +198,9 @@ func components(steps []StepOutcome) parts {
 			}
 		}
 		p.level = maxLevel(p.level, reached(ok, level, rep))
+		if ok && level == glv1.Level_LEVEL_L4 && !passedParsed(rep) {
+			p.capped = append(p.capped, o.name())
+		}
 	}
 	p.build, p.buildWhy = buildPoints(built, buildFailed, buildWhy)
 	p.tests, p.testsWhy = testPoints(counts, synthetic)
@@ -208,12 +217,13 @@ func components(steps []StepOutcome) parts {
 }
 
 // reached is the level one step proved: its own level when it finished OK
-// (a test step that passed no test proves only L3), L3 when a failing test
+// (a test step from which no passing test was parsed proves only L3: a
+// step named "test" running `true` is no test), L3 when a failing test
 // step still executed tests (the code built and ran).
 func reached(ok bool, level glv1.Level, rep *parse.StepReport) glv1.Level {
 	executed := rep != nil && rep.HasTests && rep.Counts.Passed+rep.Counts.Failed+rep.Counts.Errors > 0
 	switch {
-	case ok && level == glv1.Level_LEVEL_L4 && rep != nil && rep.HasTests && rep.Counts.Passed == 0:
+	case ok && level == glv1.Level_LEVEL_L4 && !passedParsed(rep):
 		return glv1.Level_LEVEL_L3
 	case ok:
 		return level
@@ -221,6 +231,20 @@ func reached(ok bool, level glv1.Level, rep *parse.StepReport) glv1.Level {
 		return glv1.Level_LEVEL_L3
 	}
 	return glv1.Level_LEVEL_UNSPECIFIED
+}
+
+// passedParsed reports whether at least one passing test was parsed from
+// a step's output: L4 needs that proof, an exit code alone is not enough.
+func passedParsed(rep *parse.StepReport) bool {
+	return rep != nil && rep.HasTests && rep.Counts.Passed > 0
+}
+
+// levelNote says why the level stopped at L3 though a test step passed.
+func levelNote(p parts) string {
+	if p.level != glv1.Level_LEVEL_L3 || len(p.capped) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; level L3, not L4: no passing test result was parsed from %s (L4 needs at least one)", strings.Join(dedupe(p.capped), ", "))
 }
 
 func maxLevel(a, b glv1.Level) glv1.Level {
@@ -290,4 +314,17 @@ func dedupe(xs []string) []string {
 
 func kindName(k glv1.FailureKind) string {
 	return strings.ToLower(strings.TrimPrefix(k.String(), "FAILURE_KIND_"))
+}
+
+// CapFailing clamps the total of a FAIL verdict's score below threshold
+// (to the one-decimal figure under it, so no display rounds it back up)
+// and says so in the rule. Scores already below are left alone.
+func CapFailing(s *glv1.Score, threshold float64) {
+	if s == nil || s.GetTotal() < threshold {
+		return
+	}
+	capped := math.Max(0, math.Ceil(threshold*10)/10-0.1)
+	capped = math.Round(capped*10) / 10
+	s.Rule += fmt.Sprintf("; capped from %g to %g: a failing verdict never scores at or above the pass threshold %g", s.GetTotal(), capped, threshold)
+	s.Total = capped
 }

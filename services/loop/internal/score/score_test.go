@@ -72,7 +72,9 @@ func TestCompute(t *testing.T) {
 		{"timeout", []StepOutcome{build, lint0, step("test", glv1.Phase_PHASE_TEST, timeout, timedOut)}, 3, 0, 2, 0, 5, glv1.Level_LEVEL_L3, "test timed_out"},
 		{"flaky passed on rerun", []StepOutcome{build, lint0, step("test", glv1.Phase_PHASE_TEST, failed, flaky)}, 3, 4, 2, 1, 10, glv1.Level_LEVEL_L4, "1 flaky"},
 		{"unparsed test step by exit code", []StepOutcome{build, lint0, step("test", glv1.Phase_PHASE_TEST, ok, &parse.StepReport{Format: parse.FormatUnparsed})},
-			3, 4, 2, 1, 10, glv1.Level_LEVEL_L4, "1 unparsed test step"},
+			3, 4, 2, 1, 10, glv1.Level_LEVEL_L3, "level L3, not L4: no passing test result was parsed from test"},
+		{"test step running true", []StepOutcome{lint0, step("test", glv1.Phase_PHASE_TEST, ok, nil)},
+			3, 4, 2, 1, 10, glv1.Level_LEVEL_L3, "no passing test result was parsed from test (L4 needs at least one)"},
 		{"lint only never builds", []StepOutcome{lint0}, 0, 0, 2, 1, 3, glv1.Level_LEVEL_L2, "no L3+ step proved the build"},
 	}
 	for _, tc := range cases {
@@ -120,5 +122,32 @@ func TestResolution(t *testing.T) {
 	high := 42.0
 	if s := Compute(Input{Steps: all, Model: &high, Policy: PolicyModelFirst}); s.GetTotal() != 10 {
 		t.Errorf("model score not clamped: %g", s.GetTotal())
+	}
+}
+
+func TestCapFailing(t *testing.T) {
+	cases := []struct {
+		name             string
+		total, threshold float64
+		want             float64
+		capped           bool
+	}{
+		{"at the threshold", 8, 8, 7.9, true},
+		{"above it", 10, 8, 7.9, true},
+		{"odd threshold", 9, 8.05, 8, true},
+		{"already below", 6, 8, 6, false},
+		{"zero threshold", 3, 0, 0, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &glv1.Score{Total: tc.total, Rule: "deterministic: x"}
+			CapFailing(s, tc.threshold)
+			if s.GetTotal() != tc.want {
+				t.Errorf("total %g, want %g", s.GetTotal(), tc.want)
+			}
+			if got := strings.Contains(s.GetRule(), "a failing verdict never scores at or above the pass threshold"); got != tc.capped {
+				t.Errorf("rule %q: says capped %v, want %v", s.GetRule(), got, tc.capped)
+			}
+		})
 	}
 }

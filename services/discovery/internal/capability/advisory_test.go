@@ -1,0 +1,89 @@
+package capability_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/capability"
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/repoconfig"
+)
+
+// pyLinted is a Python project that configures ruff and mypy and has tests.
+var pyLinted = map[string]string{
+	"pyproject.toml":    "[project]\nname = \"app\"\nversion = \"0\"\n\n[tool.ruff]\nline-length = 100\n\n[tool.mypy]\nstrict = true\n",
+	"app/__init__.py":   "",
+	"tests/test_a.py":   "def test_a():\n    assert True\n",
+	"tests/conftest.py": "",
+}
+
+func commandsByName(c *capability.Capabilities) map[string]command.Command {
+	out := map[string]command.Command{}
+	for _, cmd := range c.Commands {
+		out[cmd.Name] = cmd
+	}
+	return out
+}
+
+func TestDiscoveredLintIsAdvisory(t *testing.T) {
+	c, err := build(t, pyLinted, capability.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds := commandsByName(c)
+	for _, name := range []string{"ruff", "mypy"} {
+		if cmd, ok := cmds[name]; !ok || !cmd.Optional {
+			t.Errorf("%s: want a discovered advisory step, got %+v (found %v)", name, cmd, ok)
+		}
+	}
+	for _, cmd := range c.Commands {
+		if !command.Advisory(cmd.Phase) && cmd.Optional {
+			t.Errorf("%s (%s) is advisory; only lint and typecheck are", cmd.Name, cmd.Phase)
+		}
+	}
+	if cmd, ok := cmds["pytest"]; !ok || cmd.Optional {
+		t.Errorf("pytest must be required: %+v", cmd)
+	}
+}
+
+func TestConfigPromotesAndDemotes(t *testing.T) {
+	files := map[string]string{"greenlight.yaml": "mode: merge\nrequired: [ruff]\nadvisory:\n  - pytest\n"}
+	for k, v := range pyLinted {
+		files[k] = v
+	}
+	c, err := build(t, files, capability.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds := commandsByName(c)
+	if cmds["ruff"].Optional || !cmds["mypy"].Optional || !cmds["pytest"].Optional {
+		t.Fatalf("ruff optional=%v (want false), mypy optional=%v (want true), pytest optional=%v (want true)",
+			cmds["ruff"].Optional, cmds["mypy"].Optional, cmds["pytest"].Optional)
+	}
+}
+
+func TestRequiredListErrors(t *testing.T) {
+	tests := []struct {
+		name, yaml, key, msg string
+		line                 int
+	}{
+		{"unknown step", "required:\n  - ruff\n  - ruf\n", "required[1]", `unknown step "ruf"`, 3},
+		{"listed twice", "required: [ruff]\nadvisory: [ruff]\n", "advisory[0]", `step "ruff" is already listed at line 1`, 2},
+		{"not a list", "advisory: ruff\n", "advisory", "want a list", 1},
+		{"misspelled key", "requried: [ruff]\n", "requried", "unknown key", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{"greenlight.yaml": tt.yaml}
+			for k, v := range pyLinted {
+				files[k] = v
+			}
+			_, err := build(t, files, capability.Options{})
+			var ce *repoconfig.Error
+			if !errors.As(err, &ce) || ce.File != "greenlight.yaml" || ce.Line != tt.line || ce.Key != tt.key || !strings.Contains(ce.Msg, tt.msg) {
+				t.Fatalf("err = %v (%+v)", err, ce)
+			}
+		})
+	}
+}

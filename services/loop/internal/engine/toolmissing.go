@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"google.golang.org/protobuf/proto"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+// shellExitNotFound is the exit status /bin/sh gives a command it cannot find.
+const shellExitNotFound = 127
+
+// envAssign is a leading "NAME=value" word of a shell command.
+var envAssign = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+
+// stepProgram returns the program a step's command runs first and, for
+// "python -m MODULE", the module (which is then the step's real tool).
+func stepProgram(command string) (program, module string) {
+	words := strings.Fields(command)
+	for len(words) > 0 && envAssign.MatchString(words[0]) {
+		words = words[1:]
+	}
+	if len(words) == 0 {
+		return "", ""
+	}
+	program = words[0]
+	if isPython(path.Base(program)) && len(words) > 2 && words[1] == "-m" {
+		module = words[2]
+	}
+	return program, module
+}
+
+var pythonName = regexp.MustCompile(`^python[0-9.]*$`)
+
+func isPython(base string) bool { return pythonName.MatchString(base) }
+
+// missingTool names the tool a failed step could not find in its image:
+// only the step's own program counts (the shell's "not found" for the first
+// word with exit 127, or the interpreter's "No module named" for "python -m
+// MODULE"), so a script that exits 127 because something it calls is
+// missing is a genuine failure, not a missing tool.
+func missingTool(s *glv1.Step, r *glv1.StepResult) (string, bool) {
+	if r.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
+		return "", false
+	}
+	program, module := stepProgram(s.GetCommand())
+	if program == "" {
+		return "", false
+	}
+	tail := r.GetTail()
+	if module != "" {
+		re := regexp.MustCompile(`(?m)^\S*python[0-9.]*: No module named ` + regexp.QuoteMeta(module) + `\s*$`)
+		if r.GetExitCode() == 1 && re.MatchString(tail) {
+			return module, true
+		}
+	}
+	if r.GetExitCode() != shellExitNotFound {
+		return "", false
+	}
+	// dash: "/bin/sh: 1: ruff: not found"; bash as sh: "sh: line 1: ruff:
+	// command not found" or "sh: ruff: command not found".
+	re := regexp.MustCompile(`(?m)^(?:\S*/)?(?:sh|bash|dash): (?:(?:line )?1: )?` + regexp.QuoteMeta(program) + `: (?:command )?not found\s*$`)
+	if re.MatchString(tail) {
+		return program, true
+	}
+	return "", false
+}
+
+// classifyMissingTool turns a step that failed only because its tool is not
+// in the image into what it is: an advisory step is SKIPPED (it checks
+// nothing the maintainers require), a required one is an ERROR (the
+// verification could not be carried out) that says how to add the tool.
+// Any other result is returned unchanged.
+func classifyMissingTool(s *glv1.Step, r *glv1.StepResult) *glv1.StepResult {
+	tool, ok := missingTool(s, r)
+	if !ok {
+		return r
+	}
+	img := r.GetImage()
+	if img == "" {
+		img = s.GetImage()
+	}
+	out := proto.Clone(r).(*glv1.StepResult)
+	reason := fmt.Sprintf("tool not available in %s: %s", img, tool)
+	if s.GetOptional() || r.GetOptional() {
+		out.Status, out.Reason = glv1.StepStatus_STEP_STATUS_SKIPPED, reason
+		return out
+	}
+	out.Status = glv1.StepStatus_STEP_STATUS_ERROR
+	out.Reason = reason + "; this step is required: use an image that has " + tool +
+		" (greenlight.yaml `images: {RUNTIME: IMAGE}`, from the server's allow-list) or add it to the sandbox image and rebuild with `make images`"
+	return out
+}

@@ -1,0 +1,38 @@
+package engine
+
+import (
+	"testing"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+func TestMissingTool(t *testing.T) {
+	failed := glv1.StepStatus_STEP_STATUS_FAILED
+	tests := []struct {
+		name, command, tail string
+		exit                int32
+		status              glv1.StepStatus
+		want                string
+	}{
+		{"dash", "ruff check .", "/bin/sh: 1: ruff: not found\n", 127, failed, "ruff"},
+		{"bash as sh", "golangci-lint run", "sh: line 1: golangci-lint: command not found\n", 127, failed, "golangci-lint"},
+		{"after env assignments", "CI=1 GOFLAGS=-mod=mod golangci-lint run", "/bin/sh: 1: golangci-lint: not found\n", 127, failed, "golangci-lint"},
+		{"venv python module", ".venv/bin/python -m mypy .", ".venv/bin/python: No module named mypy\n", 1, failed, "mypy"},
+		{"versioned python module", "python3.12 -m flake8", "/usr/bin/python3.12: No module named flake8\n", 1, failed, "flake8"},
+		{"another program missing", "ruff check . && flake8", "/bin/sh: 1: flake8: not found\n", 127, failed, ""},
+		{"inside a script", "./lint.sh", "./lint.sh: 4: ruff: not found\n", 127, failed, ""},
+		{"a test importing a missing module", "python3 -m pytest", "E   ModuleNotFoundError: No module named 'requests'\n", 1, failed, ""},
+		{"a module of the module", "python3 -m pytest", "/usr/bin/python3: No module named pytest_cov\n", 1, failed, ""},
+		{"exit 127 without the message", "ruff check .", "error: something\n", 127, failed, ""},
+		{"message with another exit", "ruff check .", "/bin/sh: 1: ruff: not found\n", 2, failed, ""},
+		{"not failed", "ruff check .", "/bin/sh: 1: ruff: not found\n", 127, glv1.StepStatus_STEP_STATUS_TIMED_OUT, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := missingTool(&glv1.Step{Command: tt.command}, &glv1.StepResult{Status: tt.status, ExitCode: tt.exit, Tail: tt.tail})
+			if got != tt.want || ok != (tt.want != "") {
+				t.Errorf("missingTool = %q, %v; want %q", got, ok, tt.want)
+			}
+		})
+	}
+}
