@@ -125,17 +125,17 @@ func (p *goJSONParser) failPackage(pkg string, off int64) {
 			Message: "package failed to build: " + string(fb), Offset: off})
 		return
 	}
-	if p.tests.failPackage(p.set, pkg) {
+	msg := ""
+	if m := p.pkgOut[pkg]; m != nil {
+		msg = m.String()
+	}
+	if p.tests.failPackage(p.set, pkg, msg) {
 		return
 	}
 	for _, r := range p.set.failing {
 		if r.Suite == pkg {
 			return
 		}
-	}
-	msg := ""
-	if m := p.pkgOut[pkg]; m != nil {
-		msg = m.String()
 	}
 	p.set.add(Test{ID: pkg + " [package failed]", Suite: pkg, Name: "[package failed]", Status: StatusError, Message: msg, Offset: p.pkgOff[pkg]})
 }

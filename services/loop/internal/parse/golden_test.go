@@ -47,7 +47,7 @@ var goldenCases = map[string]goldenCase{
 		failures: []wantFailure{{"TEST_ASSERTION", "svc/calc/calc_test.go", 38, "example.com/svc/calc.TestMode", "Add(2, 2) = 4, want 5"}}},
 	"go-json/panic": {src: "go", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 4, Failed: 1, Skipped: 1},
 		failures: []wantFailure{{"CRASH", "svc/calc/calc.go", 16, "example.com/svc/calc.TestMode", "index out of range [5] with length 3"}}},
-	"go-json/timeout": {src: "go", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 3, Failed: 1, Skipped: 1},
+	"go-json/timeout": {src: "go", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 3, Failed: 1, Skipped: 1, Unfinished: 1},
 		failures: []wantFailure{{"TIMEOUT", "svc/calc/calc_test.go", 43, "example.com/svc/calc.TestMode", "panic: test timed out after 2s"}}},
 	"go-json/buildfail": {src: "go-buildfail", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 1, Errors: 1},
 		failures: []wantFailure{{"COMPILE", "svc/calc/calc.go", 21, "", "undefined: c"}}},
@@ -56,6 +56,35 @@ var goldenCases = map[string]goldenCase{
 	"go-json/flaky-first": {src: "go-flaky", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 5, Failed: 1, Skipped: 1},
 		failures: []wantFailure{{"TEST_ASSERTION", "svc/calc/flaky_test.go", 13, "example.com/svc/calc.TestFlaky", "first run fails"}}},
 	"go-json/flaky-rerun": {src: "go-flaky", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 1}},
+	// Subtest names containing '/' (src/go-subtests): only tests that
+	// reported an outcome count, under their exact names; no parent is
+	// invented by cutting a name at '/'.
+	"go-json/sub-pass": {src: "go-subtests", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 9}},
+	"go-json/sub-fail": {src: "go-subtests", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 8, Failed: 1},
+		failures: []wantFailure{{"TEST_ASSERTION", "svc/route/route_test.go", 25, "example.com/svc/route.TestMatch//api/v2/users", `Match("/api/v2", "/api/v2/users") = true, want false`}}},
+	"go-json/sub-panic": {src: "go-subtests", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 5, Failed: 1},
+		failures: []wantFailure{{"CRASH", "svc/route/route.go", 11, "example.com/svc/route.TestSegment/a/b/out/of/range", "index out of range [5] with length 2"}}},
+	// A binary that exits (os.Exit) or times out mid-run: the started test
+	// with no outcome is counted failed and unfinished; later tests are unknown.
+	"go-json/sub-exit": {src: "go-subtests", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 5, Failed: 1, Unfinished: 1},
+		failures: []wantFailure{{"CRASH", "", 0, "example.com/svc/route.TestSegment/a/b/out/of/range", "did not finish: the test binary exited"}}},
+	"go-json/sub-sleep": {src: "go-subtests", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 5, Failed: 1, Unfinished: 1},
+		failures: []wantFailure{{"TIMEOUT", "svc/route/route_test.go", 32, "example.com/svc/route.TestSegment/a/b/out/of/range", "did not finish: the test binary timed out"}}},
+	// TestMain fails the package after every test passed: one package record.
+	"go-json/sub-main": {src: "go-subtests", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 9, Errors: 1},
+		failures: []wantFailure{{"TEST_ERROR", "", 0, "example.com/svc/boot [package failed]", "boot: leaked goroutine check failed"}}},
+	"go-text/sub-fail": {src: "go-subtests", phase: tTest, format: FormatGoText, counts: Counts{Failed: 1},
+		failures: []wantFailure{{"TEST_ASSERTION", "svc/route/route_test.go", 25, "example.com/svc/route.TestMatch//api/v2/users", "want false"}}},
+	"go-text/sub-fail-verbose": {src: "go-subtests", phase: tTest, format: FormatGoText, counts: Counts{Passed: 8, Failed: 1},
+		failures: []wantFailure{{"TEST_ASSERTION", "svc/route/route_test.go", 25, "example.com/svc/route.TestMatch//api/v2/users", "want false"}}},
+	"go-text/sub-exit": {src: "go-subtests", phase: tTest, format: FormatGoText, counts: Counts{Errors: 1},
+		failures: []wantFailure{{"TEST_ERROR", "", 0, "example.com/svc/route [package failed]", "exit status 3"}}},
+	// -v prints subtests' result lines when the top-level test ends, so both
+	// started leaves of the dead TestSegment have no outcome.
+	"go-text/sub-exit-verbose": {src: "go-subtests", phase: tTest, format: FormatGoText, counts: Counts{Passed: 4, Failed: 2, Unfinished: 2},
+		failures: []wantFailure{
+			{"CRASH", "", 0, "example.com/svc/route.TestSegment/a/b/first", "did not finish"},
+			{"CRASH", "", 0, "example.com/svc/route.TestSegment/a/b/out/of/range", "did not finish"}}},
 	"go-text/fail": {src: "go", phase: tTest, format: FormatGoText, counts: Counts{Failed: 1},
 		failures: []wantFailure{{"TEST_ASSERTION", "svc/calc/calc_test.go", 38, "example.com/svc/calc.TestMode", "want 5"}}},
 	"go-text/fail-verbose": {src: "go", phase: tTest, format: FormatGoText, counts: Counts{Passed: 4, Failed: 1, Skipped: 1},

@@ -102,6 +102,9 @@ func Step(ctx context.Context, in Input) (*StepReport, error) {
 		if rep.Counts.Flaky == 0 {
 			rep.Counts.Flaky = best.set.counts.Flaky
 		}
+		if rep.Counts.Unfinished == 0 {
+			rep.Counts.Unfinished = best.set.counts.Unfinished
+		}
 	}
 	rep.lint(ps.diag)
 	rep.failures(best, ps, &lim)

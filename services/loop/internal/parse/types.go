@@ -80,6 +80,11 @@ type Counts struct {
 	Errors  int
 	// Flaky tests are counted in Passed (they passed on re-run), never in Failed.
 	Flaky int
+	// Unfinished tests are counted in Failed: they started but never
+	// reported an outcome because the test binary died (panic, os.Exit,
+	// timeout). Tests that had not started are not known at all, so a
+	// non-zero Unfinished says the counts are incomplete.
+	Unfinished int
 }
 
 // Total is the number of tests counted.
@@ -89,7 +94,7 @@ func (c Counts) Total() int { return c.Passed + c.Failed + c.Skipped + c.Errors 
 func (c Counts) Add(o Counts) Counts {
 	return Counts{
 		Passed: c.Passed + o.Passed, Failed: c.Failed + o.Failed, Skipped: c.Skipped + o.Skipped,
-		Errors: c.Errors + o.Errors, Flaky: c.Flaky + o.Flaky,
+		Errors: c.Errors + o.Errors, Flaky: c.Flaky + o.Flaky, Unfinished: c.Unfinished + o.Unfinished,
 	}
 }
 
