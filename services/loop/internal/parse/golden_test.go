@@ -114,6 +114,16 @@ var goldenCases = map[string]goldenCase{
 		failures: []wantFailure{{"CRASH", "api/tests/test_crash.py", 5, "tests/test_crash.py", "Fatal Python error: Segmentation fault"}}},
 	"pytest/no-tests": {src: "py", phase: tTest, format: FormatPytestSummary,
 		failures: []wantFailure{{"TEST_ERROR", "", 0, "", "failed with exit code 5"}}},
+	// Python unittest (src/py-unittest): 3.10 names `test_x (m.C)`, 3.11+
+	// `test_x (m.C.test_x)`; a failing subtest is one failing test; expected
+	// failures count as skipped (pytest's xfail), like the pytest parser.
+	"unittest/fail-verbose-py310": {src: "py-unittest", phase: tTest, format: FormatUnittest, counts: Counts{Passed: 3, Failed: 2, Skipped: 2, Errors: 1}, failures: unittestFail},
+	"unittest/fail-verbose":       {src: "py-unittest", phase: tTest, format: FormatUnittest, counts: Counts{Passed: 3, Failed: 2, Skipped: 2, Errors: 1}, failures: unittestFail},
+	"unittest/fail": {src: "py-unittest", phase: tTest, format: FormatUnittest, counts: Counts{Passed: 3, Failed: 2, Skipped: 2, Errors: 1},
+		failures: []wantFailure{unittestFail[1], unittestFail[0], unittestFail[2]}},
+	"unittest/pass-py312": {src: "py-unittest", phase: tTest, format: FormatUnittest, counts: Counts{Passed: 5, Skipped: 2}},
+	"unittest/import-error": {src: "py-unittest", phase: tTest, format: FormatUnittest, counts: Counts{Passed: 6, Skipped: 2, Errors: 1},
+		failures: []wantFailure{{"TEST_ERROR", "api/tests/test_broken.py", 4, "tests.test_broken", "ImportError: cannot import name 'multiply'"}}},
 	"flake8/fail": {src: "py-lint", phase: tLint, format: FormatUnparsed, lint: 3, failures: []wantFailure{
 		{"LINT", "api/app/util.py", 1, "", "F401 'os' imported but unused"},
 		{"LINT", "api/app/util.py", 2, "", "F401 'sys' imported but unused"},
@@ -176,6 +186,11 @@ var (
 	pyFail = []wantFailure{
 		{"TEST_ERROR", "api/app/calc.py", 9, "tests/test_calc.py::test_mean", "ZeroDivisionError: division by zero"},
 		{"TEST_ASSERTION", "api/tests/test_calc.py", 36, "tests/test_calc.py::test_add_wrong", "assert 4 == 5"},
+	}
+	unittestFail = []wantFailure{
+		{"TEST_ASSERTION", "api/tests/test_calc.py", 19, "tests.test_calc.CalcTest.test_add_wrong", "AssertionError: 4 != 5"},
+		{"TEST_ERROR", "api/app/calc.py", 9, "tests.test_calc.CalcTest.test_mean", "ZeroDivisionError: division by zero"},
+		{"TEST_ASSERTION", "api/tests/test_calc.py", 33, "tests.test_calc.CalcTest.test_signs", "AssertionError: -2 not greater than 0"},
 	}
 	mochaFail = []wantFailure{
 		{"TEST_ASSERTION", "web/test/sum.test.js", 12, "web/test/sum.test.js > sum adds wrong", "Expected values to be strictly equal"},

@@ -17,18 +17,19 @@ const tailLines = 12
 
 // logParsers runs every format parser over the log in one pass.
 type logParsers struct {
-	gojson  *goJSONParser
-	gotext  *goTextParser
-	pytest  *pytestParser
-	jstext  *jsTextParser
-	jsline  *jsonLineParser
-	mocha   *mochaParser
-	node    *nodeTestParser
-	cargo   *cargoParser
-	maven   *surefireLogParser
-	generic *genericParser
-	diag    *diagParser
-	crash   *crashParser
+	gojson   *goJSONParser
+	gotext   *goTextParser
+	pytest   *pytestParser
+	unittest *unittestParser
+	jstext   *jsTextParser
+	jsline   *jsonLineParser
+	mocha    *mochaParser
+	node     *nodeTestParser
+	cargo    *cargoParser
+	maven    *surefireLogParser
+	generic  *genericParser
+	diag     *diagParser
+	crash    *crashParser
 
 	tail    [tailLines][]byte
 	tailOff [tailLines]int64
@@ -40,20 +41,21 @@ type logParsers struct {
 
 func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 	ps := &logParsers{
-		gojson:  newGoJSONParser(lim, paths),
-		gotext:  newGoTextParser(lim, paths),
-		pytest:  newPytestParser(lim, paths),
-		jstext:  newJSTextParser(lim, paths),
-		jsline:  &jsonLineParser{lim: lim, paths: paths},
-		mocha:   newMochaParser(lim, paths),
-		node:    newNodeTestParser(lim, paths),
-		cargo:   newCargoParser(lim, paths),
-		maven:   newSurefireLogParser(lim, paths),
-		generic: &genericParser{set: newTestSet(lim)},
-		diag:    newDiagParser(paths, phase, lim),
-		crash:   newCrashParser(lim, paths),
-		errs:    msgBuf{max: 2048},
-		errOff:  -1,
+		gojson:   newGoJSONParser(lim, paths),
+		gotext:   newGoTextParser(lim, paths),
+		pytest:   newPytestParser(lim, paths),
+		unittest: newUnittestParser(lim, paths),
+		jstext:   newJSTextParser(lim, paths),
+		jsline:   &jsonLineParser{lim: lim, paths: paths},
+		mocha:    newMochaParser(lim, paths),
+		node:     newNodeTestParser(lim, paths),
+		cargo:    newCargoParser(lim, paths),
+		maven:    newSurefireLogParser(lim, paths),
+		generic:  &genericParser{set: newTestSet(lim)},
+		diag:     newDiagParser(paths, phase, lim),
+		crash:    newCrashParser(lim, paths),
+		errs:     msgBuf{max: 2048},
+		errOff:   -1,
 	}
 	ps.gojson.diag.phase = glv1.Phase_PHASE_BUILD
 	ps.install = phase == glv1.Phase_PHASE_INSTALL
@@ -106,6 +108,7 @@ func (ps *logParsers) scanWith(ctx context.Context, lr *lineReader) (int64, erro
 func (ps *logParsers) feed(ln line) {
 	ps.gotext.feed(ln)
 	ps.pytest.feed(ln)
+	ps.unittest.feed(ln)
 	ps.jstext.feed(ln)
 	ps.jsline.feed(ln)
 	ps.mocha.feed(ln)
@@ -147,6 +150,7 @@ func looksLikeError(t []byte) bool {
 
 func (ps *logParsers) finish() {
 	ps.pytest.finish()
+	ps.unittest.finish()
 	ps.jstext.finish()
 	ps.mocha.finish()
 	ps.node.finish()
@@ -161,6 +165,7 @@ func (ps *logParsers) candidates() []candidate {
 		{format: FormatGoJSON, rank: 4, set: ps.gojson.set, extra: ps.gojson.diag.failures()},
 		{format: FormatGoText, rank: 3, set: ps.gotext.set},
 		{format: FormatPytestSummary, rank: 3, set: ps.pytest.set},
+		{format: FormatUnittest, rank: 3, set: ps.unittest.set},
 		{format: ps.jstext.format, rank: 3, set: ps.jstext.set},
 		{format: FormatMocha, rank: 3, set: ps.mocha.set},
 		{format: ps.node.format, rank: 3, set: ps.node.set},

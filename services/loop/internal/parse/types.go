@@ -133,6 +133,7 @@ const (
 	FormatGoText        = "go-text"
 	FormatPytestJUnit   = "pytest-junit"
 	FormatPytestSummary = "pytest-summary"
+	FormatUnittest      = "unittest"
 	FormatJestJSON      = "jest-json"
 	FormatVitestJSON    = "vitest-json"
 	FormatJestText      = "jest-text"
