@@ -156,6 +156,14 @@ var goldenCases = map[string]goldenCase{
 		failures: []wantFailure{{"TEST_ASSERTION", "web/test/sum.test.js", 13, "sum > adds wrong", "4 !== 5"}, {"TEST_ERROR", "web/src/sum.js", 7, "average > of nothing", "average of empty list"}}},
 	"node-test/fail-spec": {src: "nodetest", phase: tTest, format: FormatNodeSpec, counts: Counts{Passed: 2, Failed: 2, Skipped: 1},
 		failures: []wantFailure{{"TEST_ASSERTION", "web/test/sum.test.js", 13, "adds wrong", "4 !== 5"}, {"TEST_ERROR", "web/src/sum.js", 7, "of nothing", "average of empty list"}}},
+	// Nested subtests (src/nodetest-nested) are counted once each: a parent
+	// test and a suite are not tests of their own. node's `# tests 8`
+	// also counts the two parents.
+	"node-test/nested-pass": {src: "nodetest-nested", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 5, Skipped: 1}},
+	"node-test/nested-fail": {src: "nodetest-nested", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 4, Failed: 1, Skipped: 1},
+		failures: []wantFailure{{"TEST_ASSERTION", "web/test/nested.test.js", 15, "sum table > signs > negative", "-3 !== 3"}}},
+	"node-test/nested-fail-tap": {src: "nodetest-nested", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 4, Failed: 1, Skipped: 1},
+		failures: []wantFailure{{"TEST_ASSERTION", "web/test/nested.test.js", 15, "sum table > signs > negative", "-3 !== 3"}}},
 	"node/crash": {src: "nodecrash", phase: tSmoke, format: FormatUnparsed,
 		failures: []wantFailure{{"CRASH", "web/src/sum.js", 7, "", "Error: average of empty list"}}},
 	"tsc/fail": {src: "ts", phase: tType, format: FormatUnparsed, lint: 2, failures: []wantFailure{
