@@ -164,6 +164,10 @@ var goldenCases = map[string]goldenCase{
 		failures: []wantFailure{{"TEST_ASSERTION", "web/test/nested.test.js", 15, "sum table > signs > negative", "-3 !== 3"}}},
 	"node-test/nested-fail-tap": {src: "nodetest-nested", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 4, Failed: 1, Skipped: 1},
 		failures: []wantFailure{{"TEST_ASSERTION", "web/test/nested.test.js", 15, "sum table > signs > negative", "-3 !== 3"}}},
+	// uvu (src/uvu): its Total excludes skipped tests; failed = Total - Passed.
+	"uvu/pass":         {src: "uvu", phase: tTest, format: FormatUvu, counts: Counts{Passed: 4, Skipped: 1}},
+	"uvu/fail":         {src: "uvu", phase: tTest, format: FormatUvu, counts: Counts{Passed: 2, Failed: 2, Skipped: 1}, failures: uvuFail},
+	"uvu/fail-nocolor": {src: "uvu", phase: tTest, format: FormatUvu, counts: Counts{Passed: 2, Failed: 2, Skipped: 1}, failures: uvuFail},
 	"node/crash": {src: "nodecrash", phase: tSmoke, format: FormatUnparsed,
 		failures: []wantFailure{{"CRASH", "web/src/sum.js", 7, "", "Error: average of empty list"}}},
 	"tsc/fail": {src: "ts", phase: tType, format: FormatUnparsed, lint: 2, failures: []wantFailure{
@@ -199,6 +203,10 @@ var (
 		{"TEST_ASSERTION", "api/tests/test_calc.py", 19, "tests.test_calc.CalcTest.test_add_wrong", "AssertionError: 4 != 5"},
 		{"TEST_ERROR", "api/app/calc.py", 9, "tests.test_calc.CalcTest.test_mean", "ZeroDivisionError: division by zero"},
 		{"TEST_ASSERTION", "api/tests/test_calc.py", 33, "tests.test_calc.CalcTest.test_signs", "AssertionError: -2 not greater than 0"},
+	}
+	uvuFail = []wantFailure{
+		{"TEST_ERROR", "web/src/sum.js", 7, "average > of nothing", "average of empty list"},
+		{"TEST_ASSERTION", "web/tests/sum.js", 12, "adds wrong", "Expected values to be strictly equal"},
 	}
 	mochaFail = []wantFailure{
 		{"TEST_ASSERTION", "web/test/sum.test.js", 12, "web/test/sum.test.js > sum adds wrong", "Expected values to be strictly equal"},

@@ -25,6 +25,7 @@ type logParsers struct {
 	jsline   *jsonLineParser
 	mocha    *mochaParser
 	node     *nodeTestParser
+	uvu      *uvuParser
 	cargo    *cargoParser
 	maven    *surefireLogParser
 	generic  *genericParser
@@ -49,6 +50,7 @@ func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 		jsline:   &jsonLineParser{lim: lim, paths: paths},
 		mocha:    newMochaParser(lim, paths),
 		node:     newNodeTestParser(lim, paths),
+		uvu:      newUvuParser(lim, paths),
 		cargo:    newCargoParser(lim, paths),
 		maven:    newSurefireLogParser(lim, paths),
 		generic:  &genericParser{set: newTestSet(lim)},
@@ -113,6 +115,7 @@ func (ps *logParsers) feed(ln line) {
 	ps.jsline.feed(ln)
 	ps.mocha.feed(ln)
 	ps.node.feed(ln)
+	ps.uvu.feed(ln)
 	ps.cargo.feed(ln)
 	ps.maven.feed(ln)
 	ps.generic.feed(ln)
@@ -154,6 +157,7 @@ func (ps *logParsers) finish() {
 	ps.jstext.finish()
 	ps.mocha.finish()
 	ps.node.finish()
+	ps.uvu.finish()
 	ps.cargo.finish()
 	ps.maven.finish()
 	ps.crash.finish()
@@ -169,6 +173,7 @@ func (ps *logParsers) candidates() []candidate {
 		{format: ps.jstext.format, rank: 3, set: ps.jstext.set},
 		{format: FormatMocha, rank: 3, set: ps.mocha.set},
 		{format: ps.node.format, rank: 3, set: ps.node.set},
+		{format: FormatUvu, rank: 3, set: ps.uvu.set},
 		{format: FormatCargo, rank: 3, set: ps.cargo.set},
 		{format: FormatSurefireLog, rank: 3, set: ps.maven.set},
 		{format: FormatGeneric, rank: 1, set: ps.generic.set},

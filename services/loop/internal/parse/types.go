@@ -142,6 +142,7 @@ const (
 	FormatMocha         = "mocha"
 	FormatNodeTAP       = "node-tap"
 	FormatNodeSpec      = "node-spec"
+	FormatUvu           = "uvu"
 	FormatCargo         = "cargo"
 	FormatSurefire      = "surefire"
 	FormatSurefireLog   = "surefire-log"
