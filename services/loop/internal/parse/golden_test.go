@@ -189,6 +189,11 @@ var goldenCases = map[string]goldenCase{
 		{"TEST_ERROR", "svc/src/test/java/com/example/CalcTest.java", 24, "com.example.CalcTest.divides", "/ by zero"}}},
 	"maven/compile-error": {src: "maven-compile", phase: tBuild, format: FormatUnparsed,
 		failures: []wantFailure{{"COMPILE", "svc/src/main/java/com/example/Calc.java", 6, "", "cannot find symbol"}}},
+	// ctest (src/ctest, CMake 3.25): "50% tests passed" counts the skipped
+	// test as passed; the counts here keep it skipped.
+	"ctest/pass":         {src: "ctest", phase: tTest, format: FormatCTest, counts: Counts{Passed: 5, Skipped: 1}},
+	"ctest/fail":         {src: "ctest", phase: tTest, format: FormatCTest, counts: Counts{Passed: 2, Failed: 3, Skipped: 1}, failures: ctestFail},
+	"ctest/fail-verbose": {src: "ctest", phase: tTest, format: FormatCTest, counts: Counts{Passed: 2, Failed: 3, Skipped: 1}, failures: ctestFail},
 	"generic/fail": {src: "generic", phase: tTest, format: FormatGeneric, counts: Counts{Passed: 2, Failed: 1},
 		failures: []wantFailure{{"TEST_ERROR", "", 0, "", "FAIL sum: got 4, want 5"}}},
 	"generic/garbage": {src: "generic", phase: tTest, format: FormatUnparsed},
@@ -207,6 +212,11 @@ var (
 	uvuFail = []wantFailure{
 		{"TEST_ERROR", "web/src/sum.js", 7, "average > of nothing", "average of empty list"},
 		{"TEST_ASSERTION", "web/tests/sum.js", 12, "adds wrong", "Expected values to be strictly equal"},
+	}
+	ctestFail = []wantFailure{
+		{"TEST_ASSERTION", "c/calc_test.c", 20, "add", "add(2, 2) = 4, want 5"},
+		{"CRASH", "", 0, "crash", "Exception: SegFault"},
+		{"TIMEOUT", "", 0, "slow", "timed out"},
 	}
 	mochaFail = []wantFailure{
 		{"TEST_ASSERTION", "web/test/sum.test.js", 12, "web/test/sum.test.js > sum adds wrong", "Expected values to be strictly equal"},

@@ -27,6 +27,7 @@ type logParsers struct {
 	node     *nodeTestParser
 	uvu      *uvuParser
 	cargo    *cargoParser
+	ctest    *ctestParser
 	maven    *surefireLogParser
 	generic  *genericParser
 	diag     *diagParser
@@ -52,6 +53,7 @@ func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 		node:     newNodeTestParser(lim, paths),
 		uvu:      newUvuParser(lim, paths),
 		cargo:    newCargoParser(lim, paths),
+		ctest:    newCTestParser(lim, paths),
 		maven:    newSurefireLogParser(lim, paths),
 		generic:  &genericParser{set: newTestSet(lim)},
 		diag:     newDiagParser(paths, phase, lim),
@@ -117,6 +119,7 @@ func (ps *logParsers) feed(ln line) {
 	ps.node.feed(ln)
 	ps.uvu.feed(ln)
 	ps.cargo.feed(ln)
+	ps.ctest.feed(ln)
 	ps.maven.feed(ln)
 	ps.generic.feed(ln)
 	ps.diag.feed(ln)
@@ -159,6 +162,7 @@ func (ps *logParsers) finish() {
 	ps.node.finish()
 	ps.uvu.finish()
 	ps.cargo.finish()
+	ps.ctest.finish()
 	ps.maven.finish()
 	ps.crash.finish()
 }
@@ -175,6 +179,7 @@ func (ps *logParsers) candidates() []candidate {
 		{format: ps.node.format, rank: 3, set: ps.node.set},
 		{format: FormatUvu, rank: 3, set: ps.uvu.set},
 		{format: FormatCargo, rank: 3, set: ps.cargo.set},
+		{format: FormatCTest, rank: 3, set: ps.ctest.set},
 		{format: FormatSurefireLog, rank: 3, set: ps.maven.set},
 		{format: FormatGeneric, rank: 1, set: ps.generic.set},
 	}

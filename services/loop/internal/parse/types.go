@@ -144,6 +144,7 @@ const (
 	FormatNodeSpec      = "node-spec"
 	FormatUvu           = "uvu"
 	FormatCargo         = "cargo"
+	FormatCTest         = "ctest"
 	FormatSurefire      = "surefire"
 	FormatSurefireLog   = "surefire-log"
 	FormatJUnit         = "junit"
