@@ -3,9 +3,10 @@
 // their stack frames, each tied to the step and a byte offset in its log.
 //
 // Parsing is a single streaming pass over the log: every line is offered to a
-// set of small format parsers (go test -json, pytest, jest/vitest, mocha,
-// node --test, cargo/libtest, Maven Surefire, compiler and linter
-// diagnostics, tracebacks, the generic "N passed, N failed" line). Each keeps
+// set of small format parsers (go test -json and text, pytest, Python
+// unittest, jest/vitest, mocha, node --test, uvu, cargo/libtest, Maven
+// Surefire, ctest, compiler and linter diagnostics, tracebacks, the generic
+// "N passed, N failed" line). Each keeps
 // bounded state, so memory does not grow with the size of the log. Machine
 // readable reports written by the step (JUnit XML, jest/vitest/mocha JSON) are
 // preferred over log text when the caller passes them as artifacts.
