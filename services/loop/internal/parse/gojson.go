@@ -80,6 +80,8 @@ func (p *goJSONParser) event(ln line, action []byte) {
 		}
 		if st == StatusFailed {
 			p.failPackage(string(pkgB), ln.off)
+		} else {
+			p.tests.drop(string(pkgB))
 		}
 	case "build-output":
 		out := bytes.TrimRight(p.dec.get("Output"), "\n")
@@ -139,3 +141,6 @@ func (p *goJSONParser) failPackage(pkg string, off int64) {
 	}
 	p.set.add(Test{ID: pkg + " [package failed]", Suite: pkg, Name: "[package failed]", Status: StatusError, Message: msg, Offset: p.pkgOff[pkg]})
 }
+
+// finish counts the tests still running when the log ended.
+func (p *goJSONParser) finish() { p.tests.streamEnded(p.set) }

@@ -216,40 +216,80 @@ func (gs *goTests) close(k string, g *goTest) {
 // unfinished; a parent is not counted when its subtests carry the outcome.
 // Tests that had not started yet are unknown: the message says so.
 func (gs *goTests) failPackage(set *testSet, pkg, pkgOut string) bool {
+	return gs.unfinished(set, gs.left(pkg), pkgOut, false)
+}
+
+// streamEnded handles the tests still running when the log ended without
+// their package's result: go test itself was killed (the step's deadline,
+// out of memory) or the log was cut.
+func (gs *goTests) streamEnded(set *testSet) {
+	gs.unfinished(set, gs.left(""), "", true)
+}
+
+// drop forgets the running tests of a package that passed (none are left
+// in a well-formed stream; this keeps a malformed one from leaking them).
+func (gs *goTests) drop(pkg string) {
+	for _, g := range gs.left(pkg) {
+		gs.close(goKey(g.pkg, g.name), g)
+	}
+}
+
+// left lists the running tests of pkg ("" for every package), deepest
+// first (a subtest's name is longer than its parent's), then by name.
+func (gs *goTests) left(pkg string) []*goTest {
 	var left []*goTest
 	for _, g := range gs.open {
-		if g.pkg == pkg {
+		if pkg == "" || g.pkg == pkg {
 			left = append(left, g)
 		}
 	}
-	// Deepest first (a subtest's name is longer than its parent's), then by name.
 	sort.Slice(left, func(i, j int) bool {
-		if len(left[i].name) != len(left[j].name) {
-			return len(left[i].name) > len(left[j].name)
+		a, b := left[i], left[j]
+		if a.pkg != b.pkg {
+			return a.pkg < b.pkg
 		}
-		return left[i].name < left[j].name
+		if len(a.name) != len(b.name) {
+			return len(a.name) > len(b.name)
+		}
+		return a.name < b.name
 	})
+	return left
+}
+
+// unfinished records the tests in left as failed and unfinished, except
+// parents whose subtests carry the outcome; it reports whether any was.
+func (gs *goTests) unfinished(set *testSet, left []*goTest, pkgOut string, ended bool) bool {
 	timedOut := false
 	for _, g := range left {
 		timedOut = timedOut || g.timedOut
 	}
 	any := false
 	for _, g := range left {
-		gs.close(goKey(pkg, g.name), g)
+		gs.close(goKey(g.pkg, g.name), g)
 		if g.hasSub && !g.panicked && !g.timedOut {
 			continue
 		}
 		any = true
 		rec := g.record(StatusFailed, 0, gs.paths, gs.lim)
-		rec.Message = unfinishedMessage(timedOut, joinLines(rec.Message, pkgOut))
-		rec.kind = glv1.FailureKind_FAILURE_KIND_CRASH
-		if timedOut {
+		out := joinLines(rec.Message, pkgOut)
+		switch {
+		case ended && !timedOut:
+			rec.Message = joinLines(notFinishedEnded, out)
+			rec.kind = glv1.FailureKind_FAILURE_KIND_TEST_ERROR
+		case timedOut:
+			rec.Message = unfinishedMessage(true, out)
 			rec.kind = glv1.FailureKind_FAILURE_KIND_TIMEOUT
+		default:
+			rec.Message = unfinishedMessage(false, out)
+			rec.kind = glv1.FailureKind_FAILURE_KIND_CRASH
 		}
 		set.unfinished(rec)
 	}
 	return any
 }
+
+// notFinishedEnded explains a test whose package never reported a result.
+const notFinishedEnded = "did not finish: the output ended before this test or its package reported a result (go test was killed or its log was cut)"
 
 // unfinishedMessage explains a test that started but never reported an
 // outcome, followed by what it printed.
@@ -258,10 +298,7 @@ func unfinishedMessage(timedOut bool, out string) string {
 	if timedOut {
 		why = "did not finish: the test binary timed out while this test was running; tests after it did not run"
 	}
-	if out == "" {
-		return why
-	}
-	return why + "\n" + out
+	return joinLines(why, out)
 }
 
 // joinLines joins two messages with a newline, skipping empty ones.

@@ -155,6 +155,7 @@ func looksLikeError(t []byte) bool {
 }
 
 func (ps *logParsers) finish() {
+	ps.gojson.finish()
 	ps.pytest.finish()
 	ps.unittest.finish()
 	ps.jstext.finish()

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -106,5 +107,26 @@ FAILED (failures=2)
 				t.Errorf("failing tests %v, want %v", got, c.failing)
 			}
 		})
+	}
+}
+
+// go test killed from outside (the step's deadline, OOM) prints no package
+// result: the tests it left running are counted unfinished, not dropped.
+func TestGoJSONStreamEndsMidTest(t *testing.T) {
+	b, err := os.ReadFile("testdata/golden/go-json/sub-exit.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := string(b)
+	cut := strings.Index(log, `"Output":"FAIL\texample.com/svc/route`)
+	cut = strings.LastIndexByte(log[:cut], '\n') + 1 // the real stream up to the running test
+	rep := parseText(t, log[:cut])
+	want := Counts{Passed: 5, Failed: 1, Unfinished: 1}
+	if rep.Counts != want {
+		t.Fatalf("counts %+v, want %+v", rep.Counts, want)
+	}
+	f := rep.Failures[0]
+	if f.Test != "example.com/svc/route.TestSegment/a/b/out/of/range" || !strings.HasPrefix(f.Message, "did not finish: the output ended") {
+		t.Errorf("failure %q: %q", f.Test, f.Message)
 	}
 }
