@@ -142,5 +142,11 @@ func (p *goJSONParser) failPackage(pkg string, off int64) {
 	p.set.add(Test{ID: pkg + " [package failed]", Suite: pkg, Name: "[package failed]", Status: StatusError, Message: msg, Offset: p.pkgOff[pkg]})
 }
 
-// finish counts the tests still running when the log ended.
-func (p *goJSONParser) finish() { p.tests.streamEnded(p.set) }
+// streamEnded counts the tests still running when the log of a failed
+// step ended. A step that succeeded keeps its counts: a log cut by the
+// size cap is flagged as truncated elsewhere, not turned into failures.
+func (p *goJSONParser) streamEnded(stepFailed bool) {
+	if stepFailed {
+		p.tests.streamEnded(p.set)
+	}
+}

@@ -155,7 +155,6 @@ func looksLikeError(t []byte) bool {
 }
 
 func (ps *logParsers) finish() {
-	ps.gojson.finish()
 	ps.pytest.finish()
 	ps.unittest.finish()
 	ps.jstext.finish()

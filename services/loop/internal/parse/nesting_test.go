@@ -129,4 +129,14 @@ func TestGoJSONStreamEndsMidTest(t *testing.T) {
 	if f.Test != "example.com/svc/route.TestSegment/a/b/out/of/range" || !strings.HasPrefix(f.Message, "did not finish: the output ended") {
 		t.Errorf("failure %q: %q", f.Test, f.Message)
 	}
+	// The same cut log of a step that succeeded (its log hit the size
+	// cap) gains no failure: truncation is reported, not guessed at.
+	ok, err := Step(context.Background(), Input{Step: &glv1.Step{Name: "test", Phase: glv1.Phase_PHASE_TEST},
+		Result: &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_OK}, Log: strings.NewReader(log[:cut])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok.Counts != (Counts{Passed: 5}) || len(ok.Failures) != 0 {
+		t.Errorf("succeeded step: counts %+v, %d failures", ok.Counts, len(ok.Failures))
+	}
 }

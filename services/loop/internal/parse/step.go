@@ -92,6 +92,7 @@ func Step(ctx context.Context, in Input) (*StepReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	ps.gojson.streamEnded(rep.stepFailed())
 	cands = append(cands, ps.candidates()...)
 	best := choose(cands)
 	if best != nil {
