@@ -46,7 +46,7 @@ func (p *ctestParser) feed(ln line) {
 		p.flushAfter()
 		return
 	}
-	if bytes.Contains(t, []byte(" Test ")) && hasSuffix(t, " sec") {
+	if hasSuffix(t, " sec") && bytes.Contains(t, []byte(" Test ")) {
 		if m := reCTestResult.FindSubmatch(t); m != nil {
 			p.flushAfter()
 			p.result(string(m[1]), string(m[2]), m[3], ln.off)
