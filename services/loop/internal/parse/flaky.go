@@ -92,6 +92,12 @@ func RerunCommand(command string, rep *StepReport) (cmd string, ok bool) {
 			ids = append(ids, shellQuote(t.ID))
 		}
 		return pytestRunner(command) + " -rA " + strings.Join(ids, " "), true
+	case FormatUnittest:
+		ids := make([]string, 0, len(failing))
+		for _, t := range failing {
+			ids = append(ids, shellQuote(t.ID))
+		}
+		return unittestRunner(command) + " -v " + strings.Join(ids, " "), true
 	case FormatCargo:
 		names := make([]string, 0, len(failing))
 		for _, t := range failing {
@@ -132,6 +138,14 @@ func pytestRunner(command string) string {
 		}
 	}
 	return "python3 -m pytest"
+}
+
+// unittestRunner keeps how the step invoked unittest.
+func unittestRunner(command string) string {
+	if strings.Contains(command, "python -m unittest") && !strings.Contains(command, "python3 -m unittest") {
+		return "python -m unittest"
+	}
+	return "python3 -m unittest"
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -58,6 +58,7 @@ func TestRerunCommand(t *testing.T) {
 		{"cargo/fail", "cargo test -- --exact 'tests::adds_wrong' 'tests::indexes'"},
 		{"maven/fail", "mvn -B -o test '-Dtest=CalcTest#addsWrong,CalcTest#divides'"},
 		{"go-text/fail", "go test -count=1 -run '^(TestMode)$' example.com/svc/calc"},
+		{"unittest/fail-verbose", "python3 -m unittest -v 'tests.test_calc.CalcTest.test_add_wrong' 'tests.test_calc.CalcTest.test_mean' 'tests.test_calc.CalcTest.test_signs'"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -80,6 +80,8 @@ func (p *goJSONParser) event(ln line, action []byte) {
 		}
 		if st == StatusFailed {
 			p.failPackage(string(pkgB), ln.off)
+		} else {
+			p.tests.drop(string(pkgB))
 		}
 	case "build-output":
 		out := bytes.TrimRight(p.dec.get("Output"), "\n")
@@ -125,7 +127,11 @@ func (p *goJSONParser) failPackage(pkg string, off int64) {
 			Message: "package failed to build: " + string(fb), Offset: off})
 		return
 	}
-	if p.tests.failPackage(p.set, pkg) {
+	msg := ""
+	if m := p.pkgOut[pkg]; m != nil {
+		msg = m.String()
+	}
+	if p.tests.failPackage(p.set, pkg, msg) {
 		return
 	}
 	for _, r := range p.set.failing {
@@ -133,9 +139,14 @@ func (p *goJSONParser) failPackage(pkg string, off int64) {
 			return
 		}
 	}
-	msg := ""
-	if m := p.pkgOut[pkg]; m != nil {
-		msg = m.String()
-	}
 	p.set.add(Test{ID: pkg + " [package failed]", Suite: pkg, Name: "[package failed]", Status: StatusError, Message: msg, Offset: p.pkgOff[pkg]})
+}
+
+// streamEnded counts the tests still running when the log of a failed
+// step ended. A step that succeeded keeps its counts: a log cut by the
+// size cap is flagged as truncated elsewhere, not turned into failures.
+func (p *goJSONParser) streamEnded(stepFailed bool) {
+	if stepFailed {
+		p.tests.streamEnded(p.set)
+	}
 }

@@ -47,7 +47,7 @@ var goldenCases = map[string]goldenCase{
 		failures: []wantFailure{{"TEST_ASSERTION", "svc/calc/calc_test.go", 38, "example.com/svc/calc.TestMode", "Add(2, 2) = 4, want 5"}}},
 	"go-json/panic": {src: "go", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 4, Failed: 1, Skipped: 1},
 		failures: []wantFailure{{"CRASH", "svc/calc/calc.go", 16, "example.com/svc/calc.TestMode", "index out of range [5] with length 3"}}},
-	"go-json/timeout": {src: "go", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 3, Failed: 1, Skipped: 1},
+	"go-json/timeout": {src: "go", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 3, Failed: 1, Skipped: 1, Unfinished: 1},
 		failures: []wantFailure{{"TIMEOUT", "svc/calc/calc_test.go", 43, "example.com/svc/calc.TestMode", "panic: test timed out after 2s"}}},
 	"go-json/buildfail": {src: "go-buildfail", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 1, Errors: 1},
 		failures: []wantFailure{{"COMPILE", "svc/calc/calc.go", 21, "", "undefined: c"}}},
@@ -56,6 +56,35 @@ var goldenCases = map[string]goldenCase{
 	"go-json/flaky-first": {src: "go-flaky", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 5, Failed: 1, Skipped: 1},
 		failures: []wantFailure{{"TEST_ASSERTION", "svc/calc/flaky_test.go", 13, "example.com/svc/calc.TestFlaky", "first run fails"}}},
 	"go-json/flaky-rerun": {src: "go-flaky", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 1}},
+	// Subtest names containing '/' (src/go-subtests): only tests that
+	// reported an outcome count, under their exact names; no parent is
+	// invented by cutting a name at '/'.
+	"go-json/sub-pass": {src: "go-subtests", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 9}},
+	"go-json/sub-fail": {src: "go-subtests", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 8, Failed: 1},
+		failures: []wantFailure{{"TEST_ASSERTION", "svc/route/route_test.go", 25, "example.com/svc/route.TestMatch//api/v2/users", `Match("/api/v2", "/api/v2/users") = true, want false`}}},
+	"go-json/sub-panic": {src: "go-subtests", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 5, Failed: 1},
+		failures: []wantFailure{{"CRASH", "svc/route/route.go", 11, "example.com/svc/route.TestSegment/a/b/out/of/range", "index out of range [5] with length 2"}}},
+	// A binary that exits (os.Exit) or times out mid-run: the started test
+	// with no outcome is counted failed and unfinished; later tests are unknown.
+	"go-json/sub-exit": {src: "go-subtests", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 5, Failed: 1, Unfinished: 1},
+		failures: []wantFailure{{"CRASH", "", 0, "example.com/svc/route.TestSegment/a/b/out/of/range", "did not finish: the test binary exited"}}},
+	"go-json/sub-sleep": {src: "go-subtests", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 5, Failed: 1, Unfinished: 1},
+		failures: []wantFailure{{"TIMEOUT", "svc/route/route_test.go", 32, "example.com/svc/route.TestSegment/a/b/out/of/range", "did not finish: the test binary timed out"}}},
+	// TestMain fails the package after every test passed: one package record.
+	"go-json/sub-main": {src: "go-subtests", phase: tTest, format: FormatGoJSON, counts: Counts{Passed: 9, Errors: 1},
+		failures: []wantFailure{{"TEST_ERROR", "", 0, "example.com/svc/boot [package failed]", "boot: leaked goroutine check failed"}}},
+	"go-text/sub-fail": {src: "go-subtests", phase: tTest, format: FormatGoText, counts: Counts{Failed: 1},
+		failures: []wantFailure{{"TEST_ASSERTION", "svc/route/route_test.go", 25, "example.com/svc/route.TestMatch//api/v2/users", "want false"}}},
+	"go-text/sub-fail-verbose": {src: "go-subtests", phase: tTest, format: FormatGoText, counts: Counts{Passed: 8, Failed: 1},
+		failures: []wantFailure{{"TEST_ASSERTION", "svc/route/route_test.go", 25, "example.com/svc/route.TestMatch//api/v2/users", "want false"}}},
+	"go-text/sub-exit": {src: "go-subtests", phase: tTest, format: FormatGoText, counts: Counts{Errors: 1},
+		failures: []wantFailure{{"TEST_ERROR", "", 0, "example.com/svc/route [package failed]", "exit status 3"}}},
+	// -v prints subtests' result lines when the top-level test ends, so both
+	// started leaves of the dead TestSegment have no outcome.
+	"go-text/sub-exit-verbose": {src: "go-subtests", phase: tTest, format: FormatGoText, counts: Counts{Passed: 4, Failed: 2, Unfinished: 2},
+		failures: []wantFailure{
+			{"CRASH", "", 0, "example.com/svc/route.TestSegment/a/b/first", "did not finish"},
+			{"CRASH", "", 0, "example.com/svc/route.TestSegment/a/b/out/of/range", "did not finish"}}},
 	"go-text/fail": {src: "go", phase: tTest, format: FormatGoText, counts: Counts{Failed: 1},
 		failures: []wantFailure{{"TEST_ASSERTION", "svc/calc/calc_test.go", 38, "example.com/svc/calc.TestMode", "want 5"}}},
 	"go-text/fail-verbose": {src: "go", phase: tTest, format: FormatGoText, counts: Counts{Passed: 4, Failed: 1, Skipped: 1},
@@ -85,6 +114,16 @@ var goldenCases = map[string]goldenCase{
 		failures: []wantFailure{{"CRASH", "api/tests/test_crash.py", 5, "tests/test_crash.py", "Fatal Python error: Segmentation fault"}}},
 	"pytest/no-tests": {src: "py", phase: tTest, format: FormatPytestSummary,
 		failures: []wantFailure{{"TEST_ERROR", "", 0, "", "failed with exit code 5"}}},
+	// Python unittest (src/py-unittest): 3.10 names `test_x (m.C)`, 3.11+
+	// `test_x (m.C.test_x)`; a failing subtest is one failing test; expected
+	// failures count as skipped (pytest's xfail), like the pytest parser.
+	"unittest/fail-verbose-py310": {src: "py-unittest", phase: tTest, format: FormatUnittest, counts: Counts{Passed: 3, Failed: 2, Skipped: 2, Errors: 1}, failures: unittestFail},
+	"unittest/fail-verbose":       {src: "py-unittest", phase: tTest, format: FormatUnittest, counts: Counts{Passed: 3, Failed: 2, Skipped: 2, Errors: 1}, failures: unittestFail},
+	"unittest/fail": {src: "py-unittest", phase: tTest, format: FormatUnittest, counts: Counts{Passed: 3, Failed: 2, Skipped: 2, Errors: 1},
+		failures: []wantFailure{unittestFail[1], unittestFail[0], unittestFail[2]}},
+	"unittest/pass-py312": {src: "py-unittest", phase: tTest, format: FormatUnittest, counts: Counts{Passed: 5, Skipped: 2}},
+	"unittest/import-error": {src: "py-unittest", phase: tTest, format: FormatUnittest, counts: Counts{Passed: 6, Skipped: 2, Errors: 1},
+		failures: []wantFailure{{"TEST_ERROR", "api/tests/test_broken.py", 4, "tests.test_broken", "ImportError: cannot import name 'multiply'"}}},
 	"flake8/fail": {src: "py-lint", phase: tLint, format: FormatUnparsed, lint: 3, failures: []wantFailure{
 		{"LINT", "api/app/util.py", 1, "", "F401 'os' imported but unused"},
 		{"LINT", "api/app/util.py", 2, "", "F401 'sys' imported but unused"},
@@ -117,6 +156,18 @@ var goldenCases = map[string]goldenCase{
 		failures: []wantFailure{{"TEST_ASSERTION", "web/test/sum.test.js", 13, "sum > adds wrong", "4 !== 5"}, {"TEST_ERROR", "web/src/sum.js", 7, "average > of nothing", "average of empty list"}}},
 	"node-test/fail-spec": {src: "nodetest", phase: tTest, format: FormatNodeSpec, counts: Counts{Passed: 2, Failed: 2, Skipped: 1},
 		failures: []wantFailure{{"TEST_ASSERTION", "web/test/sum.test.js", 13, "adds wrong", "4 !== 5"}, {"TEST_ERROR", "web/src/sum.js", 7, "of nothing", "average of empty list"}}},
+	// Nested subtests (src/nodetest-nested) are counted once each: a parent
+	// test and a suite are not tests of their own. node's `# tests 8`
+	// also counts the two parents.
+	"node-test/nested-pass": {src: "nodetest-nested", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 5, Skipped: 1}},
+	"node-test/nested-fail": {src: "nodetest-nested", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 4, Failed: 1, Skipped: 1},
+		failures: []wantFailure{{"TEST_ASSERTION", "web/test/nested.test.js", 15, "sum table > signs > negative", "-3 !== 3"}}},
+	"node-test/nested-fail-tap": {src: "nodetest-nested", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 4, Failed: 1, Skipped: 1},
+		failures: []wantFailure{{"TEST_ASSERTION", "web/test/nested.test.js", 15, "sum table > signs > negative", "-3 !== 3"}}},
+	// uvu (src/uvu): its Total excludes skipped tests; failed = Total - Passed.
+	"uvu/pass":         {src: "uvu", phase: tTest, format: FormatUvu, counts: Counts{Passed: 4, Skipped: 1}},
+	"uvu/fail":         {src: "uvu", phase: tTest, format: FormatUvu, counts: Counts{Passed: 2, Failed: 2, Skipped: 1}, failures: uvuFail},
+	"uvu/fail-nocolor": {src: "uvu", phase: tTest, format: FormatUvu, counts: Counts{Passed: 2, Failed: 2, Skipped: 1}, failures: uvuFail},
 	"node/crash": {src: "nodecrash", phase: tSmoke, format: FormatUnparsed,
 		failures: []wantFailure{{"CRASH", "web/src/sum.js", 7, "", "Error: average of empty list"}}},
 	"tsc/fail": {src: "ts", phase: tType, format: FormatUnparsed, lint: 2, failures: []wantFailure{
@@ -138,6 +189,11 @@ var goldenCases = map[string]goldenCase{
 		{"TEST_ERROR", "svc/src/test/java/com/example/CalcTest.java", 24, "com.example.CalcTest.divides", "/ by zero"}}},
 	"maven/compile-error": {src: "maven-compile", phase: tBuild, format: FormatUnparsed,
 		failures: []wantFailure{{"COMPILE", "svc/src/main/java/com/example/Calc.java", 6, "", "cannot find symbol"}}},
+	// ctest (src/ctest, CMake 3.25): "50% tests passed" counts the skipped
+	// test as passed; the counts here keep it skipped.
+	"ctest/pass":         {src: "ctest", phase: tTest, format: FormatCTest, counts: Counts{Passed: 5, Skipped: 1}},
+	"ctest/fail":         {src: "ctest", phase: tTest, format: FormatCTest, counts: Counts{Passed: 2, Failed: 3, Skipped: 1}, failures: ctestFail},
+	"ctest/fail-verbose": {src: "ctest", phase: tTest, format: FormatCTest, counts: Counts{Passed: 2, Failed: 3, Skipped: 1}, failures: ctestFail},
 	"generic/fail": {src: "generic", phase: tTest, format: FormatGeneric, counts: Counts{Passed: 2, Failed: 1},
 		failures: []wantFailure{{"TEST_ERROR", "", 0, "", "FAIL sum: got 4, want 5"}}},
 	"generic/garbage": {src: "generic", phase: tTest, format: FormatUnparsed},
@@ -147,6 +203,20 @@ var (
 	pyFail = []wantFailure{
 		{"TEST_ERROR", "api/app/calc.py", 9, "tests/test_calc.py::test_mean", "ZeroDivisionError: division by zero"},
 		{"TEST_ASSERTION", "api/tests/test_calc.py", 36, "tests/test_calc.py::test_add_wrong", "assert 4 == 5"},
+	}
+	unittestFail = []wantFailure{
+		{"TEST_ASSERTION", "api/tests/test_calc.py", 19, "tests.test_calc.CalcTest.test_add_wrong", "AssertionError: 4 != 5"},
+		{"TEST_ERROR", "api/app/calc.py", 9, "tests.test_calc.CalcTest.test_mean", "ZeroDivisionError: division by zero"},
+		{"TEST_ASSERTION", "api/tests/test_calc.py", 33, "tests.test_calc.CalcTest.test_signs", "AssertionError: -2 not greater than 0"},
+	}
+	uvuFail = []wantFailure{
+		{"TEST_ERROR", "web/src/sum.js", 7, "average > of nothing", "average of empty list"},
+		{"TEST_ASSERTION", "web/tests/sum.js", 12, "adds wrong", "Expected values to be strictly equal"},
+	}
+	ctestFail = []wantFailure{
+		{"TEST_ASSERTION", "c/calc_test.c", 20, "add", "add(2, 2) = 4, want 5"},
+		{"CRASH", "", 0, "crash", "Exception: SegFault"},
+		{"TIMEOUT", "", 0, "slow", "timed out"},
 	}
 	mochaFail = []wantFailure{
 		{"TEST_ASSERTION", "web/test/sum.test.js", 12, "web/test/sum.test.js > sum adds wrong", "Expected values to be strictly equal"},

@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"regexp"
+	"sort"
 	"strconv"
 	"time"
 
@@ -25,6 +26,8 @@ type goTest struct {
 	panicked  bool
 	timedOut  bool
 	hasSub    bool
+	parent    *goTest
+	failedSub string // ID of the last failing subtest
 	subFailed bool
 	tracked   bool // false when over the buffer budget: counted, no message
 	overflow  bool // over the record cap of the text parser: counted at once
@@ -110,7 +113,10 @@ func (g *goTest) kind() glv1.FailureKind {
 	return glv1.FailureKind_FAILURE_KIND_TEST_ASSERTION
 }
 
-// goTests tracks running tests with a memory budget.
+// goTests tracks running tests with a memory budget. A subtest's parent is
+// the running test it was started under, never derived by cutting its name
+// at '/': t.Run("a/b", …) names a subtest "TestX/a/b" whose parent is TestX,
+// and "TestX/a" does not exist.
 type goTests struct {
 	lim    *Limits
 	paths  *Paths
@@ -135,12 +141,26 @@ func (gs *goTests) get(pkg, name string, off int64) *goTest {
 		g.tracked = true
 		gs.budget -= gs.lim.MaxTestOutputBytes
 	}
-	gs.open[k] = g
-	if i := bytes.LastIndexByte([]byte(name), '/'); i > 0 {
-		parent := gs.get(pkg, name[:i], off)
-		parent.hasSub = true
+	if g.parent = gs.runningParent(pkg, name); g.parent != nil {
+		g.parent.hasSub = true
 	}
+	gs.open[k] = g
 	return g
+}
+
+// runningParent is the longest running test of pkg whose name, followed by
+// '/', starts name: the test that called t.Run (subtests run inside their
+// parent, so it is still open).
+func (gs *goTests) runningParent(pkg, name string) *goTest {
+	for i := len(name) - 1; i > 0; i-- {
+		if name[i] != '/' {
+			continue
+		}
+		if p, ok := gs.open[goKey(pkg, name[:i])]; ok {
+			return p
+		}
+	}
+	return nil
 }
 
 // end finishes a test and adds it to set unless it is a parent whose
@@ -151,13 +171,11 @@ func (gs *goTests) end(set *testSet, pkg, name string, st Status, elapsed float6
 	if !ok {
 		g = gs.get(pkg, name, -1)
 	}
-	delete(gs.open, k)
-	if g.tracked {
-		gs.budget += gs.lim.MaxTestOutputBytes
-	}
-	if i := bytes.LastIndexByte([]byte(name), '/'); i > 0 && st.failing() {
-		if p, ok := gs.open[goKey(pkg, name[:i])]; ok {
-			p.subFailed = true
+	gs.close(k, g)
+	if g.parent != nil && st.failing() {
+		g.parent.subFailed, g.parent.failedSub = true, g.pkg+"."+g.name
+		if g.failedSub != "" {
+			g.parent.failedSub = g.failedSub // the innermost failing test holds the record
 		}
 	}
 	if g.hasSub && (st != StatusFailed || g.subFailed) && !g.panicked && !g.timedOut {
@@ -167,38 +185,126 @@ func (gs *goTests) end(set *testSet, pkg, name string, st Status, elapsed float6
 	if st.failing() {
 		rec.kind = g.kind()
 	}
+	if g.subFailed && gs.foldIntoSub(set, g.failedSub, rec) {
+		return
+	}
 	set.add(rec)
 }
 
-// failPackage fails every test of pkg still running (the binary died:
-// panic, timeout or os.Exit) and reports whether there were any.
-func (gs *goTests) failPackage(set *testSet, pkg string) bool {
-	var names []string
+// foldIntoSub gives a panicking parent's output to the failing subtest that
+// printed nothing: the panic of a subtest is reported under the top-level
+// test ("[recovered, repanicked]"), but it is the subtest that crashed.
+func (gs *goTests) foldIntoSub(set *testSet, id string, parent Test) bool {
+	return set.updateFailing(id, func(t *Test) {
+		if t.Message != "" && t.Message != parent.Message {
+			return
+		}
+		t.Message, t.Frames, t.File, t.Line, t.kind = parent.Message, parent.Frames, parent.File, parent.Line, parent.kind
+	})
+}
+
+func (gs *goTests) close(k string, g *goTest) {
+	delete(gs.open, k)
+	if g.tracked {
+		gs.budget += gs.lim.MaxTestOutputBytes
+	}
+}
+
+// failPackage handles the tests of pkg still running when its binary died
+// (panic, os.Exit, timeout) and reports whether there were any. Each one
+// that started but never reported an outcome is counted as failed and
+// unfinished; a parent is not counted when its subtests carry the outcome.
+// Tests that had not started yet are unknown: the message says so.
+func (gs *goTests) failPackage(set *testSet, pkg, pkgOut string) bool {
+	return gs.unfinished(set, gs.left(pkg), pkgOut, false)
+}
+
+// streamEnded handles the tests still running when the log ended without
+// their package's result: go test itself was killed (the step's deadline,
+// out of memory) or the log was cut.
+func (gs *goTests) streamEnded(set *testSet) {
+	gs.unfinished(set, gs.left(""), "", true)
+}
+
+// drop forgets the running tests of a package that passed (none are left
+// in a well-formed stream; this keeps a malformed one from leaking them).
+func (gs *goTests) drop(pkg string) {
+	for _, g := range gs.left(pkg) {
+		gs.close(goKey(g.pkg, g.name), g)
+	}
+}
+
+// left lists the running tests of pkg ("" for every package), deepest
+// first (a subtest's name is longer than its parent's), then by name.
+func (gs *goTests) left(pkg string) []*goTest {
+	var left []*goTest
 	for _, g := range gs.open {
-		if g.pkg == pkg {
-			names = append(names, g.name)
+		if pkg == "" || g.pkg == pkg {
+			left = append(left, g)
 		}
 	}
-	// Deepest first so parents see their subtests' failures.
-	sortByDepth(names)
-	any := false
-	for _, n := range names {
-		if g, ok := gs.open[goKey(pkg, n)]; ok {
-			if !g.hasSub || g.panicked || g.timedOut {
-				any = true
-			}
-			gs.end(set, pkg, n, StatusFailed, 0)
+	sort.Slice(left, func(i, j int) bool {
+		a, b := left[i], left[j]
+		if a.pkg != b.pkg {
+			return a.pkg < b.pkg
 		}
+		if len(a.name) != len(b.name) {
+			return len(a.name) > len(b.name)
+		}
+		return a.name < b.name
+	})
+	return left
+}
+
+// unfinished records the tests in left as failed and unfinished, except
+// parents whose subtests carry the outcome; it reports whether any was.
+func (gs *goTests) unfinished(set *testSet, left []*goTest, pkgOut string, ended bool) bool {
+	timedOut := false
+	for _, g := range left {
+		timedOut = timedOut || g.timedOut
+	}
+	any := false
+	for _, g := range left {
+		gs.close(goKey(g.pkg, g.name), g)
+		if g.hasSub && !g.panicked && !g.timedOut {
+			continue
+		}
+		any = true
+		rec := g.record(StatusFailed, 0, gs.paths, gs.lim)
+		out := joinLines(rec.Message, pkgOut)
+		switch {
+		case ended && !timedOut:
+			rec.Message = joinLines(notFinishedEnded, out)
+			rec.kind = glv1.FailureKind_FAILURE_KIND_TEST_ERROR
+		case timedOut:
+			rec.Message = unfinishedMessage(true, out)
+			rec.kind = glv1.FailureKind_FAILURE_KIND_TIMEOUT
+		default:
+			rec.Message = unfinishedMessage(false, out)
+			rec.kind = glv1.FailureKind_FAILURE_KIND_CRASH
+		}
+		set.unfinished(rec)
 	}
 	return any
 }
 
-// sortByDepth orders test names by descending number of '/' (insertion sort: short lists).
-func sortByDepth(names []string) {
-	depth := func(s string) int { return bytes.Count([]byte(s), []byte("/")) }
-	for i := 1; i < len(names); i++ {
-		for j := i; j > 0 && (depth(names[j]) > depth(names[j-1]) || (depth(names[j]) == depth(names[j-1]) && names[j] < names[j-1])); j-- {
-			names[j], names[j-1] = names[j-1], names[j]
-		}
+// notFinishedEnded explains a test whose package never reported a result.
+const notFinishedEnded = "did not finish: the output ended before this test or its package reported a result (go test was killed or its log was cut)"
+
+// unfinishedMessage explains a test that started but never reported an
+// outcome, followed by what it printed.
+func unfinishedMessage(timedOut bool, out string) string {
+	why := "did not finish: the test binary exited (crash or os.Exit) before this test reported a result; tests after it did not run"
+	if timedOut {
+		why = "did not finish: the test binary timed out while this test was running; tests after it did not run"
 	}
+	return joinLines(why, out)
+}
+
+// joinLines joins two messages with a newline, skipping empty ones.
+func joinLines(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "\n" + b
 }

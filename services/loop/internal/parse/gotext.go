@@ -33,6 +33,10 @@ type goTextParser struct {
 	pkgOff   int64
 	timedOut bool
 	stuck    []string
+	// stack holds the last result line's test at each indentation depth:
+	// go test prints a subtest's `--- ` line indented under its parent's,
+	// the only reliable parent link when subtest names contain '/'.
+	stack []*goTest
 }
 
 func newGoTextParser(lim *Limits, paths *Paths) *goTextParser {
@@ -63,6 +67,7 @@ func (p *goTextParser) feed(ln line) {
 			}
 			p.results[g] = st
 			p.elapsed[g], _ = strconv.ParseFloat(string(m[3]), 64)
+			p.nest(g, leadingSpace(t)/4, st)
 			if st == StatusPassed {
 				g.raw, g.tracked = nil, false // a passing test's output is never needed
 			}
@@ -137,26 +142,49 @@ func (p *goTextParser) test(name string, off int64) *goTest {
 	return g
 }
 
+// nest links a result line's test to its parent by indentation.
+func (p *goTextParser) nest(g *goTest, depth int, st Status) {
+	if depth > len(p.stack) || depth > maxTAPDepth {
+		return
+	}
+	p.stack = append(p.stack[:depth], g)
+	if depth == 0 {
+		return
+	}
+	parent := p.stack[depth-1]
+	if !hasPrefix([]byte(g.name), parent.name+"/") {
+		return
+	}
+	g.parent, parent.hasSub = parent, true
+	if st.failing() {
+		parent.subFailed = true
+	}
+}
+
 // endPackage attributes the pending records to pkg.
 func (p *goTextParser) endPackage(kind, pkg, note string, off int64) {
-	parents := map[string]bool{}
-	for _, g := range p.pending {
-		if i := strings.LastIndexByte(g.name, '/'); i > 0 {
-			parents[g.name[:i]] = true
-		}
-	}
 	failed := false
 	for _, g := range p.pending {
 		g.pkg = pkg
 		st, ok := p.results[g]
 		if !ok {
-			if kind != "FAIL" {
+			if kind != "FAIL" || p.hasUnfinishedSub(g) {
 				continue
 			}
-			st = StatusFailed // still running when the binary died
+			// Started (=== RUN) but no result line: the binary died.
+			rec := g.record(StatusFailed, 0, p.paths, p.lim)
+			p.fixFrames(&rec, pkg)
+			rec.Message = unfinishedMessage(p.timedOut, rec.Message)
+			rec.kind = glv1.FailureKind_FAILURE_KIND_CRASH
+			if p.timedOut {
+				rec.kind = glv1.FailureKind_FAILURE_KIND_TIMEOUT
+			}
+			p.set.unfinished(rec)
+			failed = true
+			continue
 		}
 		// A parent's outcome is its subtests' unless it failed on its own.
-		if parents[g.name] && !g.panicked && !(st == StatusFailed && !p.anySubFailed(g.name)) {
+		if g.hasSub && !g.panicked && !(st == StatusFailed && !g.subFailed) {
 			continue
 		}
 		rec := g.record(st, p.elapsed[g], p.paths, p.lim)
@@ -184,15 +212,18 @@ func (p *goTextParser) endPackage(kind, pkg, note string, off int64) {
 			p.set.add(Test{ID: pkg + " [package failed]", Suite: pkg, Name: "[package failed]", Status: StatusError, Message: p.pkgMsg.String(), Offset: p.pkgOff})
 		}
 	}
-	p.pending, p.cur, p.timedOut, p.stuck = p.pending[:0], nil, false, nil
+	p.pending, p.cur, p.timedOut, p.stuck, p.stack = p.pending[:0], nil, false, nil, p.stack[:0]
 	p.results, p.elapsed = map[*goTest]Status{}, map[*goTest]float64{}
 	p.pkgMsg.reset()
 	p.pkgOff = -1
 }
 
-func (p *goTextParser) anySubFailed(name string) bool {
-	for g, st := range p.results {
-		if strings.HasPrefix(g.name, name+"/") && st.failing() {
+// hasUnfinishedSub reports whether a test started under g (by name) also
+// has no result: then g is its parent, not a test of its own. Only tests
+// that printed `=== RUN` are pending, so no parent is invented from a name.
+func (p *goTextParser) hasUnfinishedSub(g *goTest) bool {
+	for _, o := range p.pending {
+		if _, ok := p.results[o]; !ok && len(o.name) > len(g.name) && strings.HasPrefix(o.name, g.name+"/") {
 			return true
 		}
 	}

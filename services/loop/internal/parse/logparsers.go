@@ -17,18 +17,21 @@ const tailLines = 12
 
 // logParsers runs every format parser over the log in one pass.
 type logParsers struct {
-	gojson  *goJSONParser
-	gotext  *goTextParser
-	pytest  *pytestParser
-	jstext  *jsTextParser
-	jsline  *jsonLineParser
-	mocha   *mochaParser
-	node    *nodeTestParser
-	cargo   *cargoParser
-	maven   *surefireLogParser
-	generic *genericParser
-	diag    *diagParser
-	crash   *crashParser
+	gojson   *goJSONParser
+	gotext   *goTextParser
+	pytest   *pytestParser
+	unittest *unittestParser
+	jstext   *jsTextParser
+	jsline   *jsonLineParser
+	mocha    *mochaParser
+	node     *nodeTestParser
+	uvu      *uvuParser
+	cargo    *cargoParser
+	ctest    *ctestParser
+	maven    *surefireLogParser
+	generic  *genericParser
+	diag     *diagParser
+	crash    *crashParser
 
 	tail    [tailLines][]byte
 	tailOff [tailLines]int64
@@ -40,20 +43,23 @@ type logParsers struct {
 
 func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 	ps := &logParsers{
-		gojson:  newGoJSONParser(lim, paths),
-		gotext:  newGoTextParser(lim, paths),
-		pytest:  newPytestParser(lim, paths),
-		jstext:  newJSTextParser(lim, paths),
-		jsline:  &jsonLineParser{lim: lim, paths: paths},
-		mocha:   newMochaParser(lim, paths),
-		node:    newNodeTestParser(lim, paths),
-		cargo:   newCargoParser(lim, paths),
-		maven:   newSurefireLogParser(lim, paths),
-		generic: &genericParser{set: newTestSet(lim)},
-		diag:    newDiagParser(paths, phase, lim),
-		crash:   newCrashParser(lim, paths),
-		errs:    msgBuf{max: 2048},
-		errOff:  -1,
+		gojson:   newGoJSONParser(lim, paths),
+		gotext:   newGoTextParser(lim, paths),
+		pytest:   newPytestParser(lim, paths),
+		unittest: newUnittestParser(lim, paths),
+		jstext:   newJSTextParser(lim, paths),
+		jsline:   &jsonLineParser{lim: lim, paths: paths},
+		mocha:    newMochaParser(lim, paths),
+		node:     newNodeTestParser(lim, paths),
+		uvu:      newUvuParser(lim, paths),
+		cargo:    newCargoParser(lim, paths),
+		ctest:    newCTestParser(lim, paths),
+		maven:    newSurefireLogParser(lim, paths),
+		generic:  &genericParser{set: newTestSet(lim)},
+		diag:     newDiagParser(paths, phase, lim),
+		crash:    newCrashParser(lim, paths),
+		errs:     msgBuf{max: 2048},
+		errOff:   -1,
 	}
 	ps.gojson.diag.phase = glv1.Phase_PHASE_BUILD
 	ps.install = phase == glv1.Phase_PHASE_INSTALL
@@ -106,11 +112,14 @@ func (ps *logParsers) scanWith(ctx context.Context, lr *lineReader) (int64, erro
 func (ps *logParsers) feed(ln line) {
 	ps.gotext.feed(ln)
 	ps.pytest.feed(ln)
+	ps.unittest.feed(ln)
 	ps.jstext.feed(ln)
 	ps.jsline.feed(ln)
 	ps.mocha.feed(ln)
 	ps.node.feed(ln)
+	ps.uvu.feed(ln)
 	ps.cargo.feed(ln)
+	ps.ctest.feed(ln)
 	ps.maven.feed(ln)
 	ps.generic.feed(ln)
 	ps.diag.feed(ln)
@@ -147,10 +156,13 @@ func looksLikeError(t []byte) bool {
 
 func (ps *logParsers) finish() {
 	ps.pytest.finish()
+	ps.unittest.finish()
 	ps.jstext.finish()
 	ps.mocha.finish()
 	ps.node.finish()
+	ps.uvu.finish()
 	ps.cargo.finish()
+	ps.ctest.finish()
 	ps.maven.finish()
 	ps.crash.finish()
 }
@@ -161,10 +173,13 @@ func (ps *logParsers) candidates() []candidate {
 		{format: FormatGoJSON, rank: 4, set: ps.gojson.set, extra: ps.gojson.diag.failures()},
 		{format: FormatGoText, rank: 3, set: ps.gotext.set},
 		{format: FormatPytestSummary, rank: 3, set: ps.pytest.set},
+		{format: FormatUnittest, rank: 3, set: ps.unittest.set},
 		{format: ps.jstext.format, rank: 3, set: ps.jstext.set},
 		{format: FormatMocha, rank: 3, set: ps.mocha.set},
 		{format: ps.node.format, rank: 3, set: ps.node.set},
+		{format: FormatUvu, rank: 3, set: ps.uvu.set},
 		{format: FormatCargo, rank: 3, set: ps.cargo.set},
+		{format: FormatCTest, rank: 3, set: ps.ctest.set},
 		{format: FormatSurefireLog, rank: 3, set: ps.maven.set},
 		{format: FormatGeneric, rank: 1, set: ps.generic.set},
 	}

@@ -29,6 +29,10 @@ type nodeTestParser struct {
 	// TAP state: subtest names by indent, and the test point awaiting its YAML.
 	names   []string
 	pending *nodeTAPTest
+	// kids[d] counts the test points seen at depth d since the last point
+	// at depth d-1 (their parent); kidFail[d] says whether one failed.
+	kids    [maxTAPDepth + 2]int
+	kidFail [maxTAPDepth + 2]bool
 	inYAML  bool
 	yamlKey string
 	// spec state: the "failing tests" section.
@@ -42,10 +46,15 @@ type nodeTestParser struct {
 const maxTAPDepth = 32
 
 type nodeTAPTest struct {
-	t      Test
-	suite  bool
-	msg    msgBuf
-	frames frameList
+	t     Test
+	suite bool
+	// parent is a test point that closed a block of subtests: its outcome
+	// is theirs, so it is not a test of its own unless it failed while
+	// they all passed (a failing hook).
+	parent    bool
+	subFailed bool
+	msg       msgBuf
+	frames    frameList
 }
 
 func newNodeTestParser(lim *Limits, paths *Paths) *nodeTestParser {
@@ -137,6 +146,7 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 			tt.Status = StatusFailed
 		}
 		p.pending = &nodeTAPTest{t: tt, msg: msgBuf{max: p.lim.MaxMessageBytes}, frames: frameList{max: p.lim.MaxFrames}}
+		p.nest(p.pending, depth)
 		p.set.seen = true
 		return true
 	}
@@ -188,14 +198,25 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 	return true
 }
 
-// flushTAP records the pending test point (suites are not tests).
+// nest links a test point to the subtests printed (indented) before it:
+// TAP 14 prints a parent's point after its subtests' block.
+func (p *nodeTestParser) nest(x *nodeTAPTest, depth int) {
+	d := min(depth, maxTAPDepth)
+	x.parent, x.subFailed = p.kids[d+1] > 0, p.kidFail[d+1]
+	p.kids[d+1], p.kidFail[d+1] = 0, false
+	p.kids[d]++
+	p.kidFail[d] = p.kidFail[d] || x.t.Status.failing()
+}
+
+// flushTAP records the pending test point. Suites are not tests, and
+// nested subtests are counted once: as themselves, not again in each parent.
 func (p *nodeTestParser) flushTAP() {
 	x := p.pending
 	if x == nil {
 		return
 	}
 	p.pending, p.inYAML, p.yamlKey = nil, false, ""
-	if x.suite {
+	if x.suite || x.parent && (x.subFailed || !x.t.Status.failing()) {
 		return
 	}
 	t := x.t
@@ -263,7 +284,9 @@ func (p *nodeTestParser) closeSpec() {
 func (p *nodeTestParser) finish() {
 	p.flushTAP()
 	p.closeSpec()
-	if p.any {
+	// node's own `# tests` also counts every parent test; the TAP points,
+	// counted once each, are the truth when there are any.
+	if p.any && !(p.format == FormatNodeTAP && p.set.counts.Total() > 0) {
 		c := p.counts
 		p.set.summary = &c
 	}

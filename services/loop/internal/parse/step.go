@@ -92,6 +92,7 @@ func Step(ctx context.Context, in Input) (*StepReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	ps.gojson.streamEnded(rep.stepFailed())
 	cands = append(cands, ps.candidates()...)
 	best := choose(cands)
 	if best != nil {
@@ -101,6 +102,9 @@ func Step(ctx context.Context, in Input) (*StepReport, error) {
 		rep.TestsOmitted = best.set.omitted
 		if rep.Counts.Flaky == 0 {
 			rep.Counts.Flaky = best.set.counts.Flaky
+		}
+		if rep.Counts.Unfinished == 0 {
+			rep.Counts.Unfinished = best.set.counts.Unfinished
 		}
 	}
 	rep.lint(ps.diag)

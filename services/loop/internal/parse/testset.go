@@ -39,6 +39,14 @@ func (s *testSet) add(t Test) {
 	s.omitted++
 }
 
+// unfinished adds a test that started but never reported an outcome (its
+// binary died): counted as failed and as unfinished.
+func (s *testSet) unfinished(t Test) {
+	t.Status = StatusFailed
+	s.counts.Unfinished++
+	s.add(t)
+}
+
 // countOnly counts a test without keeping its record.
 func (s *testSet) countOnly(t Test) {
 	if s.count(t.Status) {

@@ -3,9 +3,10 @@
 // their stack frames, each tied to the step and a byte offset in its log.
 //
 // Parsing is a single streaming pass over the log: every line is offered to a
-// set of small format parsers (go test -json, pytest, jest/vitest, mocha,
-// node --test, cargo/libtest, Maven Surefire, compiler and linter
-// diagnostics, tracebacks, the generic "N passed, N failed" line). Each keeps
+// set of small format parsers (go test -json and text, pytest, Python
+// unittest, jest/vitest, mocha, node --test, uvu, cargo/libtest, Maven
+// Surefire, ctest, compiler and linter diagnostics, tracebacks, the generic
+// "N passed, N failed" line). Each keeps
 // bounded state, so memory does not grow with the size of the log. Machine
 // readable reports written by the step (JUnit XML, jest/vitest/mocha JSON) are
 // preferred over log text when the caller passes them as artifacts.
@@ -80,6 +81,11 @@ type Counts struct {
 	Errors  int
 	// Flaky tests are counted in Passed (they passed on re-run), never in Failed.
 	Flaky int
+	// Unfinished tests are counted in Failed: they started but never
+	// reported an outcome because the test binary died (panic, os.Exit,
+	// timeout). Tests that had not started are not known at all, so a
+	// non-zero Unfinished says the counts are incomplete.
+	Unfinished int
 }
 
 // Total is the number of tests counted.
@@ -89,7 +95,7 @@ func (c Counts) Total() int { return c.Passed + c.Failed + c.Skipped + c.Errors 
 func (c Counts) Add(o Counts) Counts {
 	return Counts{
 		Passed: c.Passed + o.Passed, Failed: c.Failed + o.Failed, Skipped: c.Skipped + o.Skipped,
-		Errors: c.Errors + o.Errors, Flaky: c.Flaky + o.Flaky,
+		Errors: c.Errors + o.Errors, Flaky: c.Flaky + o.Flaky, Unfinished: c.Unfinished + o.Unfinished,
 	}
 }
 
@@ -128,6 +134,7 @@ const (
 	FormatGoText        = "go-text"
 	FormatPytestJUnit   = "pytest-junit"
 	FormatPytestSummary = "pytest-summary"
+	FormatUnittest      = "unittest"
 	FormatJestJSON      = "jest-json"
 	FormatVitestJSON    = "vitest-json"
 	FormatJestText      = "jest-text"
@@ -136,7 +143,9 @@ const (
 	FormatMocha         = "mocha"
 	FormatNodeTAP       = "node-tap"
 	FormatNodeSpec      = "node-spec"
+	FormatUvu           = "uvu"
 	FormatCargo         = "cargo"
+	FormatCTest         = "ctest"
 	FormatSurefire      = "surefire"
 	FormatSurefireLog   = "surefire-log"
 	FormatJUnit         = "junit"

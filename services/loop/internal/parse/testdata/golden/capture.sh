@@ -5,7 +5,7 @@
 set -u
 G=${GOLDEN:-$(cd "$(dirname "$0")" && pwd)}
 tool=$1 case=$2 src=$3 wd=$4 cmd=$5 art=${6:-} ext=${7:-}
-rm -rf /workspace && mkdir -p /workspace && cp -a "$src"/. /workspace/
+mkdir -p /workspace && find /workspace -mindepth 1 -delete && cp -a "$src"/. /workspace/
 mkdir -p "$G/$tool"
 cd "/workspace/$wd"
 sh -c "$cmd" > "$G/$tool/$case.log" 2>&1
