@@ -92,7 +92,7 @@ for dir in "$corpus"/*/; do
 	fi
 	if [[ $rc == 124 ]] || [[ ! -s $out/$name.json && $secs -ge $limit ]]; then
 		line=$(printf 'TIMEOUT\t-\t-\tno result after %ss' "$limit")
-	elif ! jq -e .status "$out/$name.json" >/dev/null 2>&1; then
+	elif [[ ! -s $out/$name.json ]] || ! jq -e .status "$out/$name.json" >/dev/null 2>&1; then
 		line=$(printf 'NO-JSON\t-\t-\texit %s: %s' "$rc" "$(tail -n1 "$out/$name.err" | tr '|\t' '  ' | cut -c1-160)")
 	else
 		line=$(summarize "$out/$name.json")
