@@ -9,7 +9,7 @@
 # Usage: scripts/realworld.sh CORPUS [LIST]
 #   CORPUS  directory of git checkouts (one per repository, never in this tree)
 #   LIST    corpus list (default docs/realworld-corpus.txt): lines
-#           `name | url | commit | test command | expected verdict`
+#           `name | url | commit | test command | expected verdict [| note]`
 # Environment:
 #   GREENLIGHT          the binary (default .bin/greenlight, `make build`)
 #   GREENLIGHT_HOME     data directory of embedded mode (default CORPUS/.greenlight-home,
