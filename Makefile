@@ -14,7 +14,7 @@ export PATH := $(BIN):$(PATH)
 MODULES := pkg services/discovery services/executor services/loop services/gateway cmd/greenlight
 SERVICES := discovery executor loop gateway
 
-PHONY_EXTRA := demo up down compose-test test-executor-exec
+PHONY_EXTRA := demo up down compose-test test-executor-exec realworld
 .PHONY: $(PHONY_EXTRA) all tools generate check-generate lint vet fmt-check build test test-unit bench engine images browser clean \
 	bench-blob bench-workspace bench-discovery bench-events bench-parse bench-loop bench-gateway bench-executor fuzz
 
@@ -61,6 +61,11 @@ vet:
 build:
 	@for s in $(SERVICES); do (cd services/$$s && go build -o $(BIN)/greenlight-$$s ./cmd/greenlight-$$s) || exit 1; done
 	cd cmd/greenlight && go build -o $(BIN)/greenlight . && go build -o $(BIN)/greenlight-healthcheck ./cmd/greenlight-healthcheck
+
+## realworld: greenlight over a directory of real-repository checkouts (CORPUS=DIR; docs/realworld.md)
+realworld: build
+	@test -n "$(CORPUS)" || { echo "usage: make realworld CORPUS=DIR (checkouts, see docs/realworld.md)" >&2; exit 2; }
+	bash scripts/realworld.sh "$(CORPUS)"
 
 ## demo: the main job — verify the bundled failing and passing examples (engine and images set up on the way)
 demo:
