@@ -30,6 +30,8 @@ type app struct {
 	reportURL string
 	logLevel  string
 	color     string
+	// caBundleFlag is --ca-bundle: PEM trusted by embedded install steps.
+	caBundleFlag string
 }
 
 // Main runs the CLI with args (without the program name) and returns the
@@ -81,6 +83,8 @@ Exit codes: 0 PASS, 1 FAIL, 2 usage or infrastructure error.`,
 	pf.StringVar(&a.reportURL, "report-url", a.env.Getenv("GREENLIGHT_REPORT_URL"), "base URL of the report pages (env GREENLIGHT_REPORT_URL; default derived from --addr)")
 	pf.StringVar(&a.logLevel, "log-level", envOr(a.env.Getenv("GREENLIGHT_LOG_LEVEL"), ""), "service log level on stderr: debug, info, warn, error (default: off, info for serve)")
 	pf.StringVar(&a.color, "color", "auto", "colors and spinner: auto, always, never")
+	pf.StringVar(&a.caBundleFlag, "ca-bundle", envOr(a.env.Getenv("GREENLIGHT_CA_BUNDLE"), "auto"),
+		"PEM file install steps trust in embedded mode and serve (env GREENLIGHT_CA_BUNDLE): auto = "+HostCABundle+" when present, none = only the image's CAs")
 	root.AddCommand(
 		a.verifyCmd(), a.discoverCmd(), a.fixCmd(), a.runsCmd(), a.showCmd(), a.watchCmd(),
 		a.artifactsCmd(), a.evalCmd(), a.serveCmd(), a.versionCmd(),

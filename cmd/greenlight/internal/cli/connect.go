@@ -33,11 +33,15 @@ func (a *app) connectWith(ctx context.Context, profiles []loopsvc.ProviderProfil
 		}
 		return stack.Remote(stack.RemoteOptions{Addr: a.addr, Token: a.token, ReportBase: a.reportURL})
 	}
+	ca, err := a.caBundle()
+	if err != nil {
+		return nil, err
+	}
 	log, err := a.logger(a.env.Stderr, "")
 	if err != nil {
 		return nil, err
 	}
-	st, err := stack.Start(ctx, stack.Options{Home: a.dataDir(), Log: log, ProviderProfiles: profiles})
+	st, err := stack.Start(ctx, stack.Options{Home: a.dataDir(), Log: log, ProviderProfiles: profiles, CABundle: ca})
 	if err != nil {
 		return nil, err
 	}

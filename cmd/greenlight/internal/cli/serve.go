@@ -58,6 +58,10 @@ process can drive the executor. To grpcurl them, set one and pass
 			if err != nil {
 				return err
 			}
+			ca, err := a.caBundle()
+			if err != nil {
+				return err
+			}
 			log, err := a.logger(a.env.Stderr, "info")
 			if err != nil {
 				return err
@@ -69,7 +73,7 @@ process can drive the executor. To grpcurl them, set one and pass
 			ctx := cmd.Context()
 			st, err := stack.Start(ctx, stack.Options{
 				Home: a.dataDir(), Listen: true, Addrs: addrs, Gateway: true, PoolSize: pool,
-				ShutdownGrace: grace, Log: log, Token: a.token, ProviderProfiles: profiles, ServiceToken: serviceToken,
+				ShutdownGrace: grace, Log: log, Token: a.token, ProviderProfiles: profiles, ServiceToken: serviceToken, CABundle: ca,
 			})
 			if err != nil {
 				return err

@@ -42,6 +42,8 @@ type Options struct {
 	// PoolSize is the executor's warm pool per image (0: none, the right
 	// choice for a one-shot command).
 	PoolSize int
+	// CABundle is a PEM file install steps trust (empty: the image's CAs).
+	CABundle string
 	// ShutdownGrace bounds how long in-flight calls may run at Close.
 	ShutdownGrace time.Duration
 	// Log receives the services' logs; nil discards them.
@@ -171,6 +173,7 @@ func (st *Stack) startLoop(ctx context.Context, disc, exec *grpc.ClientConn) err
 func (st *Stack) startExecutor(ctx context.Context, ln *listener) error {
 	cfg := executorsvc.DefaultConfig(st.opts.Home)
 	cfg.PoolSize = st.opts.PoolSize
+	cfg.CABundle = st.opts.CABundle
 	exec, err := executorsvc.New(cfg, st.loop.Blobs(), st.log.Named("executor"))
 	if err != nil {
 		return fmt.Errorf("start executor: %w", err)
