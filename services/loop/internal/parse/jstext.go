@@ -26,6 +26,18 @@ type jsBlock struct {
 	stack  bool
 }
 
+// result is the block's test with its message, stack frames and the first
+// project frame as its location.
+func (b *jsBlock) result() Test {
+	t := b.test
+	t.Message = b.msg.String()
+	t.Frames = b.frames.frames
+	if f, ok := firstProject(t.Frames); ok {
+		t.File, t.Line = f.File, f.Line
+	}
+	return t
+}
+
 // jsTextParser reads jest's and vitest's default (text) reporters.
 type jsTextParser struct {
 	lim    *Limits
@@ -146,12 +158,7 @@ func (p *jsTextParser) close() {
 		return
 	}
 	p.block = nil
-	t := b.test
-	t.Message = b.msg.String()
-	t.Frames = b.frames.frames
-	if f, ok := firstProject(t.Frames); ok {
-		t.File, t.Line = f.File, f.Line
-	}
+	t := b.result()
 	k := classify(t.Message, "", t.Status)
 	if t.Status == StatusError && strings.Contains(t.Message, "SyntaxError") {
 		k = glv1.FailureKind_FAILURE_KIND_COMPILE

@@ -101,12 +101,7 @@ func (p *surefireLogParser) close() {
 		return
 	}
 	p.block = nil
-	t := b.test
-	t.Message = b.msg.String()
-	t.Frames = b.frames.frames
-	if f, ok := firstProject(t.Frames); ok {
-		t.File, t.Line = f.File, f.Line
-	}
+	t := b.result()
 	t.kind = classify(t.Message, p.typ, t.Status)
 	if strings.Contains(p.typ, "AssertionError") {
 		t.kind = glv1.FailureKind_FAILURE_KIND_TEST_ASSERTION

@@ -105,14 +105,9 @@ func (p *mochaParser) close() {
 		return
 	}
 	p.block = nil
-	t := b.test
+	t := b.result()
 	t.Suite = strings.Join(p.title[:max(0, len(p.title)-1)], " ")
 	t.Name = p.title[len(p.title)-1]
-	t.Message = b.msg.String()
-	t.Frames = b.frames.frames
-	if f, ok := firstProject(t.Frames); ok {
-		t.File, t.Line = f.File, f.Line
-	}
 	t.ID = strings.Join(p.title, " ")
 	if tf := testFile(t.Frames); tf != "" {
 		t.ID = tf + " > " + t.ID

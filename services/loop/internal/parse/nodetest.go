@@ -272,12 +272,7 @@ func (p *nodeTestParser) closeSpec() {
 		return
 	}
 	p.spec = nil
-	t := b.test
-	t.Message = b.msg.String()
-	t.Frames = b.frames.frames
-	if f, ok := firstProject(t.Frames); ok {
-		t.File, t.Line = f.File, f.Line
-	}
+	t := b.result()
 	p.set.add(t)
 }
 

@@ -105,12 +105,7 @@ func (p *uvuParser) closeBlock() {
 		return
 	}
 	p.block = nil
-	t := b.test
-	t.Message = b.msg.String()
-	t.Frames = b.frames.frames
-	if f, ok := firstProject(t.Frames); ok {
-		t.File, t.Line = f.File, f.Line
-	}
+	t := b.result()
 	p.set.add(t)
 }
 
