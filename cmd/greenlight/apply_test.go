@@ -2,12 +2,11 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/treedigest"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/dirtest"
 )
 
 // TestFixApplyIsAllOrNothing: the winning change modifies
@@ -30,8 +29,8 @@ func TestFixApplyIsAllOrNothing(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "zdocs", "README.md"), []byte("docs\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lockDir(t, filepath.Join(dir, "zdocs"))
-	before := treeHash(t, dir)
+	dirtest.Lock(t, filepath.Join(dir, "zdocs"))
+	before := dirtest.Digest(t, dir)
 
 	r := newUser(t).run(strings.NewReader(patch), "fix", "-q", "--provider", "client", "--apply", dir)
 	r.wantExit(t, 2, "fix --apply into an unwritable directory")
@@ -39,33 +38,7 @@ func TestFixApplyIsAllOrNothing(t *testing.T) {
 	if !strings.Contains(r.stdout, "zdocs/NOTES.md") {
 		t.Errorf("the winning change should include zdocs/NOTES.md:\n%s", r.stdout)
 	}
-	if treeHash(t, dir) != before {
+	if dirtest.Digest(t, dir) != before {
 		t.Fatal("a failed fix --apply changed the directory")
 	}
-}
-
-// treeHash digests every path, mode and content under dir.
-func treeHash(t *testing.T, dir string) string {
-	t.Helper()
-	d, err := treedigest.Of(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-// lockDir makes dir unwritable for the binary, undone at cleanup.
-func lockDir(t *testing.T, dir string) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		if err := os.Chmod(dir, 0o555); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = os.Chmod(dir, 0o755) })
-		return
-	}
-	if out, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
-		t.Skipf("root, and chattr +i does not work here: %v %s", err, out)
-	}
-	t.Cleanup(func() { _ = exec.Command("chattr", "-i", dir).Run() })
 }

@@ -11,18 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/treedigest"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/dirtest"
 )
-
-// treeHash digests every path, mode and content under dir.
-func treeHash(t *testing.T, dir string) string {
-	t.Helper()
-	d, err := treedigest.Of(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
 
 // applyCase is an original tree, a final one and the user's directory
 // (the original plus extras), ready for Apply.
@@ -38,7 +28,7 @@ func applyCase(t *testing.T) (user string, orig, final []byte) {
 func TestApplyIsAllOrNothingWhenARenameFails(t *testing.T) {
 	for failAt := 1; ; failAt++ {
 		user, orig, final := applyCase(t)
-		before := treeHash(t, user)
+		before := dirtest.Digest(t, user)
 		n := 0
 		beforeRename = func(from, to string) error {
 			if n++; n == failAt {
@@ -60,7 +50,7 @@ func TestApplyIsAllOrNothingWhenARenameFails(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "injected failure") || !strings.Contains(err.Error(), "unchanged") {
 			t.Fatalf("rename %d failing: Apply = %v", failAt, err)
 		}
-		if after := treeHash(t, user); after != before {
+		if after := dirtest.Digest(t, user); after != before {
 			t.Fatalf("rename %d failing changed the tree", failAt)
 		}
 	}
@@ -76,12 +66,12 @@ func TestApplyChangesNothingWhenATargetIsADirectory(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(user, "run.sh"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	before := treeHash(t, user)
+	before := dirtest.Digest(t, user)
 	_, err := Apply(context.Background(), user, bytes.NewReader(orig), bytes.NewReader(final))
 	if !errors.Is(err, ErrUnsupported) {
 		t.Fatalf("Apply = %v, want ErrUnsupported", err)
 	}
-	if treeHash(t, user) != before {
+	if dirtest.Digest(t, user) != before {
 		t.Fatal("a failed apply changed the tree")
 	}
 }
@@ -91,13 +81,13 @@ func TestApplyChangesNothingWhenATargetIsADirectory(t *testing.T) {
 // changes.
 func TestApplyChangesNothingWhenADirectoryIsReadOnly(t *testing.T) {
 	user, orig, final := applyCase(t)
-	lockDir(t, filepath.Join(user, "m"))
-	before := treeHash(t, user)
+	dirtest.Lock(t, filepath.Join(user, "m"))
+	before := dirtest.Digest(t, user)
 	_, err := Apply(context.Background(), user, bytes.NewReader(orig), bytes.NewReader(final))
 	if err == nil || !strings.Contains(err.Error(), "m/z.py") {
 		t.Fatalf("Apply = %v, want an error naming m/z.py", err)
 	}
-	if treeHash(t, user) != before {
+	if dirtest.Digest(t, user) != before {
 		t.Fatal("a failed apply changed the tree")
 	}
 }
@@ -109,25 +99,9 @@ func TestApplyLeavesNoTemporaryFiles(t *testing.T) {
 	if _, err := Apply(context.Background(), user, bytes.NewReader(orig), bytes.NewReader(final)); err != nil {
 		t.Fatal(err)
 	}
-	want := treeHash(t, tree(t, map[string]string{"a.py": "a = 2\n", "new/deep/n.py": "n = 1\n", "m/z.py": "z = 2\n", "run.sh": "+x:echo 2\n"}))
-	if got := treeHash(t, user); got != want {
+	want := dirtest.Digest(t, tree(t, map[string]string{"a.py": "a = 2\n", "new/deep/n.py": "n = 1\n", "m/z.py": "z = 2\n", "run.sh": "+x:echo 2\n"}))
+	if got := dirtest.Digest(t, user); got != want {
 		out, _ := exec.Command("find", user, "-printf", "%P %m\n").Output()
 		t.Fatalf("tree after apply differs from the final tree:\n%s", out)
 	}
-}
-
-// lockDir makes dir unwritable for this process, undone at cleanup.
-func lockDir(t *testing.T, dir string) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		if err := os.Chmod(dir, 0o555); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = os.Chmod(dir, 0o755) })
-		return
-	}
-	if out, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
-		t.Skipf("root, and chattr +i does not work here: %v %s", err, out)
-	}
-	t.Cleanup(func() { _ = exec.Command("chattr", "-i", dir).Run() })
 }

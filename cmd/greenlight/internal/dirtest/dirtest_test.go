@@ -1,4 +1,4 @@
-package treedigest
+package dirtest
 
 import (
 	"os"
@@ -14,14 +14,10 @@ func TestOfSeesEveryKindOfChange(t *testing.T) {
 		}
 	}
 	write("a", "one")
-	digest := func() string {
-		d, err := Of(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d
+	now := func() string {
+		return Digest(t, dir)
 	}
-	seen := map[string]string{digest(): "start"}
+	seen := map[string]string{now(): "start"}
 	changes := []struct {
 		name string
 		do   func()
@@ -34,13 +30,13 @@ func TestOfSeesEveryKindOfChange(t *testing.T) {
 	}
 	for _, c := range changes {
 		c.do()
-		d := digest()
+		d := now()
 		if prev, ok := seen[d]; ok {
 			t.Errorf("after %s the digest equals the one after %s", c.name, prev)
 		}
 		seen[d] = c.name
 	}
-	if _, err := Of(filepath.Join(dir, "missing")); err == nil {
+	if _, err := digest(filepath.Join(dir, "missing")); err == nil {
 		t.Error("a missing directory digested without error")
 	}
 }
