@@ -124,21 +124,12 @@ func (s *recordingStream) Recv() (*glv1.FixResponse, error) {
 }
 
 func TestProviderOverrideAndSemantics(t *testing.T) {
-	dir := t.TempDir()
-	enginetest.WriteFiles(t, dir, map[string]string{
+	dir, tasks, blobs := suiteOf(t, map[string]string{
 		"own/" + eval.TaskFile:  "provider: {kind: command, command: cat fix.patch, timeout: 30s}\n",
 		"own/repo/calc.py":      "x = 1\n",
 		"bare/" + eval.TaskFile: "max_rounds: 2\n",
 		"bare/repo/calc.py":     "x = 1\n",
 	})
-	tasks, err := eval.LoadSuite(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	blobs, err := blob.NewStore(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
 	tests := []struct {
 		name    string
 		over    *glv1.ProviderConfig
@@ -299,21 +290,12 @@ func loop(t *testing.T, steps ...*glv1.Step) (glv1.RunServiceClient, eval.Upload
 // TestAllowConfigChanges: only the task file or the caller's options set
 // allow_config_changes; by default it is off.
 func TestAllowConfigChanges(t *testing.T) {
-	dir := t.TempDir()
-	enginetest.WriteFiles(t, dir, map[string]string{
+	_, tasks, blobs := suiteOf(t, map[string]string{
 		"off/" + eval.TaskFile:     "provider: {kind: replay, recording_id: r_1}\n",
 		"off/repo/greenlight.yaml": "steps: []\n",
 		"on/" + eval.TaskFile:      "provider: {kind: replay, recording_id: r_1}\nallow_config_changes: true\n",
 		"on/repo/calc.py":          "x = 1\n",
 	})
-	tasks, err := eval.LoadSuite(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	blobs, err := blob.NewStore(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, c := range []struct {
 		opts eval.Options
 		want map[string]bool
@@ -336,4 +318,21 @@ func TestAllowConfigChanges(t *testing.T) {
 	if tasks[0].AllowConfigChanges {
 		t.Error("Run changed the caller's task")
 	}
+}
+
+// suiteOf writes files as a suite directory and loads it, with an empty
+// blob store for the samples' snapshots.
+func suiteOf(t *testing.T, files map[string]string) (string, []*eval.Task, *blob.Store) {
+	t.Helper()
+	dir := t.TempDir()
+	enginetest.WriteFiles(t, dir, files)
+	tasks, err := eval.LoadSuite(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blobs, err := blob.NewStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, tasks, blobs
 }
