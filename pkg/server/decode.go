@@ -56,22 +56,50 @@ func (c recordingCodec) Unmarshal(data mem.BufferSlice, v any) error {
 }
 
 // withDecodeErrors installs the recording codec and, first among o's
-// interceptors, the ones that answer its failures with InvalidArgument.
+// interceptors, the ones that answer its failures with InvalidArgument. The
+// unary request is decoded before any interceptor runs, so its record must
+// be taken by the outermost one (unaryDecodeTake, which New puts right
+// after logging and recovery): an interceptor that rejects the call first,
+// such as the service-token check, would otherwise leave it in the map for
+// good, and an unauthenticated client could grow the map without bound.
 func withDecodeErrors(o options) options {
 	f := &decodeFailures{}
+	o.decode = f
 	o.grpcOptions = append(o.grpcOptions, grpc.ForceServerCodecV2(recordingCodec{CodecV2: encoding.GetCodecV2("proto"), failures: f}))
-	o.unary = append([]grpc.UnaryServerInterceptor{unaryDecodeErrors(f)}, o.unary...)
+	o.unary = append([]grpc.UnaryServerInterceptor{unaryDecodeErrors}, o.unary...)
 	o.stream = append([]grpc.StreamServerInterceptor{streamDecodeErrors(f)}, o.stream...)
 	return o
 }
 
-func unaryDecodeErrors(f *decodeFailures) grpc.UnaryServerInterceptor {
+// decodeErrKey carries a unary request's decode failure from
+// unaryDecodeTake to unaryDecodeErrors.
+type decodeErrKey struct{}
+
+// unaryDecodeTake removes the request's decode failure from the map on
+// every call and hands it on in the context.
+func unaryDecodeTake(f *decodeFailures) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		if err := f.take(req); err != nil {
-			return nil, err
+			ctx = context.WithValue(ctx, decodeErrKey{}, err)
 		}
 		return handler(ctx, req)
 	}
+}
+
+// unaryDecodeErrors answers a request that did not decode with
+// InvalidArgument, after authentication has run.
+func unaryDecodeErrors(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	if err, _ := ctx.Value(decodeErrKey{}).(error); err != nil {
+		return nil, err
+	}
+	return handler(ctx, req)
+}
+
+// pending counts recorded failures nobody has taken (tests: it stays 0).
+func (d *decodeFailures) pending() int {
+	n := 0
+	d.m.Range(func(any, any) bool { n++; return true })
+	return n
 }
 
 func streamDecodeErrors(f *decodeFailures) grpc.StreamServerInterceptor {

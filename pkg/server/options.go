@@ -11,6 +11,7 @@ type options struct {
 	grpcOptions  []grpc.ServerOption
 	handleSignal bool
 	serviceToken *ServiceToken
+	decode       *decodeFailures
 }
 
 // WithUnaryInterceptors adds unary interceptors that run inside logging and

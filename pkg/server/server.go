@@ -30,6 +30,7 @@ type Server struct {
 	grpc         *grpc.Server
 	health       *healthService
 	handleSignal bool
+	decode       *decodeFailures
 
 	mu       sync.Mutex
 	explicit map[string]bool // services whose status SetServing fixed before Serve
@@ -48,7 +49,7 @@ func New(cfg Config, log *zap.Logger, opts ...Option) *Server {
 		opt(&o)
 	}
 	o = withDecodeErrors(o)
-	unary := []grpc.UnaryServerInterceptor{unaryLogging(log), unaryRecovery()}
+	unary := []grpc.UnaryServerInterceptor{unaryLogging(log), unaryRecovery(), unaryDecodeTake(o.decode)}
 	stream := []grpc.StreamServerInterceptor{streamLogging(log), streamRecovery()}
 	if o.serviceToken != nil {
 		unary = append(unary, o.serviceToken.UnaryInterceptor())
@@ -69,6 +70,7 @@ func New(cfg Config, log *zap.Logger, opts ...Option) *Server {
 		grpc:         grpc.NewServer(grpcOpts...),
 		health:       newHealthService(),
 		handleSignal: o.handleSignal,
+		decode:       o.decode,
 		explicit:     map[string]bool{},
 	}
 	// Until Serve runs, nothing is ready.
