@@ -201,6 +201,16 @@ func waitOrKill(cmd *exec.Cmd, d time.Duration) error {
 }
 
 // alive reports whether pid exists and is not a zombie.
+// diesWithin reports whether pid is dead (or a zombie) within d.
+func diesWithin(pid string, d time.Duration) bool {
+	for end := time.Now().Add(d); alive(pid); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			return false
+		}
+	}
+	return true
+}
+
 func alive(pid string) bool {
 	b, err := os.ReadFile("/proc/" + pid + "/stat")
 	if err != nil {

@@ -159,7 +159,9 @@ func TestKillAndTimeoutKillTheProcessGroup(t *testing.T) {
 			if d := time.Since(start); d > 2*time.Second {
 				t.Errorf("the exit came %s after the kill", d)
 			}
-			if alive(bg) {
+			// SIGKILL is delivered at once but acted on when the process
+			// next runs, which on a loaded machine can be a moment later.
+			if !diesWithin(bg, 2*time.Second) {
 				t.Errorf("the background process %s of the group survived", bg)
 			}
 		})
