@@ -14,7 +14,7 @@ export PATH := $(BIN):$(PATH)
 MODULES := pkg services/discovery services/executor services/loop services/gateway cmd/greenlight
 SERVICES := discovery executor loop gateway
 
-PHONY_EXTRA := demo up down compose-test test-executor-exec realworld
+PHONY_EXTRA := demo up down compose-test test-executor-exec realworld realworld-bugs
 .PHONY: $(PHONY_EXTRA) all tools generate check-generate lint vet fmt-check build test test-unit bench engine images browser clean \
 	bench-blob bench-workspace bench-discovery bench-events bench-parse bench-loop bench-gateway bench-executor fuzz
 
@@ -66,6 +66,11 @@ build:
 realworld: build
 	@test -n "$(CORPUS)" || { echo "usage: make realworld CORPUS=DIR (checkouts, see docs/realworld.md)" >&2; exit 2; }
 	bash scripts/realworld.sh "$(CORPUS)"
+
+## realworld-bugs: one injected one-line bug per corpus repository must end FAIL naming a test (docs/realworld-bugs.txt)
+realworld-bugs: build
+	@test -n "$(CORPUS)" || { echo "usage: make realworld-bugs CORPUS=DIR (checkouts, see docs/realworld.md)" >&2; exit 2; }
+	bash scripts/realworld-bugs.sh "$(CORPUS)"
 
 ## demo: the main job — verify the bundled failing and passing examples (engine and images set up on the way)
 demo:
