@@ -1,0 +1,72 @@
+package cisource
+
+import (
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// gitlabReserved are .gitlab-ci.yml's top-level keys that are not jobs.
+var gitlabReserved = map[string]bool{
+	"stages": true, "variables": true, "default": true, "include": true, "workflow": true, "image": true,
+	"services": true, "before_script": true, "after_script": true, "cache": true,
+}
+
+// gitlab learns .gitlab-ci.yml's job scripts (before_script, then script).
+func (r *reader) gitlab(file string) {
+	root := r.yamlRoot(file)
+	if root == nil {
+		return
+	}
+	env := literalEnv(get(root, "variables"))
+	before := get(root, "before_script")
+	if d := get(get(root, "default"), "before_script"); d != nil {
+		before = d
+	}
+	for _, p := range pairs(root) {
+		id, job := p[0].Value, p[1]
+		if gitlabReserved[id] || strings.HasPrefix(id, ".") || job.Kind != yaml.MappingNode || get(job, "script") == nil {
+			continue
+		}
+		skip := releaseJob(id, scalar(get(job, "stage")))
+		if skip == "" && get(job, "services") != nil {
+			skip = "the job needs service containers"
+		}
+		if skip == "" && scalar(get(job, "when")) == "manual" {
+			skip = "the job runs only by hand"
+		}
+		if skip == "" && (strings.Contains(nodeText(get(job, "only")), "tags") || strings.Contains(nodeText(get(job, "rules")), "CI_COMMIT_TAG")) {
+			skip = "the job runs only for tags"
+		}
+		jobEnv := merge(env, literalEnv(get(job, "variables")))
+		jb := before
+		if b := get(job, "before_script"); b != nil {
+			jb = b
+		}
+		r.gitlabScript(file, id, "before_script", jb, jobEnv, skip)
+		r.gitlabScript(file, id, "script", get(job, "script"), jobEnv, skip)
+	}
+}
+
+// gitlabScript learns one script list (nested lists flattened).
+func (r *reader) gitlabScript(file, job, key string, n *yaml.Node, env map[string]string, skip string) {
+	var walk func(n *yaml.Node)
+	i := 0
+	walk = func(n *yaml.Node) {
+		for _, item := range items(n) {
+			if item.Kind == yaml.SequenceNode {
+				walk(item)
+				continue
+			}
+			if item.Kind != yaml.ScalarNode {
+				continue
+			}
+			ctx := scriptCtx{file: file, key: fmt.Sprintf("%s.%s[%d]", job, key, i), label: job, line: scriptLine(item),
+				dir: ".", env: env, name: job, skip: skip, fromCI: true}
+			i++
+			r.script(ctx, item.Value)
+		}
+	}
+	walk(n)
+}

@@ -1,0 +1,202 @@
+package cisource
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// versionKeys are matrix keys and setup-action inputs naming the runtime
+// versions CI tests with.
+var versionKeys = map[string]string{
+	"go": "go", "go-version": "go", "golang": "go", "python": "python", "python-version": "python",
+	"node": "node", "node-version": "node", "nodejs": "node", "rust": "rust", "toolchain": "rust",
+	"java": "java", "java-version": "java", "jdk": "java",
+}
+
+// runDefaults are a workflow's or job's defaults.run.
+type runDefaults struct{ dir, shell string }
+
+// workflow learns a GitHub Actions workflow's run: steps.
+func (r *reader) workflow(file string) {
+	root := r.yamlRoot(file)
+	if root == nil {
+		return
+	}
+	env := literalEnv(get(root, "env"))
+	defs := defaults(get(root, "defaults"), runDefaults{dir: "."})
+	var uses []string
+	jobs := get(root, "jobs")
+	for _, p := range pairs(jobs) {
+		id, job := p[0].Value, p[1]
+		if job.Kind != yaml.MappingNode {
+			continue
+		}
+		for _, u := range r.job(file, id, job, merge(env, literalEnv(get(job, "env"))), defaults(get(job, "defaults"), defs)) {
+			if !contains(uses, u) {
+				uses = append(uses, u)
+			}
+		}
+	}
+	if len(uses) > 0 {
+		r.note("%s: %d `uses:` step(s) not run (%s): greenlight runs commands, not GitHub actions", file, len(uses), strings.Join(uses, ", "))
+	}
+}
+
+// job learns one job's steps and returns the actions it uses.
+func (r *reader) job(file, id string, job *yaml.Node, env map[string]string, defs runDefaults) []string {
+	name := scalar(get(job, "name"))
+	skip := releaseJob(id, name)
+	if skip == "" && get(job, "services") != nil {
+		skip = "the job needs service containers (" + strings.Join(keys(get(job, "services")), ", ") + ")"
+	}
+	if ro := strings.ToLower(scalar(get(job, "runs-on"))); skip == "" && (strings.Contains(ro, "windows") || strings.Contains(ro, "macos")) {
+		skip = "the job runs on " + ro
+	}
+	if cond := scalar(get(job, "if")); skip == "" && tagOnly.MatchString(cond) {
+		skip = "the job runs only for tags or releases"
+	}
+	matrix := matrixValues(get(get(job, "strategy"), "matrix"))
+	r.versionNotes(file, id, matrix, get(get(job, "strategy"), "matrix"))
+	var uses []string
+	for i, step := range items(get(job, "steps")) {
+		if u := scalar(get(step, "uses")); u != "" {
+			action, _, _ := strings.Cut(u, "@")
+			if !contains(uses, action) {
+				uses = append(uses, action)
+			}
+			continue
+		}
+		run := get(step, "run")
+		if run == nil || run.Kind != yaml.ScalarNode {
+			continue
+		}
+		stepName := scalar(get(step, "name"))
+		label := id + "/" + firstNonEmpty(stepName, fmt.Sprintf("steps[%d]", i))
+		ctx := scriptCtx{file: file, key: "jobs." + id + ".steps[" + fmt.Sprint(i) + "].run", label: label, line: scriptLine(run),
+			name: stepName, matrix: matrix, fromCI: true, skip: skip, env: merge(env, literalEnv(get(step, "env")))}
+		ctx.dir, ctx.skip = r.stepDir(step, defs, skip)
+		if sh := firstNonEmpty(scalar(get(step, "shell")), defs.shell); ctx.skip == "" && sh != "" && !strings.HasPrefix(sh, "bash") && !strings.HasPrefix(sh, "sh") {
+			ctx.skip = "runs in " + sh + ", not a POSIX shell"
+		}
+		if cond := scalar(get(step, "if")); ctx.skip == "" && tagOnly.MatchString(cond) {
+			ctx.skip = "runs only for tags or releases"
+		}
+		if ctx.skip == "" && secretRef.MatchString(nodeText(get(step, "env"))) {
+			ctx.skip = "needs repository secrets"
+		}
+		r.script(ctx, run.Value)
+	}
+	return uses
+}
+
+// stepDir resolves a step's working-directory (over the defaults).
+func (r *reader) stepDir(step *yaml.Node, defs runDefaults, skip string) (string, string) {
+	wd := firstNonEmpty(scalar(get(step, "working-directory")), defs.dir)
+	if strings.Contains(wd, "${{") {
+		return ".", firstNonEmpty(skip, "its working-directory is a GitHub expression")
+	}
+	wd = path.Clean(strings.TrimPrefix(wd, "./"))
+	if strings.HasPrefix(wd, "/") || wd == ".." || strings.HasPrefix(wd, "../") {
+		return ".", firstNonEmpty(skip, "its working-directory "+wd+" is outside the workspace")
+	}
+	return wd, skip
+}
+
+// defaults reads defaults.run over inherited defaults.
+func defaults(n *yaml.Node, in runDefaults) runDefaults {
+	run := get(n, "run")
+	if d := scalar(get(run, "working-directory")); d != "" {
+		in.dir = d
+	}
+	if s := scalar(get(run, "shell")); s != "" {
+		in.shell = s
+	}
+	return in
+}
+
+// matrixValues collects each matrix key's values: its list, plus the
+// values include entries add.
+func matrixValues(m *yaml.Node) map[string][]string {
+	out := map[string][]string{}
+	add := func(k string, v *yaml.Node) {
+		if v.Kind == yaml.ScalarNode && !strings.Contains(v.Value, "${{") && !contains(out[k], v.Value) {
+			out[k] = append(out[k], v.Value)
+		}
+	}
+	for _, p := range pairs(m) {
+		k, v := p[0].Value, p[1]
+		switch k {
+		case "exclude":
+		case "include":
+			for _, entry := range items(v) {
+				for _, e := range pairs(entry) {
+					add(e[0].Value, e[1])
+				}
+			}
+		default:
+			for _, item := range items(v) {
+				add(k, item)
+			}
+		}
+	}
+	return out
+}
+
+// versionNotes says which runtime versions the CI matrix tests.
+func (r *reader) versionNotes(file, job string, matrix map[string][]string, m *yaml.Node) {
+	for _, k := range sortedKeys(matrix) {
+		if tool, ok := versionKeys[k]; ok && m != nil {
+			r.note("%s:%d: job %s tests %s %s", file, m.Line, job, tool, strings.Join(matrix[k], ", "))
+		}
+	}
+}
+
+// scriptLine is the line of a run value's first line: the line after a
+// block scalar's | or > indicator, else the scalar's own line.
+func scriptLine(n *yaml.Node) int {
+	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return n.Line + 1
+	}
+	return n.Line
+}
+
+// literalEnv keeps the env entries whose values are plain literals.
+func literalEnv(n *yaml.Node) map[string]string {
+	var out map[string]string
+	for _, p := range pairs(n) {
+		if p[1].Kind != yaml.ScalarNode || strings.Contains(p[1].Value, "${{") {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[p[0].Value] = p[1].Value
+	}
+	return out
+}
+
+func merge(a, b map[string]string) map[string]string {
+	if len(b) == 0 {
+		return a
+	}
+	out := map[string]string{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
