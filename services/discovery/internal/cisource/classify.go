@@ -50,7 +50,7 @@ func classify(inv Invocation, part, stepName string) command.Phase {
 	if strings.HasPrefix(inv.Key, "script:") {
 		return command.Classify(strings.TrimPrefix(inv.Key, "script:"), "")
 	}
-	if builtins[prog] || skipReason(inv) != "" {
+	if !projectScript(part) || skipReason(inv) != "" {
 		return command.PhaseUnspecified
 	}
 	if p := command.Classify(stepName, ""); p != command.PhaseInstall {
@@ -120,4 +120,23 @@ func prefixed(prefix string, list []string) []string {
 		list[i] = prefix + list[i]
 	}
 	return list
+}
+
+// projectScript reports whether a command runs one of the repository's
+// own scripts (./ci/test.sh, bash scripts/lint.sh), whose name says
+// nothing: only those take their phase from the step's name, never a
+// known tool ("go version" in a job named "unit" is no test).
+func projectScript(part string) bool {
+	w := words(part)
+	for len(w) > 0 && isAssignment(w[0]) {
+		w = w[1:]
+	}
+	if len(w) > 1 && (w[0] == "bash" || w[0] == "sh") {
+		w = w[1:]
+	}
+	if len(w) == 0 {
+		return false
+	}
+	prog := w[0]
+	return strings.Contains(prog, "/") || strings.HasSuffix(prog, ".sh") || strings.HasSuffix(prog, ".py")
 }

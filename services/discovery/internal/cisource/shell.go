@@ -22,7 +22,7 @@ func logicalLines(script string) []line {
 		text := strings.TrimRight(raw[i], " \t\r")
 		for strings.HasSuffix(text, `\`) && i+1 < len(raw) {
 			i++
-			text = strings.TrimSuffix(text, `\`) + " " + strings.TrimSpace(raw[i])
+			text = strings.TrimRight(strings.TrimSuffix(text, `\`), " \t") + " " + strings.TrimSpace(raw[i])
 		}
 		text = strings.TrimSpace(text)
 		if text == "" || strings.HasPrefix(text, "#") {

@@ -35,20 +35,31 @@ func get(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// pairs returns a mapping's key/value nodes, merge keys (<<) included.
+// pairs returns a mapping's key/value nodes; the keys merged in with <<
+// come after the mapping's own, which override them.
 func pairs(n *yaml.Node) [][2]*yaml.Node {
 	n = deref(n)
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
 	}
-	var out [][2]*yaml.Node
+	var out, merged [][2]*yaml.Node
+	own := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], deref(n.Content[i+1])
 		if k.Value == "<<" {
-			out = append(out, pairs(v)...)
+			for _, m := range items(v) {
+				merged = append(merged, pairs(m)...)
+			}
 			continue
 		}
+		own[k.Value] = true
 		out = append(out, [2]*yaml.Node{k, v})
+	}
+	for _, p := range merged {
+		if !own[p[0].Value] {
+			own[p[0].Value] = true
+			out = append(out, p)
+		}
 	}
 	return out
 }
