@@ -134,4 +134,3 @@ func TestWorkflowNotYAML(t *testing.T) {
 		t.Errorf("bad YAML: %+v", l)
 	}
 }
-
