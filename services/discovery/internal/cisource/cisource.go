@@ -122,7 +122,10 @@ func (r *reader) script(ctx scriptCtx, text string) {
 			c := Command{Run: run, Workdir: dir, Env: ctx.env, Label: ctx.label, FromCI: ctx.fromCI, Skip: ctx.skip,
 				Source: command.Source{File: ctx.file, Key: ctx.key, Line: ctx.line + ln.Offset, Origin: Origin}}
 			next := r.analyze(&c, ctx.name)
-			if c.Skip != "" {
+			// A skipped job or step has one note (from its caller); a line
+			// is noted when it runs a tool that cannot run here, or is a
+			// check greenlight cannot evaluate (not for shell plumbing).
+			if ctx.skip == "" && c.Skip != "" && (c.Phase != command.PhaseUnspecified || strings.HasPrefix(c.Skip, "`")) {
 				r.note("%s:%d: skipped `%s` (%s): %s", c.Source.File, c.Source.Line, clip(run), c.Label, c.Skip)
 			}
 			if c.Phase != command.PhaseUnspecified || c.Skip != "" {

@@ -39,6 +39,9 @@ func (r *reader) gitlab(file string) {
 		if skip == "" && (strings.Contains(nodeText(get(job, "only")), "tags") || strings.Contains(nodeText(get(job, "rules")), "CI_COMMIT_TAG")) {
 			skip = "the job runs only for tags"
 		}
+		if skip != "" {
+			r.note("%s:%d: job %s not learned from: %s", file, p[0].Line, id, skip)
+		}
 		jobEnv := merge(env, literalEnv(get(job, "variables")))
 		jb := before
 		if b := get(job, "before_script"); b != nil {

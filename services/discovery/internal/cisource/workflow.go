@@ -58,6 +58,9 @@ func (r *reader) job(file, id string, job *yaml.Node, env map[string]string, def
 	if cond := scalar(get(job, "if")); skip == "" && tagOnly.MatchString(cond) {
 		skip = "the job runs only for tags or releases"
 	}
+	if skip != "" {
+		r.note("%s:%d: job %s not learned from: %s", file, job.Line, id, skip)
+	}
 	matrix := matrixValues(get(get(job, "strategy"), "matrix"))
 	r.versionNotes(file, id, matrix, get(get(job, "strategy"), "matrix"))
 	var uses []string
@@ -86,6 +89,9 @@ func (r *reader) job(file, id string, job *yaml.Node, env map[string]string, def
 		}
 		if ctx.skip == "" && secretRef.MatchString(nodeText(get(step, "env"))) {
 			ctx.skip = "needs repository secrets"
+		}
+		if ctx.skip != "" && skip == "" {
+			r.note("%s:%d: step %s not learned from: %s", file, run.Line, label, ctx.skip)
 		}
 		r.script(ctx, run.Value)
 	}

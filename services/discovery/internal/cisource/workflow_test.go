@@ -88,17 +88,17 @@ func TestWorkflow(t *testing.T) {
 		t.Errorf("continued line with cd: %+v", tools)
 	}
 
-	for run, why := range map[string]string{
-		"bash <(curl -s https://codecov.io/bash)": "downloads",
-		"./scripts/notify.sh":                     "secrets",
-		"make test":                               "deploy job",
-		"twine upload dist/*":                     "publishes a release",
+	for run, want := range map[string][2]string{
+		"bash <(curl -s https://codecov.io/bash)": {"downloads", "ci.yml:34: skipped `bash <(curl"},
+		"./scripts/notify.sh":                     {"secrets", "ci.yml:36: step test/Token not learned from: needs repository secrets"},
+		"make test":                               {"deploy job", "ci.yml:43: job deploy not learned from: a deploy job ships"},
+		"twine upload dist/*":                     {"publishes a release", "ci.yml:50: skipped `twine upload dist/*`"},
 	} {
-		if c := find(t, l, run); !strings.Contains(c.Skip, why) {
-			t.Errorf("%s: skip = %q, want it to say %q", run, c.Skip, why)
+		if c := find(t, l, run); !strings.Contains(c.Skip, want[0]) {
+			t.Errorf("%s: skip = %q, want it to say %q", run, c.Skip, want[0])
 		}
-		if !hasNote(l, run[:8], "skipped") {
-			t.Errorf("no note for skipped %q: %q", run, l.Notes)
+		if !hasNote(l, want[1]) {
+			t.Errorf("no note %q: %q", want[1], l.Notes)
 		}
 	}
 	if c := find(t, l, "go test ./..."); c.Skip == "" || !strings.Contains(c.Skip, "pwsh") {
