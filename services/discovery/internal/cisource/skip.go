@@ -78,7 +78,7 @@ func releaseJob(names ...string) string {
 var tagOnly = regexp.MustCompile(`refs/tags|github\.event_name\s*==\s*'(release|workflow_dispatch|schedule)'|startsWith\(\s*github\.ref\s*,\s*'refs/tags`)
 
 // matrixRef matches ${{ matrix.KEY }}.
-var matrixRef = regexp.MustCompile(`\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}`)
+var matrixRef = regexp.MustCompile(`\$\{\{\s*matrix\.([A-Za-z0-9_.-]+)\s*\}\}`)
 
 // maxMatrix bounds the variants of one command line.
 const maxMatrix = 8

@@ -81,7 +81,7 @@ func (r *reader) job(file, id string, job *yaml.Node, env map[string]string, def
 		ctx := scriptCtx{file: file, key: "jobs." + id + ".steps[" + fmt.Sprint(i) + "].run", label: label, line: scriptLine(run),
 			name: stepName, matrix: matrix, fromCI: true, skip: skip, env: merge(env, literalEnv(get(step, "env")))}
 		ctx.dir, ctx.skip = r.stepDir(step, defs, skip)
-		if sh := firstNonEmpty(scalar(get(step, "shell")), defs.shell); ctx.skip == "" && sh != "" && !strings.HasPrefix(sh, "bash") && !strings.HasPrefix(sh, "sh") {
+		if sh := firstNonEmpty(scalar(get(step, "shell")), defs.shell); ctx.skip == "" && !posixShell(sh, matrix) {
 			ctx.skip = "runs in " + sh + ", not a POSIX shell"
 		}
 		if cond := scalar(get(step, "if")); ctx.skip == "" && tagOnly.MatchString(cond) {
@@ -124,11 +124,18 @@ func defaults(n *yaml.Node, in runDefaults) runDefaults {
 }
 
 // matrixValues collects each matrix key's values: its list, plus the
-// values include entries add.
+// values include entries add. A value that is a mapping contributes its
+// scalar fields as "key.field" (matrix.platform.shell).
 func matrixValues(m *yaml.Node) map[string][]string {
 	out := map[string][]string{}
-	add := func(k string, v *yaml.Node) {
-		if v.Kind == yaml.ScalarNode && !strings.Contains(v.Value, "${{") && !contains(out[k], v.Value) {
+	var add func(k string, v *yaml.Node)
+	add = func(k string, v *yaml.Node) {
+		switch {
+		case v.Kind == yaml.MappingNode:
+			for _, f := range pairs(v) {
+				add(k+"."+f[0].Value, f[1])
+			}
+		case v.Kind == yaml.ScalarNode && !strings.Contains(v.Value, "${{") && !contains(out[k], v.Value):
 			out[k] = append(out[k], v.Value)
 		}
 	}
@@ -149,6 +156,17 @@ func matrixValues(m *yaml.Node) map[string][]string {
 		}
 	}
 	return out
+}
+
+// posixShell reports whether a step's shell is sh or bash; a shell taken
+// from the matrix is POSIX when any of its values is.
+func posixShell(sh string, matrix map[string][]string) bool {
+	for _, v := range expandMatrix(sh, matrix) {
+		if v == "" || strings.HasPrefix(v, "bash") || strings.HasPrefix(v, "sh") {
+			return true
+		}
+	}
+	return false
 }
 
 // versionNotes says which runtime versions the CI matrix tests.

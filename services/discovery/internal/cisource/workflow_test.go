@@ -134,3 +134,32 @@ func TestWorkflowNotYAML(t *testing.T) {
 		t.Errorf("bad YAML: %+v", l)
 	}
 }
+
+func TestWorkflowMatrixShell(t *testing.T) {
+	wf := `jobs:
+  test:
+    strategy:
+      matrix:
+        platform:
+          - {os: ubuntu-latest, shell: bash}
+          - {os: windows-latest, shell: cmd}
+    runs-on: ${{ matrix.platform.os }}
+    defaults:
+      run:
+        shell: ${{ matrix.platform.shell }}
+    steps:
+      - run: npm test
+  win:
+    runs-on: ubuntu-latest
+    steps:
+      - shell: ${{ matrix.sh }}
+        run: npm run lint
+`
+	l := Read(mapTree{".github/workflows/t.yml": wf})
+	if c := find(t, l, "npm test"); c.Skip != "" || c.Phase != command.PhaseTest {
+		t.Errorf("a matrix shell with a bash value is POSIX: %+v", c)
+	}
+	if c := find(t, l, "npm run lint"); !strings.Contains(c.Skip, "not a POSIX shell") {
+		t.Errorf("an unresolvable shell is not POSIX: %+v", c)
+	}
+}
