@@ -128,7 +128,11 @@ func (d *definitions) expand(inv Invocation, dir string, depth int) []Tool {
 			if goal == "" {
 				goal = mf.Default
 			}
-			lines = mf.commands(goal)
+			var made []string
+			lines, made = mf.commands(goal)
+			for _, t := range made { // "make check" also makes its prerequisites: "make vet"
+				out = append(out, Tool{Key: "make " + t, Dir: where})
+			}
 		}
 	case strings.HasPrefix(inv.Key, "script:"):
 		where = d.packageDir(where)

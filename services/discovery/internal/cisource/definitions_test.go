@@ -15,7 +15,7 @@ func TestMakefileTargets(t *testing.T) {
 		t.Errorf("make test: %+v", test)
 	}
 	check := find(t, l, "make check")
-	if !hasTool(check, "go vet", ".") || !hasTool(check, "go test", ".") || hasTool(check, "docker push", ".") {
+	if !hasTool(check, "go vet", ".") || !hasTool(check, "go test", ".") || !hasTool(check, "make lint", ".") || hasTool(check, "docker push", ".") {
 		t.Errorf("make check follows its prerequisites: %+v", check.Tools)
 	}
 	for _, tl := range check.Tools {

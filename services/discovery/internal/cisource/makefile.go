@@ -93,8 +93,9 @@ func parseMakefile(file string, data []byte) *makefile {
 // commands returns the recipe lines a goal runs, prerequisites first,
 // with make's own syntax reduced to shell: variables substituted, $(MAKE)
 // as make, $(foreach v,list,body) as its body, unknown references as "$_".
-func (mf *makefile) commands(goal string) []string {
-	var out []string
+// It also returns the prerequisite targets the goal makes (rules of this
+// Makefile only, not files).
+func (mf *makefile) commands(goal string) (lines, made []string) {
 	seen := map[string]bool{}
 	var walk func(t string, depth int)
 	walk = func(t string, depth int) {
@@ -103,15 +104,18 @@ func (mf *makefile) commands(goal string) []string {
 			return
 		}
 		seen[t] = true
+		if depth > 0 {
+			made = append(made, t)
+		}
 		for _, p := range r.Prereqs {
 			walk(p, depth+1)
 		}
 		for _, line := range r.Recipe {
-			out = append(out, mf.shell(line))
+			lines = append(lines, mf.shell(line))
 		}
 	}
 	walk(goal, 0)
-	return out
+	return lines, made
 }
 
 // shell reduces one recipe line to a shell command line.
