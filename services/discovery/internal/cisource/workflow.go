@@ -47,17 +47,7 @@ func (r *reader) workflow(file string) {
 
 // job learns one job's steps and returns the actions it uses.
 func (r *reader) job(file, id string, job *yaml.Node, env map[string]string, defs runDefaults) []string {
-	name := scalar(get(job, "name"))
-	skip := releaseJob(id, name)
-	if skip == "" && get(job, "services") != nil {
-		skip = "the job needs service containers (" + strings.Join(keys(get(job, "services")), ", ") + ")"
-	}
-	if ro := strings.ToLower(scalar(get(job, "runs-on"))); skip == "" && (strings.Contains(ro, "windows") || strings.Contains(ro, "macos")) {
-		skip = "the job runs on " + ro
-	}
-	if cond := scalar(get(job, "if")); skip == "" && tagOnly.MatchString(cond) {
-		skip = "the job runs only for tags or releases"
-	}
+	skip := jobSkip(id, job)
 	if skip != "" {
 		r.note("%s:%d: job %s not learned from: %s", file, job.Line, id, skip)
 	}
@@ -77,25 +67,53 @@ func (r *reader) job(file, id string, job *yaml.Node, env map[string]string, def
 			continue
 		}
 		stepName := scalar(get(step, "name"))
-		label := id + "/" + firstNonEmpty(stepName, fmt.Sprintf("steps[%d]", i))
-		ctx := scriptCtx{file: file, key: "jobs." + id + ".steps[" + fmt.Sprint(i) + "].run", label: label, line: scriptLine(run),
-			name: stepName, matrix: matrix, fromCI: true, skip: skip, env: merge(env, literalEnv(get(step, "env")))}
+		ctx := scriptCtx{file: file, key: fmt.Sprintf("jobs.%s.steps[%d].run", id, i), line: scriptLine(run),
+			label: id + "/" + firstNonEmpty(stepName, fmt.Sprintf("steps[%d]", i)),
+			name:  stepName, matrix: matrix, fromCI: true, env: merge(env, literalEnv(get(step, "env")))}
 		ctx.dir, ctx.skip = r.stepDir(step, defs, skip)
-		if sh := firstNonEmpty(scalar(get(step, "shell")), defs.shell); ctx.skip == "" && !posixShell(sh, matrix) {
-			ctx.skip = "runs in " + sh + ", not a POSIX shell"
-		}
-		if cond := scalar(get(step, "if")); ctx.skip == "" && tagOnly.MatchString(cond) {
-			ctx.skip = "runs only for tags or releases"
-		}
-		if ctx.skip == "" && secretRef.MatchString(nodeText(get(step, "env"))) {
-			ctx.skip = "needs repository secrets"
+		if ctx.skip == "" {
+			ctx.skip = stepSkip(step, defs, matrix)
 		}
 		if ctx.skip != "" && skip == "" {
-			r.note("%s:%d: step %s not learned from: %s", file, run.Line, label, ctx.skip)
+			r.note("%s:%d: step %s not learned from: %s", file, run.Line, ctx.label, ctx.skip)
 		}
 		r.script(ctx, run.Value)
 	}
 	return uses
+}
+
+// jobSkip says why a whole job is not learned from: it ships (deploy,
+// release, publish), needs service containers, runs on Windows or macOS
+// only, or only for tags.
+func jobSkip(id string, job *yaml.Node) string {
+	if why := releaseJob(id, scalar(get(job, "name"))); why != "" {
+		return why
+	}
+	if s := get(job, "services"); s != nil {
+		return "the job needs service containers (" + strings.Join(keys(s), ", ") + ")"
+	}
+	if ro := strings.ToLower(scalar(get(job, "runs-on"))); strings.Contains(ro, "windows") || strings.Contains(ro, "macos") {
+		return "the job runs on " + ro
+	}
+	if tagOnly.MatchString(scalar(get(job, "if"))) {
+		return "the job runs only for tags or releases"
+	}
+	return ""
+}
+
+// stepSkip says why one run: step is not learned from: another shell,
+// a tag-only condition, secrets in its environment.
+func stepSkip(step *yaml.Node, defs runDefaults, matrix map[string][]string) string {
+	if sh := firstNonEmpty(scalar(get(step, "shell")), defs.shell); !posixShell(sh, matrix) {
+		return "runs in " + sh + ", not a POSIX shell"
+	}
+	if tagOnly.MatchString(scalar(get(step, "if"))) {
+		return "runs only for tags or releases"
+	}
+	if secretRef.MatchString(nodeText(get(step, "env"))) {
+		return "needs repository secrets"
+	}
+	return ""
 }
 
 // stepDir resolves a step's working-directory (over the defaults).
