@@ -163,3 +163,42 @@ func TestWorkflowMatrixShell(t *testing.T) {
 		t.Errorf("an unresolvable shell is not POSIX: %+v", c)
 	}
 }
+
+func TestWorkflowJobAndStepSkips(t *testing.T) {
+	wf := `jobs:
+  db:
+    runs-on: ubuntu-latest
+    services:
+      postgres: {image: postgres}
+    steps:
+      - run: go test ./db/...
+  mac:
+    runs-on: macos-latest
+    steps:
+      - run: go test ./mac/...
+  t:
+    runs-on: ubuntu-latest
+    steps:
+      - working-directory: ${{ matrix.dir }}
+        run: go test ./expr/...
+      - working-directory: ../elsewhere
+        run: go test ./outside/...
+      - if: startsWith(github.ref, 'refs/tags/')
+        run: go test ./tag/...
+`
+	l := Read(mapTree{".github/workflows/t.yml": wf})
+	for run, why := range map[string]string{
+		"go test ./db/...":      "service containers (postgres)",
+		"go test ./mac/...":     "runs on macos-latest",
+		"go test ./expr/...":    "working-directory is a GitHub expression",
+		"go test ./outside/...": "outside the workspace",
+		"go test ./tag/...":     "only for tags",
+	} {
+		if c := find(t, l, run); !strings.Contains(c.Skip, why) {
+			t.Errorf("%s: skip %q, want %q", run, c.Skip, why)
+		}
+		if !hasNote(l, why) {
+			t.Errorf("no note says %q: %q", why, l.Notes)
+		}
+	}
+}
