@@ -31,8 +31,8 @@ func (c *Capabilities) learn(ci cisource.Learned) {
 // maintainersRun finds a learned command that runs the same tool as a
 // discovered one, in the same subproject, over at least the same files.
 func (c *Capabilities) maintainersRun(cmd command.Command, ci cisource.Learned) (cisource.Command, bool) {
-	for _, part := range strings.Split(cmd.Command, "&&") {
-		inv, ok := cisource.Parse(strings.TrimSpace(part))
+	for _, part := range cisource.Parts(cmd.Command) {
+		inv, ok := cisource.Parse(part)
 		if !ok {
 			continue
 		}

@@ -128,7 +128,7 @@ func (r *reader) script(ctx scriptCtx, text string) {
 			if ctx.skip == "" && c.Skip != "" && (c.Phase != command.PhaseUnspecified || strings.HasPrefix(c.Skip, "`")) {
 				r.note("%s:%d: skipped `%s` (%s): %s", c.Source.File, c.Source.Line, clip(run), c.Label, c.Skip)
 			}
-			if c.Phase != command.PhaseUnspecified || c.Skip != "" {
+			if c.Phase != command.PhaseUnspecified || c.Skip != "" || runsTools(c) {
 				r.out.Commands = append(r.out.Commands, c)
 			}
 			dir = next
@@ -174,6 +174,18 @@ func (r *reader) analyze(c *Command, stepName string) string {
 		return c.Workdir // a cd inside a subshell does not outlive the line
 	}
 	return dir
+}
+
+// runsTools reports whether an unclassified line still runs a tool (a
+// script like "npm run ci" whose lint and tests count as run).
+func runsTools(c Command) bool {
+	for _, t := range c.Tools {
+		prog, _, _ := strings.Cut(t.Key, " ")
+		if !builtins[prog] {
+			return true
+		}
+	}
+	return false
 }
 
 // cd follows a literal relative cd; anything else (cd "$DIR", cd -)

@@ -130,3 +130,12 @@ func TestSplitParts(t *testing.T) {
 		t.Errorf("splitParts = %q, want %q", got, want)
 	}
 }
+
+func TestUnclassifiedScriptStillCounts(t *testing.T) {
+	pj := `{"scripts": {"ci-all": "eslint . && node --test"}}`
+	wf := "jobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm run ci-all\n"
+	l := Read(mapTree{"package.json": pj, ".github/workflows/t.yml": wf})
+	if c := find(t, l, "npm run ci-all"); !hasTool(c, "eslint", ".") {
+		t.Errorf("a script whose name says nothing still runs eslint: %+v", c)
+	}
+}
