@@ -129,8 +129,8 @@ func (c *Capabilities) addable(lc cisource.Command, root string) string {
 		return "not a test"
 	case c.Configured:
 		return "the pipeline is configured"
-	case root == "" && len(c.Subprojects) == 0:
-		return "no subproject"
+	case root == "":
+		return "outside every subproject (no image to run it in)"
 	case strings.Contains(lc.Run, "$"):
 		return "depends on shell variables"
 	case !offline(lc.Run):
