@@ -26,7 +26,11 @@ func (r *reader) gitlab(file string) {
 	}
 	for _, p := range pairs(root) {
 		id, job := p[0].Value, p[1]
-		if gitlabReserved[id] || strings.HasPrefix(id, ".") || job.Kind != yaml.MappingNode || get(job, "script") == nil {
+		if gitlabReserved[id] || strings.HasPrefix(id, ".") || job.Kind != yaml.MappingNode {
+			continue
+		}
+		job = extended(root, job, 0)
+		if get(job, "script") == nil {
 			continue
 		}
 		skip := releaseJob(id, scalar(get(job, "stage")))
@@ -72,4 +76,30 @@ func (r *reader) gitlabScript(file, job, key string, n *yaml.Node, env map[strin
 		}
 	}
 	walk(n)
+}
+
+// extended returns a job with the keys of the jobs its extends: names
+// merged in under its own (as GitLab does, a few levels deep).
+func extended(root, job *yaml.Node, depth int) *yaml.Node {
+	bases := items(get(job, "extends"))
+	if len(bases) == 0 || depth > 3 {
+		return job
+	}
+	out := &yaml.Node{Kind: yaml.MappingNode, Line: job.Line}
+	have := map[string]bool{}
+	addAll := func(n *yaml.Node) {
+		for _, p := range pairs(n) {
+			if !have[p[0].Value] {
+				have[p[0].Value] = true
+				out.Content = append(out.Content, p[0], p[1])
+			}
+		}
+	}
+	addAll(job)
+	for _, b := range bases {
+		if base := get(root, b.Value); base != nil {
+			addAll(extended(root, base, depth+1))
+		}
+	}
+	return out
 }

@@ -33,6 +33,11 @@ pages:
 release:
   stage: deploy
   script: [goreleaser release]
+.go-test:
+  script:
+    - go test -short ./...
+short:
+  extends: .go-test
 `
 
 func TestGitLab(t *testing.T) {
@@ -51,6 +56,9 @@ func TestGitLab(t *testing.T) {
 		if c := find(t, l, run); !strings.Contains(c.Skip, "job ships") {
 			t.Errorf("%s: skip = %q", run, c.Skip)
 		}
+	}
+	if c := find(t, l, "go test -short ./..."); c.Source.Key != "short.script[0]" || c.Source.Line != 29 {
+		t.Errorf("a job's script from extends: %+v", c)
 	}
 	for _, c := range l.Commands {
 		if strings.Contains(c.Run, "hidden") {

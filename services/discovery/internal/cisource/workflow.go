@@ -47,6 +47,10 @@ func (r *reader) workflow(file string) {
 
 // job learns one job's steps and returns the actions it uses.
 func (r *reader) job(file, id string, job *yaml.Node, env map[string]string, defs runDefaults) []string {
+	if u := scalar(get(job, "uses")); u != "" { // a reusable workflow
+		action, _, _ := strings.Cut(u, "@")
+		return []string{action}
+	}
 	skip := jobSkip(id, job)
 	if skip != "" {
 		r.note("%s:%d: job %s not learned from: %s", file, job.Line, id, skip)

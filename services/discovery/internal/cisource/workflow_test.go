@@ -202,3 +202,10 @@ func TestWorkflowJobAndStepSkips(t *testing.T) {
 		}
 	}
 }
+
+func TestWorkflowReusableWorkflowIsAUse(t *testing.T) {
+	l := Read(mapTree{".github/workflows/t.yml": "jobs:\n  call:\n    uses: org/repo/.github/workflows/test.yml@v1\n"})
+	if len(l.Commands) != 0 || !hasNote(l, "1 `uses:`", "org/repo/.github/workflows/test.yml") {
+		t.Errorf("a reusable workflow call: %+v", l)
+	}
+}
