@@ -51,8 +51,9 @@ func (c *Capabilities) maintainersRun(cmd command.Command, ci cisource.Learned) 
 // covers reports whether the maintainers' invocation checks at least what
 // the discovered one does: make targets and package.json scripts are the
 // same whatever follows them; for other tools the maintainers' targets
-// must be the whole project ("", ".", "./...") or include the discovered
-// ones, so "mypy typing_tests" does not vouch for "mypy .".
+// must be the whole project (none, ".", "./...", for go only "./...") or
+// include the discovered ones, so "mypy typing_tests" does not vouch for
+// "mypy ." nor "go vet ." for "go vet ./...".
 func covers(t cisource.Tool, discovered []string) bool {
 	if strings.HasPrefix(t.Key, "script:") || strings.HasPrefix(t.Key, "make") {
 		return true
@@ -62,7 +63,8 @@ func covers(t cisource.Tool, discovered []string) bool {
 		return true
 	}
 	for _, a := range ci {
-		if a == "." || a == "./..." || a == "./" {
+		// For go, "." is one package; "./..." is the module.
+		if a == "./..." || !strings.HasPrefix(t.Key, "go ") && (a == "." || a == "./") {
 			return true
 		}
 	}

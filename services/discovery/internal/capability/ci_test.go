@@ -159,3 +159,25 @@ func hasNote(notes []string, parts ...string) bool {
 	}
 	return false
 }
+
+func TestCovers(t *testing.T) {
+	for _, tt := range []struct {
+		key      string
+		ci, disc []string
+		want     bool
+	}{
+		{"go vet", []string{"./..."}, []string{"./..."}, true},
+		{"go vet", []string{"-tags", "purego", "./..."}, []string{"./..."}, true},
+		{"go vet", []string{"."}, []string{"./..."}, false},
+		{"ruff check", nil, []string{"."}, true},
+		{"ruff check", []string{"src", "tests"}, []string{"."}, false},
+		{"mypy", []string{"typing_tests"}, nil, false},
+		{"mypy", []string{"src"}, []string{"src"}, true},
+		{"script:lint", []string{"--fix"}, nil, true},
+		{"make lint", []string{"extra"}, nil, true},
+	} {
+		if got := capability.Covers(cisource.Tool{Key: tt.key, Args: tt.ci}, tt.disc); got != tt.want {
+			t.Errorf("covers(%s %q, discovered %q) = %v, want %v", tt.key, tt.ci, tt.disc, got, tt.want)
+		}
+	}
+}
