@@ -61,7 +61,7 @@ func TestCIRunLintIsRequiredOtherLintAdvisory(t *testing.T) {
 
 func TestConfigWinsOverCI(t *testing.T) {
 	files := goWithWeb()
-	files["greenlight.yaml"] = "advisory: [go-vet]\nrequired: [web:npm-lint]\n"
+	files["greenlight.yaml"] = "advisory: [go-vet, ci:test-steps-1]\nrequired: [web:npm-lint]\n"
 	c, err := build(t, files, capability.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +72,9 @@ func TestConfigWinsOverCI(t *testing.T) {
 	}
 	if cmds["web:npm-lint"].Optional {
 		t.Errorf("greenlight.yaml required: promotes a lint CI does not run: %+v", cmds["web:npm-lint"])
+	}
+	if !cmds["ci:test-steps-1"].Optional {
+		t.Errorf("greenlight.yaml names a CI command like any other: %+v", cmds["ci:test-steps-1"])
 	}
 }
 
