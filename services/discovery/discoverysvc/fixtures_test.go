@@ -72,6 +72,10 @@ func TestFixtures(t *testing.T) {
 		// No go.mod: reported as Go (Go image), its Makefile targets run.
 		{"go-gopath", []string{". go make []"},
 			[]string{"make-test: make test"}, "L4"},
+		// The CI runs go vet: go-vet is planned as a required step (the
+		// table shows steps; grpc_test checks required and sources).
+		{"ci-workflow", []string{". go go [go test]"},
+			[]string{"go-build: go build ./...", "go-vet: go vet ./...", "go-test: go test -json ./..."}, "L4"},
 		{"empty", nil, nil, "unspecified"},
 		{"malformed-package-json", []string{". node npm []"},
 			[]string{`package-json: node -e 'JSON.parse(require("fs").readFileSync("package.json", "utf8"))'`}, "L3"},

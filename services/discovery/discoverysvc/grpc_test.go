@@ -234,3 +234,43 @@ func TestGRPCSelectionGetsHardFailureStep(t *testing.T) {
 		t.Fatalf("max=%v notes=%q", p.GetMaxLevel(), p.GetNotes())
 	}
 }
+
+// TestGRPCPlanLearnsFromCI sends a Go module whose workflow runs go vet
+// (through a matrix) through the service: the packed snapshot carries
+// .github/workflows, the planned go-vet is required, the CI commands are
+// whitelisted with their file and line, and what cannot run is a note.
+func TestGRPCPlanLearnsFromCI(t *testing.T) {
+	h := serve(t)
+	ctx := rpcContext(t)
+	snap := h.put(t, filepath.Join(reposDir, "ci-workflow"))
+	resp, err := h.client.Plan(ctx, &glv1.PlanRequest{Snapshot: snap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vet *glv1.Step
+	for _, s := range resp.GetPipeline().GetSteps() {
+		if s.GetName() == "go-vet" {
+			vet = s
+		}
+	}
+	if vet == nil || vet.GetOptional() {
+		t.Fatalf("go-vet must be planned as a required step: %v", vet)
+	}
+	var ci *glv1.Step
+	for _, c := range resp.GetCapabilities().GetCommands() {
+		if c.GetCommand() == "go test -race ./..." {
+			ci = c
+		}
+	}
+	src := ci.GetSource()
+	if ci == nil || src.GetOrigin() != "ci" || src.GetFile() != ".github/workflows/ci.yml" || src.GetLine() != 16 || src.GetKey() != "jobs.check.steps[2].run" {
+		t.Fatalf("the CI command is whitelisted with its source: %v", ci)
+	}
+	notes := strings.Join(resp.GetCapabilities().GetNotes(), "\n")
+	for _, want := range []string{"go-vet is required: the maintainers run it (.github/workflows/ci.yml:16", "skipped `curl -s https://codecov.io/bash | bash`",
+		"job deploy not learned from: a deploy job ships", "2 `uses:` step(s) not run (actions/checkout, actions/setup-go)"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+}

@@ -189,6 +189,15 @@ func TestDiscoveredPipelinesRunInTheSandbox(t *testing.T) {
 				t.Errorf("go-test ran in %q, want %s", img, goImage)
 			}
 		}},
+		// The repository's CI runs go vet: discovery plans go-vet as a
+		// required step (its failure would fail the verdict).
+		{fixture: "ci-workflow", verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L4, check: func(t *testing.T, r *planRun) {
+			allOK(t, r)
+			testsPassed(t, r, "go-test", "go-json", 1)
+			if vet := r.step(t, "go-vet"); vet.GetOptional() {
+				t.Errorf("go-vet is advisory; the CI runs it, so it must be required")
+			}
+		}},
 		{fixture: "python-pytest", verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L4, check: func(t *testing.T, r *planRun) {
 			allOK(t, r)
 			testsPassed(t, r, "pytest", "", 2)

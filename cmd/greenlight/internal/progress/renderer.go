@@ -229,7 +229,17 @@ func (r *Renderer) discovered(d *glv1.DiscoveryDone) {
 func (r *Renderer) stepStarted(s *glv1.StepStarted) {
 	r.running, r.index, r.logLine = s.GetStep().GetName(), s.GetIndex(), ""
 	r.stepStart = r.opts.Now() // our clock, not the event's: the server's may differ
-	r.println("%s %s: %s", r.position(s.GetIndex()), s.GetStep().GetName(), s.GetStep().GetCommand())
+	r.println("%s %s: %s%s", r.position(s.GetIndex()), s.GetStep().GetName(), s.GetStep().GetCommand(), ciSource(s.GetStep()))
+}
+
+// ciSource names the CI file and line a step was learned from (origin
+// "ci"): a step the user never configured says where it comes from.
+func ciSource(s *glv1.Step) string {
+	src := s.GetSource()
+	if src.GetOrigin() != "ci" || src.GetFile() == "" {
+		return ""
+	}
+	return fmt.Sprintf("  (from the maintainers' CI: %s:%d)", src.GetFile(), src.GetLine())
 }
 
 func (r *Renderer) logChunk(c *glv1.LogChunk) {

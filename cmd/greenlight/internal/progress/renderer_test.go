@@ -179,3 +179,21 @@ func TestDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestCIStepShowsItsSource(t *testing.T) {
+	var b bytes.Buffer
+	r := New(&b, Options{Now: (&fakeClock{t: time.Unix(0, 0), step: time.Millisecond}).now})
+	defer r.Close()
+	r.Event(&glv1.RunEvent{Kind: &glv1.RunEvent_StepStarted{StepStarted: &glv1.StepStarted{Index: 0, Step: &glv1.Step{
+		Name: "ci:build-steps-1", Command: "make -C tests",
+		Source: &glv1.CommandSource{File: ".github/workflows/build.yml", Line: 16, Origin: "ci"}}}}})
+	r.Event(&glv1.RunEvent{Kind: &glv1.RunEvent_StepStarted{StepStarted: &glv1.StepStarted{Index: 1, Step: &glv1.Step{
+		Name: "go-test", Command: "go test ./...", Source: &glv1.CommandSource{File: "go.mod", Origin: "default"}}}}})
+	out := b.String()
+	if !strings.Contains(out, "ci:build-steps-1: make -C tests  (from the maintainers' CI: .github/workflows/build.yml:16)") {
+		t.Errorf("a CI step names its source:\n%s", out)
+	}
+	if strings.Contains(out, "go.mod") {
+		t.Errorf("a discovered step's line is unchanged:\n%s", out)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/greenlight-dev/greenlight/pkg/image"
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/cisource"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/detect"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/repoconfig"
@@ -97,7 +98,7 @@ func Build(t Tree, opts Options) (*Capabilities, error) {
 	c.Notes = append(c.Notes, det.Notes...)
 	c.subprojects(det)
 	discovered := c.discovered(det)
-	if err := c.whitelist(discovered, cfg); err != nil {
+	if err := c.whitelist(discovered, cfg, cisource.Read(t)); err != nil {
 		return nil, err
 	}
 	c.Notes = append(c.Notes, cfg.Notes...)
@@ -146,7 +147,10 @@ func (c *Capabilities) discovered(det detect.Result) []command.Command {
 // whitelist merges discovered and configured commands. A configured step
 // replaces a discovered command of the same name; a later configuration
 // file cannot redefine a name an earlier one used.
-func (c *Capabilities) whitelist(discovered []command.Command, cfg *repoconfig.Config) error {
+//
+// What the repository's CI runs is applied next (learn), then
+// greenlight.yaml's tiers and required/advisory lists, which win over CI.
+func (c *Capabilities) whitelist(discovered []command.Command, cfg *repoconfig.Config, ci cisource.Learned) error {
 	configured := map[string]bool{}
 	var conf []command.Command
 	for _, s := range append(append([]command.Command{}, cfg.Steps...), cfg.Extra...) {
@@ -178,6 +182,7 @@ func (c *Capabilities) whitelist(discovered []command.Command, cfg *repoconfig.C
 			c.Default[cmd.Name] = true
 		}
 	}
+	c.learn(ci)
 	if err := c.retier(cfg); err != nil {
 		return err
 	}

@@ -18,8 +18,12 @@ var contentFiles = map[string]bool{
 }
 
 // WantContent reports whether the snapshot index must keep a file's content:
-// a manifest or configuration file outside ignored directories.
+// a manifest or configuration file outside ignored directories, or a CI
+// file (internal/cisource learns what the maintainers run from it).
 func WantContent(name string) bool {
+	if CIFile(name) {
+		return true
+	}
 	if Ignored(name) {
 		return false
 	}
@@ -44,3 +48,13 @@ var otherRuntimes = map[string]string{
 
 // otherRuntimeBySuffix covers marker files known by extension.
 var otherRuntimeBySuffix = map[string]string{".csproj": "dotnet", ".sln": "dotnet", ".fsproj": "dotnet", ".cabal": "haskell"}
+
+// CIFile reports whether a file is CI configuration greenlight reads: a
+// GitHub Actions workflow or .gitlab-ci.yml.
+func CIFile(name string) bool {
+	if name == ".gitlab-ci.yml" {
+		return true
+	}
+	dir, base := path.Split(name)
+	return dir == ".github/workflows/" && (strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml"))
+}

@@ -1,0 +1,4 @@
+package capability
+
+// Covers exposes covers to the external tests.
+var Covers = covers

@@ -1,0 +1,3 @@
+module example.com/ciworkflow
+
+go 1.22
