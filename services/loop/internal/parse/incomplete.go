@@ -22,7 +22,7 @@ func (rep *StepReport) markIncomplete(res *glv1.StepResult, best *candidate, ps 
 	switch {
 	case res.GetTruncated() && fromLog:
 		why = fmt.Sprintf("the test log was cut at the per-step cap (%d of %d bytes stored) and no machine-readable report was collected: "+
-			"only tests printed before the cut are counted (raise limits.log_bytes_per_step, or have the test runner write a report file)",
+			"only tests printed before the cut are counted (raise the verify request's limits.log_bytes_per_step, up to the executor's maximum, or make the tests print less)",
 			rep.LogBytes, max(res.GetOutputBytes(), rep.LogBytes))
 	case rep.Counts.Unfinished > 0:
 		why = fmt.Sprintf("%d test(s) did not finish because the test binary died (panic, os.Exit, timeout): they count as failed, "+
