@@ -29,6 +29,8 @@ func (rep *StepReport) markIncomplete(res *glv1.StepResult, best *candidate, ps 
 			"and tests it had not started yet never ran and are not counted", rep.Counts.Unfinished)
 	case best != nil && best.set.incomplete != "":
 		why = best.set.incomplete
+	case best != nil && goBinaryDied(best) != "":
+		why = goBinaryDied(best)
 	case ps.pytest.set.incomplete != "" && (best == nil || isPytestFormat(best.format)):
 		why = ps.pytest.set.incomplete
 	case killed(res) && fromLog && (best == nil || best.set.summary == nil):
@@ -50,4 +52,26 @@ func killed(res *glv1.StepResult) bool {
 
 func isPytestFormat(f string) bool {
 	return f == FormatPytestJUnit || f == FormatPytestSummary || f == FormatJUnit
+}
+
+// goBinaryDied explains a Go test binary that a panic or the -timeout
+// alarm ended: the test reported its failure, but the tests of its package
+// that had not run yet never did.
+func goBinaryDied(c *candidate) string {
+	if c.format != FormatGoJSON && c.format != FormatGoText {
+		return ""
+	}
+	for _, t := range c.set.failing {
+		how := ""
+		switch t.kind {
+		case glv1.FailureKind_FAILURE_KIND_CRASH:
+			how = "panicked"
+		case glv1.FailureKind_FAILURE_KIND_TIMEOUT:
+			how = "timed out"
+		default:
+			continue
+		}
+		return fmt.Sprintf("the test binary of %s %s in %s: tests of that package it had not run yet never ran and are not counted", t.Suite, how, t.Name)
+	}
+	return ""
 }

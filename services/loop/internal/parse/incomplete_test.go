@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -189,5 +190,22 @@ func TestDeadRunnersLeaveIncompleteCounts(t *testing.T) {
 	rep := parseStepLog(t, glv1.StepStatus_STEP_STATUS_FAILED, 1, goStream("example.com/m", 3, 1), 0, nil)
 	if rep.Incomplete {
 		t.Errorf("finished go run: %q", rep.IncompleteReason)
+	}
+}
+
+// A real captured go test -json run whose TestMode panics (its package's
+// later tests never ran): the panicking test is a failure, and the counts
+// say they are incomplete.
+func TestGoPanicLeavesIncompleteCounts(t *testing.T) {
+	b, err := os.ReadFile("testdata/golden/go-json/panic.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := parseStepLog(t, glv1.StepStatus_STEP_STATUS_FAILED, 1, string(b), 0, nil)
+	if !rep.Incomplete || !strings.Contains(rep.IncompleteReason, "the test binary of example.com/svc/calc panicked in TestMode") {
+		t.Fatalf("incomplete %v %q (counts %+v)", rep.Incomplete, rep.IncompleteReason, rep.Counts)
+	}
+	if rep.Counts.Failed != 1 {
+		t.Errorf("counts %+v", rep.Counts)
 	}
 }
