@@ -209,3 +209,18 @@ func TestGoPanicLeavesIncompleteCounts(t *testing.T) {
 		t.Errorf("counts %+v", rep.Counts)
 	}
 }
+
+// With the whole log stored, failures keep their log offsets (evidence);
+// the report decides only when the log was cut.
+func TestWholeLogKeepsOffsetsBesideTheReport(t *testing.T) {
+	stream := goStream("example.com/m", 5, 2)
+	rep := parseStepLog(t, glv1.StepStatus_STEP_STATUS_FAILED, 1, stream, 0, map[string]io.Reader{"r.jsonl": strings.NewReader(stream)})
+	if rep.Counts != (Counts{Passed: 5, Failed: 2}) || rep.Incomplete {
+		t.Fatalf("counts %+v incomplete %v", rep.Counts, rep.Incomplete)
+	}
+	for _, f := range rep.Failures {
+		if f.Offset < 0 {
+			t.Errorf("failure %s has no log offset", f.Test)
+		}
+	}
+}

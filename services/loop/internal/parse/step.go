@@ -106,6 +106,9 @@ func Step(ctx context.Context, in Input) (*StepReport, error) {
 	ps.gojson.streamEnded(rep.stepFailed() && !in.Result.GetTruncated())
 	cands = append(cands, ps.candidates()...)
 	best := choose(cands)
+	if !in.Result.GetTruncated() {
+		best = logTwin(cands, best)
+	}
 	if best != nil {
 		rep.Format, rep.HasTests = best.format, true
 		rep.Counts = best.set.final()
@@ -203,6 +206,23 @@ func artifactCandidates(arts map[string]io.Reader, lim *Limits, paths *Paths, re
 		out = append(out, candidate{format: junit.format, rank: 5, report: true, set: junit.set})
 	}
 	return out
+}
+
+// logTwin returns the whole (uncut) log's go test -json candidate instead
+// of the report file's when both counted the same: the log then saw every
+// event, and its records point at their offsets in the log (evidence a
+// report's records lack).
+func logTwin(cands []candidate, best *candidate) *candidate {
+	if best == nil || !best.report || best.format != FormatGoJSON {
+		return best
+	}
+	for i := range cands {
+		c := &cands[i]
+		if !c.report && c.format == FormatGoJSON && c.set.final() == best.set.final() {
+			return c
+		}
+	}
+	return best
 }
 
 // kindOf is the failure kind of a failing record: the parser's decision,
