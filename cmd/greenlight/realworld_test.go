@@ -15,7 +15,7 @@ const stubVerify = `#!/usr/bin/env bash
 dir=${@: -1}
 case $(basename "$dir") in
 green) echo '{"status":"PASS","summary":"PASS: ok","counts":{"passed":3,"skipped":1,"format":"go-json"},"steps":[{"name":"go-test","status":"STEP_STATUS_OK"}]}' ;;
-red) echo '{"status":"FAIL","summary":"FAIL: pytest (failed, exit 1)","counts":{"passed":1,"failed":2,"format":"pytest-junit"},"steps":[{"name":"compileall","status":"STEP_STATUS_OK"},{"name":"pytest","status":"STEP_STATUS_FAILED"}]}'; exit 1 ;;
+red) echo '{"status":"FAIL","summary":"FAIL: pytest (failed, exit 1)","counts":{"passed":1,"failed":2,"format":"pytest-junit","incomplete":true},"steps":[{"name":"compileall","status":"STEP_STATUS_OK"},{"name":"pytest","status":"STEP_STATUS_FAILED"}]}'; exit 1 ;;
 *) echo "greenlight: boom" >&2; exit 2 ;;
 esac
 `
@@ -61,7 +61,7 @@ func TestRealworldScriptTable(t *testing.T) {
 	}
 	want := map[string][]string{
 		"green":  {"| PASS | PASS | yes | 3/0/1 go-json |", "| - | PASS: ok |"},
-		"red":    {"| PASS | FAIL | NO | 1/2/0 pytest-junit |", "| pytest (FAILED) | FAIL: pytest (failed, exit 1) |"},
+		"red":    {"| PASS | FAIL | NO | 1/2/0 pytest-junit INCOMPLETE |", "| pytest (FAILED) | FAIL: pytest (failed, exit 1) |"},
 		"broken": {"| - | NO-JSON | - |", "exit 2: greenlight: boom"},
 	}
 	for name, parts := range want {

@@ -15,6 +15,8 @@ import (
 // The golden files hold the complete output; this table is the part a
 // reviewer reads first.
 func TestFixtures(t *testing.T) {
+	// goTest is the default Go test step: go test -json teed into a report file.
+	const goTest = `mkdir -p /tmp/greenlight/reports && rm -f /tmp/greenlight/reports/go-test.rc && { go test -json ./...; echo $? >/tmp/greenlight/reports/go-test.rc; } | tee /tmp/greenlight/reports/go-test.jsonl; exit "$(cat /tmp/greenlight/reports/go-test.rc 2>/dev/null || echo 1)"`
 	const compileall = `python3 -m compileall -q -x '(^|/)(\.venv|\.tox|\.nox|node_modules)/' .`
 	tests := []struct {
 		fixture     string
@@ -23,7 +25,7 @@ func TestFixtures(t *testing.T) {
 		maxLevel    string
 	}{
 		{"go-module", []string{". go go [go test]"},
-			[]string{"go-build: go build ./...", "go-vet: go vet ./...", "go-test: go test -json ./..."}, "L4"},
+			[]string{"go-build: go build ./...", "go-vet: go vet ./...", "go-test: " + goTest}, "L4"},
 		{"python-pytest", []string{". python pip [pytest]"},
 			[]string{"compileall: " + compileall, "pytest: python3 -m pytest -rA --junitxml=/tmp/greenlight/reports/pytest.xml"}, "L4"},
 		{"python-failing", []string{". python pip [pytest]"},
@@ -46,7 +48,7 @@ func TestFixtures(t *testing.T) {
 		{"maven", []string{". java maven [junit]"},
 			[]string{"mvn-dependencies: mvn -B -q dependency:go-offline", "mvn-package: mvn -B -q -DskipTests package", "mvn-test: mvn -B test"}, "L4"},
 		{"monorepo", []string{". go go [go test]", "web node npm [node:test]"},
-			[]string{"go-build: go build ./...", "web:npm-build: npm run build", "go-vet: go vet ./...", "go-test: go test -json ./...", "web:npm-test: npm test"}, "L4"},
+			[]string{"go-build: go build ./...", "web:npm-build: npm run build", "go-vet: go vet ./...", "go-test: " + goTest, "web:npm-test: npm test"}, "L4"},
 		{"greenlight-yaml", []string{". python pip [pytest]"},
 			[]string{"compile: python3 -m compileall -q app", "unit: python3 -m pytest -q tests"}, "L4"},
 		{"agent-yaml", []string{". typescript npm [vitest]"},
@@ -57,12 +59,12 @@ func TestFixtures(t *testing.T) {
 		// helpers of the root, not subprojects.
 		{"go-nested", []string{". go go [go test]", "tools go go [go test]"},
 			[]string{"go-build: go build ./...", "tools:go-build: go build ./...", "go-vet: go vet ./...", "tools:go-vet: go vet ./...",
-				"go-test: go test -json ./...", "tools:go-test: go test -json ./..."}, "L4"},
+				"go-test: " + goTest, "tools:go-test: " + goTest}, "L4"},
 		// Each nested module is tested in its own workdir and failure scope.
 		{"go-nested-failing", []string{". go go [go test]", "alpha go go [go test]", "beta go go [go test]"},
 			[]string{"go-build: go build ./...", "alpha:go-build: go build ./...", "beta:go-build: go build ./...",
 				"go-vet: go vet ./...", "alpha:go-vet: go vet ./...", "beta:go-vet: go vet ./...",
-				"go-test: go test -json ./...", "alpha:go-test: go test -json ./...", "beta:go-test: go test -json ./..."}, "L4"},
+				"go-test: " + goTest, "alpha:go-test: " + goTest, "beta:go-test: " + goTest}, "L4"},
 		// src layout: the project itself is installed with its test extra;
 		// tests/requirements.txt joins that install, docs/ and
 		// requirements-docs.txt do not; tox's envlist is expanded.

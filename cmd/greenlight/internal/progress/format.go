@@ -40,7 +40,8 @@ func Level(l glv1.Level) string {
 	return EnumName(l, "LEVEL_")
 }
 
-// Counts renders test counts: "3 passed, 1 failed, 2 skipped".
+// Counts renders test counts: "3 passed, 1 failed, 2 skipped", with
+// ", INCOMPLETE" when the counts may miss tests.
 func Counts(c *glv1.TestCounts) string {
 	if c == nil {
 		return ""
@@ -54,6 +55,9 @@ func Counts(c *glv1.TestCounts) string {
 	}
 	if c.GetFlaky() > 0 {
 		parts = append(parts, fmt.Sprintf("%d flaky", c.GetFlaky()))
+	}
+	if c.GetIncomplete() {
+		parts = append(parts, "INCOMPLETE") // some tests may be missing: IncompleteReason says why
 	}
 	return strings.Join(parts, ", ")
 }

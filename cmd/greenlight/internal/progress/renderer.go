@@ -186,7 +186,7 @@ func (r *Renderer) event(ev *glv1.RunEvent) {
 	case *glv1.RunEvent_StepFinished:
 		r.stepFinished(k.StepFinished)
 	case *glv1.RunEvent_TestsParsed:
-		if c := k.TestsParsed.GetCounts(); c.GetTotal() > 0 {
+		if c := k.TestsParsed.GetCounts(); c.GetTotal() > 0 || c.GetIncomplete() {
 			r.println("      tests: %s", Counts(c))
 		}
 	case *glv1.RunEvent_VerificationDone:

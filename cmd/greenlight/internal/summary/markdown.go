@@ -35,7 +35,7 @@ func markdown(run *glv1.Run, reportURL string) string {
 			if s.GetCacheHit() {
 				cache = "hit"
 			}
-			if c := s.GetCounts(); c.GetTotal() > 0 {
+			if c := s.GetCounts(); c.GetTotal() > 0 || c.GetIncomplete() {
 				tests = progress.Counts(c)
 			}
 			fmt.Fprintf(&b, "| %d | %s | `%s` | %s | %d | %s | %s | %s |\n", i+1, s.GetName(), mdCell(s.GetCommand()),
@@ -43,8 +43,11 @@ func markdown(run *glv1.Run, reportURL string) string {
 		}
 		b.WriteString("\n")
 	}
-	if c := res.GetCounts(); c.GetTotal() > 0 {
+	if c := res.GetCounts(); c.GetTotal() > 0 || c.GetIncomplete() {
 		fmt.Fprintf(&b, "**Tests:** %s of %d\n\n", progress.Counts(c), c.GetTotal())
+		if c.GetIncomplete() {
+			fmt.Fprintf(&b, "**Counts incomplete:** %s\n\n", mdCell(c.GetIncompleteReason()))
+		}
 	}
 	if fs := res.GetFailures(); len(fs) > 0 {
 		b.WriteString("### Failures\n\n")

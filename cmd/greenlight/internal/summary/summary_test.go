@@ -163,3 +163,33 @@ func TestAdvisoryStepsAreMarked(t *testing.T) {
 		t.Errorf("a required step is marked advisory:\n%s", b.String())
 	}
 }
+
+func TestIncompleteCountsAreShown(t *testing.T) {
+	why := "the test log was cut at the per-step cap (4194304 of 9000000 bytes stored) and no machine-readable report was collected"
+	counts := &glv1.TestCounts{Passed: 44, Total: 44, Format: "go-json", Incomplete: true, IncompleteReason: why}
+	run := &glv1.Run{Id: "r_5", Status: glv1.RunStatus_RUN_STATUS_ERROR,
+		Result: &glv1.Result{Status: glv1.Verdict_VERDICT_ERROR, Summary: "ERROR: test counts incomplete, cannot pass: go-test (" + why + ")",
+			Steps: []*glv1.StepResult{{Name: "go-test", Phase: glv1.Phase_PHASE_TEST, Status: glv1.StepStatus_STEP_STATUS_OK, Truncated: true,
+				Counts: proto.Clone(counts).(*glv1.TestCounts)}},
+			Counts: &glv1.TestCounts{Passed: 44, Total: 44, Format: "go-json", Incomplete: true, IncompleteReason: "go-test: " + why}}}
+	var b bytes.Buffer
+	Text(&b, run, Options{})
+	for _, want := range []string{"44 passed, 0 failed, INCOMPLETE", "Tests:    44 passed, 0 failed, INCOMPLETE of 44 (go-json)",
+		"counts incomplete: go-test: the test log was cut at the per-step cap"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	if md := Markdown(run, ""); !strings.Contains(md, "**Counts incomplete:** go-test: the test log was cut") || !strings.Contains(md, "INCOMPLETE") {
+		t.Errorf("markdown:\n%s", md)
+	}
+	raw, err := ContractJSON(run.GetResult())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"incomplete": true`, `"incomplete_reason": "go-test: the test log was cut`} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("JSON lacks %q:\n%s", want, raw)
+		}
+	}
+}

@@ -45,12 +45,15 @@ func text(w io.Writer, run *glv1.Run, opts Options) {
 		fmt.Fprintln(w)
 		stepTable(w, steps)
 	}
-	if c := res.GetCounts(); c.GetTotal() > 0 {
+	if c := res.GetCounts(); c.GetTotal() > 0 || c.GetIncomplete() {
 		format := ""
 		if c.GetFormat() != "" {
 			format = " (" + c.GetFormat() + ")"
 		}
 		fmt.Fprintf(w, "\nTests:    %s of %d%s\n", progress.Counts(c), c.GetTotal(), format)
+		if c.GetIncomplete() {
+			fmt.Fprintf(w, "          counts incomplete: %s\n", c.GetIncompleteReason())
+		}
 	}
 	failures(w, res.GetFailures(), opts.MaxFailures)
 	if s := shownScore(res); s != nil {
@@ -122,7 +125,7 @@ func stepTable(w io.Writer, steps []*glv1.StepResult) {
 			cache = "cold"
 		}
 		tests := ""
-		if c := s.GetCounts(); c.GetTotal() > 0 {
+		if c := s.GetCounts(); c.GetTotal() > 0 || c.GetIncomplete() {
 			tests = progress.Counts(c)
 		}
 		exit := fmt.Sprint(s.GetExitCode())

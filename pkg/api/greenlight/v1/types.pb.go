@@ -1560,9 +1560,16 @@ type TestCounts struct {
 	// Parser format that produced the counts ("go-json", "pytest-junit", ... or "unparsed").
 	Format string `protobuf:"bytes,7,opt,name=format,proto3" json:"format,omitempty"`
 	// Test records counted but not kept (per-test record cap).
-	Omitted       int32 `protobuf:"varint,8,opt,name=omitted,proto3" json:"omitted,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Omitted int32 `protobuf:"varint,8,opt,name=omitted,proto3" json:"omitted,omitempty"`
+	// The counts may miss tests: a test step's stored log hit the per-step
+	// cap and no machine-readable report was collected, or a test binary
+	// died before its remaining tests ran. A required test step with
+	// incomplete counts never passes.
+	Incomplete bool `protobuf:"varint,9,opt,name=incomplete,proto3" json:"incomplete,omitempty"`
+	// Why the counts are incomplete (empty when complete).
+	IncompleteReason string `protobuf:"bytes,10,opt,name=incomplete_reason,json=incompleteReason,proto3" json:"incomplete_reason,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *TestCounts) Reset() {
@@ -1649,6 +1656,20 @@ func (x *TestCounts) GetOmitted() int32 {
 		return x.Omitted
 	}
 	return 0
+}
+
+func (x *TestCounts) GetIncomplete() bool {
+	if x != nil {
+		return x.Incomplete
+	}
+	return false
+}
+
+func (x *TestCounts) GetIncompleteReason() string {
+	if x != nil {
+		return x.IncompleteReason
+	}
+	return ""
 }
 
 // Evidence ties a failure to the execution that produced it.
@@ -2948,7 +2969,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x04line\x18\b \x01(\x05R\x04line\x12\x14\n" +
 	"\x05flaky\x18\t \x01(\bR\x05flaky\x12\x12\n" +
 	"\x04step\x18\n" +
-	" \x01(\tR\x04step\"\xcc\x01\n" +
+	" \x01(\tR\x04step\"\x99\x02\n" +
 	"\n" +
 	"TestCounts\x12\x16\n" +
 	"\x06passed\x18\x01 \x01(\x05R\x06passed\x12\x16\n" +
@@ -2958,7 +2979,12 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x05total\x18\x05 \x01(\x05R\x05total\x12\x14\n" +
 	"\x05flaky\x18\x06 \x01(\x05R\x05flaky\x12\x16\n" +
 	"\x06format\x18\a \x01(\tR\x06format\x12\x18\n" +
-	"\aomitted\x18\b \x01(\x05R\aomitted\"\xc4\x01\n" +
+	"\aomitted\x18\b \x01(\x05R\aomitted\x12\x1e\n" +
+	"\n" +
+	"incomplete\x18\t \x01(\bR\n" +
+	"incomplete\x12+\n" +
+	"\x11incomplete_reason\x18\n" +
+	" \x01(\tR\x10incompleteReason\"\xc4\x01\n" +
 	"\bEvidence\x12\x12\n" +
 	"\x04step\x18\x01 \x01(\tR\x04step\x12\x18\n" +
 	"\acommand\x18\x02 \x01(\tR\acommand\x12\x18\n" +

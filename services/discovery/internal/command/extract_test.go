@@ -137,7 +137,7 @@ func TestExtract(t *testing.T) {
 		{name: "go with dependencies", files: map[string]string{
 			"go.mod": "module x\n\ngo 1.22\n\nrequire example.com/y v1.0.0\n", "go.sum": "", "x_test.go": "",
 		}, want: []string{
-			"go-mod-download|tier0|go mod download", "go-build|tier0|go build ./...", "go-vet|tier0|go vet ./...", "go-test|tier0|go test -json ./...",
+			"go-mod-download|tier0|go mod download", "go-build|tier0|go build ./...", "go-vet|tier0|go vet ./...", "go-test|tier0|mkdir -p /tmp/greenlight/reports && rm -f /tmp/greenlight/reports/go-test.rc && { go test -json ./...; echo $? >/tmp/greenlight/reports/go-test.rc; } | tee /tmp/greenlight/reports/go-test.jsonl; exit \"$(cat /tmp/greenlight/reports/go-test.rc 2>/dev/null || echo 1)\"",
 		}},
 		{name: "vendored go needs no download", files: map[string]string{
 			"go.mod": "module x\n\ngo 1.22\n\nrequire example.com/y v1.0.0\n", "vendor/modules.txt": "",

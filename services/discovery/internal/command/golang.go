@@ -1,5 +1,7 @@
 package command
 
+import "fmt"
+
 func (e *extractor) golang() {
 	gomod := e.file("go.mod")
 	def := func(key string) Source { return Source{File: gomod, Key: key, Origin: OriginDefault} }
@@ -21,6 +23,21 @@ func (e *extractor) golang() {
 	e.add(Command{Name: "go-build", Phase: PhaseBuild, Command: "go build ./...", Env: clone(env), Source: def("")})
 	e.add(Command{Name: "go-vet", Phase: PhaseLint, Command: "go vet ./...", Env: clone(env), Source: def("")})
 	if e.sp.HasTests {
-		e.add(Command{Name: "go-test", Phase: PhaseTest, Command: "go test -json ./...", Env: clone(env), Source: def("")})
+		cmd, reports := goTestCommand("go-test")
+		e.add(Command{Name: "go-test", Phase: PhaseTest, Command: cmd, ReportFiles: reports, Env: clone(env), Source: def("")})
 	}
+}
+
+// goTestCommand runs `go test -json ./...` with its event stream teed into
+// a report file, so the loop counts from the whole stream even when the log
+// is cut at the per-step cap, while the live log still shows the events.
+// Steps run under /bin/sh -c and dash has no pipefail: go test's exit
+// status travels through a file next to the report (removed first, so a
+// stale one never answers; missing, the step fails).
+func goTestCommand(name string) (string, []string) {
+	base := ReportDir + "/" + fileName(name)
+	report, rc := base+".jsonl", base+".rc"
+	cmd := fmt.Sprintf(`mkdir -p %s && rm -f %s && { go test -json ./...; echo $? >%s; } | tee %s; exit "$(cat %s 2>/dev/null || echo 1)"`,
+		ReportDir, rc, rc, report, rc)
+	return cmd, []string{report}
 }

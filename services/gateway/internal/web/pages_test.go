@@ -151,3 +151,19 @@ func TestErrorReportShowsNoScore(t *testing.T) {
 		}
 	}
 }
+
+func TestIncompleteCountsShowOnTheReport(t *testing.T) {
+	s := startSite(t)
+	why := "the test log was cut at the per-step cap and no machine-readable report was collected"
+	s.loop.Put(&glv1.Run{Id: "run-cut", Kind: glv1.RunKind_RUN_KIND_VERIFY, Status: glv1.RunStatus_RUN_STATUS_ERROR,
+		Result: &glv1.Result{Status: glv1.Verdict_VERDICT_ERROR, RunId: "run-cut", Summary: "ERROR: test counts incomplete, cannot pass: go-test (" + why + ")",
+			Steps: []*glv1.StepResult{{Name: "go-test", Phase: glv1.Phase_PHASE_TEST, Status: glv1.StepStatus_STEP_STATUS_OK, Truncated: true,
+				Counts: &glv1.TestCounts{Passed: 44, Total: 44, Incomplete: true, IncompleteReason: why}}}}})
+	code, _, body := s.get(t, "/runs/run-cut")
+	if code != 200 {
+		t.Fatalf("status %d\n%s", code, body)
+	}
+	if want := "44 passed, 0 failed, INCOMPLETE: " + why; !strings.Contains(body, want) {
+		t.Errorf("the step row lacks %q", want)
+	}
+}

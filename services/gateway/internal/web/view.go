@@ -175,10 +175,13 @@ func newStepView(runID string, i int, s *glv1.StepResult) stepView {
 	if l := s.GetLevel(); l != glv1.Level_LEVEL_UNSPECIFIED {
 		v.Level = levelName(l)
 	}
-	if c := s.GetCounts(); c.GetTotal() > 0 {
+	if c := s.GetCounts(); c.GetTotal() > 0 || c.GetIncomplete() {
 		v.Tests = fmt.Sprintf("%d passed, %d failed", c.GetPassed(), c.GetFailed()+c.GetErrors())
 		if c.GetSkipped() > 0 {
 			v.Tests += fmt.Sprintf(", %d skipped", c.GetSkipped())
+		}
+		if c.GetIncomplete() {
+			v.Tests += ", INCOMPLETE: " + c.GetIncompleteReason()
 		}
 	}
 	if s.GetLogDigest().GetHash() != "" || s.GetTail() != "" {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"regexp"
 	"strings"
 
 	"go.uber.org/zap"
@@ -118,18 +119,16 @@ func (r *run) parseStep(ctx context.Context, o score.StepOutcome, fsys fs.FS, ar
 	}
 	in.Artifacts = map[string]io.Reader{}
 	for _, want := range o.Step.GetReportFiles() {
-		for _, a := range arts {
-			if a.GetPath() != want && path.Base(a.GetPath()) != path.Base(want) {
-				continue
-			}
-			rc, err := r.openBlob(ctx, a.GetDigest())
-			if err != nil {
-				continue // the log is still there to parse
-			}
-			defer rc.Close()
-			in.Artifacts[want] = rc
-			break
+		a := reportArtifact(arts, o.Step.GetName(), want)
+		if a == nil {
+			continue
 		}
+		rc, err := r.openBlob(ctx, a.GetDigest())
+		if err != nil {
+			continue // the log is still there to parse
+		}
+		defer rc.Close()
+		in.Artifacts[want] = rc
 	}
 	return parse.Step(ctx, in)
 }
@@ -141,4 +140,40 @@ func (r *run) openBlob(ctx context.Context, d *glv1.Digest) (io.ReadCloser, erro
 		return nil, err
 	}
 	return r.e.d.Blobs.Open(ctx, bd)
+}
+
+// reportArtifact finds the report file want of the named step among a
+// run's artifacts. The executor stores it as reports/step-NN-<name>/<want>;
+// steps of several subprojects write the same path (go-test.jsonl,
+// pytest.xml), so the step's own directory decides, never the base name.
+func reportArtifact(arts []*glv1.Artifact, step, want string) *glv1.Artifact {
+	rel := strings.TrimPrefix(path.Clean(want), "/")
+	for _, a := range arts {
+		p := a.GetPath()
+		if p == want {
+			return a
+		}
+		rest, ok := strings.CutPrefix(p, "reports/step-")
+		i := strings.IndexByte(rest, '-')
+		if !ok || i <= 0 || strings.Trim(rest[:i], "0123456789") != "" {
+			continue
+		}
+		if rest[i+1:] == artifactStepName(step)+"/"+rel {
+			return a
+		}
+	}
+	return nil
+}
+
+// unsafeArtifactName is what the executor replaces in a step name to name
+// its artifacts (services/executor/internal/artifact.StepLogPath).
+var unsafeArtifactName = regexp.MustCompile(`[^A-Za-z0-9_.+@-]+`)
+
+// artifactStepName is a step's name as the executor's artifact paths spell it.
+func artifactStepName(name string) string {
+	clean := strings.Trim(unsafeArtifactName.ReplaceAllString(name, "-"), ".-")
+	if clean == "" {
+		return "step"
+	}
+	return clean
 }

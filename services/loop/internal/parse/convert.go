@@ -82,7 +82,9 @@ func (r *StepReport) TestsParsedProto() *glv1.TestsParsed {
 
 // CountsProto is the step's counts message.
 func (r *StepReport) CountsProto() *glv1.TestCounts {
-	return CountsProto(r.Counts, r.Format, r.TestsOmitted)
+	c := CountsProto(r.Counts, r.Format, r.TestsOmitted)
+	c.Incomplete, c.IncompleteReason = r.Incomplete, r.IncompleteReason
+	return c
 }
 
 // FailuresProto converts the step's failures.

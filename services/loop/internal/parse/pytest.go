@@ -55,6 +55,10 @@ func (p *pytestParser) feed(ln line) {
 		}
 	}
 	if t[0] == '!' { // `!!!! Interrupted: 1 error during collection !!!!`
+		if i := bytes.Index(t, []byte("Interrupted: ")); i >= 0 && p.set.incomplete == "" {
+			why := string(bytes.TrimRight(bytes.TrimSpace(t[i+len("Interrupted: "):]), "! "))
+			p.set.incomplete = "pytest was interrupted (" + capString(why, 200) + ") : tests after the interruption never ran and are not counted"
+		}
 		return
 	}
 	switch p.section {
@@ -311,6 +315,7 @@ func (p *pytestParser) finish() {
 	}
 	if p.crashed != nil {
 		p.set.add(*p.crashed)
+		p.set.incomplete = "pytest died in " + p.crashed.ID + " (" + capString(p.crashed.Message, 200) + "): tests after it never ran and are not counted"
 	}
 	if p.set.summary == nil && p.progress.Total() > 0 {
 		c := p.progress

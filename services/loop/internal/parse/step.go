@@ -65,6 +65,12 @@ type StepReport struct {
 	ArtifactErrors []string
 	// PassedOnRerun is set by MarkFlaky when every failure was a flaky test.
 	PassedOnRerun bool
+	// Incomplete is set when the counts of a test step may miss tests:
+	// its log was cut at the per-step cap and no report file was parsed,
+	// or a test binary died before its remaining tests ran.
+	Incomplete bool
+	// IncompleteReason says why the counts are incomplete.
+	IncompleteReason string
 
 	reason string
 }
@@ -75,6 +81,9 @@ type candidate struct {
 	rank   int
 	set    *testSet
 	extra  []Failure
+	// report is true for a machine-readable report file, which the
+	// per-step log cap never cuts.
+	report bool
 }
 
 // Step parses one step. It never fails on unknown or garbage output: that
@@ -92,9 +101,14 @@ func Step(ctx context.Context, in Input) (*StepReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps.gojson.streamEnded(rep.stepFailed())
+	// A log cut at the size cap ends mid-stream without any test dying:
+	// the tests running at the cut are not unfinished.
+	ps.gojson.streamEnded(rep.stepFailed() && !in.Result.GetTruncated())
 	cands = append(cands, ps.candidates()...)
 	best := choose(cands)
+	if !in.Result.GetTruncated() {
+		best = logTwin(cands, best)
+	}
 	if best != nil {
 		rep.Format, rep.HasTests = best.format, true
 		rep.Counts = best.set.final()
@@ -109,6 +123,7 @@ func Step(ctx context.Context, in Input) (*StepReport, error) {
 	}
 	rep.lint(ps.diag)
 	rep.failures(best, ps, &lim)
+	rep.markIncomplete(in.Result, best, ps)
 	return rep, nil
 }
 
@@ -161,6 +176,13 @@ func artifactCandidates(arts map[string]io.Reader, lim *Limits, paths *Paths, re
 		}
 		low := strings.ToLower(n)
 		switch {
+		case strings.HasSuffix(low, ".jsonl"):
+			c, err := parseGoJSONReport(r, n, lim, paths, rep.stepFailed())
+			if err != nil {
+				rep.ArtifactErrors = append(rep.ArtifactErrors, err.Error())
+				continue
+			}
+			out = append(out, c)
 		case strings.HasSuffix(low, ".xml"):
 			if err := parseJUnit(r, n, lim, paths, junit); err != nil {
 				rep.ArtifactErrors = append(rep.ArtifactErrors, err.Error())
@@ -174,16 +196,33 @@ func artifactCandidates(arts map[string]io.Reader, lim *Limits, paths *Paths, re
 				rep.ArtifactErrors = append(rep.ArtifactErrors, err.Error())
 				continue
 			}
-			out = append(out, candidate{format: res.format, rank: 5, set: res.set})
+			out = append(out, candidate{format: res.format, rank: 5, report: true, set: res.set})
 		}
 	}
 	if junit.set.seen {
 		if junit.format == "" {
 			junit.format = FormatJUnit
 		}
-		out = append(out, candidate{format: junit.format, rank: 5, set: junit.set})
+		out = append(out, candidate{format: junit.format, rank: 5, report: true, set: junit.set})
 	}
 	return out
+}
+
+// logTwin returns the whole (uncut) log's go test -json candidate instead
+// of the report file's when both counted the same: the log then saw every
+// event, and its records point at their offsets in the log (evidence a
+// report's records lack).
+func logTwin(cands []candidate, best *candidate) *candidate {
+	if best == nil || !best.report || best.format != FormatGoJSON {
+		return best
+	}
+	for i := range cands {
+		c := &cands[i]
+		if !c.report && c.format == FormatGoJSON && c.set.final() == best.set.final() {
+			return c
+		}
+	}
+	return best
 }
 
 // kindOf is the failure kind of a failing record: the parser's decision,

@@ -13,6 +13,9 @@ type testSet struct {
 	summary *Counts
 	// seen is true once the parser recognized its format at all.
 	seen bool
+	// incomplete says why the runner's own output shows that some tests
+	// never ran (a crash, an interrupted collection); "" when it does not.
+	incomplete string
 }
 
 func newTestSet(lim *Limits) *testSet { return &testSet{lim: lim} }

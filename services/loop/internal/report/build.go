@@ -106,6 +106,7 @@ func Build(in Input) *glv1.Result {
 		format = parse.FormatUnparsed
 	}
 	r.Counts = parse.CountsProto(total, format, omitted)
+	r.Counts.Incomplete, r.Counts.IncompleteReason = incompleteCounts(in.Steps)
 	r.Artifacts = artifacts(in)
 	for _, a := range r.Artifacts {
 		r.ArtifactPaths = append(r.ArtifactPaths, a.GetPath())
@@ -202,4 +203,16 @@ func firstNonEmpty(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// incompleteCounts says whether any step's counts are incomplete, and why
+// (each such step with its reason).
+func incompleteCounts(steps []score.StepOutcome) (bool, string) {
+	var why []string
+	for _, o := range steps {
+		if rep := o.Report; rep != nil && rep.Incomplete {
+			why = append(why, rep.Step+": "+rep.IncompleteReason)
+		}
+	}
+	return len(why) > 0, strings.Join(why, "; ")
 }

@@ -41,6 +41,9 @@ func RenderMarkdown(r *glv1.Result) string {
 	if c := r.GetCounts(); c.GetTotal() > 0 {
 		fmt.Fprintf(&b, "\nTests: %d passed, %d failed, %d skipped, %d errors, %d flaky (%s).\n", c.GetPassed(), c.GetFailed(), c.GetSkipped(), c.GetErrors(), c.GetFlaky(), c.GetFormat())
 	}
+	if c := r.GetCounts(); c.GetIncomplete() {
+		fmt.Fprintf(&b, "\nCounts incomplete: %s\n", c.GetIncompleteReason())
+	}
 	if fs := r.GetFailures(); len(fs) > 0 {
 		b.WriteString("\n## Failures\n\n")
 		for i, f := range fs {

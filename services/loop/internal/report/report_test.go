@@ -49,6 +49,11 @@ const (
 func TestVerdict(t *testing.T) {
 	flaky := outcome("test", testP, failS, false)
 	flaky.Report = &parse.StepReport{PassedOnRerun: true}
+	cut := func(st glv1.StepStatus, optional bool) score.StepOutcome {
+		o := outcome("test", testP, st, optional)
+		o.Report = &parse.StepReport{Incomplete: true, IncompleteReason: "the test log was cut at the per-step cap"}
+		return o
+	}
 	cases := []struct {
 		name    string
 		steps   []score.StepOutcome
@@ -67,6 +72,10 @@ func TestVerdict(t *testing.T) {
 		{"infra error given", []score.StepOutcome{outcome("build", buildP, okS, false)}, "docker unavailable", glv1.Verdict_VERDICT_ERROR, "docker unavailable"},
 		{"nothing ran", nil, "", glv1.Verdict_VERDICT_ERROR, "no step ran"},
 		{"flaky passed on rerun", []score.StepOutcome{outcome("build", buildP, okS, false), flaky}, "", glv1.Verdict_VERDICT_PASS, "PASS"},
+		{"incomplete counts never pass", []score.StepOutcome{outcome("build", buildP, okS, false), cut(okS, false)}, "", glv1.Verdict_VERDICT_ERROR,
+			"test counts incomplete, cannot pass: test (the test log was cut at the per-step cap)"},
+		{"a failure with incomplete counts is a FAIL", []score.StepOutcome{outcome("build", buildP, okS, false), cut(failS, false)}, "", glv1.Verdict_VERDICT_FAIL, "test (failed, exit 1)"},
+		{"an advisory step's incomplete counts", []score.StepOutcome{outcome("build", buildP, okS, false), cut(okS, true)}, "", glv1.Verdict_VERDICT_PASS, "PASS"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -268,5 +277,36 @@ func TestRenderMarkdownAndPrompt(t *testing.T) {
 		if !strings.Contains(p, want) {
 			t.Errorf("prompt lacks %q:\n%s", want, p)
 		}
+	}
+}
+
+// A passing test step whose stored log was cut, parsed for real: the
+// result is an ERROR without a score, and its counts say they are
+// incomplete, per step and in total.
+func TestCutTestLogWithoutReportCannotPass(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(golden, "go-json/pass.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := string(data[:len(data)/2])
+	step := &glv1.Step{Name: "go-test", Phase: testP, Workdir: "svc", Command: "go test -json ./..."}
+	res := &glv1.StepResult{Name: "go-test", Phase: testP, Workdir: "svc", Status: okS, Truncated: true, OutputBytes: int64(len(data))}
+	rep, err := parse.Step(context.Background(), parse.Input{Step: step, Result: res, Log: strings.NewReader(log)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := realStep(t, "go-build", "go-build/pass", "go", "svc", buildP, 0)
+	r := Build(Input{RunID: "run-1", Steps: []score.StepOutcome{build, {Step: step, Result: res, Report: rep}}, Threshold: 8})
+	if r.GetStatus() != glv1.Verdict_VERDICT_ERROR || !strings.Contains(r.GetSummary(), "test counts incomplete, cannot pass: go-test (the test log was cut") {
+		t.Fatalf("status %s %q", r.GetStatus(), r.GetSummary())
+	}
+	if r.GetScore() != nil {
+		t.Errorf("an ERROR carries a score: %v", r.GetScore())
+	}
+	if c := r.GetCounts(); !c.GetIncomplete() || !strings.HasPrefix(c.GetIncompleteReason(), "go-test: the test log was cut at the per-step cap") {
+		t.Errorf("result counts %v", c)
+	}
+	if c := r.GetSteps()[1].GetCounts(); !c.GetIncomplete() || c.GetIncompleteReason() == "" {
+		t.Errorf("step counts %v", c)
 	}
 }

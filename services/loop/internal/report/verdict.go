@@ -16,6 +16,11 @@ import (
 //     skipped after an earlier required step failed;
 //   - else ERROR when infrastructure failed (infraError, or a required step
 //     could not run at all: STEP_STATUS_ERROR), or nothing ran;
+//   - else ERROR when a required test step finished OK but its counts are
+//     incomplete (its log was cut at the per-step cap and no report file
+//     was parsed): its exit code says the tests that ran passed, but what
+//     the cut hid was never seen, so neither PASS nor FAIL can be vouched
+//     for;
 //   - else FAIL when no step at L3 or above really ran OK (lint alone never
 //     passes a change);
 //   - else PASS.
@@ -23,7 +28,7 @@ import (
 // A code failure is conclusive even when infrastructure also failed, so
 // FAIL wins over ERROR. The summary says why in one line.
 func Verdict(steps []score.StepOutcome, infraError string) (glv1.Verdict, string) {
-	var failed, skippedAfter, infra []string
+	var failed, skippedAfter, infra, incomplete []string
 	hard := false
 	ranAny := false
 	for _, o := range steps {
@@ -47,6 +52,8 @@ func Verdict(steps []score.StepOutcome, infraError string) (glv1.Verdict, string
 			}
 		case !o.EffectiveOK():
 			failed = append(failed, fmt.Sprintf("%s (%s, exit %d)", o.Name(), statusName(st), o.Result.GetExitCode()))
+		case o.Report != nil && o.Report.Incomplete:
+			incomplete = append(incomplete, fmt.Sprintf("%s (%s)", o.Name(), o.Report.IncompleteReason))
 		case o.Level() >= glv1.Level_LEVEL_L3:
 			hard = true
 		}
@@ -62,6 +69,8 @@ func Verdict(steps []score.StepOutcome, infraError string) (glv1.Verdict, string
 		return glv1.Verdict_VERDICT_ERROR, "ERROR: " + infraError
 	case len(infra) > 0:
 		return glv1.Verdict_VERDICT_ERROR, "ERROR: could not run " + strings.Join(infra, ", ")
+	case len(incomplete) > 0:
+		return glv1.Verdict_VERDICT_ERROR, "ERROR: test counts incomplete, cannot pass: " + strings.Join(incomplete, ", ")
 	case !ranAny:
 		return glv1.Verdict_VERDICT_ERROR, "ERROR: no step ran"
 	case !hard:
