@@ -77,7 +77,7 @@ func TestFixtures(t *testing.T) {
 		// The CI runs go vet: go-vet is planned as a required step (the
 		// table shows steps; grpc_test checks required and sources).
 		{"ci-workflow", []string{". go go [go test]"},
-			[]string{"go-build: go build ./...", "go-vet: go vet ./...", "go-test: go test -json ./..."}, "L4"},
+			[]string{"go-build: go build ./...", "go-vet: go vet ./...", "go-test: " + goTest}, "L4"},
 		{"empty", nil, nil, "unspecified"},
 		{"malformed-package-json", []string{". node npm []"},
 			[]string{`package-json: node -e 'JSON.parse(require("fs").readFileSync("package.json", "utf8"))'`}, "L3"},
