@@ -114,7 +114,7 @@ func (e *extractor) pipFallback(args []string) string {
 			where += " with PYTHONPATH=src"
 		}
 		s += "if .venv/bin/python -m pip install -q --no-deps --no-build-isolation -e . >" + pipLog + ".project 2>&1; then " +
-			say("installed the project without its dependencies (none could be fetched)") + "; else grep . " + pipLog + ".project | tail -n 1; " +
+			say("installed the project without its dependencies (none could be fetched)") + "; else grep -E '(Error|Exception): ' " + pipLog + ".project | tail -n 1; " +
 			say("project not installed (build backend "+backend+" unavailable offline, or the image's version rejects the project's metadata): tests run "+where) + "; fi; "
 	}
 	return s + say("the tests decide the verdict: a test that needs a package that is not installed fails at import")

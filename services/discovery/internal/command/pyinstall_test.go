@@ -159,3 +159,39 @@ func write(t *testing.T, name, body string) {
 		t.Fatal(err)
 	}
 }
+
+// TestPythonRunnerChoice: pytest when the project uses it, unittest when
+// its files name only unittest, pytest when nothing names a runner.
+func TestPythonRunnerChoice(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"unittest in pyproject's tox table", map[string]string{
+			"pyproject.toml": "[project]\nname = \"t\"\n[tool.tox.env_run_base]\ncommands = [[\"python\", \"-m\", \"unittest\"]]\n",
+			"tests/__init__.py": "", "tests/test_t.py": "",
+		}, "unittest"},
+		{"hidden .pytest.ini beats a unittest Makefile", map[string]string{
+			"setup.py": "", ".pytest.ini": "[pytest]\n", "Makefile": "test:\n\tpython -m unittest\n", "tests/test_t.py": "",
+		}, "pytest"},
+		{"pytest in a dependency group", map[string]string{
+			"pyproject.toml": "[project]\nname = \"t\"\n[dependency-groups]\ntests = [\"pytest\"]\n[tool.tox]\nx = \"unittest\"\n", "tests/test_t.py": "",
+		}, "pytest"},
+		{"nothing names a runner", map[string]string{"setup.py": "", "tests/test_t.py": ""}, "pytest"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, cmds := extract(t, tt.files)
+			var runner string
+			for _, c := range cmds {
+				if c.Name == "pytest" || c.Name == "unittest" {
+					runner = c.Name
+				}
+			}
+			if runner != tt.want {
+				t.Errorf("test step %q, want %q", runner, tt.want)
+			}
+		})
+	}
+}

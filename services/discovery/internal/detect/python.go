@@ -46,8 +46,11 @@ func detectPython(v *view, sp *Subproject, nested []string) error {
 	if v.has(root, "noxfile.py") {
 		readNox(v, sp, join(root, "noxfile.py"))
 	}
-	if v.has(root, "pytest.ini") {
-		info.Tools["pytest"] = Located{File: join(root, "pytest.ini"), Key: "pytest"}
+	for _, n := range []string{"pytest.ini", ".pytest.ini"} {
+		if v.has(root, n) {
+			info.Tools["pytest"] = Located{File: join(root, n), Key: "pytest"}
+			break
+		}
 	}
 	for _, n := range []string{"ruff.toml", ".ruff.toml"} {
 		if v.has(root, n) {
