@@ -169,7 +169,7 @@ func TestPythonRunnerChoice(t *testing.T) {
 		want  string
 	}{
 		{"unittest in pyproject's tox table", map[string]string{
-			"pyproject.toml": "[project]\nname = \"t\"\n[tool.tox.env_run_base]\ncommands = [[\"python\", \"-m\", \"unittest\"]]\n",
+			"pyproject.toml":    "[project]\nname = \"t\"\n[tool.tox.env_run_base]\ncommands = [[\"python\", \"-m\", \"unittest\"]]\n",
 			"tests/__init__.py": "", "tests/test_t.py": "",
 		}, "unittest"},
 		{"hidden .pytest.ini beats a unittest Makefile", map[string]string{
