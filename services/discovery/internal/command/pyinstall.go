@@ -18,7 +18,7 @@ const (
 // reported as "Could not fetch URL"). A failed install without any of
 // them is a failure of the project's install.
 const indexUnreachable = `Temporary failure in name resolution|Name or service not known|No address associated with hostname|` +
-	`Failed to establish a new connection|Network is unreachable|Connection refused|Connection reset by peer|` +
+	`Failed to establish a new connection|Network is unreachable|No route to host|Connection refused|Connection reset by peer|Max retries exceeded|` +
 	`Read timed out|ProxyError|SSLError|CERTIFICATE_VERIFY_FAILED|Could not fetch URL`
 
 // pipInstall adds the two install steps of a pip (or uv) project.
