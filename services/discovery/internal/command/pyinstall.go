@@ -99,6 +99,10 @@ func (e *extractor) pipFallback(args []string) string {
 	info := e.sp.Python
 	say := func(msg string) string { return "printf '%s\\n' " + shellQuote("greenlight: "+msg) }
 	s := "if [ -f " + pipDone + " ]; then " + say("pip-install installed everything") + "; exit 0; fi; " +
+		// No log: a configured step replaced pip-install (nothing of ours
+		// to check when it left a venv), or the venv could not be made.
+		"if [ ! -f " + pipLog + " ]; then if [ -x .venv/bin/python ]; then " + say("the venv was not made by greenlight's pip-install: nothing to check") +
+		"; exit 0; fi; " + say("pip-install did not create .venv (see pip-install)") + "; exit 1; fi; " +
 		"if ! grep -qE '" + indexUnreachable + "' " + pipLog + " 2>/dev/null; then " +
 		say("pip-install failed and its log shows no unreachable package index: the install itself failed (see pip-install)") +
 		"; tail -n 5 " + pipLog + " 2>/dev/null; exit 1; fi; " +

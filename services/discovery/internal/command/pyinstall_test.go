@@ -55,8 +55,9 @@ func TestPipInstallSteps(t *testing.T) {
 
 // TestPipFallbackScript runs pip-fallback's script with /bin/sh against
 // the log pip-install leaves: a complete install passes untouched, an
-// install that failed with the package index reachable fails, and one
-// that failed offline falls back to the checkout and says so.
+// install that failed with the package index reachable fails, one that
+// failed offline falls back to the checkout and says so, a venv made by a
+// configured install is left alone and a missing venv fails.
 func TestPipFallbackScript(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no /bin/sh")
@@ -73,12 +74,14 @@ func TestPipFallbackScript(t *testing.T) {
 		done    bool
 		log     string
 		pipOK   bool
+		noVenv  bool
 		wantErr bool
 		want    []string
 	}{
 		{name: "complete install", done: true, want: []string{"pip-install installed everything"}},
 		{name: "broken install", log: broken, wantErr: true, want: []string{"shows no unreachable package index", "did not run successfully"}},
-		{name: "no log", wantErr: true, want: []string{"the install itself failed"}},
+		{name: "no venv", noVenv: true, wantErr: true, want: []string{"pip-install did not create .venv"}},
+		{name: "a configured install replaced pip-install", want: []string{"not made by greenlight's pip-install"}},
 		{name: "offline, backend missing", log: offline, want: []string{
 			"package index is unreachable", "No matching distribution found for flit_core>=3.4",
 			"No module named 'flit_core'", "tests run from the checkout with PYTHONPATH=src", "the tests decide the verdict",
@@ -107,6 +110,11 @@ func TestPipFallbackScript(t *testing.T) {
 			write(t, filepath.Join(venv, "bin", "python"), python)
 			if err := os.Chmod(filepath.Join(venv, "bin", "python"), 0o755); err != nil {
 				t.Fatal(err)
+			}
+			if tt.noVenv {
+				if err := os.RemoveAll(venv); err != nil {
+					t.Fatal(err)
+				}
 			}
 			cmd := exec.Command("sh", "-c", script)
 			cmd.Dir = dir
