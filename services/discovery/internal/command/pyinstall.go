@@ -63,9 +63,10 @@ func (e *extractor) pipInstall(c Command) {
 	last := &e.out.Commands[len(e.out.Commands)-1]
 	last.Optional, last.ContinueOnFailure = true, true
 
+	installName := last.Name
 	e.add(Command{Name: "pip-fallback", Phase: PhaseInstall, Command: e.pipFallback(args), Source: c.Source})
 	last = &e.out.Commands[len(e.out.Commands)-1]
-	last.CacheKeyFiles = nil
+	last.CacheKeyFiles, last.Completes = nil, installName
 }
 
 // pipArgs are pip install's arguments: requirement files, dependency
