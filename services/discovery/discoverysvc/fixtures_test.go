@@ -34,7 +34,7 @@ func TestFixtures(t *testing.T) {
 			[]string{"compileall: " + compileall, "import-greeter: python3 -c 'import greeter'",
 				`cli-greeter-help: python3 -c 'import sys; from greeter.cli import main; sys.argv = ["greeter", "--help"]; sys.exit(main())'`}, "L3"},
 		{"python-tools", []string{". python pip [pytest]"},
-			[]string{"pip-install: python3 -m venv --system-site-packages .venv && { .venv/bin/python -m pip install --no-build-isolation -r requirements-dev.txt -e '.[dev]' || .venv/bin/python -m pip install -r requirements-dev.txt -e '.[dev]'; }",
+			[]string{pipInstall("-r requirements-dev.txt pytest -e '.[dev]'"), "pip-fallback",
 				"compileall: .venv/bin/python" + strings.TrimPrefix(compileall, "python3"), "mypy: .venv/bin/python -m mypy .",
 				"ruff: .venv/bin/python -m ruff check .", "pytest: .venv/bin/python -m pytest -rA --junitxml=/tmp/greenlight/reports/pytest.xml"}, "L4"},
 		{"node-jest", []string{". node npm [jest]"},
@@ -69,7 +69,27 @@ func TestFixtures(t *testing.T) {
 		// tests/requirements.txt joins that install, docs/ and
 		// requirements-docs.txt do not; tox's envlist is expanded.
 		{"python-src-layout", []string{". python pip [pytest]"},
-			[]string{"pip-install: python3 -m venv --system-site-packages .venv && { .venv/bin/python -m pip install --no-build-isolation -r tests/requirements.txt -e '.[test]' || .venv/bin/python -m pip install -r tests/requirements.txt -e '.[test]'; }",
+			[]string{pipInstall("-r tests/requirements.txt -e '.[test]'"), "pip-fallback",
+				"compileall: .venv/bin/python" + strings.TrimPrefix(compileall, "python3"), "pytest: .venv/bin/python -m pytest -rA --junitxml=/tmp/greenlight/reports/pytest.xml"}, "L4"},
+		// flit_core is not in the image: pip-install (advisory) may fail,
+		// pip-fallback decides, the tests import src/ (PYTHONPATH=src).
+		{"python-flit-src", []string{". python pip [pytest]"},
+			[]string{pipInstall("-e '.[test]'"), "pip-fallback",
+				"compileall: .venv/bin/python" + strings.TrimPrefix(compileall, "python3"), "pytest: .venv/bin/python -m pytest -rA --junitxml=/tmp/greenlight/reports/pytest.xml"}, "L4"},
+		{"python-flit-src-failing", []string{". python pip [pytest]"},
+			[]string{pipInstall("-e '.[test]'"), "pip-fallback",
+				"compileall: .venv/bin/python" + strings.TrimPrefix(compileall, "python3"), "pytest: .venv/bin/python -m pytest -rA --junitxml=/tmp/greenlight/reports/pytest.xml"}, "L4"},
+		{"python-pep639", []string{". python pip [pytest]"},
+			[]string{pipInstall("-e ."), "pip-fallback",
+				"compileall: .venv/bin/python" + strings.TrimPrefix(compileall, "python3"), "pytest: .venv/bin/python -m pytest -rA --junitxml=/tmp/greenlight/reports/pytest.xml"}, "L4"},
+		// Only unittest is used: unittest discovery, not pytest.
+		{"python-unittest", []string{". python pip [unittest]"},
+			[]string{pipInstall("-e ."), "pip-fallback",
+				"compileall: .venv/bin/python" + strings.TrimPrefix(compileall, "python3"), "unittest: .venv/bin/python -m unittest discover -v"}, "L4"},
+		// uv.lock: the pip equivalent (uv is not in the image), with the
+		// dependency groups that name tests (dev includes tests).
+		{"python-uv", []string{". python uv [pytest]"},
+			[]string{pipInstall("pytest ruff -e ."), "pip-fallback",
 				"compileall: .venv/bin/python" + strings.TrimPrefix(compileall, "python3"), "pytest: .venv/bin/python -m pytest -rA --junitxml=/tmp/greenlight/reports/pytest.xml"}, "L4"},
 		// No go.mod: reported as Go (Go image), its Makefile targets run.
 		{"go-gopath", []string{". go make []"},
@@ -100,6 +120,10 @@ func TestFixtures(t *testing.T) {
 			}
 			var steps []string
 			for _, s := range p.Steps {
+				if strings.HasSuffix(s.Name, "pip-fallback") {
+					steps = append(steps, s.Name) // its script: TestGolden, the integration tests
+					continue
+				}
 				steps = append(steps, s.Name+": "+s.Command)
 			}
 			if !slices.Equal(steps, tt.steps) {
@@ -115,4 +139,11 @@ func TestFixtures(t *testing.T) {
 			t.Errorf("fixture %s has no row in this table", f)
 		}
 	}
+}
+
+// pipInstall is the pip-install step of a project installed with args.
+func pipInstall(args string) string {
+	return "pip-install: python3 -m venv --system-site-packages .venv && rm -f .venv/greenlight-installed && { { " +
+		".venv/bin/python -m pip install --no-build-isolation " + args + " || .venv/bin/python -m pip install " + args +
+		"; }; echo $? >.venv/greenlight-pip.rc; } 2>&1 | tee .venv/greenlight-pip.log && [ \"$(cat .venv/greenlight-pip.rc)\" = 0 ] && touch .venv/greenlight-installed"
 }

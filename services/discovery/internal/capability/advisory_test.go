@@ -87,3 +87,33 @@ func TestRequiredListErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestConfiguredPipInstallDropsTheFallback: a merge-mode step named
+// pip-install replaces the discovered one, and pip-fallback, which only
+// reads the discovered step's log, goes with it (it would run first and
+// find no venv).
+func TestConfiguredPipInstallDropsTheFallback(t *testing.T) {
+	files := map[string]string{
+		"setup.py": "", "app/__init__.py": "", "tests/test_a.py": "",
+		"greenlight.yaml": "mode: merge\nsteps:\n  - name: pip-install\n    command: python3 -m venv .venv && .venv/bin/python -m pip install -e .\n",
+	}
+	c, err := build(t, files, capability.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds := commandsByName(c)
+	if _, ok := cmds["pip-fallback"]; ok {
+		t.Errorf("pip-fallback kept next to a configured pip-install: %v", cmds["pip-fallback"].Command)
+	}
+	if cmd := cmds["pip-install"]; cmd.Source.Origin != command.OriginGreenlight || cmd.Optional {
+		t.Errorf("pip-install = %+v, want the configured, required step", cmd)
+	}
+	delete(files, "greenlight.yaml")
+	c, err = build(t, files, capability.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := commandsByName(c)["pip-fallback"]; !ok {
+		t.Error("no pip-fallback without configuration")
+	}
+}

@@ -145,8 +145,9 @@ func (c *Capabilities) discovered(det detect.Result) []command.Command {
 }
 
 // whitelist merges discovered and configured commands. A configured step
-// replaces a discovered command of the same name; a later configuration
-// file cannot redefine a name an earlier one used.
+// replaces a discovered command of the same name (and the discovered
+// command that Completes it); a later configuration file cannot redefine a
+// name an earlier one used.
 //
 // What the repository's CI runs is applied next (learn), then
 // greenlight.yaml's tiers and required/advisory lists, which win over CI.
@@ -164,7 +165,7 @@ func (c *Capabilities) whitelist(discovered []command.Command, cfg *repoconfig.C
 	}
 	seen := map[string]bool{}
 	for _, d := range discovered {
-		if configured[d.Name] || seen[d.Name] {
+		if configured[d.Name] || seen[d.Name] || (d.Completes != "" && configured[d.Completes]) {
 			continue
 		}
 		seen[d.Name] = true

@@ -69,6 +69,10 @@ type Command struct {
 	// ReportFiles are machine-readable reports the command writes
 	// (absolute sandbox paths), e.g. pytest's JUnit XML.
 	ReportFiles []string
+	// Completes names the discovered command this one only makes sense
+	// after (pip-fallback reads pip-install's log): a configured step that
+	// replaces that command drops this one too.
+	Completes string
 }
 
 // Clone returns a deep copy, so planning can adjust a command without

@@ -27,8 +27,6 @@ func (e *extractor) pythonEnv() pyEnv {
 	switch e.sp.PackageManager {
 	case "poetry":
 		return pyEnv{python: "poetry run python", env: map[string]string{"POETRY_VIRTUALENVS_IN_PROJECT": "true"}}
-	case "uv":
-		return pyEnv{python: "uv run --no-sync python"}
 	case "pipenv":
 		return pyEnv{python: "pipenv run python", env: map[string]string{"PIPENV_VENV_IN_PROJECT": "1"}}
 	}
@@ -84,9 +82,6 @@ func (e *extractor) pythonInstall(py pyEnv) {
 	case "poetry":
 		c.Command = "poetry install --no-interaction"
 		c.Source = Source{File: e.file("pyproject.toml"), Key: "tool.poetry", Origin: OriginDefault}
-	case "uv":
-		c.Command = "uv sync --frozen"
-		c.Source = Source{File: e.file("uv.lock"), Origin: OriginDefault}
 	case "pipenv":
 		c.Command = "pipenv install --dev"
 		if contains(info.LockFiles, e.file("Pipfile.lock")) {
@@ -94,43 +89,10 @@ func (e *extractor) pythonInstall(py pyEnv) {
 		}
 		c.Source = Source{File: e.file("Pipfile"), Origin: OriginDefault}
 	default:
-		e.pipInstall(&c)
+		e.pipInstall(c)
+		return
 	}
 	e.add(c)
-}
-
-// pipInstall installs into a venv the requirement files (test and dev
-// ones included), the test dependency groups and the project itself with
-// its test extras. The project is first built without build isolation, so
-// a setuptools project installs from the image's setuptools with no index;
-// a backend the image lacks (hatchling, flit) then gets the isolated build.
-func (e *extractor) pipInstall(c *Command) {
-	info := e.sp.Python
-	var args []string
-	for _, r := range info.Requirements {
-		args = append(args, "-r "+shellQuote(e.rel(r)))
-	}
-	for _, d := range info.GroupDeps {
-		args = append(args, shellQuote(d))
-	}
-	src := info.ProjectFile
-	if info.ProjectFile != "" {
-		target := "."
-		if len(info.Extras) > 0 {
-			target = shellQuote(".[" + strings.Join(info.Extras, ",") + "]")
-		}
-		args = append(args, "-e "+target)
-	}
-	if len(info.Requirements) > 0 {
-		src = info.Requirements[0]
-	}
-	c.Source = Source{File: src, Origin: OriginDefault}
-	pip := ".venv/bin/python -m pip install "
-	c.Command = "python3 -m venv --system-site-packages .venv && " + pip + strings.Join(args, " ")
-	if info.ProjectFile != "" {
-		c.Command = "python3 -m venv --system-site-packages .venv && { " + pip + "--no-build-isolation " + strings.Join(args, " ") +
-			" || " + pip + strings.Join(args, " ") + "; }"
-	}
 }
 
 // pythonLint adds ruff and mypy when the project configures them.
@@ -163,15 +125,16 @@ func (e *extractor) pythonTests(py pyEnv) {
 	if loc, ok := info.Tools["pytest"]; ok {
 		src = located(loc)
 	}
+	env := checkoutEnv(py.env, info.SrcLayout)
 	switch e.sp.TestFrameworks[0] {
 	case "unittest":
 		cmd := py.python + " -m unittest discover -v"
 		if info.TestsDir != "" && !info.TestsDirIsPackage {
 			cmd += " -s " + info.TestsDir
 		}
-		e.add(Command{Name: "unittest", Phase: PhaseTest, Env: clone(py.env), Command: cmd, Source: src})
+		e.add(Command{Name: "unittest", Phase: PhaseTest, Env: env, Command: cmd, Source: src})
 	default:
-		e.add(Command{Name: "pytest", Phase: PhaseTest, Env: clone(py.env), Source: src})
+		e.add(Command{Name: "pytest", Phase: PhaseTest, Env: env, Source: src})
 		c := &e.out.Commands[len(e.out.Commands)-1]
 		report := ReportDir + "/" + fileName(c.Name) + ".xml"
 		c.Command = py.python + " -m pytest -rA --junitxml=" + report
@@ -190,13 +153,7 @@ func (e *extractor) pythonSmoke(py pyEnv) {
 	if !e.sp.HasTests {
 		tier = Tier0
 	}
-	env := clone(py.env)
-	if info.SrcLayout {
-		if env == nil {
-			env = map[string]string{}
-		}
-		env["PYTHONPATH"] = "src"
-	}
+	env := checkoutEnv(py.env, info.SrcLayout)
 	for _, pkg := range info.Packages {
 		e.add(Command{Name: "import-" + pkg, Phase: PhaseSmoke, Tier: tier, Env: clone(env),
 			Command: fmt.Sprintf("%s -c 'import %s'", py.python, pkg), Source: Source{File: e.sp.Markers[0], Key: pkg, Origin: OriginDefault}})
@@ -218,6 +175,21 @@ func (e *extractor) pythonSmoke(py pyEnv) {
 	if !e.sp.HasTests && len(info.Packages) == 0 && len(info.Scripts) == 0 {
 		e.note("%s: no importable package or entry point found for a smoke run", e.sp.Root)
 	}
+}
+
+// checkoutEnv is the environment of a step that imports the project: a
+// src layout's src/ goes first on the path, so its tests and smoke runs
+// import the checkout whether or not pip-install could install the
+// project (an editable install imports from src/ all the same).
+func checkoutEnv(base map[string]string, srcLayout bool) map[string]string {
+	env := clone(base)
+	if srcLayout {
+		if env == nil {
+			env = map[string]string{}
+		}
+		env["PYTHONPATH"] = "src"
+	}
+	return env
 }
 
 func located(l detect.Located) Source {

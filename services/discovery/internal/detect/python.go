@@ -46,8 +46,11 @@ func detectPython(v *view, sp *Subproject, nested []string) error {
 	if v.has(root, "noxfile.py") {
 		readNox(v, sp, join(root, "noxfile.py"))
 	}
-	if v.has(root, "pytest.ini") {
-		info.Tools["pytest"] = Located{File: join(root, "pytest.ini"), Key: "pytest"}
+	for _, n := range []string{"pytest.ini", ".pytest.ini"} {
+		if v.has(root, n) {
+			info.Tools["pytest"] = Located{File: join(root, n), Key: "pytest"}
+			break
+		}
 	}
 	for _, n := range []string{"ruff.toml", ".ruff.toml"} {
 		if v.has(root, n) {
@@ -91,10 +94,9 @@ func readPyproject(v *view, sp *Subproject, file string) {
 	poetry := table(table(doc, "tool"), "poetry")
 	info.HasProject = project != nil
 	info.BuildSystem = table(doc, "build-system") != nil
+	info.BuildBackend = str(table(doc, "build-system"), "build-backend")
 	readDependencyGroups(info, doc)
-	if strings.Contains(string(data), "pytest") {
-		info.MentionsPytest = true
-	}
+	mentions(info, data)
 	info.Name = str(project, "name")
 	if info.Name == "" {
 		info.Name = str(poetry, "name")
@@ -230,6 +232,9 @@ func readTox(v *view, sp *Subproject, file string) {
 	seen := map[string]bool{}
 	if tox := s["tox"]; tox != nil {
 		k := tox.Keys["envlist"]
+		if k.Value == "" {
+			k = tox.Keys["env_list"] // tox 4's spelling
+		}
 		for _, env := range toxEnvList(k.Value) {
 			if !seen[env] {
 				seen[env] = true
@@ -247,6 +252,12 @@ func readTox(v *view, sp *Subproject, file string) {
 				seen[env] = true
 				info.ToxEnvs = append(info.ToxEnvs, Named{Name: env, Source: Located{File: file, Key: name, Line: s[name].Line}})
 			}
+		}
+	}
+	if env := s["testenv"]; env != nil {
+		info.ToxDeps = toxDeps(env.Keys["deps"].Value)
+		if len(info.ToxDeps) > 0 {
+			info.HasDeps = true
 		}
 	}
 	if sec := s["pytest"]; sec != nil {
@@ -421,6 +432,12 @@ func pythonLayout(v *view, sp *Subproject, nested []string) {
 }
 
 // pythonFrameworks decides between pytest and unittest and sets HasTests.
+// pytest when the project uses it (configuration, conftest.py, pytest in
+// its dependencies or tool files); unittest discovery when its files name
+// only unittest (more-itertools' Makefile and tox.ini, tomli's
+// [tool.tox]); pytest otherwise, since it also runs unittest.TestCase
+// classes while unittest silently skips plain test functions. Test files
+// are not read: discovery keeps only manifests' content.
 func pythonFrameworks(v *view, sp *Subproject, nested []string) {
 	info := sp.Python
 	conftest := false
@@ -437,14 +454,13 @@ func pythonFrameworks(v *view, sp *Subproject, nested []string) {
 	}
 	_, pytestConfigured := info.Tools["pytest"]
 	switch {
-	case pytestConfigured || conftest:
-		sp.TestFrameworks = []string{"pytest"}
-	case sp.HasTests && info.MentionsUnittest && !info.MentionsPytest:
+	case pytestConfigured || conftest || info.MentionsPytest:
+		if sp.HasTests || pytestConfigured || conftest {
+			sp.TestFrameworks = []string{"pytest"}
+		}
+	case sp.HasTests && info.MentionsUnittest:
 		sp.TestFrameworks = []string{"unittest"}
 	case sp.HasTests:
-		// pytest also collects unittest.TestCase classes, while unittest
-		// discovery silently runs none of pytest-style test functions: when
-		// nothing names a runner, pytest is the one that cannot miss tests.
 		sp.TestFrameworks = []string{"pytest"}
 	}
 	for _, t := range []string{"ruff", "mypy"} {

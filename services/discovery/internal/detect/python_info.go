@@ -55,7 +55,7 @@ type PythonInfo struct {
 	// LockFiles key the dependency cache (workspace-relative).
 	LockFiles []string
 	// MentionsUnittest is true when the project's own Makefile, tox.ini,
-	// noxfile or setup.cfg run "unittest".
+	// noxfile, setup.cfg or pyproject.toml run "unittest".
 	MentionsUnittest bool
 	// Invalid is true when pyproject.toml could not be parsed.
 	Invalid bool
@@ -72,4 +72,10 @@ type PythonInfo struct {
 	// MentionsPytest is true when the project's dependencies or tool
 	// files name pytest: it decides pytest over unittest discovery.
 	MentionsPytest bool
+	// BuildBackend is pyproject.toml's build-system.build-backend
+	// ("flit_core.buildapi"); "" when not declared.
+	BuildBackend string
+	// ToxDeps are the plain requirement strings of tox.ini's [testenv]
+	// deps (factor-conditional lines and substitutions left out).
+	ToxDeps []string
 }

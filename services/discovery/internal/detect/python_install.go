@@ -80,10 +80,12 @@ func readSetupPy(v *view, sp *Subproject, file string) {
 // test extras, when a build system or setup.py makes it a package, or when
 // a src layout cannot be imported otherwise. A flat [project] table without
 // a build system is left alone: its code imports from the checkout and
-// setuptools' automatic discovery may refuse such a tree.
+// setuptools' automatic discovery may refuse such a tree. A uv project is
+// installed the same way: uv is not in the sandbox image (see
+// command.pipInstall).
 func decideProjectInstall(sp *Subproject) {
 	info := sp.Python
-	if sp.PackageManager != "pip" || info.Invalid {
+	if (sp.PackageManager != "pip" && sp.PackageManager != "uv") || info.Invalid {
 		info.ProjectFile = ""
 		return
 	}

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -16,6 +17,9 @@ const maxToxEnvs = 64
 func toxEnvList(v string) []string {
 	var out []string
 	for _, item := range splitOutsideBraces(v) {
+		if strings.HasPrefix(item, "#") {
+			continue // a comment line inside a multi-line envlist
+		}
 		for _, env := range expandBraces(item) {
 			if len(out) == maxToxEnvs {
 				return out
@@ -78,12 +82,15 @@ func expandBraces(s string) []string {
 }
 
 // braceAlternatives lists a group's factors: comma-separated words, each
-// possibly an integer range "310..314" (inclusive).
+// possibly an integer range, tox's "8-10" or "310..314" (inclusive).
 func braceAlternatives(body string) []string {
 	var out []string
 	for _, f := range strings.Split(body, ",") {
 		f = strings.TrimSpace(f)
 		lo, hi, ok := strings.Cut(f, "..")
+		if !ok {
+			lo, hi, ok = strings.Cut(f, "-")
+		}
 		a, errA := strconv.Atoi(lo)
 		b, errB := strconv.Atoi(hi)
 		if !ok || errA != nil || errB != nil || b < a || b-a > maxToxEnvs {
@@ -96,3 +103,25 @@ func braceAlternatives(body string) []string {
 	}
 	return out
 }
+
+// toxDeps lists the plain requirement strings of a [testenv] deps value:
+// lines with a factor condition ("py38: mock"), a substitution
+// ("{[base]deps}") or an option ("-rrequirements.txt", whose files are
+// read as requirement files anyway) are left out.
+func toxDeps(v string) []string {
+	var out []string
+	for _, l := range strings.Split(v, "\n") {
+		l = strings.TrimSpace(l)
+		if i := strings.Index(l, " #"); i >= 0 {
+			l = strings.TrimSpace(l[:i])
+		}
+		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "-") || strings.ContainsAny(l, "{}") || toxFactorLine.MatchString(l) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// toxFactorLine is a "factor-expression: value" line of a tox setting.
+var toxFactorLine = regexp.MustCompile(`^[\w.!,-]+\s*:\s`)

@@ -1,0 +1,9 @@
+"""A calculator."""
+
+
+def mul(a, b):
+    return a + b
+
+
+def neg(a):
+    return -a

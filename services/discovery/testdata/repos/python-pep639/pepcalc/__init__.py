@@ -1,0 +1,2 @@
+def half(x):
+    return x / 2

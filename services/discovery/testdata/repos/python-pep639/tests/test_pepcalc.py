@@ -1,0 +1,5 @@
+from pepcalc import half
+
+
+def test_half():
+    assert half(4) == 2

@@ -1,0 +1,7 @@
+import pytest
+
+from uvcalc import inc
+
+
+def test_inc():
+    assert inc(1) == 2
