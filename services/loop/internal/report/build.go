@@ -77,6 +77,7 @@ func Build(in Input) *glv1.Result {
 	var total parse.Counts
 	var formats []string
 	omitted := 0
+	var advisory []*glv1.Failure
 	for _, o := range in.Steps {
 		r.Steps = append(r.Steps, stepResult(o))
 		rep := o.Report
@@ -89,7 +90,9 @@ func Build(in Input) *glv1.Result {
 			omitted += rep.TestsOmitted
 		}
 		for _, f := range rep.Failures {
-			if len(r.Failures) < maxFailures {
+			if o.Optional() {
+				advisory = append(advisory, parse.FailureProto(f, rep.Evidence))
+			} else if len(r.Failures) < maxFailures {
 				r.Failures = append(r.Failures, parse.FailureProto(f, rep.Evidence))
 			}
 		}
@@ -101,6 +104,10 @@ func Build(in Input) *glv1.Result {
 			}
 		}
 	}
+	// Failures of required steps come first: they decided the verdict. An
+	// advisory step's failures (a lint nobody requires, an install whose
+	// required fallback took over) follow while there is room.
+	r.Failures = append(r.Failures, advisory[:min(len(advisory), max(0, maxFailures-len(r.Failures)))]...)
 	format := strings.Join(formats, "+")
 	if format == "" {
 		format = parse.FormatUnparsed

@@ -310,3 +310,19 @@ func TestCutTestLogWithoutReportCannotPass(t *testing.T) {
 		t.Errorf("step counts %v", c)
 	}
 }
+
+// TestRequiredFailuresComeFirst: the failures of required steps lead the
+// result's list (they decided the verdict); an advisory step's failures
+// follow even when that step ran first.
+func TestRequiredFailuresComeFirst(t *testing.T) {
+	lint := outcome("ruff", lintP, failS, true)
+	lint.Report = &parse.StepReport{Step: "ruff", Failures: []parse.Failure{{Kind: glv1.FailureKind_FAILURE_KIND_LINT, Message: "E501 line too long"}}}
+	test := outcome("pytest", testP, failS, false)
+	test.Report = &parse.StepReport{Step: "pytest", HasTests: true, Counts: parse.Counts{Failed: 1},
+		Failures: []parse.Failure{{Kind: glv1.FailureKind_FAILURE_KIND_TEST_ASSERTION, Test: "tests/test_a.py::test_a"}}}
+	r := Build(Input{RunID: "run-1", Steps: []score.StepOutcome{lint, test}, Threshold: 8})
+	fs := r.GetFailures()
+	if len(fs) != 2 || fs[0].GetTest() != "tests/test_a.py::test_a" || fs[1].GetMessage() != "E501 line too long" {
+		t.Fatalf("failures %v, want the required test failure first, then the advisory lint", fs)
+	}
+}

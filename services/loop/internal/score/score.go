@@ -148,11 +148,16 @@ func components(steps []StepOutcome) parts {
 			critical = true
 			critWhy = append(critWhy, o.name()+" "+strings.ToLower(strings.TrimPrefix(st.String(), "STEP_STATUS_")))
 		}
-		if !ok && (phase == glv1.Phase_PHASE_INSTALL || phase == glv1.Phase_PHASE_BUILD) {
+		// An advisory install or build step (e.g. Python's pip-install, whose
+		// required pip-fallback decides whether the project is usable) is
+		// reported but does not make the build broken: the required steps
+		// after it show whether the code built.
+		advisory := o.Optional() && (phase == glv1.Phase_PHASE_INSTALL || phase == glv1.Phase_PHASE_BUILD)
+		if !ok && !advisory && (phase == glv1.Phase_PHASE_INSTALL || phase == glv1.Phase_PHASE_BUILD) {
 			buildFailed = true
 			buildWhy = append(buildWhy, o.name()+" failed")
 		}
-		if rep != nil {
+		if rep != nil && !advisory {
 			for _, f := range rep.Failures {
 				switch f.Kind {
 				case glv1.FailureKind_FAILURE_KIND_COMPILE, glv1.FailureKind_FAILURE_KIND_INSTALL:

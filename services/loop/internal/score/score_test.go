@@ -24,6 +24,12 @@ func step(name string, phase glv1.Phase, st glv1.StepStatus, rep *parse.StepRepo
 	}
 }
 
+// advisoryStep marks an outcome's step optional (advisory).
+func advisoryStep(o StepOutcome) StepOutcome {
+	o.Step.Optional = true
+	return o
+}
+
 func tests(c parse.Counts) *parse.StepReport {
 	return &parse.StepReport{HasTests: true, Format: parse.FormatGoJSON, Counts: c}
 }
@@ -75,6 +81,8 @@ func TestCompute(t *testing.T) {
 			3, 4, 2, 1, 10, glv1.Level_LEVEL_L3, "level L3, not L4: no passing test result was parsed from test"},
 		{"test step running true", []StepOutcome{lint0, step("test", glv1.Phase_PHASE_TEST, ok, nil)},
 			3, 4, 2, 1, 10, glv1.Level_LEVEL_L3, "no passing test result was parsed from test (L4 needs at least one)"},
+		{"advisory install failed, required fallback ok", []StepOutcome{advisoryStep(step("pip-install", glv1.Phase_PHASE_INSTALL, failed, installFail)),
+			step("pip-fallback", glv1.Phase_PHASE_INSTALL, ok, &parse.StepReport{}), build, lint0, green}, 3, 4, 2, 1, 10, glv1.Level_LEVEL_L4, "10/10 passed"},
 		{"lint only never builds", []StepOutcome{lint0}, 0, 0, 2, 1, 3, glv1.Level_LEVEL_L2, "no L3+ step proved the build"},
 	}
 	for _, tc := range cases {
