@@ -139,7 +139,7 @@ func (st *Stack) build(ctx context.Context) error {
 	if err := st.startLoop(ctx, discConn, execConn); err != nil {
 		return err
 	}
-	disc := discoverysvc.New(st.loop.Blobs(), st.log.Named("discovery"), discoverysvc.Options{})
+	disc := discoverysvc.New(st.loop.Blobs(), st.log.Named("discovery"), discoveryOptions(st.executorConfig()))
 	st.host("discovery", discLn, func(r grpc.ServiceRegistrar) { discoverysvc.Register(r, disc) }, st.internal())
 	if err := st.startExecutor(ctx, execLn); err != nil {
 		return err
@@ -171,10 +171,7 @@ func (st *Stack) startLoop(ctx context.Context, disc, exec *grpc.ClientConn) err
 
 // startExecutor builds the executor on the loop's blob store.
 func (st *Stack) startExecutor(ctx context.Context, ln *listener) error {
-	cfg := executorsvc.DefaultConfig(st.opts.Home)
-	cfg.PoolSize = st.opts.PoolSize
-	cfg.CABundle = st.opts.CABundle
-	exec, err := executorsvc.New(cfg, st.loop.Blobs(), st.log.Named("executor"))
+	exec, err := executorsvc.New(st.executorConfig(), st.loop.Blobs(), st.log.Named("executor"))
 	if err != nil {
 		return fmt.Errorf("start executor: %w", err)
 	}

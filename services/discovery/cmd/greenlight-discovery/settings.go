@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/greenlight-dev/greenlight/pkg/config"
 	"github.com/greenlight-dev/greenlight/pkg/image"
+	"github.com/greenlight-dev/greenlight/services/discovery/discoverysvc"
 )
 
 // settings are discovery's own flags (GREENLIGHT_DISCOVERY_* variables,
@@ -22,12 +24,25 @@ type settings struct {
 	AllowedImages []string
 	MaxFiles      int
 	CacheEntries  int
+	// Maxima of what a repository's greenlight.yaml may ask for: set them
+	// to the executor's --max-* values.
+	MaxCPUs       float64
+	MaxMemory     int
+	MaxPids       int64
+	MaxRunTimeout time.Duration
 
 	images map[string]string
 }
 
 func defaultSettings() *settings {
-	return &settings{BlobAddr: config.DefaultLoopAddr, MaxFiles: 500_000, CacheEntries: 32, AllowedImages: image.DefaultAllowed()}
+	m := discoverysvc.DefaultMaxima()
+	return &settings{BlobAddr: config.DefaultLoopAddr, MaxFiles: 500_000, CacheEntries: 32, AllowedImages: image.DefaultAllowed(),
+		MaxCPUs: m.CPUs, MaxMemory: int(m.MemoryBytes), MaxPids: m.Pids, MaxRunTimeout: m.RunTimeout}
+}
+
+// maxima are the discoverysvc form of the --max-* settings.
+func (s *settings) maxima() discoverysvc.Maxima {
+	return discoverysvc.Maxima{CPUs: s.MaxCPUs, MemoryBytes: int64(s.MaxMemory), Pids: s.MaxPids, RunTimeout: s.MaxRunTimeout}
 }
 
 // RegisterFlags binds the settings.
@@ -38,6 +53,29 @@ func (s *settings) RegisterFlags(fs *config.FlagSet) {
 	fs.Strings(&s.AllowedImages, "allowed-images", "`images` a repository's greenlight.yaml or a request may select besides those of the image table (\"\": only the table's)")
 	fs.Int(&s.MaxFiles, "max-files", "largest number of files a snapshot may hold")
 	fs.Int(&s.CacheEntries, "cache-entries", "snapshot indices kept in memory (negative: none)")
+	fs.Var(positiveFloat{&s.MaxCPUs}, "max-cpus", "largest `CPUs` a repository's greenlight.yaml limits may ask for (match the executor's --max-cpus)")
+	fs.Bytes(&s.MaxMemory, "max-memory", "largest memory greenlight.yaml limits may ask for, a `size` (match the executor's --max-memory)")
+	fs.Int64(&s.MaxPids, "max-pids", "largest process limit greenlight.yaml limits may ask for (match the executor's --max-pids)")
+	fs.Duration(&s.MaxRunTimeout, "max-run-timeout", "largest time budget or timeout greenlight.yaml may ask for (match the executor's --max-run-timeout)")
+}
+
+// positiveFloat binds a positive float64 flag.
+type positiveFloat struct{ p *float64 }
+
+func (f positiveFloat) String() string {
+	if f.p == nil {
+		return ""
+	}
+	return fmt.Sprint(*f.p)
+}
+
+func (f positiveFloat) Set(s string) error {
+	var v float64
+	if _, err := fmt.Sscan(s, &v); err != nil || v <= 0 {
+		return fmt.Errorf("%q is not a positive number", s)
+	}
+	*f.p = v
+	return nil
 }
 
 // Validate checks the parsed values.
@@ -46,6 +84,9 @@ func (s *settings) Validate() error {
 		if err := config.ValidateAddr(s.BlobAddr); err != nil {
 			return fmt.Errorf("blob-addr: %w", err)
 		}
+	}
+	if s.MaxMemory <= 0 || s.MaxPids <= 0 || s.MaxRunTimeout <= 0 {
+		return fmt.Errorf("max-memory, max-pids and max-run-timeout must be positive")
 	}
 	if s.MaxFiles <= 0 {
 		return fmt.Errorf("max-files: must be positive, got %d", s.MaxFiles)
