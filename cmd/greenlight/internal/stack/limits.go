@@ -3,6 +3,7 @@ package stack
 import (
 	"runtime"
 
+	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/services/discovery/discoverysvc"
 	"github.com/greenlight-dev/greenlight/services/executor/executorsvc"
 )
@@ -25,6 +26,9 @@ func (st *Stack) executorConfig() executorsvc.Config {
 	cfg := executorsvc.DefaultConfig(st.opts.Home)
 	cfg.PoolSize = st.opts.PoolSize
 	cfg.CABundle = st.opts.CABundle
+	if st.opts.Images != "" {
+		cfg.Images = []string{st.opts.Images}
+	}
 	cfg.CPUs = hostCPUs()
 	cfg.MaxCPUs = max(cfg.CPUs, min(cfg.MaxCPUs, float64(runtime.NumCPU())))
 	return cfg
@@ -33,8 +37,8 @@ func (st *Stack) executorConfig() executorsvc.Config {
 // discoveryOptions gives discovery the executor's maxima, so a
 // greenlight.yaml that asks for more than the executor grants is refused
 // with its file and line instead of silently clamped.
-func discoveryOptions(exec executorsvc.Config) discoverysvc.Options {
-	return discoverysvc.Options{Maxima: discoverysvc.Maxima{
+func discoveryOptions(exec executorsvc.Config, images image.Table) discoverysvc.Options {
+	return discoverysvc.Options{Images: images, Maxima: discoverysvc.Maxima{
 		CPUs: exec.MaxCPUs, MemoryBytes: int64(exec.MaxMemory), Pids: int64(exec.MaxPids), RunTimeout: exec.MaxRunTimeout,
 	}}
 }

@@ -24,7 +24,7 @@ func TestEmbeddedCPUsFollowTheHost(t *testing.T) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	m := discoveryOptions(cfg).Maxima
+	m := discoveryOptions(cfg, nil).Maxima
 	if m.CPUs != cfg.MaxCPUs || m.MemoryBytes != int64(cfg.MaxMemory) || m.Pids != int64(cfg.MaxPids) || m.RunTimeout != cfg.MaxRunTimeout {
 		t.Fatalf("discovery maxima %+v differ from the executor's (cpus %g memory %d pids %d run %s)",
 			m, cfg.MaxCPUs, cfg.MaxMemory, cfg.MaxPids, cfg.MaxRunTimeout)

@@ -49,7 +49,8 @@ func (s *settings) maxima() discoverysvc.Maxima {
 func (s *settings) RegisterFlags(fs *config.FlagSet) {
 	fs.String(&s.BlobDir, "blob-dir", "local blob store `dir` holding snapshots (shared with loop); overrides blob-addr")
 	fs.String(&s.BlobAddr, "blob-addr", "BlobService `host:port` to read snapshots from")
-	fs.Strings(&s.Images, "images", "sandbox image overrides, comma-separated `runtime=image` pairs")
+	fs.Strings(&s.Images, "images", "sandbox image overrides, comma-separated `runtime=image` pairs, or one image set: "+
+		"offline (default) or upstream (public images; give the executor the same)")
 	fs.Strings(&s.AllowedImages, "allowed-images", "`images` a repository's greenlight.yaml or a request may select besides those of the image table (\"\": only the table's)")
 	fs.Int(&s.MaxFiles, "max-files", "largest number of files a snapshot may hold")
 	fs.Int(&s.CacheEntries, "cache-entries", "snapshot indices kept in memory (negative: none)")
@@ -91,16 +92,9 @@ func (s *settings) Validate() error {
 	if s.MaxFiles <= 0 {
 		return fmt.Errorf("max-files: must be positive, got %d", s.MaxFiles)
 	}
-	s.images = map[string]string{}
-	for _, pair := range s.Images {
-		rt, img, ok := strings.Cut(pair, "=")
-		if !ok || strings.TrimSpace(rt) == "" || strings.TrimSpace(img) == "" {
-			return fmt.Errorf("images: %q is not runtime=image", pair)
-		}
-		s.images[strings.TrimSpace(rt)] = strings.TrimSpace(img)
-	}
-	if err := image.Table(s.images).Validate(); err != nil {
-		return fmt.Errorf("images: %w", err)
+	var err error
+	if s.images, err = parseImages(s.Images); err != nil {
+		return err
 	}
 	for _, ref := range s.AllowedImages {
 		if ref = strings.TrimSpace(ref); ref != "" {
@@ -110,6 +104,30 @@ func (s *settings) Validate() error {
 		}
 	}
 	return nil
+}
+
+// parseImages reads --images: runtime=image pairs, or one image set name
+// ("upstream" selects pkg/image.Upstream for every runtime).
+func parseImages(entries []string) (map[string]string, error) {
+	if len(entries) == 1 && !strings.Contains(entries[0], "=") {
+		t, err := image.Set(strings.TrimSpace(entries[0]))
+		if err != nil {
+			return nil, fmt.Errorf("images: %w", err)
+		}
+		return t, nil
+	}
+	m := map[string]string{}
+	for _, pair := range entries {
+		rt, img, ok := strings.Cut(pair, "=")
+		if !ok || strings.TrimSpace(rt) == "" || strings.TrimSpace(img) == "" {
+			return nil, fmt.Errorf("images: %q is not runtime=image", pair)
+		}
+		m[strings.TrimSpace(rt)] = strings.TrimSpace(img)
+	}
+	if err := image.Table(m).Validate(); err != nil {
+		return nil, fmt.Errorf("images: %w", err)
+	}
+	return m, nil
 }
 
 // nonNil keeps an emptied list (--allowed-images "") empty: a nil list
