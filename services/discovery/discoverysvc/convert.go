@@ -68,6 +68,9 @@ func pipelineProto(p *plan.Pipeline) *glv1.Pipeline {
 	}
 	if l := p.Limits; l != (repoconfig.Limits{}) {
 		out.Limits = &glv1.Limits{Cpus: l.CPUs, MemoryBytes: l.MemoryBytes, Pids: l.Pids}
+		if l.RunTimeout > 0 {
+			out.Limits.RunTimeout = durationpb.New(l.RunTimeout)
+		}
 	}
 	for _, s := range p.Steps {
 		out.Steps = append(out.Steps, stepProto(s))

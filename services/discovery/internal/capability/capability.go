@@ -90,6 +90,7 @@ func Build(t Tree, opts Options) (*Capabilities, error) {
 		return nil, err
 	}
 	c := &Capabilities{Configs: cfg.Files, PatchAllow: cfg.PatchAllow, TimeBudget: cfg.TimeBudget, Default: map[string]bool{}, Limits: cfg.Limits}
+	c.Limits.RunTimeout = cfg.TimeBudget
 	if c.TimeBudget == 0 {
 		c.TimeBudget = DefaultTimeBudget
 	}

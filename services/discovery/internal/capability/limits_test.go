@@ -15,7 +15,7 @@ func TestLimitsWithinMaxima(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (repoconfig.Limits{CPUs: 4, MemoryBytes: 8 << 30, Pids: 4096}); caps.Limits != want {
+	if want := (repoconfig.Limits{CPUs: 4, MemoryBytes: 8 << 30, Pids: 4096, RunTimeout: 2 * time.Hour}); caps.Limits != want {
 		t.Fatalf("limits = %+v, want %+v", caps.Limits, want)
 	}
 }

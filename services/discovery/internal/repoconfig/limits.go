@@ -24,6 +24,10 @@ type Limits struct {
 	CPUs        float64
 	MemoryBytes int64
 	Pids        int64
+	// RunTimeout is the configured time budget (greenlight.yaml
+	// time_budget, runr's max_verify_time_per_milestone); zero when none
+	// is, so the server's default applies.
+	RunTimeout time.Duration
 }
 
 // Ask is one value a repository's configuration asks of the server's
