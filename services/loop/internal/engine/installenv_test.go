@@ -43,6 +43,7 @@ func TestInstallEnvOnRealLogs(t *testing.T) {
 		{"npm-404.log", troubleNone, ""},
 		{"npm-eresolve.log", troubleNone, ""},
 		{"pip-notfound.log", troubleNone, ""},
+		{"pip-conflict.log", troubleNone, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
