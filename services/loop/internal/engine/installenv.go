@@ -44,6 +44,20 @@ var unreachableSignatures = regexp.MustCompile(`Temporary failure in name resolu
 	`getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|dial tcp: lookup \S+|` +
 	`connect: network is unreachable|Failed to establish a new connection|Could(?: not|n't) resolve host`)
 
+// codeSignatures are failures of the project's own dependency declarations
+// or install scripts: when one shows, a network message elsewhere in the
+// log (a retried fetch that later succeeded) does not make the failure the
+// environment's. npm: unresolvable tree, no such package or version, a
+// failing lifecycle script; pip: conflicting requirements; Go: a module
+// or version that does not exist, a missing go.sum entry.
+var codeSignatures = regexp.MustCompile(`npm ERR! code (?:ERESOLVE|E404|ETARGET|ELIFECYCLE|EBADENGINE)|` +
+	`ResolutionImpossible|conflicting dependencies|subprocess-exited-with-error|` +
+	`missing go\.sum entry|invalid version: unknown revision|404 Not Found`)
+
+// recentLines is how much of a failed install's tail is searched: the
+// package managers print the error that ended them last.
+const recentLines = 40
+
 // installEnvTrouble says whether a failed install step with network failed
 // because the sandbox could not reach its package index, and quotes the
 // line that shows it. Only clear TLS and DNS/connection signatures count:
@@ -54,7 +68,10 @@ func installEnvTrouble(s *glv1.Step, r *glv1.StepResult) (installTrouble, string
 	if r.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED || s.GetPhase() != glv1.Phase_PHASE_INSTALL || !s.GetNetwork() {
 		return troubleNone, ""
 	}
-	tail := r.GetTail()
+	tail := tailLines(r.GetTail(), recentLines)
+	if codeSignatures.MatchString(tail) {
+		return troubleNone, ""
+	}
 	if line := matchingLine(tail, tlsSignatures); line != "" {
 		return troubleTLS, line
 	}
@@ -62,6 +79,15 @@ func installEnvTrouble(s *glv1.Step, r *glv1.StepResult) (installTrouble, string
 		return troubleUnreachable, line
 	}
 	return troubleNone, ""
+}
+
+// tailLines returns the last n lines of text.
+func tailLines(text string, n int) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // maxEvidence bounds the quoted log line in a reason.

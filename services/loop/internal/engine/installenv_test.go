@@ -117,3 +117,34 @@ func TestMatchingLineClipsLongLines(t *testing.T) {
 		t.Fatalf("clipped line = %q (%d bytes)", got, len(got))
 	}
 }
+
+// TestInstallEnvCodeFailureWins: a network message next to a failure of
+// the project's own dependencies (a retried fetch that later succeeded,
+// then npm's ERESOLVE or pip's ResolutionImpossible) stays the code's, and
+// a network message long before the error that ended the install is not
+// the cause.
+func TestInstallEnvCodeFailureWins(t *testing.T) {
+	retried := strings.SplitN(fixture(t, "pip-pypi-unresolvable.log"), "\n", 2)[0] + "\n"
+	for name, tail := range map[string]string{
+		"npm ERESOLVE after a retried fetch":     retried + fixture(t, "npm-eresolve.log"),
+		"pip conflict after a retried fetch":     retried + fixture(t, "pip-conflict.log"),
+		"TLS message long before the last error": fixture(t, "go-tls.log") + strings.Repeat("building...\n", 60) + "make: *** [all] Error 1\n",
+	} {
+		r := &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 1, Tail: tail}
+		if got, line := installEnvTrouble(installStep(), r); got != troubleNone {
+			t.Errorf("%s: classified %v (%q), want a failure of the code", name, got, line)
+		}
+	}
+}
+
+func TestTailLines(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{{"a\nb\nc\n", 2, "b\nc"}, {"a\nb\nc", 5, "a\nb\nc"}, {"", 3, ""}, {"a\nb\n", 1, "b"}} {
+		if got := tailLines(tc.in, tc.n); got != tc.want {
+			t.Errorf("tailLines(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}
