@@ -9,8 +9,9 @@ const (
 	// SetOffline is [Defaults]: the images `make images` builds, no
 	// registry needed.
 	SetOffline = "offline"
-	// SetUpstream is [Upstream]: the public images, pulled from their
-	// registry when the engine lacks them.
+	// SetUpstream is [Upstream] over [Defaults]: the public images, pulled
+	// from their registry when the engine lacks them; a runtime without
+	// one keeps its offline image.
 	SetUpstream = "upstream"
 )
 
@@ -21,7 +22,8 @@ func Set(name string) (Table, error) {
 	case "", SetOffline:
 		return Defaults(), nil
 	case SetUpstream:
-		return Upstream(), nil
+		// A runtime without a public image keeps its offline one.
+		return Defaults().Merge(Upstream()), nil
 	}
 	return nil, fmt.Errorf("unknown image set %q: want %s (the images `make images` builds, no registry needed) "+
 		"or %s (public images such as %s, pulled from their registry)", name, SetOffline, SetUpstream, Upstream()[Node])

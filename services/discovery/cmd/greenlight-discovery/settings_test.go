@@ -10,7 +10,7 @@ import (
 
 func TestParseImagesSets(t *testing.T) {
 	got, err := parseImages([]string{"upstream"})
-	if err != nil || !maps.Equal(got, image.Upstream()) {
+	if want, _ := image.Set(image.SetUpstream); err != nil || !maps.Equal(got, want) {
 		t.Fatalf("--images upstream = %v, %v", got, err)
 	}
 	got, err = parseImages([]string{"node=node:20-slim"})
