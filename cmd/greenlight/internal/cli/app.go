@@ -90,7 +90,7 @@ Exit codes: 0 PASS, 1 FAIL, 2 usage or infrastructure error.`,
 	pf.StringVar(&a.caBundleFlag, "ca-bundle", envOr(a.env.Getenv("GREENLIGHT_CA_BUNDLE"), "auto"),
 		"PEM file install steps trust in embedded mode and serve (env GREENLIGHT_CA_BUNDLE): auto = "+HostCABundle+" when present, none = only the image's CAs")
 	pf.StringVar(&a.imageSet, "images", envOr(a.env.Getenv("GREENLIGHT_IMAGES"), image.SetOffline),
-		"sandbox images in embedded mode and serve (env GREENLIGHT_IMAGES): offline = the images `make images` builds, "+
+		"sandbox image `set` in embedded mode and serve (env GREENLIGHT_IMAGES): offline = the images make images builds, "+
 			"upstream = public images (node:20-slim, python:3.12-slim, golang:...) pulled from their registry when missing")
 	root.AddCommand(
 		a.verifyCmd(), a.discoverCmd(), a.fixCmd(), a.runsCmd(), a.showCmd(), a.watchCmd(),

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/services/discovery/discoverysvc"
 	"github.com/greenlight-dev/greenlight/services/executor/executorsvc"
 )
@@ -42,5 +43,21 @@ func TestStandaloneMaximaAgree(t *testing.T) {
 	}
 	if e.CPUs != 1 {
 		t.Fatalf("standalone executor default CPUs = %g, documented as 1", e.CPUs)
+	}
+}
+
+// TestEmbeddedImageSet: Options.Images selects the set for both the
+// executor (which then pulls missing images) and discovery.
+func TestEmbeddedImageSet(t *testing.T) {
+	st := &Stack{opts: Options{Home: t.TempDir(), Images: image.SetUpstream}}
+	cfg := st.executorConfig()
+	if len(cfg.Images) != 1 || cfg.Images[0] != image.SetUpstream {
+		t.Fatalf("executor images = %v, want the upstream set", cfg.Images)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if def := (&Stack{opts: Options{Home: t.TempDir()}}).executorConfig(); len(def.Images) < 3 {
+		t.Fatalf("default executor images = %v, want the offline table", def.Images)
 	}
 }
