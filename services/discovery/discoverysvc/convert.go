@@ -5,6 +5,7 @@ import (
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/capability"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/plan"
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/repoconfig"
 	"google.golang.org/protobuf/types/known/durationpb"
 )
 
@@ -64,6 +65,12 @@ func pipelineProto(p *plan.Pipeline) *glv1.Pipeline {
 	}
 	if p.TimeBudget > 0 {
 		out.TimeBudget = durationpb.New(p.TimeBudget)
+	}
+	if l := p.Limits; l != (repoconfig.Limits{}) {
+		out.Limits = &glv1.Limits{Cpus: l.CPUs, MemoryBytes: l.MemoryBytes, Pids: l.Pids}
+		if l.RunTimeout > 0 {
+			out.Limits.RunTimeout = durationpb.New(l.RunTimeout)
+		}
 	}
 	for _, s := range p.Steps {
 		out.Steps = append(out.Steps, stepProto(s))

@@ -45,6 +45,12 @@ type harness struct {
 // bufconn listener, backed by a real blob store in a temporary directory.
 func serve(t *testing.T) *harness {
 	t.Helper()
+	return serveWith(t, Options{})
+}
+
+// serveWith is serve with the service's options.
+func serveWith(t *testing.T, opts Options) *harness {
+	t.Helper()
 	st, err := blob.NewStore(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +60,7 @@ func serve(t *testing.T) *harness {
 	cfg := server.DefaultConfig("discovery", "127.0.0.1:0")
 	cfg.DrainDelay = 0
 	srv := server.New(cfg, log, server.WithoutSignals())
-	Register(srv.GRPC(), New(store, log, Options{}))
+	Register(srv.GRPC(), New(store, log, opts))
 	lis := bufconn.Listen(1 << 20)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
@@ -41,7 +42,25 @@ type Options struct {
 	// CacheEntries is the number of snapshot indices kept (0: 32;
 	// negative: none).
 	CacheEntries int
+	// Maxima bound the limits, time budget and timeouts a repository's
+	// greenlight.yaml may ask for; beyond them Plan and Discover answer
+	// InvalidArgument naming the file, line, key, value and maximum. Set
+	// them to the executor's maxima (zero fields: DefaultMaxima).
+	Maxima Maxima
 }
+
+// Maxima are the largest sandbox resources a repository may ask for.
+type Maxima struct {
+	CPUs        float64
+	MemoryBytes int64
+	Pids        int64
+	// RunTimeout bounds the time budget and every step timeout.
+	RunTimeout time.Duration
+}
+
+// DefaultMaxima are the executor's default maxima: 4 CPUs, 8 GiB, 4096
+// processes, 2 hours.
+func DefaultMaxima() Maxima { return Maxima(capability.DefaultMaxima()) }
 
 // Service implements greenlight.v1.DiscoveryService.
 type Service struct {
@@ -107,7 +126,7 @@ func (s *Service) capabilities(ctx context.Context, pd *glv1.Digest) (*capabilit
 	if err != nil {
 		return nil, err
 	}
-	return capability.Build(ix, capability.Options{Images: s.opts.Images, AllowedImages: s.opts.AllowedImages})
+	return capability.Build(ix, capability.Options{Images: s.opts.Images, AllowedImages: s.opts.AllowedImages, Maxima: capability.Maxima(s.opts.Maxima)})
 }
 
 func (s *Service) index(ctx context.Context, d blob.Digest) (*snapshot.Index, error) {

@@ -105,7 +105,8 @@ func DefaultConfig(dataDir string) Config {
 // RegisterFlags binds the fields to fs.
 func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.String(&c.DockerHost, "docker-host", "Docker engine `address` (default: DOCKER_HOST or the local socket)")
-	fs.Strings(&c.Images, "images", "sandbox image per runtime, `runtime=image` entries")
+	fs.Strings(&c.Images, "images", "sandbox image per runtime, `runtime=image` entries, or one image set: "+
+		"offline (the images `make images` builds) or upstream (public images such as node:20-slim, pulled when missing)")
 	fs.Strings(&c.AllowedImages, "allowed-images", "`images` a pipeline may name besides those of --images; any other is refused (\"\": only --images)")
 	fs.Int(&c.PoolSize, "pool-size", "warm containers kept per image (0 disables the pool)")
 	fs.Duration(&c.ReapEvery, "reap-every", "how often stale sandbox containers are looked for")
@@ -177,8 +178,21 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// imageTable parses Images.
+// imageTable parses Images: runtime=image entries, or one image set name
+// (see imageSet).
 func (c *Config) imageTable() (map[string]string, error) {
+	if set, ok := c.imageSet(); ok {
+		t, err := image.Set(set)
+		if err != nil {
+			return nil, fmt.Errorf("images: %w", err)
+		}
+		m := map[string]string(t)
+		if node, ok := m[image.Node]; ok {
+			// Pipelines name their runtime as discovery detected it.
+			m["javascript"], m["typescript"] = node, node
+		}
+		return m, nil
+	}
 	m := make(map[string]string, len(c.Images))
 	for _, e := range c.Images {
 		rt, img, ok := strings.Cut(e, "=")
@@ -188,6 +202,22 @@ func (c *Config) imageTable() (map[string]string, error) {
 		m[rt] = img
 	}
 	return m, nil
+}
+
+// imageSet returns the image set Images names: "--images upstream" (or
+// "offline") selects pkg/image's table of that name for every runtime.
+func (c *Config) imageSet() (string, bool) {
+	if len(c.Images) != 1 || strings.Contains(c.Images[0], "=") {
+		return "", false
+	}
+	return strings.TrimSpace(c.Images[0]), true
+}
+
+// pullMissing says whether images the engine lacks are pulled: with the
+// upstream set, whose images live in a registry.
+func (c *Config) pullMissing() bool {
+	set, ok := c.imageSet()
+	return ok && set == image.SetUpstream
 }
 
 // allowList is the images a pipeline may name: the table's and
@@ -203,6 +233,7 @@ func (c *Config) sandboxConfig() sandbox.Config {
 	sc.Owner, sc.EgressNetwork, sc.CABundlePath, sc.TempDir = c.Owner, c.EgressNetwork, c.CABundle, c.TempDir
 	sc.StepTimeout, sc.InstallTimeout = c.StepTimeout, c.InstallStepTimeout
 	sc.StepRunner = c.StepRunner
+	sc.PullMissing = c.pullMissing()
 	sc.Defaults = sandbox.Limits{
 		CPUs: c.CPUs, MemoryBytes: int64(c.Memory), Pids: int64(c.Pids), TmpfsBytes: int64(c.Tmpfs),
 		HomeBytes: int64(c.Tmpfs), WorkspaceBytes: int64(c.Workspace), LogBytesPerStep: int64(c.LogPerStep),

@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	"github.com/greenlight-dev/greenlight/pkg/image"
 )
 
 // Env is the process around the CLI: streams, environment, version.
@@ -32,6 +34,8 @@ type app struct {
 	color     string
 	// caBundleFlag is --ca-bundle: PEM trusted by embedded install steps.
 	caBundleFlag string
+	// imageSet is --images: the embedded stack's image set.
+	imageSet string
 }
 
 // Main runs the CLI with args (without the program name) and returns the
@@ -85,6 +89,9 @@ Exit codes: 0 PASS, 1 FAIL, 2 usage or infrastructure error.`,
 	pf.StringVar(&a.color, "color", "auto", "colors and spinner: auto, always, never")
 	pf.StringVar(&a.caBundleFlag, "ca-bundle", envOr(a.env.Getenv("GREENLIGHT_CA_BUNDLE"), "auto"),
 		"PEM file install steps trust in embedded mode and serve (env GREENLIGHT_CA_BUNDLE): auto = "+HostCABundle+" when present, none = only the image's CAs")
+	pf.StringVar(&a.imageSet, "images", envOr(a.env.Getenv("GREENLIGHT_IMAGES"), image.SetOffline),
+		"sandbox image `set` in embedded mode and serve (env GREENLIGHT_IMAGES): offline = the images make images builds, "+
+			"upstream = public images (node:20-slim, python:3.12-slim, golang:...) pulled from their registry when missing")
 	root.AddCommand(
 		a.verifyCmd(), a.discoverCmd(), a.fixCmd(), a.runsCmd(), a.showCmd(), a.watchCmd(),
 		a.artifactsCmd(), a.evalCmd(), a.serveCmd(), a.versionCmd(),

@@ -37,11 +37,15 @@ func (a *app) connectWith(ctx context.Context, profiles []loopsvc.ProviderProfil
 	if err != nil {
 		return nil, err
 	}
+	images, err := a.images()
+	if err != nil {
+		return nil, err
+	}
 	log, err := a.logger(a.env.Stderr, "")
 	if err != nil {
 		return nil, err
 	}
-	st, err := stack.Start(ctx, stack.Options{Home: a.dataDir(), Log: log, ProviderProfiles: profiles, CABundle: ca})
+	st, err := stack.Start(ctx, stack.Options{Home: a.dataDir(), Log: log, ProviderProfiles: profiles, CABundle: ca, Images: images})
 	if err != nil {
 		return nil, err
 	}

@@ -62,6 +62,10 @@ process can drive the executor. To grpcurl them, set one and pass
 			if err != nil {
 				return err
 			}
+			images, err := a.images()
+			if err != nil {
+				return err
+			}
 			log, err := a.logger(a.env.Stderr, "info")
 			if err != nil {
 				return err
@@ -74,6 +78,7 @@ process can drive the executor. To grpcurl them, set one and pass
 			st, err := stack.Start(ctx, stack.Options{
 				Home: a.dataDir(), Listen: true, Addrs: addrs, Gateway: true, PoolSize: pool,
 				ShutdownGrace: grace, Log: log, Token: a.token, ProviderProfiles: profiles, ServiceToken: serviceToken, CABundle: ca,
+				Images: images,
 			})
 			if err != nil {
 				return err

@@ -13,6 +13,7 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/pkg/server"
 	"github.com/greenlight-dev/greenlight/services/discovery/discoverysvc"
 	"github.com/greenlight-dev/greenlight/services/executor/executorsvc"
@@ -44,6 +45,9 @@ type Options struct {
 	PoolSize int
 	// CABundle is a PEM file install steps trust (empty: the image's CAs).
 	CABundle string
+	// Images is the image set of every runtime: pkg/image.SetOffline ("",
+	// the default) or SetUpstream (public images, pulled when missing).
+	Images string
 	// ShutdownGrace bounds how long in-flight calls may run at Close.
 	ShutdownGrace time.Duration
 	// Log receives the services' logs; nil discards them.
@@ -139,7 +143,11 @@ func (st *Stack) build(ctx context.Context) error {
 	if err := st.startLoop(ctx, discConn, execConn); err != nil {
 		return err
 	}
-	disc := discoverysvc.New(st.loop.Blobs(), st.log.Named("discovery"), discoverysvc.Options{})
+	images, err := image.Set(st.opts.Images)
+	if err != nil {
+		return fmt.Errorf("embedded greenlight: %w", err)
+	}
+	disc := discoverysvc.New(st.loop.Blobs(), st.log.Named("discovery"), discoveryOptions(st.executorConfig(), images))
 	st.host("discovery", discLn, func(r grpc.ServiceRegistrar) { discoverysvc.Register(r, disc) }, st.internal())
 	if err := st.startExecutor(ctx, execLn); err != nil {
 		return err
@@ -171,10 +179,7 @@ func (st *Stack) startLoop(ctx context.Context, disc, exec *grpc.ClientConn) err
 
 // startExecutor builds the executor on the loop's blob store.
 func (st *Stack) startExecutor(ctx context.Context, ln *listener) error {
-	cfg := executorsvc.DefaultConfig(st.opts.Home)
-	cfg.PoolSize = st.opts.PoolSize
-	cfg.CABundle = st.opts.CABundle
-	exec, err := executorsvc.New(cfg, st.loop.Blobs(), st.log.Named("executor"))
+	exec, err := executorsvc.New(st.executorConfig(), st.loop.Blobs(), st.log.Named("executor"))
 	if err != nil {
 		return fmt.Errorf("start executor: %w", err)
 	}

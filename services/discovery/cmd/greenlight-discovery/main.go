@@ -26,6 +26,7 @@ func main() {
 			}
 			svc := discoverysvc.New(snaps, log, discoverysvc.Options{
 				Images: st.images, AllowedImages: nonNil(st.AllowedImages), MaxFiles: st.MaxFiles, CacheEntries: st.CacheEntries,
+				Maxima: st.maxima(),
 			})
 			discoverysvc.Register(s.GRPC(), svc)
 			log.Info("discovery ready", zap.String("blob_dir", st.BlobDir), zap.String("blob_addr", st.BlobAddr))

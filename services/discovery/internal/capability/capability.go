@@ -35,6 +35,9 @@ type Options struct {
 	// request may select besides those of the server's table (nil:
 	// image.DefaultAllowed; empty: none).
 	AllowedImages []string
+	// Maxima bound what the configuration may ask for (zero fields:
+	// DefaultMaxima).
+	Maxima Maxima
 }
 
 // Subproject is a detected subproject and its sandbox image.
@@ -69,6 +72,9 @@ type Capabilities struct {
 	Allowed image.AllowList
 	// Configured is true when the default pipeline comes from a file.
 	Configured bool
+	// Limits are the sandbox resources the configuration asks for
+	// (within Options.Maxima; zero fields: the server's defaults).
+	Limits repoconfig.Limits
 }
 
 // Build detects, extracts and merges configuration.
@@ -81,7 +87,11 @@ func Build(t Tree, opts Options) (*Capabilities, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Capabilities{Configs: cfg.Files, PatchAllow: cfg.PatchAllow, TimeBudget: cfg.TimeBudget, Default: map[string]bool{}}
+	if err := checkLimits(cfg, opts.Maxima); err != nil {
+		return nil, err
+	}
+	c := &Capabilities{Configs: cfg.Files, PatchAllow: cfg.PatchAllow, TimeBudget: cfg.TimeBudget, Default: map[string]bool{}, Limits: cfg.Limits}
+	c.Limits.RunTimeout = cfg.TimeBudget
 	if c.TimeBudget == 0 {
 		c.TimeBudget = DefaultTimeBudget
 	}

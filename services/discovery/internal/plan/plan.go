@@ -16,6 +16,7 @@ import (
 
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/capability"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/repoconfig"
 )
 
 // Sentinel errors.
@@ -54,6 +55,8 @@ type Pipeline struct {
 	MaxLevel   command.Level
 	Notes      []string
 	TimeBudget time.Duration
+	// Limits are the sandbox resources the repository asked for.
+	Limits repoconfig.Limits
 }
 
 // planner carries one planning.
@@ -88,7 +91,7 @@ func Make(caps *capability.Capabilities, req Request) (*Pipeline, error) {
 	p.advisory()
 	p.order()
 	p.scopes()
-	out := &Pipeline{Tiers: sel, TimeBudget: caps.TimeBudget}
+	out := &Pipeline{Tiers: sel, TimeBudget: caps.TimeBudget, Limits: caps.Limits}
 	p.images(out)
 	out.Steps = p.steps
 	for _, s := range p.steps {

@@ -69,6 +69,11 @@ type Config struct {
 	ImageAt    map[string]Location
 	PatchAllow []string
 	Notes      []string
+	// Limits are the sandbox resources greenlight.yaml "limits" asks for.
+	Limits Limits
+	// Asks are every limit, budget and timeout the configuration asks
+	// for, located, for the server's maxima check.
+	Asks []Ask
 }
 
 // Location is where a value sits in a configuration file.

@@ -40,15 +40,24 @@ func loadGreenlight(cfg *Config, file string, data []byte) ([]command.Command, e
 			cfg.Mode = Mode(s)
 			return nil
 		},
-		"time_budget": func(n *yaml.Node, k string) (err error) { cfg.TimeBudget, err = d.duration(n, k); return err },
+		"time_budget": func(n *yaml.Node, k string) (err error) {
+			cfg.TimeBudget, err = d.duration(n, k)
+			d.askDuration(cfg, n, k, cfg.TimeBudget)
+			return err
+		},
 		"timeouts": func(n *yaml.Node, k string) error {
 			fields := map[string]handler{}
 			for _, p := range []command.Phase{command.PhaseInstall, command.PhaseBuild, command.PhaseTypecheck,
 				command.PhaseLint, command.PhaseTest, command.PhaseSmoke, command.PhaseSecurity} {
-				fields[p.String()] = func(n *yaml.Node, k string) (err error) { cfg.Timeouts[p], err = d.duration(n, k); return err }
+				fields[p.String()] = func(n *yaml.Node, k string) (err error) {
+					cfg.Timeouts[p], err = d.duration(n, k)
+					d.askDuration(cfg, n, k, cfg.Timeouts[p])
+					return err
+				}
 			}
 			return d.mapping(n, k, fields, false)
 		},
+		"limits": func(n *yaml.Node, k string) error { return d.limits(cfg, n, k) },
 		"images": func(n *yaml.Node, k string) error {
 			m, err := d.env(n, k) // same shape: name -> string
 			if err != nil {
@@ -96,7 +105,7 @@ func loadGreenlight(cfg *Config, file string, data []byte) ([]command.Command, e
 				return err
 			}
 			for i, it := range items {
-				s, err := d.step(it, fmt.Sprintf("%s[%d]", k, i), names)
+				s, err := d.step(cfg, it, fmt.Sprintf("%s[%d]", k, i), names)
 				if err != nil {
 					return err
 				}
@@ -159,7 +168,7 @@ func (d dec) requirements(cfg *Config, n *yaml.Node, key string, required bool) 
 }
 
 // step reads one configured step.
-func (d dec) step(n *yaml.Node, key string, names uniqueNamer) (command.Command, error) {
+func (d dec) step(cfg *Config, n *yaml.Node, key string, names uniqueNamer) (command.Command, error) {
 	c := command.Command{Source: command.Source{File: d.file, Key: key, Line: n.Line, Origin: command.OriginGreenlight}}
 	var networkNode *yaml.Node
 	err := d.mapping(n, key, map[string]handler{
@@ -202,7 +211,11 @@ func (d dec) step(n *yaml.Node, key string, names uniqueNamer) (command.Command,
 			return err
 		},
 		"workdir": func(n *yaml.Node, k string) (err error) { c.Workdir, err = d.relPath(n, k); return err },
-		"timeout": func(n *yaml.Node, k string) (err error) { c.Timeout, err = d.duration(n, k); return err },
+		"timeout": func(n *yaml.Node, k string) (err error) {
+			c.Timeout, err = d.duration(n, k)
+			d.askDuration(cfg, n, k, c.Timeout)
+			return err
+		},
 		"network": func(n *yaml.Node, k string) (err error) {
 			networkNode = n
 			c.Network, err = d.boolean(n, k)

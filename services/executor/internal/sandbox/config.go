@@ -42,6 +42,9 @@ type Config struct {
 	// exec` per step otherwise; StepRunnerExec always execs;
 	// StepRunnerAgent requires the runner.
 	StepRunner string
+	// PullMissing pulls an image the engine lacks from its registry
+	// (upstream images) instead of failing at once.
+	PullMissing bool
 }
 
 // Step runner modes (Config.StepRunner).

@@ -172,16 +172,9 @@ func (rn *run) preflight(outer context.Context) error {
 		if _, ok := rn.images[ref]; ok {
 			continue
 		}
-		img, err := rn.r.rt.Image(ctx, ref)
-		if errors.Is(err, ErrImageNotFound) {
-			rt := rn.req.Runtime
-			if rt == "" {
-				rt = "<runtime>"
-			}
-			return fmt.Errorf("%w: image %s not found: run `make images` or configure images.%s", ErrImageNotFound, ref, rt)
-		}
+		img, err := rn.image(outer, ref)
 		if err != nil {
-			return engineError(outer, ctx, err)
+			return err
 		}
 		if rn.runners[ref], err = rn.r.cfg.usesRunner(img); err != nil {
 			return err
@@ -190,6 +183,33 @@ func (rn *run) preflight(outer context.Context) error {
 		rn.r.pool.Warm(img)
 	}
 	return nil
+}
+
+// image inspects ref within its own preflight timeout and, when the
+// engine lacks it, pulls it if the configuration allows (see pullMissing).
+func (rn *run) image(outer context.Context, ref string) (ImageInfo, error) {
+	inspect := func() (ImageInfo, error) {
+		ctx, cancel := context.WithTimeout(outer, preflightTimeout)
+		defer cancel()
+		img, err := rn.r.rt.Image(ctx, ref)
+		if err != nil && !errors.Is(err, ErrImageNotFound) {
+			err = engineError(outer, ctx, err)
+		}
+		return img, err
+	}
+	img, err := inspect()
+	if !errors.Is(err, ErrImageNotFound) {
+		return img, err
+	}
+	rt := rn.req.Runtime
+	if rt == "" {
+		rt = "<runtime>"
+	}
+	err = fmt.Errorf("%w: image %s not found: run `make images` or configure images.%s", ErrImageNotFound, ref, rt)
+	if err = rn.pullMissing(outer, ref, err); err != nil {
+		return img, err
+	}
+	return inspect()
 }
 
 // engineError turns a preflight that ran out of time (while the caller

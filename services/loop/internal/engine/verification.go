@@ -34,6 +34,10 @@ type verifySpec struct {
 	pin bool
 	// threshold is a fix run's score threshold (0: the server's).
 	threshold float64
+	// repoBudget lets the repository's configured time budget
+	// (greenlight.yaml time_budget, planned as Pipeline.limits.run_timeout)
+	// replace budget: the request left it to the server.
+	repoBudget bool
 }
 
 // verification is the outcome of one verification (DISCOVER → SCORE).
@@ -69,6 +73,7 @@ func (r *run) verify(ctx context.Context, spec verifySpec, tr *trees) (*verifica
 	if err := r.discover(ctx, v, deadline); err != nil {
 		return nil, err
 	}
+	deadline = r.repositoryBudget(v, deadline)
 	if v.infra == "" && !v.budgetHit {
 		if err := r.runPipeline(ctx, v, deadline); err != nil {
 			return nil, err
@@ -89,6 +94,18 @@ func (r *run) verify(ctx context.Context, spec verifySpec, tr *trees) (*verifica
 		return nil, err
 	}
 	return v, nil
+}
+
+// repositoryBudget applies the repository's configured time budget when
+// the request left the budget to the server: discovery checked it against
+// the maxima, and the server's own cap still bounds it.
+func (r *run) repositoryBudget(v *verification, deadline time.Time) time.Time {
+	b := v.pipeline.GetLimits().GetRunTimeout().AsDuration()
+	if !v.spec.repoBudget || b <= 0 {
+		return deadline
+	}
+	v.spec.budget = min(b, r.e.cfg.MaxBudgetCap)
+	return v.started.Add(v.spec.budget)
 }
 
 // discover asks discovery for the pipeline of the selected tiers, or takes

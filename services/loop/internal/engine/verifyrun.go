@@ -42,7 +42,10 @@ func (e *Engine) StartVerify(ctx context.Context, req *glv1.VerifyRequest) (*Sta
 	if err != nil {
 		return nil, err
 	}
-	return r.start(ctx, rec, func(ctx context.Context) { r.verifyRun(ctx, rec) })
+	// A request that leaves the budget to the server lets the repository's
+	// configured time budget (Pipeline.limits.run_timeout) apply.
+	repoBudget := req.GetOptions().GetTimeBudget().AsDuration() <= 0
+	return r.start(ctx, rec, func(ctx context.Context) { r.verifyRun(ctx, rec, repoBudget) })
 }
 
 // accepting fails once the engine is closing.
@@ -66,8 +69,9 @@ func (r *run) start(ctx context.Context, rec *glv1.Run, fn func(context.Context)
 	return &Started{Run: rec, Done: done}, nil
 }
 
-// verifyRun is a Verify run: one verification, then FINALIZE.
-func (r *run) verifyRun(ctx context.Context, rec *glv1.Run) {
+// verifyRun is a Verify run: one verification, then FINALIZE. repoBudget
+// says the request set no time budget (see verifySpec.repoBudget).
+func (r *run) verifyRun(ctx context.Context, rec *glv1.Run, repoBudget bool) {
 	tr := newTrees(r.e.d.Blobs, r.e.cfg.Snapshot)
 	defer tr.close()
 	if err := r.markRunning(); err != nil {
@@ -75,7 +79,8 @@ func (r *run) verifyRun(ctx context.Context, rec *glv1.Run) {
 		return
 	}
 	opts := rec.GetVerifyOptions()
-	v, err := r.verify(ctx, verifySpec{snapshot: rec.GetSnapshot(), opts: opts, attempt: 1, budget: opts.GetTimeBudget().AsDuration()}, tr)
+	v, err := r.verify(ctx, verifySpec{snapshot: rec.GetSnapshot(), opts: opts, attempt: 1, budget: opts.GetTimeBudget().AsDuration(),
+		repoBudget: repoBudget}, tr)
 	if err != nil {
 		r.abort(err)
 		return

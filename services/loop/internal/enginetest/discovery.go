@@ -20,6 +20,8 @@ type Discovery struct {
 	caps  *glv1.Capabilities
 	err   error
 	plans []*glv1.PlanRequest
+	// limits are the planned pipeline's limits (greenlight.yaml's).
+	limits *glv1.Limits
 }
 
 // NewDiscovery plans steps.
@@ -39,6 +41,14 @@ func (d *Discovery) SetPatchAllow(globs ...string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.caps.PatchAllow = globs
+}
+
+// SetLimits sets the limits of every planned pipeline, as a repository's
+// greenlight.yaml limits and time_budget would.
+func (d *Discovery) SetLimits(l *glv1.Limits) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.limits = l
 }
 
 // Plans returns the requests received so far.
@@ -63,6 +73,9 @@ func (d *Discovery) Plan(_ context.Context, req *glv1.PlanRequest) (*glv1.PlanRe
 		{Tier: glv1.Tier_TIER_1, Selected: t1},
 		{Tier: glv1.Tier_TIER_2, Selected: req.GetRunEnd()},
 	}}
+	if d.limits != nil {
+		p.Limits = proto.Clone(d.limits).(*glv1.Limits)
+	}
 	for _, s := range d.steps {
 		if selected[s.GetTier()] {
 			p.Steps = append(p.Steps, proto.Clone(s).(*glv1.Step))

@@ -1,0 +1,44 @@
+package stack
+
+import (
+	"runtime"
+
+	"github.com/greenlight-dev/greenlight/pkg/image"
+	"github.com/greenlight-dev/greenlight/services/discovery/discoverysvc"
+	"github.com/greenlight-dev/greenlight/services/executor/executorsvc"
+)
+
+// maxHostCPUs caps the CPUs an embedded run gets by default.
+const maxHostCPUs = 4
+
+// hostCPUs is the embedded executor's default and maximum CPUs per run:
+// the CPUs this process may use, at most maxHostCPUs. The standalone
+// executor's default of 1 makes real suites hit their own timeouts on a
+// developer's machine (node-semver's tap suite: 30.9 s and FAIL with 1 CPU,
+// 22 s and PASS with 2), and the engine refuses more CPUs than the host has.
+func hostCPUs() float64 {
+	return float64(max(1, min(runtime.NumCPU(), maxHostCPUs)))
+}
+
+// executorConfig is the embedded executor's configuration: the executor's
+// defaults with the options' pool and CA bundle, and CPUs that fit the host.
+func (st *Stack) executorConfig() executorsvc.Config {
+	cfg := executorsvc.DefaultConfig(st.opts.Home)
+	cfg.PoolSize = st.opts.PoolSize
+	cfg.CABundle = st.opts.CABundle
+	if st.opts.Images != "" {
+		cfg.Images = []string{st.opts.Images}
+	}
+	cfg.CPUs = hostCPUs()
+	cfg.MaxCPUs = max(cfg.CPUs, min(cfg.MaxCPUs, float64(runtime.NumCPU())))
+	return cfg
+}
+
+// discoveryOptions gives discovery the executor's maxima, so a
+// greenlight.yaml that asks for more than the executor grants is refused
+// with its file and line instead of silently clamped.
+func discoveryOptions(exec executorsvc.Config, images image.Table) discoverysvc.Options {
+	return discoverysvc.Options{Images: images, Maxima: discoverysvc.Maxima{
+		CPUs: exec.MaxCPUs, MemoryBytes: int64(exec.MaxMemory), Pids: int64(exec.MaxPids), RunTimeout: exec.MaxRunTimeout,
+	}}
+}
