@@ -27,10 +27,12 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 		// Best effort: the parser only uses the tree to resolve paths.
 		fsys, _ = tr.fs(ctx, v.spec.snapshot)
 	}
+	unreachable := v.exec != nil && indexUnreachable(v.pipeline.GetSteps(), v.exec.results)
 	for i, s := range v.pipeline.GetSteps() {
 		o := score.StepOutcome{Step: s}
 		if v.exec != nil {
 			o.Result = classifyInstallEnv(s, classifyMissingTool(s, v.exec.results[i]))
+			o.Result = classifyMissingDeps(unreachable, s, o.Result, fsys)
 		}
 		if o.Result != nil && o.Ran() {
 			rep, err := r.parseStep(ctx, o, fsys, v.exec.artifactsFor(i))

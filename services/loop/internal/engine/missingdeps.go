@@ -1,0 +1,85 @@
+package engine
+
+import (
+	"fmt"
+	"io/fs"
+	"regexp"
+	"strings"
+
+	"google.golang.org/protobuf/proto"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+// indexUnreachableMarker is what Python's pip-fallback step prints when
+// pip-install failed only because the package index could not be reached
+// (services/discovery/internal/command/pyinstall.go).
+const indexUnreachableMarker = "greenlight: the package index is unreachable"
+
+// missingModule finds the module a test run could not import; pytest's
+// "unrecognized arguments" is what a plugin that was never installed
+// (pytest-cov's --cov, say) leaves behind.
+var (
+	missingModule = regexp.MustCompile(`No module named '([A-Za-z_][A-Za-z0-9_.]*)'`)
+	missingPlugin = regexp.MustCompile(`error: unrecognized arguments: (\S+)`)
+)
+
+// indexUnreachable reports whether an install step of the run said the
+// package index could not be reached.
+func indexUnreachable(steps []*glv1.Step, results []*glv1.StepResult) bool {
+	for i, s := range steps {
+		if i < len(results) && s.GetPhase() == glv1.Phase_PHASE_INSTALL && strings.Contains(results[i].GetTail(), indexUnreachableMarker) {
+			return true
+		}
+	}
+	return false
+}
+
+// classifyMissingDeps turns a required test step that failed only because
+// a third-party package could not be installed (the index was unreachable,
+// and the tests stopped at importing a module that is not the project's
+// own, or at an option of a plugin that was never installed) into an ERROR
+// saying so: the code was not shown wrong, the environment could not run
+// its tests. Anything else is returned unchanged. tree (may be nil) tells
+// the project's own modules apart.
+func classifyMissingDeps(unreachable bool, s *glv1.Step, r *glv1.StepResult, tree fs.FS) *glv1.StepResult {
+	if !unreachable || s.GetOptional() || s.GetPhase() != glv1.Phase_PHASE_TEST || r.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
+		return r
+	}
+	var why string
+	if m := missingModule.FindStringSubmatch(r.GetTail()); m != nil && !projectModule(tree, s.GetWorkdir(), m[1]) {
+		why = fmt.Sprintf("the tests could not import %s", m[1])
+	} else if m := missingPlugin.FindStringSubmatch(r.GetTail()); m != nil {
+		why = fmt.Sprintf("the test runner does not know the option %s (a plugin that could not be installed)", m[1])
+	}
+	if why == "" {
+		return r
+	}
+	out := proto.Clone(r).(*glv1.StepResult)
+	out.Status = glv1.StepStatus_STEP_STATUS_ERROR
+	out.Reason = "environment: " + why + ", and the package index was unreachable when the dependencies were installed " +
+		"(see pip-fallback); " + egressSetting
+	return out
+}
+
+// projectModule reports whether module's top-level package is part of the
+// project (at the workdir's root or under src/), so a broken import of
+// the project's own code stays a failure of the code.
+func projectModule(tree fs.FS, workdir, module string) bool {
+	if tree == nil {
+		return false
+	}
+	top, _, _ := strings.Cut(module, ".")
+	base := strings.Trim(workdir, "/")
+	if base == "" || base == "." {
+		base = "."
+	}
+	for _, dir := range []string{base, base + "/src"} {
+		for _, p := range []string{dir + "/" + top, dir + "/" + top + ".py"} {
+			if _, err := fs.Stat(tree, strings.TrimPrefix(p, "./")); err == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
