@@ -174,11 +174,7 @@ func (rn *run) preflight(outer context.Context) error {
 		}
 		img, err := rn.r.rt.Image(ctx, ref)
 		if errors.Is(err, ErrImageNotFound) {
-			rt := rn.req.Runtime
-			if rt == "" {
-				rt = "<runtime>"
-			}
-			return fmt.Errorf("%w: image %s not found: run `make images` or configure images.%s", ErrImageNotFound, ref, rt)
+			return missingImage(ref, rn.req.Runtime)
 		}
 		if err != nil {
 			return engineError(outer, ctx, err)
