@@ -85,9 +85,11 @@ func TestOfflineImages(t *testing.T) {
 			runtime: Python,
 			script: `python3 --version; python3 -m pytest --version; python3 -m flake8 --version
 python3 -m pyflakes --version; python3 -m mypy --version; python3 -m pip --version
+tox --version; nox --version 2>&1; pylint --version | head -n 1; make --version | head -n 1
 printf 'def test_add():\n    assert 1 + 1 == 2\n\ndef test_fail():\n    assert 1 == 2\n' >test_x.py
 python3 -m pytest -q test_x.py || echo "pytest exit $?"`,
 			want: []string{`Python 3\.\d+`, `pytest \d+\.\d+`, `pycodestyle`, `mypy \d+\.\d+`, `pip \d+`,
+				`\d+\.\d+\.\d+ imported from .*tox`, `20\d\d\.\d+\.\d+`, `pylint \d`, `GNU Make`,
 				`1 failed, 1 passed`, `pytest exit 1`},
 		},
 		{
@@ -95,14 +97,15 @@ python3 -m pytest -q test_x.py || echo "pytest exit $?"`,
 			script: `go version; echo "goroot=$(go env GOROOT) cgo=$(go env CGO_ENABLED) toolchain=$(go env GOTOOLCHAIN)"
 go mod init example.com/x >/dev/null 2>&1
 printf 'package x\n\nimport "testing"\n\nfunc TestOK(t *testing.T) {}\n' >x_test.go
-go vet ./... && go test -count=1 ./...`,
-			want: []string{`go version go1\.\d+`, `goroot=/usr/local/go cgo=1 toolchain=local`, `ok\s+example\.com/x`},
+go vet ./... && go test -count=1 ./...; make --version | head -n 1`,
+			want: []string{`go version go1\.\d+`, `goroot=/usr/local/go cgo=1 toolchain=local`, `ok\s+example\.com/x`, `GNU Make`},
 		},
 		{
 			runtime: Node,
 			script: `echo "node $(node --version)"; echo "npm $(npm --version)"
+echo "yarn $(yarn --version)"; echo "pnpm $(pnpm --version)"; make --version | head -n 1
 node -e 'require("assert").strictEqual(2 + 2, 4); console.log("assert ok")'`,
-			want: []string{`node v\d+\.\d+`, `npm \d+\.\d+`, `assert ok`},
+			want: []string{`node v\d+\.\d+`, `npm \d+\.\d+`, `yarn 1\.\d+`, `pnpm \d+\.\d+`, `GNU Make`, `assert ok`},
 		},
 		{
 			runtime: Generic,
