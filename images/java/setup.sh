@@ -7,11 +7,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$1
 install -m 0644 "$here/settings.xml" "$root/etc/maven/settings.xml"
-# The mvn script sources /etc/mavenrc (unless MAVEN_SKIP_RC): resolver
-# config from system properties, kept ahead of the user's own MAVEN_OPTS.
-printf '%s\n' '# greenlight: let `mvn -o` use the file:// Debian repository.' \
-  'MAVEN_OPTS="-Daether.offline.protocols=file ${MAVEN_OPTS:-}"' >"$root/etc/mavenrc"
-chmod 0644 "$root/etc/mavenrc"
+install -m 0644 "$here/mavenrc" "$root/etc/mavenrc"
 # `mvn` on PATH is a wrapper adding --batch-mode and --no-transfer-progress
 # (Maven 3.8 has no MAVEN_ARGS): plain log lines without colour codes or
 # download progress, as a CI log would have them.
