@@ -343,8 +343,8 @@ func TestDiscoveredPipelinesRunInTheSandbox(t *testing.T) {
 		}},
 		{fixture: "node-jest", offline: "npm ci needs the npm registry for jest and eslint (the sandbox has no network to it)"},
 		{fixture: "agent-yaml", offline: "npm ci needs the npm registry for typescript, vitest and eslint"},
-		{fixture: "typescript", offline: "pnpm install needs pnpm and the npm registry; the node image has neither pnpm nor the packages"},
-		{fixture: "runr-config", offline: "its tier0 runs `pnpm lint` (eslint): the node image has no pnpm and no eslint"},
+		{fixture: "typescript", offline: "pnpm install needs the npm registry for the packages (the node image has pnpm, not the packages)"},
+		{fixture: "runr-config", offline: "its tier0 runs `pnpm lint` (eslint): the node image has pnpm but not eslint, which needs the npm registry"},
 		{fixture: "python-tools", offline: "pip install -r requirements-dev.txt -e .[dev] needs PyPI (requests, ruff)"},
 		// cargo build and cargo test of a dependency-free crate (rust-version
 		// 1.70) in the offline rust image (Debian's cargo 1.96).
