@@ -88,9 +88,10 @@ compose-test:
 engine:
 	bash scripts/ensure-docker.sh --check
 
-## images: build the offline sandbox images (cached by recipe hash)
+## images: build the offline sandbox images (cached by recipe hash); IMAGES=go,python builds a subset
+IMAGES ?= all
 images: engine
-	bash images/build.sh all
+	bash images/build.sh $(IMAGES)
 
 ## browser: headless Chromium for the report-page browser tests (Debian package)
 browser:

@@ -11,7 +11,10 @@
 # network, and only then tagged greenlight/sandbox-<name>:<recipe-hash> and
 # :latest. An image whose recipe hash is already tagged is not rebuilt.
 #
-# Usage: images/build.sh [--force] [--jobs N] [python|go|node|all]...
+# Usage: images/build.sh [--force] [--jobs N] [NAME[,NAME...]|all]...
+#   NAME       generic, cpp, rust, java, python, go or node; several may be
+#              given, space- or comma-separated (`images/build.sh go,python`);
+#              none or `all` builds every image
 #   --force    rebuild even if the recipe hash is already tagged (e.g. to pick
 #              up Debian security updates)
 #   --jobs N   build N images at once (default 1: on 2 cores, parallel builds
@@ -29,7 +32,7 @@ CACHE_DIR=${GREENLIGHT_IMAGE_CACHE:-/var/cache/greenlight-debootstrap}
 WORK_ROOT=${GREENLIGHT_IMAGE_WORKDIR:-/var/tmp}
 BASE_INCLUDE=ca-certificates
 IMAGE_PREFIX=${GREENLIGHT_IMAGE_PREFIX:-greenlight/sandbox-}
-ALL_IMAGES=(python go node)
+ALL_IMAGES=(generic cpp rust java python go node)
 FORCE=0
 JOBS=1
 CURRENT=
@@ -80,6 +83,7 @@ build_one() (
     docker tag "$ref:$hash" "$ref:latest"
     prune_old "$ref" "$hash"
     log "$ref:$hash is up to date ($(image_size "$ref:$hash")); latest points at it"
+    record "$name" "up to date" "$((SECONDS - started))" "$ref:$hash"
     return 0
   fi
   log "building $ref:$hash"
@@ -110,7 +114,44 @@ build_one() (
   tag_image "$id" "$ref" "$hash"
   prune_old "$ref" "$hash"
   log "built $ref:$hash ($(image_size "$ref:$hash")) in $((SECONDS - started)) s"
+  record "$name" built "$((SECONDS - started))" "$ref:$hash"
 )
+
+# record notes one image's outcome for the summary table: name, what
+# happened, seconds, and the tagged reference (whose size is looked up).
+record() {
+  printf '%s\t%s\t%s s\t%s\t%s\n' "$1" "$2" "$3" "$(image_size "$4")" "$4" >>"$SUMMARY"
+}
+
+# summary prints, per image asked for, what happened, how long it took and
+# the image's size; an image with no line failed (its log says why).
+summary() {
+  local name line
+  {
+    printf 'image\tresult\ttime\tsize\treference\n'
+    for name in "${NAMES[@]}"; do
+      line=$(grep -m1 "^$name	" "$SUMMARY" 2>/dev/null || true)
+      printf '%s\n' "${line:-$name	FAILED	-	-	-}"
+    done
+  } | awk -F'\t' '{ printf "%-8s %-11s %-7s %-9s %s\n", $1, $2, $3, $4, $5 }' >&2
+}
+
+# add_names appends the images a NAME[,NAME...] argument names to NAMES,
+# once each, refusing unknown names.
+add_names() {
+  local name known
+  local -a list
+  IFS=', ' read -r -a list <<<"$1"
+  for name in "${list[@]}"; do
+    [[ -n $name ]] || continue
+    if [[ $name == all ]]; then
+      for known in "${ALL_IMAGES[@]}"; do add_names "$known"; done
+      continue
+    fi
+    [[ " ${ALL_IMAGES[*]} " == *" $name "* ]] || die "unknown image '$name' (want: ${ALL_IMAGES[*]} or all)"
+    [[ " ${NAMES[*]} " == *" $name "* ]] || NAMES+=("$name")
+  done
+}
 
 # parse_args fills FORCE, JOBS and the NAMES array.
 parse_args() {
@@ -119,10 +160,9 @@ parse_args() {
     case $1 in
     --force) FORCE=1 ;;
     --jobs) JOBS=${2:?--jobs needs a number}; shift ;;
-    all) NAMES+=("${ALL_IMAGES[@]}") ;;
-    python | go | node) NAMES+=("$1") ;;
     -h | --help) sed -n '3,/^set /s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
-    *) die "unknown image '$1' (want: python, go, node or all)" ;;
+    -*) die "unknown option '$1' (want: --force, --jobs N)" ;;
+    *) add_names "$1" ;;
     esac
     shift
   done
@@ -151,16 +191,25 @@ main() {
   parse_args "$@"
   ensure_debootstrap
   preflight "$@"
-  local started=$SECONDS name
+  local started=$SECONDS name failed=0 rc
   build_runner
-  trap 'rm -rf "${RUNNER_BIN%/*}"' EXIT
+  SUMMARY=$(mktemp)
+  trap 'rm -rf "${RUNNER_BIN%/*}" "$SUMMARY"' EXIT
   if ((JOBS > 1)); then
-    build_parallel
+    build_parallel || failed=1
   else
-    for name in "${NAMES[@]}"; do build_one "$name"; done
+    for name in "${NAMES[@]}"; do
+      # Not `build_one || ...`: that would switch errexit off inside it.
+      set +e
+      build_one "$name"
+      rc=$?
+      set -e
+      ((rc == 0)) || { failed=1; break; }
+    done
   fi
   log "done in $((SECONDS - started)) s"
-  docker image ls --format 'table {{.Repository}}:{{.Tag}}\t{{.ID}}\t{{.Size}}' "${IMAGE_PREFIX}*" </dev/null >&2 || true
+  summary
+  ((!failed)) || die "some images failed to build (see above)"
 }
 
 main "$@"

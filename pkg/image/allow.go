@@ -8,11 +8,12 @@ import (
 	"strings"
 )
 
-// Upstream images for runtimes without an offline recipe: `make images`
-// builds none for them, so they must already be in the engine.
+// Upstream images for Rust and Java ([Upstream]'s), and the public Maven
+// image, which a connected Java user may prefer (eclipse-temurin has no mvn).
 const (
-	UpstreamRust = "rust:1-slim"
-	UpstreamJava = "maven:3-eclipse-temurin-21"
+	UpstreamRust  = "rust:1-slim"
+	UpstreamJava  = "eclipse-temurin:21-jdk"
+	UpstreamMaven = "maven:3-eclipse-temurin-21"
 )
 
 // ErrNotAllowed marks an image a repository or request selected that is
@@ -21,10 +22,11 @@ var ErrNotAllowed = errors.New("image not allowed")
 
 // DefaultAllowed lists the images allowed besides a server's own runtime
 // table when nothing else is configured: the public images greenlight's
-// own messages suggest ([Upstream], [UpstreamRust], [UpstreamJava]).
+// own messages suggest ([Upstream]) and [UpstreamMaven].
 func DefaultAllowed() []string {
-	out := slices.Sorted(maps.Values(Upstream()))
-	return append(out, UpstreamRust, UpstreamJava)
+	out := append(slices.Collect(maps.Values(Upstream())), UpstreamMaven)
+	slices.Sort(out)
+	return out
 }
 
 // AllowList is the set of images a repository's configuration or a request

@@ -2,6 +2,7 @@ package image
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,7 @@ func TestAllowList(t *testing.T) {
 	}
 	err := a.Check("postgres:16")
 	if !errors.Is(err, ErrNotAllowed) || !strings.Contains(err.Error(), `"postgres:16"`) ||
-		!strings.Contains(err.Error(), OfflinePython+", python:3.12-slim") {
+		!strings.Contains(err.Error(), OfflineRust+", python:3.12-slim") {
 		t.Errorf("Check(postgres:16) = %v, want ErrNotAllowed naming the image and the list", err)
 	}
 	if a.Allows("docker.io/library/python:3.12-slim") {
@@ -24,7 +25,8 @@ func TestAllowList(t *testing.T) {
 	if got := NewAllowList(nil).String(); got != "none" {
 		t.Errorf("empty list = %q", got)
 	}
-	if d := DefaultAllowed(); len(d) != 5 || d[len(d)-1] != UpstreamJava {
+	if d := DefaultAllowed(); len(d) != 6 || !slices.Contains(d, UpstreamJava) || !slices.Contains(d, UpstreamMaven) ||
+		!slices.IsSorted(d) {
 		t.Errorf("DefaultAllowed() = %v", d)
 	}
 }

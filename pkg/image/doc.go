@@ -1,5 +1,6 @@
 // Package image holds greenlight's runtime → sandbox image table: which
-// container image runs the steps of a "go", "python" or "node" workspace.
+// container image runs the steps of a "go", "python", "node", "rust",
+// "java", "cpp" or "generic" (plain shell) workspace.
 //
 // Two tables ship with greenlight. [Defaults] names the offline images that
 // `make images` builds from Debian packages (images/ in the repository), so
@@ -11,5 +12,6 @@
 // The package is pure Go: it never talks to Docker. The executor, the only
 // component holding the Docker socket, asks it which image to use and, when
 // the engine reports the image missing, wraps that with [Missing] so the user
-// is told how to get one.
+// is told how to get one: for an offline image, the command that builds just
+// it ([BuildCommand]: `make images IMAGES=rust`).
 package image

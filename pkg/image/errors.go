@@ -26,21 +26,26 @@ func unknownRuntime(runtime string, t Table) error {
 	if up, ok := Upstream()[runtime]; ok {
 		hint = fmt.Sprintf(" (e.g. %s)", up)
 	}
-	return fmt.Errorf("%w %q (configured: %s): run `make images` to build the offline go, node and python images, "+
-		"or set images.%s in greenlight.yaml to an image you have%s", ErrUnknownRuntime, runtime, known, runtime, hint)
+	if off, ok := Defaults()[runtime]; ok {
+		return fmt.Errorf("%w %q (configured: %s): set images.%s in greenlight.yaml to %s, built by `%s`, "+
+			"or to another image you have%s", ErrUnknownRuntime, runtime, known, runtime, off, BuildCommand(runtime), hint)
+	}
+	return fmt.Errorf("%w %q (configured: %s): greenlight has no offline image for it (`make images` builds %s): "+
+		"set images.%s in greenlight.yaml to an image you have%s", ErrUnknownRuntime, runtime, known,
+		strings.Join(Defaults().Runtimes(), ", "), runtime, hint)
 }
 
 // Missing wraps [ErrImageMissing] with what the user must do to get ref's
 // image: build it for an offline image, pull it or configure another one
 // otherwise. The executor calls it when the engine says the image is absent.
 func Missing(ref Ref) error {
-	if ref.Offline() {
-		return fmt.Errorf("%w: %s for runtime %q: build the offline images with `make images` "+
-			"(bash scripts/ensure-docker.sh && bash images/build.sh %s)", ErrImageMissing, ref.Image, ref.Runtime, ref.Runtime)
+	if rt, ok := OfflineRuntime(ref.Image); ok {
+		return fmt.Errorf("%w: %s for runtime %q: build it with `%s` "+
+			"(bash scripts/ensure-docker.sh && bash images/build.sh %s)", ErrImageMissing, ref.Image, ref.Runtime, BuildCommand(rt), rt)
 	}
 	alt := fmt.Sprintf("set images.%s to an image the engine has", ref.Runtime)
 	if d, ok := Defaults()[ref.Runtime]; ok {
-		alt += fmt.Sprintf(", such as %s (built by `make images`)", d)
+		alt += fmt.Sprintf(", such as %s (built by `%s`)", d, BuildCommand(ref.Runtime))
 	}
 	return fmt.Errorf("%w: %s for runtime %q: run `docker pull %s` where a registry is reachable, or %s",
 		ErrImageMissing, ref.Image, ref.Runtime, ref.Image, alt)

@@ -42,8 +42,9 @@ func docker(t *testing.T, timeout time.Duration, args ...string) (string, error)
 func requireImage(t *testing.T, ref string) {
 	t.Helper()
 	if out, err := docker(t, 20*time.Second, "image", "inspect", "--format", "{{.Id}}", ref); err != nil {
-		t.Fatalf("image %s is missing (%v: %s): run `make images` "+
-			"(bash scripts/ensure-docker.sh && bash images/build.sh all)", ref, err, strings.TrimSpace(out))
+		rt, _ := OfflineRuntime(ref)
+		t.Fatalf("image %s is missing (%v: %s): run `%s` "+
+			"(bash scripts/ensure-docker.sh && bash images/build.sh %s)", ref, err, strings.TrimSpace(out), BuildCommand(rt), rt)
 	}
 }
 
@@ -84,9 +85,11 @@ func TestOfflineImages(t *testing.T) {
 			runtime: Python,
 			script: `python3 --version; python3 -m pytest --version; python3 -m flake8 --version
 python3 -m pyflakes --version; python3 -m mypy --version; python3 -m pip --version
+tox --version; nox --version 2>&1; pylint --version | head -n 1; make --version | head -n 1
 printf 'def test_add():\n    assert 1 + 1 == 2\n\ndef test_fail():\n    assert 1 == 2\n' >test_x.py
 python3 -m pytest -q test_x.py || echo "pytest exit $?"`,
 			want: []string{`Python 3\.\d+`, `pytest \d+\.\d+`, `pycodestyle`, `mypy \d+\.\d+`, `pip \d+`,
+				`\d+\.\d+\.\d+ imported from .*tox`, `20\d\d\.\d+\.\d+`, `pylint \d`, `GNU Make`,
 				`1 failed, 1 passed`, `pytest exit 1`},
 		},
 		{
@@ -94,14 +97,42 @@ python3 -m pytest -q test_x.py || echo "pytest exit $?"`,
 			script: `go version; echo "goroot=$(go env GOROOT) cgo=$(go env CGO_ENABLED) toolchain=$(go env GOTOOLCHAIN)"
 go mod init example.com/x >/dev/null 2>&1
 printf 'package x\n\nimport "testing"\n\nfunc TestOK(t *testing.T) {}\n' >x_test.go
-go vet ./... && go test -count=1 ./...`,
-			want: []string{`go version go1\.\d+`, `goroot=/usr/local/go cgo=1 toolchain=local`, `ok\s+example\.com/x`},
+go vet ./... && go test -count=1 ./...; make --version | head -n 1`,
+			want: []string{`go version go1\.\d+`, `goroot=/usr/local/go cgo=1 toolchain=local`, `ok\s+example\.com/x`, `GNU Make`},
 		},
 		{
 			runtime: Node,
 			script: `echo "node $(node --version)"; echo "npm $(npm --version)"
+echo "yarn $(yarn --version)"; echo "pnpm $(pnpm --version)"; make --version | head -n 1
 node -e 'require("assert").strictEqual(2 + 2, 4); console.log("assert ok")'`,
-			want: []string{`node v\d+\.\d+`, `npm \d+\.\d+`, `assert ok`},
+			want: []string{`node v\d+\.\d+`, `npm \d+\.\d+`, `yarn 1\.\d+`, `pnpm \d+\.\d+`, `GNU Make`, `assert ok`},
+		},
+		{
+			runtime: Generic,
+			script: `make --version | head -n 1; git --version; jq --version; curl --version | head -n 1
+printf 'test:\n\t@echo shell ok\n' >Makefile && make -s test`,
+			want: []string{`GNU Make \d`, `git version`, `jq-1\.\d`, `curl \d`, `shell ok`},
+		},
+		{
+			runtime: Cpp,
+			script: `printf '#include <stdio.h>\nint main(void){puts("c ok");return 0;}\n' >x.c
+cc -o x x.c && ./x; clang -o y x.c && ./y
+printf 'cmake_minimum_required(VERSION 3.13)\nproject(p C)\nenable_testing()\nadd_executable(t x.c)\nadd_test(NAME t COMMAND t)\n' >CMakeLists.txt
+cmake -S . -B build -G Ninja >/dev/null && cmake --build build >/dev/null && cd build && ctest`,
+			want: []string{`c ok`, `100% tests passed, 0 tests failed out of 1`},
+		},
+		{
+			runtime: Rust,
+			script: `cargo new --lib --vcs none c >/dev/null 2>&1 && cd c
+printf '#[test]\nfn ok() {}\n#[test]\nfn bad() { assert_eq!(1, 2); }\n' >>src/lib.rs
+cargo test --offline 2>&1 || echo "cargo exit $?"`,
+			want: []string{`test bad \.\.\. FAILED`, `test ok \.\.\. ok`, `2 passed; 1 failed`, `cargo exit 101`},
+		},
+		{
+			runtime: Java,
+			script: `java -version 2>&1 | head -n 1; mvn --version | head -n 1; gradle --version | grep '^Gradle'
+test "$(awk -F'[<>]' '/<url>/{print $3; exit}' /etc/maven/settings.xml)" = file:///usr/share/maven-repo && echo "debian repo first"`,
+			want: []string{`openjdk version "17`, `Apache Maven 3\.`, `Gradle \d`, `debian repo first`},
 		},
 	}
 	for _, tt := range tests {

@@ -26,9 +26,19 @@ func TestResolve(t *testing.T) {
 			want:      Ref{Runtime: Go, Image: "registry.local:5000/go@sha256:" + strings.Repeat("ab", 32), Source: SourceOverride}},
 		{name: "override naming the default image", runtime: "go", overrides: []Table{{Go: OfflineGo}},
 			want: Ref{Runtime: Go, Image: OfflineGo, Source: SourceOverride}, wantOffline: true},
-		{name: "configured new runtime", runtime: "rust", overrides: []Table{{"rust": "rust:1-slim"}},
+		{name: "default rust", runtime: "cargo",
+			want: Ref{Runtime: Rust, Image: OfflineRust, Source: SourceDefault}, wantOffline: true},
+		{name: "default cpp", runtime: "c",
+			want: Ref{Runtime: Cpp, Image: OfflineCpp, Source: SourceDefault}, wantOffline: true},
+		{name: "default java", runtime: "maven",
+			want: Ref{Runtime: Java, Image: OfflineJava, Source: SourceDefault}, wantOffline: true},
+		{name: "default generic", runtime: "shell",
+			want: Ref{Runtime: Generic, Image: OfflineGeneric, Source: SourceDefault}, wantOffline: true},
+		{name: "upstream rust configured", runtime: "rust", overrides: []Table{{"rust": "rust:1-slim"}},
 			want: Ref{Runtime: "rust", Image: "rust:1-slim", Source: SourceOverride}},
-		{name: "unknown runtime", runtime: "rust", wantErr: ErrUnknownRuntime},
+		{name: "configured new runtime", runtime: "haskell", overrides: []Table{{"haskell": "haskell:9"}},
+			want: Ref{Runtime: "haskell", Image: "haskell:9", Source: SourceOverride}},
+		{name: "unknown runtime", runtime: "haskell", wantErr: ErrUnknownRuntime},
 		{name: "bad override", runtime: "go", overrides: []Table{{Go: "--privileged"}}, wantErr: ErrInvalidReference},
 	}
 	for _, tt := range tests {
@@ -56,11 +66,17 @@ func TestMissing(t *testing.T) {
 		ref   Ref
 		hints []string
 	}{
-		{"offline image", Ref{Runtime: Go, Image: OfflineGo}, []string{"make images", "images/build.sh go", OfflineGo}},
+		{"offline image", Ref{Runtime: Go, Image: OfflineGo}, []string{"`make images IMAGES=go`", "images/build.sh go", OfflineGo}},
+		{"offline rust image", Ref{Runtime: Rust, Image: OfflineRust},
+			[]string{`runtime "rust"`, "`make images IMAGES=rust`", "images/build.sh rust", OfflineRust}},
+		// A polyglot run's step may name another runtime's offline image:
+		// the command builds the image's own recipe.
+		{"another runtime's offline image", Ref{Runtime: Generic, Image: OfflineJava},
+			[]string{"`make images IMAGES=java`", "images/build.sh java"}},
 		{"upstream image", Ref{Runtime: Python, Image: "python:3.12-slim"},
-			[]string{"docker pull python:3.12-slim", "images.python", OfflinePython}},
-		{"runtime without offline image", Ref{Runtime: "rust", Image: "rust:1"},
-			[]string{"docker pull rust:1", "images.rust to an image the engine has"}},
+			[]string{"docker pull python:3.12-slim", "images.python", OfflinePython, "`make images IMAGES=python`"}},
+		{"runtime without offline image", Ref{Runtime: "haskell", Image: "haskell:9"},
+			[]string{"docker pull haskell:9", "images.haskell to an image the engine has"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,7 +89,7 @@ func TestMissing(t *testing.T) {
 					t.Errorf("error %q does not mention %q", err, h)
 				}
 			}
-			if tt.ref.Runtime == "rust" && strings.Contains(err.Error(), "such as") {
+			if tt.ref.Runtime == "haskell" && strings.Contains(err.Error(), "such as") {
 				t.Errorf("error %q suggests an offline image that does not exist", err)
 			}
 		})

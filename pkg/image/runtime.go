@@ -10,6 +10,15 @@ const (
 	Python = "python"
 	// Node is the Node.js runtime (also used for TypeScript).
 	Node = "node"
+	// Generic is plain shell: the runtime of a project whose steps need no
+	// language toolchain (an agent.yaml of shell steps, no runtime detected).
+	Generic = "generic"
+	// Cpp is C and C++ (gcc, clang, make, CMake, Ninja).
+	Cpp = "cpp"
+	// Rust is rustc and cargo.
+	Rust = "rust"
+	// Java is the JVM with Maven and Gradle.
+	Java = "java"
 )
 
 // aliases maps other spellings a config or a detector may use to the
@@ -23,11 +32,22 @@ var aliases = map[string]string{
 	"js":         Node,
 	"typescript": Node,
 	"ts":         Node,
+	"shell":      Generic,
+	"sh":         Generic,
+	"c":          Cpp,
+	"c++":        Cpp,
+	"cxx":        Cpp,
+	"cmake":      Cpp,
+	"cargo":      Rust,
+	"maven":      Java,
+	"gradle":     Java,
+	"jvm":        Java,
 }
 
 // Canonical returns the canonical name of a runtime: lower case, trimmed,
-// with aliases resolved ("Golang" → "go", "nodejs" → "node"). Names without
-// an alias are returned lower-cased, so any runtime can be configured.
+// with aliases resolved ("Golang" → "go", "nodejs" → "node", "c++" → "cpp").
+// Names without an alias are returned lower-cased, so any runtime can be
+// configured.
 func Canonical(runtime string) string {
 	r := strings.ToLower(strings.TrimSpace(runtime))
 	if c, ok := aliases[r]; ok {

@@ -6,7 +6,7 @@ import (
 	"slices"
 )
 
-// Table maps a canonical runtime name ("go", "python", "node") to an image
+// Table maps a canonical runtime name ("go", "python", "rust") to an image
 // reference ("greenlight/sandbox-go:latest", "golang:1.26").
 type Table map[string]string
 
@@ -17,22 +17,56 @@ const (
 	OfflineGo = "greenlight/sandbox-go:latest"
 	// OfflinePython is the Python image: pytest, pip, venv, flake8, mypy.
 	OfflinePython = "greenlight/sandbox-python:latest"
-	// OfflineNode is the Node.js image: Debian's nodejs and npm.
+	// OfflineNode is the Node.js image: Debian's nodejs, npm, yarn, pnpm.
 	OfflineNode = "greenlight/sandbox-node:latest"
+	// OfflineGeneric is the plain-shell image: bash, coreutils, git, make,
+	// curl, jq, python3.
+	OfflineGeneric = "greenlight/sandbox-generic:latest"
+	// OfflineCpp is the C/C++ image: gcc, g++, clang, make, CMake, Ninja.
+	OfflineCpp = "greenlight/sandbox-cpp:latest"
+	// OfflineRust is the Rust image: Debian's rustc and cargo.
+	OfflineRust = "greenlight/sandbox-rust:latest"
+	// OfflineJava is the Java image: OpenJDK 17, Maven, Gradle and Debian's
+	// Maven repository as an offline repository.
+	OfflineJava = "greenlight/sandbox-java:latest"
 )
 
 // Defaults returns the offline images, which need no registry. The caller
 // owns the returned table.
 func Defaults() Table {
-	return Table{Go: OfflineGo, Python: OfflinePython, Node: OfflineNode}
+	return Table{
+		Go: OfflineGo, Python: OfflinePython, Node: OfflineNode,
+		Generic: OfflineGeneric, Cpp: OfflineCpp, Rust: OfflineRust, Java: OfflineJava,
+	}
+}
+
+// OfflineRuntime returns the runtime whose offline image ref is, and
+// whether it is one: "greenlight/sandbox-rust:latest" → "rust", true.
+func OfflineRuntime(ref string) (string, bool) {
+	for rt, img := range Defaults() {
+		if img == ref {
+			return rt, true
+		}
+	}
+	return "", false
+}
+
+// BuildCommand returns the command that builds the offline image of a
+// runtime (aliases accepted): "make images IMAGES=rust". The Makefile
+// target builds only that image (images/build.sh rust).
+func BuildCommand(runtime string) string {
+	return "make images IMAGES=" + Canonical(runtime)
 }
 
 // Upstream returns the public images a user with registry access may
 // configure instead. They run as root by default: the executor's --user
 // 10001 works with them, but HOME then points at a directory that user
 // cannot write unless the executor mounts one (see images/README.md).
+// The table is the seed design's: there is no upstream image for the
+// generic and C/C++ runtimes.
 func Upstream() Table {
-	return Table{Go: "golang:1.26", Python: "python:3.12-slim", Node: "node:20-slim"}
+	return Table{Go: "golang:1.26", Python: "python:3.12-slim", Node: "node:20-slim",
+		Rust: UpstreamRust, Java: UpstreamJava}
 }
 
 // Lookup returns the image for a runtime (aliases accepted). An unknown

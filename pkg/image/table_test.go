@@ -14,7 +14,18 @@ func TestCanonical(t *testing.T) {
 		{"py", Python},
 		{"nodejs", Node},
 		{"typescript", Node},
-		{"Rust", "rust"},
+		{"Rust", Rust},
+		{"cargo", Rust},
+		{"C", Cpp},
+		{"c++", Cpp},
+		{"cxx", Cpp},
+		{"CMake", Cpp},
+		{"maven", Java},
+		{"gradle", Java},
+		{"JVM", Java},
+		{"shell", Generic},
+		{"sh", Generic},
+		{"haskell", "haskell"},
 		{"", ""},
 	}
 	for _, tt := range tests {
@@ -32,8 +43,11 @@ func TestDefaultsAndUpstream(t *testing.T) {
 	}{
 		{"defaults", Defaults(), map[string]string{
 			Go: "greenlight/sandbox-go:latest", Python: "greenlight/sandbox-python:latest", Node: "greenlight/sandbox-node:latest",
+			Generic: "greenlight/sandbox-generic:latest", Cpp: "greenlight/sandbox-cpp:latest",
+			Rust: "greenlight/sandbox-rust:latest", Java: "greenlight/sandbox-java:latest",
 		}},
-		{"upstream", Upstream(), map[string]string{Go: "golang:1.26", Python: "python:3.12-slim", Node: "node:20-slim"}},
+		{"upstream", Upstream(), map[string]string{Go: "golang:1.26", Python: "python:3.12-slim", Node: "node:20-slim",
+			Rust: "rust:1-slim", Java: "eclipse-temurin:21-jdk"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,8 +86,11 @@ func TestLookup(t *testing.T) {
 		{runtime: "Golang", want: "golang:1.26"},
 		{runtime: "rust", want: "rust:1-slim"},
 		{runtime: "python", wantErr: ErrUnknownRuntime,
-			errHints: []string{`"python"`, "make images", "images.python", "python:3.12-slim", "go, rust"}},
-		{runtime: "haskell", wantErr: ErrUnknownRuntime, errHints: []string{"images.haskell", "make images"}},
+			errHints: []string{`"python"`, "`make images IMAGES=python`", "images.python", OfflinePython, "python:3.12-slim", "go, rust"}},
+		{runtime: "c++", wantErr: ErrUnknownRuntime,
+			errHints: []string{`"cpp"`, "`make images IMAGES=cpp`", "images.cpp", OfflineCpp}},
+		{runtime: "haskell", wantErr: ErrUnknownRuntime,
+			errHints: []string{"images.haskell", "no offline image", "builds cpp, generic, go, java, node, python, rust"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.runtime, func(t *testing.T) {
@@ -90,6 +107,27 @@ func TestLookup(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestOfflineRuntimeAndBuildCommand(t *testing.T) {
+	for rt, ref := range Defaults() {
+		if got, ok := OfflineRuntime(ref); !ok || got != rt {
+			t.Errorf("OfflineRuntime(%s) = %q, %v, want %q", ref, got, ok, rt)
+		}
+		// The image name is the build.sh recipe name the command passes on.
+		if want := "greenlight/sandbox-" + rt + ":latest"; ref != want {
+			t.Errorf("Defaults()[%s] = %s, want %s (images/%s is its recipe)", rt, ref, want, rt)
+		}
+	}
+	if _, ok := OfflineRuntime("rust:1-slim"); ok {
+		t.Error("an upstream image is not an offline one")
+	}
+	for in, want := range map[string]string{"rust": "make images IMAGES=rust", "C++": "make images IMAGES=cpp",
+		"maven": "make images IMAGES=java", "shell": "make images IMAGES=generic"} {
+		if got := BuildCommand(in); got != want {
+			t.Errorf("BuildCommand(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -14,12 +14,19 @@ import (
 
 // Default sandbox images per runtime: the offline images `make images`
 // builds (no registry is reachable, so upstream images cannot be pulled).
+// Every runtime discovery plans by default must be here: a pipeline image
+// outside this table and --allowed-images is refused. Images join the warm
+// pool only once a run uses them.
 var defaultImages = []string{
-	"python=greenlight/sandbox-python:latest",
-	"go=greenlight/sandbox-go:latest",
-	"node=greenlight/sandbox-node:latest",
-	"javascript=greenlight/sandbox-node:latest",
-	"typescript=greenlight/sandbox-node:latest",
+	"python=" + image.OfflinePython,
+	"go=" + image.OfflineGo,
+	"node=" + image.OfflineNode,
+	"javascript=" + image.OfflineNode,
+	"typescript=" + image.OfflineNode,
+	"generic=" + image.OfflineGeneric,
+	"cpp=" + image.OfflineCpp,
+	"rust=" + image.OfflineRust,
+	"java=" + image.OfflineJava,
 }
 
 // Config is the executor's configuration. Every field has a flag (and so a

@@ -23,6 +23,7 @@ const fixtureRoot = "../../discovery/testdata/repos"
 const (
 	goImage   = "greenlight/sandbox-go:latest"
 	nodeImage = "greenlight/sandbox-node:latest"
+	rustImage = "greenlight/sandbox-rust:latest"
 )
 
 // planRun is one fixture verified through the loop.
@@ -351,8 +352,8 @@ func TestDiscoveredPipelinesRunInTheSandbox(t *testing.T) {
 		}},
 		{fixture: "node-jest", offline: "npm ci needs the npm registry for jest and eslint (the sandbox has no network to it)"},
 		{fixture: "agent-yaml", offline: "npm ci needs the npm registry for typescript, vitest and eslint"},
-		{fixture: "typescript", offline: "pnpm install needs pnpm and the npm registry; the node image has neither pnpm nor the packages"},
-		{fixture: "runr-config", offline: "its tier0 runs `pnpm lint` (eslint): the node image has no pnpm and no eslint"},
+		{fixture: "typescript", offline: "pnpm install needs the npm registry for the packages (the node image has pnpm, not the packages)"},
+		{fixture: "runr-config", offline: "its tier0 runs `pnpm lint` (eslint): the node image has pnpm but not eslint, which needs the npm registry"},
 		// Its dependencies (requests, ruff, pytest==8.2.0) need PyPI: the
 		// advisory pip-install fails, pip-fallback says the index is
 		// unreachable and installs the project without them, and the test,
@@ -366,8 +367,14 @@ func TestDiscoveredPipelinesRunInTheSandbox(t *testing.T) {
 			}
 			testsPassed(t, r, "pytest", "", 1)
 		}},
-		{fixture: "rust-crate", offline: "plans the upstream image rust:1-slim, which `make images` does not build"},
-		{fixture: "maven", offline: "plans the upstream image maven:3-eclipse-temurin-21 and needs Maven Central"},
+		// cargo build and cargo test of a dependency-free crate (rust-version
+		// 1.70) in the offline rust image (Debian's cargo 1.96).
+		{fixture: "rust-crate", verdict: glv1.Verdict_VERDICT_PASS, needs: []imageTool{{rustImage, "cargo"}},
+			check: func(t *testing.T, r *planRun) {
+				allOK(t, r)
+				r.step(t, "cargo-test")
+			}},
+		{fixture: "maven", offline: "its POM asks for Java 21 and junit-jupiter 5.10.2; the java image has Debian bookworm's OpenJDK 17 and JUnit 5.9.2 (no newer ones are packaged), so it needs an upstream image and Maven Central"},
 	}
 	s := newStack(t)
 	for _, tc := range tests {

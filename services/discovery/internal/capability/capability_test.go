@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/capability"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/detect"
@@ -112,7 +113,8 @@ func TestImages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if caps.Subprojects[0].Image != "rust:1-slim" || !slices.ContainsFunc(caps.Notes, func(n string) bool { return strings.Contains(n, "upstream image rust:1-slim") }) {
+	// Rust has an offline image now: no note saying it must be pulled.
+	if caps.Subprojects[0].Image != image.OfflineRust || slices.ContainsFunc(caps.Notes, func(n string) bool { return strings.Contains(n, "upstream image") }) {
 		t.Fatalf("rust: %q %q", caps.Subprojects[0].Image, caps.Notes)
 	}
 }

@@ -9,21 +9,17 @@ import (
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/repoconfig"
 )
 
-// Upstream images for runtimes without an offline recipe: `make images`
-// builds none for them, so they must already be in the engine.
+// The offline Rust and Java images (`make images IMAGES=rust,java`).
 const (
-	RustImage = image.UpstreamRust
-	JavaImage = image.UpstreamJava
+	RustImage = image.OfflineRust
+	JavaImage = image.OfflineJava
 )
 
 // DefaultImages is the runtime -> sandbox image table used when nothing
-// overrides it: pkg/image's offline defaults (Go, Python, Node; TypeScript
-// resolves to Node) plus upstream names for Rust and Java.
+// overrides it: pkg/image's offline defaults (Go, Python, Node, Rust, Java,
+// C/C++ and generic; TypeScript resolves to Node).
 func DefaultImages() map[string]string {
-	t := image.Defaults()
-	t["rust"] = RustImage
-	t["java"] = JavaImage
-	return t
+	return image.Defaults()
 }
 
 // Images resolves runtime names to sandbox images.
@@ -40,15 +36,11 @@ func (t Images) Layer(overrides ...map[string]string) Images {
 	return Images(image.Table(t).Merge(tables...))
 }
 
-// Resolve returns the image for a runtime and a note when it is an upstream
-// default no offline recipe builds, or when there is none.
+// Resolve returns the image for a runtime and a note when there is none.
 func (t Images) Resolve(runtime string) (string, string) {
 	img, err := image.Table(t).Lookup(runtime)
 	if err != nil {
 		return "", fmt.Sprintf("no sandbox image configured for runtime %q: set images.%s in greenlight.yaml or the server's --images", runtime, image.Canonical(runtime))
-	}
-	if img == RustImage || img == JavaImage {
-		return img, fmt.Sprintf("runtime %q uses the upstream image %s: `make images` builds no offline equivalent, so it must already be present in the engine", runtime, img)
 	}
 	return img, ""
 }

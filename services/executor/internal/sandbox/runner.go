@@ -201,11 +201,7 @@ func (rn *run) image(outer context.Context, ref string) (ImageInfo, error) {
 	if !errors.Is(err, ErrImageNotFound) {
 		return img, err
 	}
-	rt := rn.req.Runtime
-	if rt == "" {
-		rt = "<runtime>"
-	}
-	err = fmt.Errorf("%w: image %s not found: run `make images` or configure images.%s", ErrImageNotFound, ref, rt)
+	err = missingImage(ref, rn.req.Runtime)
 	if err = rn.pullMissing(outer, ref, err); err != nil {
 		return img, err
 	}

@@ -26,8 +26,8 @@ func (c *Config) usesRunner(img ImageInfo) (bool, error) {
 	case StepRunnerAgent:
 		if !hasRunner(img) {
 			return false, fmt.Errorf("%w: image %s has no greenlight-runner of protocol %d (label %s=%q): "+
-				"rebuild it with `make images`, or use --step-runner=auto", ErrNoStepRunner, img.Ref,
-				runnerproto.Version, runnerproto.LabelRunner, img.Labels[runnerproto.LabelRunner])
+				"rebuild it with `%s`, or use --step-runner=auto", ErrNoStepRunner, img.Ref,
+				runnerproto.Version, runnerproto.LabelRunner, img.Labels[runnerproto.LabelRunner], rebuildCommand(img.Ref))
 		}
 		return true, nil
 	}

@@ -77,7 +77,7 @@ func Docker(t testing.TB) *docker.Runtime {
 		t.Fatalf("the Docker engine does not answer (run `make engine`): %v", err)
 	}
 	if _, err := rt.Image(ctx, PythonImage); err != nil {
-		t.Fatalf("sandbox image missing (run `make images`): %v", err)
+		t.Fatalf("sandbox image missing (run `make images IMAGES=python`): %v", err)
 	}
 	return rt
 }

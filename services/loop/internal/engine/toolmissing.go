@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/image"
 )
 
 // shellExitNotFound is the exit status /bin/sh gives a command it cannot find.
@@ -92,6 +93,15 @@ func classifyMissingTool(s *glv1.Step, r *glv1.StepResult) *glv1.StepResult {
 	}
 	out.Status = glv1.StepStatus_STEP_STATUS_ERROR
 	out.Reason = reason + "; this step is required: use an image that has " + tool +
-		" (greenlight.yaml `images: {RUNTIME: IMAGE}`, from the server's allow-list) or add it to the sandbox image and rebuild with `make images`"
+		" (greenlight.yaml `images: {RUNTIME: IMAGE}`, from the server's allow-list) or " + addTool(img)
 	return out
+}
+
+// addTool says how to add a tool to an image: for an offline image, its
+// recipe and the command that rebuilds just it.
+func addTool(img string) string {
+	if rt, ok := image.OfflineRuntime(img); ok {
+		return fmt.Sprintf("add it to images/%s/packages and rebuild with `%s`", rt, image.BuildCommand(rt))
+	}
+	return "add it to the sandbox image"
 }

@@ -73,7 +73,7 @@ func TestRequiredStepWithMissingTool(t *testing.T) {
 		want    []string
 	}{
 		{"own program missing is an ERROR", fakeStep("flake8", glv1.Phase_PHASE_LINT, "flake8 .", false, "127", "/bin/sh: 1: flake8: not found\n"),
-			glv1.Verdict_VERDICT_ERROR, []string{"tool not available in " + pyImage + ": flake8", "images", "make images"}},
+			glv1.Verdict_VERDICT_ERROR, []string{"tool not available in " + pyImage + ": flake8", "images", "images/python/packages", "`make images IMAGES=python`"}},
 		{"own module missing is an ERROR", fakeStep("lint", glv1.Phase_PHASE_LINT, "python3 -m flake8", false, "1", "/usr/bin/python3: No module named flake8\n"),
 			glv1.Verdict_VERDICT_ERROR, []string{"tool not available in " + pyImage + ": flake8"}},
 		{"a script's exit 127 is a failure", fakeStep("lint", glv1.Phase_PHASE_LINT, "./ci/lint.sh", false, "127", "./ci/lint.sh: 3: flake8: not found\n"),

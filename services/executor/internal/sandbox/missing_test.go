@@ -1,0 +1,46 @@
+package sandbox
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/greenlight-dev/greenlight/pkg/image"
+)
+
+func TestMissingImage(t *testing.T) {
+	tests := []struct {
+		name, ref, runtime string
+		want               []string
+		not                string
+	}{
+		// A polyglot run's Rust step under a Go pipeline: the image says
+		// what to build, not the pipeline's runtime.
+		{"offline image", image.OfflineRust, "go",
+			[]string{`runtime "rust"`, "`make images IMAGES=rust`", "images.rust"}, "images.go"},
+		{"offline cpp image", image.OfflineCpp, "",
+			[]string{"`make images IMAGES=cpp`"}, "<runtime>"},
+		{"other image", "greenlight/no-such-image:latest", "golang",
+			[]string{"docker pull greenlight/no-such-image:latest", "configure images.go"}, "make images"},
+		{"no runtime", "rust:1-slim", "", []string{"images.<runtime>"}, "make images"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := missingImage(tt.ref, tt.runtime)
+			if !errors.Is(err, ErrImageNotFound) {
+				t.Fatalf("missingImage = %v, want ErrImageNotFound", err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%q lacks %q", err, w)
+				}
+			}
+			if strings.Contains(err.Error(), tt.not) {
+				t.Errorf("%q mentions %q", err, tt.not)
+			}
+		})
+	}
+	if got := rebuildCommand(image.OfflineJava); got != "make images IMAGES=java" {
+		t.Errorf("rebuildCommand(java) = %q", got)
+	}
+}
