@@ -112,7 +112,7 @@ func TestImages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if caps.Subprojects[0].Image != "rust:1-slim" || !slices.ContainsFunc(caps.Notes, func(n string) bool { return strings.Contains(n, "upstream image rust:1-slim") }) {
+	if caps.Subprojects[0].Image != "greenlight/sandbox-rust:latest" {
 		t.Fatalf("rust: %q %q", caps.Subprojects[0].Image, caps.Notes)
 	}
 }

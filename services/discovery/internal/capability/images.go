@@ -6,23 +6,29 @@ import (
 	"slices"
 
 	"github.com/greenlight-dev/greenlight/pkg/image"
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/detect"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/repoconfig"
 )
 
-// Upstream images for runtimes without an offline recipe: `make images`
-// builds none for them, so they must already be in the engine.
-const (
-	RustImage = image.UpstreamRust
-	JavaImage = image.UpstreamJava
-)
+// Offline images of the runtimes issue 12 adds, built by `make images`
+// (images/<runtime>); pkg/image names the first three.
+var offlineImages = map[string]string{
+	detect.RuntimeGeneric: "greenlight/sandbox-generic:latest",
+	detect.RuntimeCpp:     "greenlight/sandbox-cpp:latest",
+	detect.RuntimeRust:    "greenlight/sandbox-rust:latest",
+	detect.RuntimeJava:    "greenlight/sandbox-java:latest",
+}
 
 // DefaultImages is the runtime -> sandbox image table used when nothing
-// overrides it: pkg/image's offline defaults (Go, Python, Node; TypeScript
-// resolves to Node) plus upstream names for Rust and Java.
+// overrides it: the offline images `make images` builds (TypeScript
+// resolves to Node).
 func DefaultImages() map[string]string {
 	t := image.Defaults()
-	t["rust"] = RustImage
-	t["java"] = JavaImage
+	for rt, ref := range offlineImages {
+		if t[rt] == "" {
+			t[rt] = ref
+		}
+	}
 	return t
 }
 
@@ -46,9 +52,6 @@ func (t Images) Resolve(runtime string) (string, string) {
 	img, err := image.Table(t).Lookup(runtime)
 	if err != nil {
 		return "", fmt.Sprintf("no sandbox image configured for runtime %q: set images.%s in greenlight.yaml or the server's --images", runtime, image.Canonical(runtime))
-	}
-	if img == RustImage || img == JavaImage {
-		return img, fmt.Sprintf("runtime %q uses the upstream image %s: `make images` builds no offline equivalent, so it must already be present in the engine", runtime, img)
 	}
 	return img, ""
 }
