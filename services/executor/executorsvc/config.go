@@ -20,6 +20,10 @@ var defaultImages = []string{
 	"node=greenlight/sandbox-node:latest",
 	"javascript=greenlight/sandbox-node:latest",
 	"typescript=greenlight/sandbox-node:latest",
+	"generic=greenlight/sandbox-generic:latest",
+	"cpp=greenlight/sandbox-cpp:latest",
+	"rust=greenlight/sandbox-rust:latest",
+	"java=greenlight/sandbox-java:latest",
 }
 
 // Config is the executor's configuration. Every field has a flag (and so a

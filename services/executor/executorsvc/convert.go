@@ -8,6 +8,7 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 )
 
@@ -33,6 +34,7 @@ func toRequest(req *glv1.ExecuteRequest, images map[string]string) (sandbox.Requ
 	steps := make([]sandbox.Step, len(p.GetSteps()))
 	for i, s := range p.GetSteps() {
 		steps[i] = toStep(s)
+		steps[i].Runtime = runtimeOf(steps[i].Image, p.GetRuntime(), images)
 		if image == "" && steps[i].Image == "" {
 			return sandbox.Request{}, fmt.Errorf("%w: step %q: pipeline.image is empty and runtime %q has no configured image: "+
 				"set pipeline.image or configure images.%s", errNoImage, s.GetName(), p.GetRuntime(), p.GetRuntime())
@@ -43,6 +45,22 @@ func toRequest(req *glv1.ExecuteRequest, images map[string]string) (sandbox.Requ
 		Runtime: p.GetRuntime(), Image: image, Steps: steps, Limits: toLimits(req.GetLimits(), p),
 		CABundle: req.GetCaBundle(),
 	}, nil
+}
+
+// runtimeOf names the runtime a step image serves, for messages: the
+// pipeline's for its own image, else the table's runtime of that image
+// (canonical names, the smallest when several share it).
+func runtimeOf(img, pipeline string, images map[string]string) string {
+	if img == "" || img == images[pipeline] {
+		return pipeline
+	}
+	best := ""
+	for rt, ref := range images {
+		if c := image.Canonical(rt); ref == img && (best == "" || c < best) {
+			best = c
+		}
+	}
+	return best
 }
 
 func toStep(s *glv1.Step) sandbox.Step {

@@ -90,7 +90,7 @@ func TestExecuteRejectsBadRequests(t *testing.T) {
 		{"empty pipeline", func(r *glv1.ExecuteRequest) { r.Pipeline.Steps = nil }, codes.InvalidArgument, "pipeline is empty"},
 		{"unknown image", func(r *glv1.ExecuteRequest) {
 			r.Pipeline.Runtime, r.Pipeline.Image = "go", "greenlight/no-such-image:latest"
-		}, codes.InvalidArgument, "image greenlight/no-such-image:latest not found: run `make images` or configure images.go"},
+		}, codes.InvalidArgument, `sandbox image greenlight/no-such-image:latest for runtime "go" is not in the engine`},
 		{"unknown runtime", func(r *glv1.ExecuteRequest) { r.Pipeline.Runtime = "cobol" }, codes.InvalidArgument, "configure images.cobol"},
 		{"image outside the allow-list", func(r *glv1.ExecuteRequest) { r.Pipeline.Image = "postgres:16" }, codes.PermissionDenied,
 			`pipeline image: image not allowed: "postgres:16" is not on the server's image allow-list (`},

@@ -52,6 +52,9 @@ type Step struct {
 	FailureScope string
 	// Image overrides Request.Image.
 	Image string
+	// Runtime names the runtime the step's image is for ("rust"), for the
+	// message when the engine lacks that image; "" means Request.Runtime.
+	Runtime string
 	// CacheKeyFiles (relative to the workspace root, like discovery
 	// writes them) key the dependency cache: lockfiles and manifests.
 	CacheKeyFiles []string
