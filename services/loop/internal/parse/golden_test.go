@@ -194,6 +194,11 @@ var goldenCases = map[string]goldenCase{
 	"ctest/pass":         {src: "ctest", phase: tTest, format: FormatCTest, counts: Counts{Passed: 5, Skipped: 1}},
 	"ctest/fail":         {src: "ctest", phase: tTest, format: FormatCTest, counts: Counts{Passed: 2, Failed: 3, Skipped: 1}, failures: ctestFail},
 	"ctest/fail-verbose": {src: "ctest", phase: tTest, format: FormatCTest, counts: Counts{Passed: 2, Failed: 3, Skipped: 1}, failures: ctestFail},
+	// Unity (src/unity): FILE:LINE:TEST:STATUS lines, a failure's line is
+	// the failed assertion's.
+	"unity/pass": {src: "unity", phase: tTest, format: FormatUnity, counts: Counts{Passed: 2, Skipped: 1}},
+	"unity/fail": {src: "unity", phase: tTest, format: FormatUnity, counts: Counts{Passed: 1, Failed: 1, Skipped: 1},
+		failures: []wantFailure{{"TEST_ASSERTION", "c/test_calc.c", 17, "c/test_calc.c::test_mul", "Expected 13 Was 12"}}},
 	"generic/fail": {src: "generic", phase: tTest, format: FormatGeneric, counts: Counts{Passed: 2, Failed: 1},
 		failures: []wantFailure{{"TEST_ERROR", "", 0, "", "FAIL sum: got 4, want 5"}}},
 	"generic/garbage": {src: "generic", phase: tTest, format: FormatUnparsed},
