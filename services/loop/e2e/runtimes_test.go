@@ -100,3 +100,85 @@ func TestAgentYAMLShellProject(t *testing.T) {
 		t.Fatalf("verdict %s counts %v: %s\n%s", res.GetStatus(), res.GetCounts(), res.GetSummary(), res.GetTailLog())
 	}
 }
+
+// requireImage skips t, saying how to build it, when the engine lacks an
+// offline image the images helper builds (`make images IMAGES=name`).
+func requireImage(t *testing.T, name string) {
+	t.Helper()
+	integration(t)
+	if ref := "greenlight/sandbox-" + name + ":latest"; !haveImage(t, ref) {
+		t.Skip(ref + " is not built: run `make images IMAGES=" + name + "`")
+	}
+}
+
+// verifyFiles runs one verification of files and returns its result.
+func verifyFiles(t *testing.T, s *stack, files map[string]string) *glv1.Result {
+	t.Helper()
+	return finished(s.verify(&glv1.VerifyRequest{Snapshot: s.snapshot(files)})).GetResult()
+}
+
+// expectPass fails t unless res passed at L4 with the given passing count.
+func expectPass(t *testing.T, res *glv1.Result, passed int32) {
+	t.Helper()
+	if res.GetStatus() != glv1.Verdict_VERDICT_PASS || res.GetCounts().GetPassed() != passed || res.GetCounts().GetFailed() != 0 ||
+		res.GetLevel() != glv1.Level_LEVEL_L4 {
+		t.Fatalf("verdict %s level %s counts %v, want PASS at L4 with %d passed: %s\n%s",
+			res.GetStatus(), res.GetLevel(), res.GetCounts(), passed, res.GetSummary(), res.GetTailLog())
+	}
+}
+
+// expectFailNaming fails t unless res failed with a failure of test whose
+// location is file (and a line).
+func expectFailNaming(t *testing.T, res *glv1.Result, test, file string) {
+	t.Helper()
+	if res.GetStatus() != glv1.Verdict_VERDICT_FAIL {
+		t.Fatalf("verdict %s, want FAIL: %s\n%s", res.GetStatus(), res.GetSummary(), res.GetTailLog())
+	}
+	for _, f := range res.GetFailures() {
+		if f.GetTest() == test && f.GetFile() == file && f.GetLine() > 0 {
+			return
+		}
+	}
+	t.Fatalf("no failure names test %q at %s:LINE: %v", test, file, res.GetFailures())
+}
+
+// TestCMakeProject configures, builds and runs ctest in the C/C++ image:
+// it passes with ctest's counts, and with mul broken fails naming the
+// CTest test and the line its output points at.
+func TestCMakeProject(t *testing.T) {
+	requireImage(t, "cpp")
+	s := newStack(t)
+	files := fixtureFiles(t, "cmake-ctest")
+	expectPass(t, verifyFiles(t, s, files), 2)
+	files["calc.c"] = strings.Replace(files["calc.c"], "return a * b;", "return a + b;", 1)
+	expectFailNaming(t, verifyFiles(t, s, files), "mul", "tests/test_mul.c")
+}
+
+// TestCMakefileProject runs a C Makefile project's `make` and `make test`
+// in the C/C++ image: its Unity-style test lines give counts, and a bug
+// fails naming the test and its file:line.
+func TestCMakefileProject(t *testing.T) {
+	requireImage(t, "cpp")
+	s := newStack(t)
+	files := fixtureFiles(t, "c-make")
+	expectPass(t, verifyFiles(t, s, files), 2)
+	files["calc.c"] = strings.Replace(files["calc.c"], "return a + b;", "return a - b;", 1)
+	expectFailNaming(t, verifyFiles(t, s, files), "test_calc.c::test_add", "test_calc.c")
+}
+
+// TestRustCrate runs a zero-dependency crate's cargo build and test
+// offline in the Rust image: PASS with libtest's counts, and a bug fails
+// naming the test and the panic's file:line.
+func TestRustCrate(t *testing.T) {
+	requireImage(t, "rust")
+	s := newStack(t)
+	files := map[string]string{
+		"Cargo.toml": "[package]\nname = \"adder\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+		"src/lib.rs": "pub fn add(a: u64, b: u64) -> u64 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n" +
+			"    #[test]\n    fn adds() {\n        assert_eq!(add(2, 2), 4);\n    }\n\n" +
+			"    #[test]\n    fn adds_zero() {\n        assert_eq!(add(0, 7), 7);\n    }\n}\n",
+	}
+	expectPass(t, verifyFiles(t, s, files), 2)
+	files["src/lib.rs"] = strings.Replace(files["src/lib.rs"], "a + b", "a * b", 1)
+	expectFailNaming(t, verifyFiles(t, s, files), "tests::adds_zero", "src/lib.rs")
+}
