@@ -119,7 +119,8 @@ func (r *run) parseStep(ctx context.Context, o score.StepOutcome, fsys fs.FS, ar
 	in.Artifacts = map[string]io.Reader{}
 	for _, want := range o.Step.GetReportFiles() {
 		for _, a := range arts {
-			if a.GetPath() != want && path.Base(a.GetPath()) != path.Base(want) {
+			key, ok := reportMatch(want, a.GetPath())
+			if !ok {
 				continue
 			}
 			rc, err := r.openBlob(ctx, a.GetDigest())
@@ -127,11 +128,30 @@ func (r *run) parseStep(ctx context.Context, o score.StepOutcome, fsys fs.FS, ar
 				continue // the log is still there to parse
 			}
 			defer rc.Close()
-			in.Artifacts[want] = rc
-			break
+			in.Artifacts[key] = rc
+			if key == want {
+				break
+			}
 		}
 	}
 	return parse.Step(ctx, in)
+}
+
+// reportMatch says whether a step's artifact (stored as
+// "reports/step-NN-name/<path>") is the report file want names, and under
+// which path the parser sees it. A want whose file name is a pattern
+// (Surefire's TEST-*.xml) matches every such file, each under its own path.
+func reportMatch(want, artifact string) (string, bool) {
+	if !strings.ContainsAny(want, "*?[") {
+		return want, artifact == want || path.Base(artifact) == path.Base(want)
+	}
+	parts := strings.SplitN(artifact, "/", 3)
+	if len(parts) < 3 {
+		return "", false
+	}
+	p := "/" + parts[2]
+	ok, _ := path.Match(want, p)
+	return p, ok
 }
 
 // openBlob opens a blob named by a wire digest.
