@@ -44,7 +44,7 @@ func TestFixtures(t *testing.T) {
 		{"rust-crate", []string{". rust cargo [cargo test]"},
 			[]string{"cargo-build: cargo build", "cargo-test: cargo test"}, "L4"},
 		{"maven", []string{". java maven [junit]"},
-			[]string{"mvn-dependencies: mvn -B -q dependency:go-offline", "mvn-package: mvn -B -q -DskipTests package", "mvn-test: mvn -B test"}, "L4"},
+			[]string{"mvn-dependencies: mvn -B -q -Dmaven.main.skip -Dmaven.test.skip=true test-compile", "mvn-compile: mvn -B -q test-compile", "mvn-test: mvn -B test"}, "L4"},
 		{"monorepo", []string{". go go [go test]", "web node npm [node:test]"},
 			[]string{"go-build: go build ./...", "web:npm-build: npm run build", "go-vet: go vet ./...", "go-test: go test -json ./...", "web:npm-test: npm test"}, "L4"},
 		{"greenlight-yaml", []string{". python pip [pytest]"},
