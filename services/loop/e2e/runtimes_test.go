@@ -182,3 +182,50 @@ func TestRustCrate(t *testing.T) {
 	files["src/lib.rs"] = strings.Replace(files["src/lib.rs"], "a + b", "a * b", 1)
 	expectFailNaming(t, verifyFiles(t, s, files), "tests::adds_zero", "src/lib.rs")
 }
+
+// mavenCalc is a Maven project whose only test dependency, JUnit 4,
+// Debian packages: the Java image's Debian repository serves it offline.
+func mavenCalc() map[string]string {
+	return map[string]string{
+		"pom.xml": `<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>com.example</groupId>
+  <artifactId>calc</artifactId>
+  <version>1.0</version>
+  <properties>
+    <maven.compiler.source>17</maven.compiler.source>
+    <maven.compiler.target>17</maven.compiler.target>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+  </properties>
+  <dependencies>
+    <dependency>
+      <groupId>junit</groupId>
+      <artifactId>junit</artifactId>
+      <version>4.13.2</version>
+      <scope>test</scope>
+    </dependency>
+  </dependencies>
+</project>
+`,
+		"src/main/java/calc/Calc.java": "package calc;\n\npublic class Calc {\n    public static int add(int a, int b) {\n        return a + b;\n    }\n}\n",
+		"src/test/java/calc/CalcTest.java": "package calc;\n\nimport static org.junit.Assert.assertEquals;\n\nimport org.junit.Test;\n\n" +
+			"public class CalcTest {\n    @Test\n    public void adds() {\n        assertEquals(4, Calc.add(2, 2));\n    }\n\n" +
+			"    @Test\n    public void addsZero() {\n        assertEquals(7, Calc.add(0, 7));\n    }\n}\n",
+	}
+}
+
+// TestMavenProject runs a Maven project offline in the Java image: its
+// Surefire XML reports (target/surefire-reports/TEST-*.xml, collected as a
+// report file pattern) give the counts. (A failing run, which names the
+// test and its file:line from the same reports, would double the ~50 s a
+// Maven verification takes on one CPU; parse's maven golden covers it.)
+func TestMavenProject(t *testing.T) {
+	requireImage(t, "java")
+	s := newStack(t)
+	files := mavenCalc()
+	res := verifyFiles(t, s, files)
+	expectPass(t, res, 2)
+	if f := res.GetCounts().GetFormat(); f != "surefire" {
+		t.Errorf("counts format = %q, want surefire (the XML reports, not the log)", f)
+	}
+}
