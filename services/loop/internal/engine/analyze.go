@@ -29,7 +29,7 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 	for i, s := range v.pipeline.GetSteps() {
 		o := score.StepOutcome{Step: s}
 		if v.exec != nil {
-			o.Result = classifyMissingTool(s, v.exec.results[i])
+			o.Result = classifyOldToolchain(s, classifyMissingTool(s, v.exec.results[i]))
 		}
 		if o.Result != nil && o.Ran() {
 			rep, err := r.parseStep(ctx, o, fsys, v.exec.artifactsFor(i))
