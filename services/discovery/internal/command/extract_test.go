@@ -155,6 +155,8 @@ func TestExtract(t *testing.T) {
 				"gradle-dependencies|tier0|./gradlew --no-daemon dependencies", "gradle-assemble|tier0|./gradlew --no-daemon --offline assemble",
 				"gradle-test|tier0|./gradlew --no-daemon --offline test",
 			}},
+		{name: "rust workspace root", files: map[string]string{"Cargo.toml": "[package]\nname = \"r\"\n[workspace]\nmembers = [\"m\"]\n", "m/Cargo.toml": "[package]\nname = \"m\"\n"},
+			want: []string{"cargo-build|tier0|cargo build --workspace", "cargo-test|tier0|cargo test --workspace"}},
 		{name: "rust with dependencies", files: map[string]string{"Cargo.toml": "[package]\nname = \"r\"\n[dependencies]\nserde = \"1\"\n", "Cargo.lock": ""},
 			want: []string{"cargo-fetch|tier0|cargo fetch", "cargo-build|tier0|cargo build", "cargo-test|tier0|cargo test"}},
 	}
