@@ -1,6 +1,7 @@
 package executorsvc
 
 import (
+	"cmp"
 	"fmt"
 
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -11,6 +12,9 @@ import (
 	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 )
+
+// genericRuntime runs plain shell steps (images/generic).
+const genericRuntime = "generic"
 
 // toRequest validates and converts an ExecuteRequest. Errors wrap
 // sandbox.ErrInvalidRequest (or errNoImage) and say what to fix.
@@ -27,22 +31,24 @@ func toRequest(req *glv1.ExecuteRequest, images map[string]string) (sandbox.Requ
 	if p == nil || len(p.GetSteps()) == 0 {
 		return sandbox.Request{}, fmt.Errorf("%w: the pipeline is empty: add at least one step", sandbox.ErrInvalidRequest)
 	}
+	// A pipeline that names no runtime is plain shell: the generic image.
+	runtime := cmp.Or(p.GetRuntime(), genericRuntime)
 	image := p.GetImage()
 	if image == "" {
-		image = images[p.GetRuntime()]
+		image = images[runtime]
 	}
 	steps := make([]sandbox.Step, len(p.GetSteps()))
 	for i, s := range p.GetSteps() {
 		steps[i] = toStep(s)
-		steps[i].Runtime = runtimeOf(steps[i].Image, p.GetRuntime(), images)
+		steps[i].Runtime = runtimeOf(steps[i].Image, runtime, images)
 		if image == "" && steps[i].Image == "" {
 			return sandbox.Request{}, fmt.Errorf("%w: step %q: pipeline.image is empty and runtime %q has no configured image: "+
-				"set pipeline.image or configure images.%s", errNoImage, s.GetName(), p.GetRuntime(), p.GetRuntime())
+				"set pipeline.image or configure images.%s", errNoImage, s.GetName(), runtime, runtime)
 		}
 	}
 	return sandbox.Request{
 		RunID: req.GetRunId(), Owner: req.GetOwner(), CommitSHA: req.GetCommitSha(), Snapshot: snap,
-		Runtime: p.GetRuntime(), Image: image, Steps: steps, Limits: toLimits(req.GetLimits(), p),
+		Runtime: runtime, Image: image, Steps: steps, Limits: toLimits(req.GetLimits(), p),
 		CABundle: req.GetCaBundle(),
 	}, nil
 }

@@ -47,3 +47,23 @@ func TestMissingImageStopsOnlyItsSubproject(t *testing.T) {
 		t.Errorf("manifest image = %q, want the image that ran", img)
 	}
 }
+
+// A pipeline that names neither a runtime nor an image is plain shell: it
+// runs in the generic image (before: `runtime "" has no configured image`).
+func TestPipelineWithoutRuntimeRunsInGeneric(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const generic = "greenlight/sandbox-generic:latest"
+	if _, err := e.rt.Image(context.Background(), generic); err != nil {
+		t.Skipf("%s is not built (%v): run `make images IMAGES=generic`", generic, err)
+	}
+	req := e.request(nil, sh("hello", "echo plain shell"))
+	req.Pipeline.Runtime = ""
+	r := e.mustExecute(context.Background(), req)
+	if statusOf(r.result(0)) != "OK" || r.output(0) != "plain shell\n" {
+		t.Fatalf("step %s, output %q", statusOf(r.result(0)), r.output(0))
+	}
+	if img := r.finished.GetManifest().GetPlatform().GetContainerImage(); img != generic {
+		t.Errorf("ran in %q, want %s", img, generic)
+	}
+}
