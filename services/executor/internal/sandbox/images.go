@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// offlinePrefix starts the names of the images `make images` builds.
-const offlinePrefix = "greenlight/sandbox-"
+// offlineImagePrefix starts the names of the images `make images` builds.
+const offlineImagePrefix = "greenlight/sandbox-"
 
 // missingImage says what to do about an image the engine lacks: build an
 // offline one with `make images IMAGES=<runtime>`, else pull it or
@@ -16,8 +16,8 @@ func missingImage(ref, runtime string) string {
 	if rt == "" {
 		rt = "<runtime>"
 	}
-	if strings.HasPrefix(ref, offlinePrefix) {
-		name := strings.TrimPrefix(ref, offlinePrefix)
+	if strings.HasPrefix(ref, offlineImagePrefix) {
+		name := strings.TrimPrefix(ref, offlineImagePrefix)
 		name, _, _ = strings.Cut(name, ":")
 		return fmt.Sprintf("sandbox image %s for runtime %q is not in the engine: build it with `make images IMAGES=%s`", ref, rt, name)
 	}
