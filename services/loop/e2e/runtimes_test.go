@@ -229,3 +229,21 @@ func TestMavenProject(t *testing.T) {
 		t.Errorf("counts format = %q, want surefire (the XML reports, not the log)", f)
 	}
 }
+
+// TestGradleProject runs a Gradle project offline in the Java image (its
+// init script puts Debian's Maven repository first): the JUnit XML of
+// build/test-results/test, collected as a report file pattern, gives the
+// counts.
+func TestGradleProject(t *testing.T) {
+	requireImage(t, "java")
+	s := newStack(t)
+	files := mavenCalc()
+	delete(files, "pom.xml")
+	files["build.gradle"] = "plugins {\n    id 'java'\n}\n\nrepositories {\n    mavenCentral()\n}\n\n" +
+		"dependencies {\n    testImplementation 'junit:junit:4.13.2'\n}\n"
+	res := verifyFiles(t, s, files)
+	expectPass(t, res, 2)
+	if f := res.GetCounts().GetFormat(); f != "surefire" && f != "junit" {
+		t.Errorf("counts format = %q, want the JUnit XML reports", f)
+	}
+}
