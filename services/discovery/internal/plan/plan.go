@@ -342,6 +342,11 @@ func (p *planner) images(out *Pipeline) {
 			// A configured step outside every detected subproject (an
 			// agent.yaml of shell steps) runs in the plain-shell image.
 			runtime = detect.RuntimeGeneric
+			if !noted["shell"] {
+				noted["shell"] = true
+				p.notes = append(p.notes, fmt.Sprintf("step %q belongs to no detected subproject: it runs in the %s image (images.%s)",
+					s.Name, detect.RuntimeGeneric, detect.RuntimeGeneric))
+			}
 		}
 		img, note := table.Resolve(runtime)
 		s.Image = img
