@@ -191,9 +191,7 @@ func (rn *run) preflight(outer context.Context) error {
 		rn.r.pool.Warm(img)
 	}
 	if len(rn.images) == 0 { // nothing could run at all: refuse the run
-		for _, why := range rn.missing {
-			return fmt.Errorf("%w: %s", ErrImageNotFound, why)
-		}
+		return fmt.Errorf("%w: %s", ErrImageNotFound, rn.missing[rn.req.imageOf(&rn.req.Steps[0])])
 	}
 	return nil
 }
