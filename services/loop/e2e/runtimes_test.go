@@ -247,3 +247,23 @@ func TestGradleProject(t *testing.T) {
 		t.Errorf("counts format = %q, want the JUnit XML reports", f)
 	}
 }
+
+// TestRustTooNew: a crate whose rust-version is newer than the image's
+// rustc was never built, so the verdict is ERROR naming both versions and
+// the image, not a FAIL of the code.
+func TestRustTooNew(t *testing.T) {
+	requireImage(t, "rust")
+	s := newStack(t)
+	res := verifyFiles(t, s, map[string]string{
+		"Cargo.toml": "[package]\nname = \"future\"\nversion = \"0.1.0\"\nedition = \"2021\"\nrust-version = \"1.999\"\n",
+		"src/lib.rs": "pub fn one() -> u8 {\n    1\n}\n",
+	})
+	if res.GetStatus() != glv1.Verdict_VERDICT_ERROR {
+		t.Fatalf("verdict %s, want ERROR: %s\n%s", res.GetStatus(), res.GetSummary(), res.GetTailLog())
+	}
+	for _, want := range []string{"cargo-build", "requires rustc 1.999", "greenlight/sandbox-rust:latest"} {
+		if !strings.Contains(res.GetSummary(), want) {
+			t.Errorf("summary %q does not name %q", res.GetSummary(), want)
+		}
+	}
+}

@@ -22,6 +22,11 @@ func TestOldToolchain(t *testing.T) {
 			t.Errorf("reason %q lacks %q", got.GetReason(), want)
 		}
 	}
+	newer := "error: rustc 1.96.0 is not supported by the following package:\n  future@0.1.0 requires rustc 1.999\n"
+	got = classifyOldToolchain(step, &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 101, Tail: newer})
+	if got.GetStatus() != glv1.StepStatus_STEP_STATUS_ERROR || !strings.Contains(got.GetReason(), "requires rustc 1.999, the image has 1.96.0") {
+		t.Errorf("cargo ≥ 1.75's message: %s %q", got.GetStatus(), got.GetReason())
+	}
 	other := &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 101, Tail: "error[E0425]: cannot find value `c`\n"}
 	if got := classifyOldToolchain(step, other); got != other {
 		t.Errorf("a compile error was reclassified: %v", got)

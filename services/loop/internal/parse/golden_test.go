@@ -181,7 +181,7 @@ var goldenCases = map[string]goldenCase{
 	"cargo/pass":             {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 4, Skipped: 1}},
 	"cargo/fail":             {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 1, Failed: 2, Skipped: 1}, failures: cargoFail},
 	"cargo/fail-nobacktrace": {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 1, Failed: 2, Skipped: 1}, failures: cargoFail},
-	// Debian's Rust 1.65 (the sandbox image): the old panic format, whose
+	// Debian bookworm's Rust (cargo 1.65, rustc 1.63): the old panic format, whose
 	// assert_eq! message spans three lines before the location.
 	"cargo/fail-rust1.65": {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 1, Failed: 2, Skipped: 1}, failures: []wantFailure{
 		{"TEST_ASSERTION", "core/src/lib.rs", 27, "tests::adds_wrong", "assertion failed: `(left == right)`\n  left: `4`,\n right: `5`"},
