@@ -46,7 +46,7 @@ func TestFixtures(t *testing.T) {
 		{"rust-crate", []string{". rust cargo [cargo test]"},
 			[]string{"cargo-build: cargo build", "cargo-test: cargo test"}, "L4"},
 		{"maven", []string{". java maven [junit]"},
-			[]string{"mvn-dependencies: mvn -B -q dependency:go-offline", "mvn-package: mvn -B -q -DskipTests package", "mvn-test: mvn -B test"}, "L4"},
+			[]string{"mvn-dependencies: mvn -B -q -Dmaven.main.skip -Dmaven.test.skip=true test-compile", "mvn-compile: mvn -B -q test-compile", "mvn-test: mvn -B test"}, "L4"},
 		{"monorepo", []string{". go go [go test]", "web node npm [node:test]"},
 			[]string{"go-build: go build ./...", "web:npm-build: npm run build", "go-vet: go vet ./...", "go-test: " + goTest, "web:npm-test: npm test"}, "L4"},
 		{"greenlight-yaml", []string{". python pip [pytest]"},
@@ -99,6 +99,20 @@ func TestFixtures(t *testing.T) {
 		{"ci-workflow", []string{". go go [go test]"},
 			[]string{"go-build: go build ./...", "go-vet: go vet ./...", "go-test: " + goTest}, "L4"},
 		{"empty", nil, nil, "unspecified"},
+		// Issue 12: shell steps of no runtime run in the generic image; C
+		// and C++ plan make, CMake and ctest in the C/C++ image; each
+		// subproject of a polyglot repository runs in its own runtime.
+		{"agent-yaml-shell", nil, []string{"build: sh build.sh", "test: sh test.sh"}, "L4"},
+		{"c-make", []string{". cpp make []"}, []string{"make: make", "make-test: make test"}, "L4"},
+		{"cmake-ctest", []string{". cpp cmake [ctest]"},
+			[]string{"cmake-configure: cmake -S . -B .greenlight-build", "cmake-build: cmake --build .greenlight-build --parallel 2",
+				"ctest: ctest --test-dir .greenlight-build --output-on-failure"}, "L4"},
+		{"c-header-tests", []string{". cpp make []"}, []string{"make-tests: make -C tests"}, "L4"},
+		{"polyglot", []string{"api go go [go test]", "engine rust cargo [cargo test]", "native cpp make []", "py python pip [pytest]", "web node npm [node:test]"},
+			[]string{"api:go-build: go build ./...", "engine:cargo-build: cargo build", "native:make: make",
+				"py:compileall: python3 -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+				"api:go-vet: go vet ./...", "api:go-test: " + goTest, "engine:cargo-test: cargo test", "native:make-test: make test",
+				"py:pytest: python3 -m pytest -rA --junitxml=/tmp/greenlight/reports/py_pytest.xml", "web:npm-test: npm test"}, "L4"},
 		{"malformed-package-json", []string{". node npm []"},
 			[]string{`package-json: node -e 'JSON.parse(require("fs").readFileSync("package.json", "utf8"))'`}, "L3"},
 	}

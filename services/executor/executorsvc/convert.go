@@ -1,6 +1,7 @@
 package executorsvc
 
 import (
+	"cmp"
 	"fmt"
 
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -8,8 +9,12 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 )
+
+// genericRuntime runs plain shell steps (images/generic).
+const genericRuntime = "generic"
 
 // toRequest validates and converts an ExecuteRequest. Errors wrap
 // sandbox.ErrInvalidRequest (or errNoImage) and say what to fix.
@@ -26,23 +31,42 @@ func toRequest(req *glv1.ExecuteRequest, images map[string]string) (sandbox.Requ
 	if p == nil || len(p.GetSteps()) == 0 {
 		return sandbox.Request{}, fmt.Errorf("%w: the pipeline is empty: add at least one step", sandbox.ErrInvalidRequest)
 	}
+	// A pipeline that names no runtime is plain shell: the generic image.
+	runtime := cmp.Or(p.GetRuntime(), genericRuntime)
 	image := p.GetImage()
 	if image == "" {
-		image = images[p.GetRuntime()]
+		image = images[runtime]
 	}
 	steps := make([]sandbox.Step, len(p.GetSteps()))
 	for i, s := range p.GetSteps() {
 		steps[i] = toStep(s)
+		steps[i].Runtime = runtimeOf(steps[i].Image, runtime, images)
 		if image == "" && steps[i].Image == "" {
 			return sandbox.Request{}, fmt.Errorf("%w: step %q: pipeline.image is empty and runtime %q has no configured image: "+
-				"set pipeline.image or configure images.%s", errNoImage, s.GetName(), p.GetRuntime(), p.GetRuntime())
+				"set pipeline.image or configure images.%s", errNoImage, s.GetName(), runtime, runtime)
 		}
 	}
 	return sandbox.Request{
 		RunID: req.GetRunId(), Owner: req.GetOwner(), CommitSHA: req.GetCommitSha(), Snapshot: snap,
-		Runtime: p.GetRuntime(), Image: image, Steps: steps, Limits: toLimits(req.GetLimits(), p),
+		Runtime: runtime, Image: image, Steps: steps, Limits: toLimits(req.GetLimits(), p),
 		CABundle: req.GetCaBundle(),
 	}, nil
+}
+
+// runtimeOf names the runtime a step image serves, for messages: the
+// pipeline's for its own image, else the table's runtime of that image
+// (canonical names, the smallest when several share it).
+func runtimeOf(img, pipeline string, images map[string]string) string {
+	if img == "" || img == images[pipeline] {
+		return pipeline
+	}
+	best := ""
+	for rt, ref := range images {
+		if c := image.Canonical(rt); ref == img && (best == "" || c < best) {
+			best = c
+		}
+	}
+	return best
 }
 
 func toStep(s *glv1.Step) sandbox.Step {

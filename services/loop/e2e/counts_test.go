@@ -1,12 +1,9 @@
 package e2e_test
 
 import (
-	"context"
 	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
@@ -33,22 +30,12 @@ func loudGoSuite(failing ...int) map[string]string {
 	return map[string]string{"go.mod": "module example.com/loud\n\ngo 1.22\n", "loud.go": "package loud\n", "loud_test.go": b.String()}
 }
 
-// requireImage skips t when the sandbox image is not built here.
-func requireImage(t *testing.T, image string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if err := exec.CommandContext(ctx, "docker", "image", "inspect", image).Run(); err != nil {
-		t.Skipf("%s is not built on this machine", image)
-	}
-}
-
 // TestGoCountsSurviveTheLogCap: a Go suite that prints far more than the
 // per-step log cap is counted exactly from the go test -json report file;
 // the same suite run by a step that writes no report cannot pass.
 func TestGoCountsSurviveTheLogCap(t *testing.T) {
 	s := newStack(t)
-	requireImage(t, goImage)
+	requireImage(t, "go")
 	limits := &glv1.VerifyOptions{Limits: &glv1.Limits{LogBytesPerStep: countsCap}}
 	tests := []struct {
 		name    string

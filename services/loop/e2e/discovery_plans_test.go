@@ -21,9 +21,11 @@ const fixtureRoot = "../../discovery/testdata/repos"
 
 // Images of the offline sandbox the fixtures run in.
 const (
-	goImage   = "greenlight/sandbox-go:latest"
-	nodeImage = "greenlight/sandbox-node:latest"
-	rustImage = "greenlight/sandbox-rust:latest"
+	goImage      = "greenlight/sandbox-go:latest"
+	nodeImage    = "greenlight/sandbox-node:latest"
+	rustImage    = "greenlight/sandbox-rust:latest"
+	cppImage     = "greenlight/sandbox-cpp:latest"
+	genericImage = "greenlight/sandbox-generic:latest"
 )
 
 // planRun is one fixture verified through the loop.
@@ -367,14 +369,54 @@ func TestDiscoveredPipelinesRunInTheSandbox(t *testing.T) {
 			}
 			testsPassed(t, r, "pytest", "", 1)
 		}},
-		// cargo build and cargo test of a dependency-free crate (rust-version
-		// 1.70) in the offline rust image (Debian's cargo 1.96).
-		{fixture: "rust-crate", verdict: glv1.Verdict_VERDICT_PASS, needs: []imageTool{{rustImage, "cargo"}},
+		{fixture: "maven", offline: "its POM asks for Java 21 and junit-jupiter 5.10.2; the java image has Debian bookworm's OpenJDK 17 and JUnit 5.9.2 (no newer ones are packaged), so it needs an upstream image and Maven Central"},
+		// Issue 12's runtimes, each in its offline image.
+		// rust-version 1.70: the image's Rust must be at least that (a
+		// crate newer than the image's rustc is TestRustTooNew's ERROR).
+		{fixture: "rust-crate", verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L4, needs: []imageTool{{rustImage, "cargo"}},
 			check: func(t *testing.T, r *planRun) {
 				allOK(t, r)
-				r.step(t, "cargo-test")
+				testsPassed(t, r, "cargo-test", "cargo", 1)
 			}},
-		{fixture: "maven", offline: "its POM asks for Java 21 and junit-jupiter 5.10.2; the java image has Debian bookworm's OpenJDK 17 and JUnit 5.9.2 (no newer ones are packaged), so it needs an upstream image and Maven Central"},
+		{fixture: "agent-yaml-shell", verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L4, needs: []imageTool{{genericImage, "sh"}},
+			check: func(t *testing.T, r *planRun) {
+				allOK(t, r)
+				testsPassed(t, r, "test", "generic", 2)
+				if img := r.step(t, "test").GetImage(); img != genericImage {
+					t.Errorf("test ran in %q, want %s", img, genericImage)
+				}
+			}},
+		{fixture: "c-make", verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L4, needs: []imageTool{{cppImage, "cc"}},
+			check: func(t *testing.T, r *planRun) {
+				allOK(t, r)
+				testsPassed(t, r, "make-test", "unity", 2)
+			}},
+		{fixture: "cmake-ctest", verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L4, needs: []imageTool{{cppImage, "cmake"}},
+			check: func(t *testing.T, r *planRun) {
+				allOK(t, r)
+				testsPassed(t, r, "ctest", "ctest", 2)
+			}},
+		// uthash's shape: the tests' own runner prints no format greenlight
+		// reads, so the verdict rests on the exit status (L3).
+		{fixture: "c-header-tests", verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L3, needs: []imageTool{{cppImage, "make"}},
+			check: func(t *testing.T, r *planRun) {
+				allOK(t, r)
+				if w := r.step(t, "make-tests").GetCommand(); w != "make -C tests" {
+					t.Errorf("make-tests ran %q", w)
+				}
+			}},
+		{fixture: "polyglot", verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L4,
+			needs: []imageTool{{rustImage, "cargo"}, {cppImage, "cc"}},
+			check: func(t *testing.T, r *planRun) {
+				allOK(t, r)
+				for step, img := range map[string]string{"api:go-test": goImage, "web:npm-test": nodeImage, "py:pytest": pythonImage,
+					"engine:cargo-test": rustImage, "native:make-test": cppImage} {
+					if got := r.step(t, step).GetImage(); got != img {
+						t.Errorf("step %s ran in %q, want %s", step, got, img)
+					}
+					testsPassed(t, r, step, "", 0)
+				}
+			}},
 	}
 	s := newStack(t)
 	for _, tc := range tests {

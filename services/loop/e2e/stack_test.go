@@ -40,7 +40,11 @@ type stack struct {
 }
 
 // newStack starts discovery and executor and a loop in front of them.
-func newStack(t testing.TB) *stack {
+func newStack(t testing.TB) *stack { return newStackImages(t, "") }
+
+// newStackImages is newStack with an image table override
+// ("rust=IMAGE,...") given to discovery and executor alike.
+func newStackImages(t testing.TB, images string) *stack {
 	t.Helper()
 	integration(t)
 	dataDir := t.TempDir()
@@ -48,8 +52,13 @@ func newStack(t testing.TB) *stack {
 	if err := os.MkdirAll(blobDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	disc := startGraceful(t, discoveryBin, "--blob-dir", blobDir)
-	exec := startGraceful(t, executorBin, "--blob-dir", blobDir, "--pool-size", "0", "--cache-dir", t.TempDir())
+	var discArgs, execArgs []string
+	if images != "" {
+		discArgs = []string{"--images", images}
+		execArgs = []string{"--images", "python=greenlight/sandbox-python:latest,go=greenlight/sandbox-go:latest,node=greenlight/sandbox-node:latest," + images}
+	}
+	disc := startGraceful(t, discoveryBin, append([]string{"--blob-dir", blobDir}, discArgs...)...)
+	exec := startGraceful(t, executorBin, append([]string{"--blob-dir", blobDir, "--pool-size", "0", "--cache-dir", t.TempDir()}, execArgs...)...)
 	cfg := loopsvc.DefaultConfig()
 	cfg.DataDir, cfg.DiscoveryAddr, cfg.ExecutorAddr = dataDir, disc.Addr, exec.Addr
 	providerDir := t.TempDir()

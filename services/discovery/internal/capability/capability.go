@@ -5,6 +5,7 @@
 package capability
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -132,8 +133,10 @@ func (c *Capabilities) subprojects(det detect.Result) {
 	}
 	for _, sp := range det.Subprojects {
 		runtime := sp.Runtime
-		if runtime == detect.RuntimeMake && primary != "" {
-			runtime = primary // a bare Makefile runs in the workspace's main image
+		if runtime == detect.RuntimeMake {
+			// A bare Makefile runs in the workspace's main image, or
+			// with no other runtime in the plain-shell one.
+			runtime = cmp.Or(primary, detect.RuntimeGeneric)
 		}
 		img, note := c.Images.Resolve(runtime)
 		if note != "" && !noted[runtime] {

@@ -44,6 +44,8 @@ func Extract(sp detect.Subproject) Extraction {
 		e.rust()
 	case sp.Java != nil:
 		e.java()
+	case sp.Cpp != nil:
+		e.cpp()
 	}
 	if sp.Make != nil {
 		e.makefile()

@@ -152,9 +152,11 @@ func TestExtract(t *testing.T) {
 			want: []string{"make-check|tier0|make check", "make-integration|tier2|make integration"}},
 		{name: "gradle", files: map[string]string{"build.gradle": "", "gradlew": "", "src/test/java/T.java": ""},
 			want: []string{
-				"gradle-dependencies|tier0|./gradlew --no-daemon dependencies", "gradle-assemble|tier0|./gradlew --no-daemon assemble",
-				"gradle-test|tier0|./gradlew --no-daemon test",
+				"gradle-dependencies|tier0|./gradlew --no-daemon dependencies", "gradle-assemble|tier0|./gradlew --no-daemon --offline assemble",
+				"gradle-test|tier0|./gradlew --no-daemon --offline test",
 			}},
+		{name: "rust workspace root", files: map[string]string{"Cargo.toml": "[package]\nname = \"r\"\n[workspace]\nmembers = [\"m\"]\n", "m/Cargo.toml": "[package]\nname = \"m\"\n"},
+			want: []string{"cargo-build|tier0|cargo build --workspace", "cargo-test|tier0|cargo test --workspace"}},
 		{name: "rust with dependencies", files: map[string]string{"Cargo.toml": "[package]\nname = \"r\"\n[dependencies]\nserde = \"1\"\n", "Cargo.lock": ""},
 			want: []string{"cargo-fetch|tier0|cargo fetch", "cargo-build|tier0|cargo build", "cargo-test|tier0|cargo test"}},
 	}
@@ -205,4 +207,29 @@ func shortFallback(lines []string) []string {
 		}
 	}
 	return out
+}
+
+// Java test steps name their JUnit XML reports as file-name patterns: the
+// Surefire directory of the project and of each <module> (in a subproject
+// directory, under its absolute sandbox path), Gradle's test-results.
+func TestJavaReportFiles(t *testing.T) {
+	_, _, cmds := extract(t, map[string]string{
+		"svc/pom.xml":                   "<project><modules><module>core</module><module> api </module><module>../x</module></modules></project>",
+		"svc/core/src/test/java/T.java": "",
+		"app/build.gradle":              "", "app/src/test/java/T.java": "",
+	})
+	got := map[string][]string{}
+	for _, c := range cmds {
+		got[c.Name] = c.ReportFiles
+	}
+	want := map[string][]string{
+		"svc:mvn-test": {"/workspace/svc/target/surefire-reports/TEST-*.xml", "/workspace/svc/core/target/surefire-reports/TEST-*.xml",
+			"/workspace/svc/api/target/surefire-reports/TEST-*.xml"},
+		"app:gradle-test": {"/workspace/app/build/test-results/test/TEST-*.xml"},
+	}
+	for name, w := range want {
+		if !slices.Equal(got[name], w) {
+			t.Errorf("%s report files = %q, want %q", name, got[name], w)
+		}
+	}
 }

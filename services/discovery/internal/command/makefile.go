@@ -14,6 +14,12 @@ var makeRoles = map[string]struct {
 	"e2e": {PhaseTest, Tier2}, "integration": {PhaseTest, Tier2},
 }
 
+// makeOnly reports whether the Makefile is the subproject's only build: a
+// bare Makefile, or a C/C++ project built by make.
+func (e *extractor) makeOnly() bool {
+	return e.sp.Runtime == detect.RuntimeMake || e.sp.Cpp != nil && e.sp.Cpp.BuildSystem == detect.BuildMake
+}
+
 // makefile whitelists the verifying targets. Next to a toolchain they are
 // tier1 (the toolchain defaults give structured output); in a directory with
 // nothing else they are the tier0 gate.
@@ -22,7 +28,7 @@ func (e *extractor) makefile() {
 	for _, t := range mf.SortedTargets() {
 		role := makeRoles[t]
 		tier := role.tier
-		if e.sp.Runtime == detect.RuntimeMake && tier == Tier1 {
+		if e.makeOnly() && tier == Tier1 {
 			tier = Tier0
 		}
 		e.add(Command{Name: "make-" + t, Phase: role.phase, Tier: tier, Command: "make " + t,

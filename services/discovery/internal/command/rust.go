@@ -14,6 +14,12 @@ func (e *extractor) rust() {
 		}
 		e.add(Command{Name: "cargo-fetch", Phase: PhaseInstall, Command: "cargo fetch", CacheKeyFiles: keys, Source: def})
 	}
-	e.add(Command{Name: "cargo-build", Phase: PhaseBuild, Command: "cargo build", Env: clone(offlineCargo), Source: def})
-	e.add(Command{Name: "cargo-test", Phase: PhaseTest, Command: "cargo test", Env: clone(offlineCargo), Source: def})
+	// A package that is also a workspace root builds and tests only
+	// itself by default; --workspace covers its members, as CI runs it.
+	all := ""
+	if info.Workspace {
+		all = " --workspace"
+	}
+	e.add(Command{Name: "cargo-build", Phase: PhaseBuild, Command: "cargo build" + all, Env: clone(offlineCargo), Source: def})
+	e.add(Command{Name: "cargo-test", Phase: PhaseTest, Command: "cargo test" + all, Env: clone(offlineCargo), Source: def})
 }

@@ -92,6 +92,8 @@ func Detect(t Tree) (Result, error) {
 			err = detectRust(v, &sp)
 		case RuntimeJava:
 			err = detectJava(v, &sp)
+		case RuntimeCpp:
+			detectCpp(v, &sp, nested)
 		case RuntimeMake:
 		default:
 			res.Notes = append(res.Notes, fmt.Sprintf("%s: %s project detected (%s); greenlight knows no commands for %s, only its Makefile targets if any",
@@ -108,6 +110,7 @@ func Detect(t Tree) (Result, error) {
 		res.Subprojects[i].InstallFiles = installFiles(v, &res.Subprojects[i])
 	}
 	attachMakefiles(v, &res)
+	cppMakefiles(v, &res)
 	gopathGo(v, &res)
 	sortSubprojects(res.Subprojects)
 	for _, sp := range res.Subprojects {
@@ -116,7 +119,7 @@ func Detect(t Tree) (Result, error) {
 		}
 	}
 	if len(res.Subprojects) == 0 {
-		res.Notes = append(res.Notes, "no subproject detected: no manifest (go.mod, package.json, pyproject.toml, requirements.txt, Cargo.toml, pom.xml, build.gradle, Makefile) and no source files of a known runtime")
+		res.Notes = append(res.Notes, "no subproject detected: no manifest (go.mod, package.json, pyproject.toml, requirements.txt, Cargo.toml, pom.xml, build.gradle, CMakeLists.txt, Makefile) and no source files of a known runtime")
 	}
 	return res, nil
 }
@@ -170,6 +173,7 @@ func findRoots(v *view) []root {
 	}
 	roots = dropNestedModules(roots, RuntimeRust)
 	roots = dropNestedModules(roots, RuntimeJava)
+	roots = dropNestedModules(roots, RuntimeCpp)
 	if len(roots) == 0 {
 		roots = append(roots, looseSources(v)...)
 	}
@@ -182,7 +186,12 @@ func markerRuntime(v *view, dir, base string) string {
 	case "go.mod":
 		return RuntimeGo
 	case "package.json":
+		if clibManifest(v, join(dir, base)) {
+			return RuntimeCpp
+		}
 		return RuntimeNode
+	case "CMakeLists.txt":
+		return RuntimeCpp
 	case "pyproject.toml", "setup.py", "Pipfile":
 		return RuntimePython
 	case "setup.cfg":

@@ -91,10 +91,22 @@ func TestDetect(t *testing.T) {
 			"go.mod": "module x\n\ngo 1.22\n", "node_modules/left-pad/package.json": "{}", "testdata/fixture/package.json": "{}",
 			".venv/lib/pyproject.toml": "", "vendor/x/go.mod": "module y\n",
 		}, want: []string{". go go  no-tests"}},
-		{name: "bare Makefile", files: map[string]string{"Makefile": "check:\n\t./run-tests.sh\nall:\n\tcc main.c\n", "main.c": ""},
+		{name: "bare Makefile", files: map[string]string{"Makefile": "check:\n\t./run-tests.sh\nall:\n\tsh build.sh\n", "build.sh": ""},
 			want: []string{". make make  no-tests"}},
+		// Issue 12: a Makefile next to C sources is a C/C++ project built
+		// by make; nested Makefiles and CMakeLists.txt are part of it.
+		{name: "C Makefile project", files: map[string]string{"Makefile": "check:\n\t./run-tests.sh\nall:\n\tcc main.c\n", "main.c": "",
+			"third_party/unity/test/Makefile": "test:\n\tcc t.c\n", "third_party/unity/test/t.c": ""},
+			want: []string{". cpp make  tests"}, notes: []string{"third_party/unity/test/Makefile: part of the C/C++ project ."}},
+		{name: "CMake project with ctest", files: map[string]string{"CMakeLists.txt": "project(x C)\n", "src/x.c": "",
+			"tests/CMakeLists.txt": "ADD_TEST(NAME t COMMAND t)\n", "fuzzing/CMakeLists.txt": "", "tests/unity/test/Makefile": "test:\n\tcc t.c\n", "tests/unity/test/t.c": ""},
+			want: []string{". cpp cmake ctest tests"}, notes: []string{"tests/unity/test/Makefile: part of the C/C++ project ."}},
+		{name: "clib header library tested by tests/Makefile", files: map[string]string{
+			"package.json": `{"name": "uthash", "repo": "troydhanson/uthash", "src": ["src/uthash.h"]}`, "src/uthash.h": "",
+			"tests/Makefile": "PROGS = test1\nall: $(PROGS) run_tests\nrun_tests: $(PROGS)\n\tperl ./do_tests\n", "tests/test1.c": ""},
+			want: []string{". cpp make  tests"}, notes: []string{"tests/Makefile: the test suite of ., which has no build of its own: `make -C tests` is its test step"}},
 		{name: "other runtimes by name", files: map[string]string{"Gemfile": "", "CMakeLists.txt": "", "lib/x.csproj": ""},
-			want:  []string{". cpp   no-tests", ". ruby   no-tests", "lib dotnet   no-tests"},
+			want:  []string{". cpp cmake  no-tests", ". ruby   no-tests", "lib dotnet   no-tests"},
 			notes: []string{". : ruby project detected (Gemfile)", "lib: dotnet project detected"}},
 		// Helper directories are not subprojects (issue 11).
 		{name: "docs, benchmarks and examples are not subprojects", files: map[string]string{

@@ -3,6 +3,7 @@ package detect
 import (
 	"encoding/xml"
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 )
@@ -15,6 +16,8 @@ type JavaInfo struct {
 	BuildFile string
 	// Wrapper is true when ./mvnw or ./gradlew exists.
 	Wrapper bool
+	// Modules are a Maven aggregator's <modules>, relative to its root.
+	Modules []string
 }
 
 // pom is the part of pom.xml detection reads.
@@ -26,6 +29,7 @@ type pom struct {
 		GroupID    string `xml:"groupId"`
 		ArtifactID string `xml:"artifactId"`
 	} `xml:"dependencies>dependency"`
+	Modules []string `xml:"modules>module"`
 }
 
 type xmlEntry struct {
@@ -81,6 +85,11 @@ func readPom(v *view, sp *Subproject) {
 		switch e.XMLName.Local {
 		case "maven.compiler.release", "maven.compiler.source", "java.version":
 			sp.Versions = append(sp.Versions, VersionHint{Tool: "java", Version: strings.TrimSpace(e.Value), Source: file + ":properties." + e.XMLName.Local})
+		}
+	}
+	for _, m := range p.Modules {
+		if m = path.Clean(strings.TrimSpace(m)); m != "." && !strings.HasPrefix(m, "..") && !path.IsAbs(m) {
+			sp.Java.Modules = append(sp.Java.Modules, m)
 		}
 	}
 	for _, d := range p.Dependencies {

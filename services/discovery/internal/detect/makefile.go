@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 )
 
 // Makefile is a parsed Makefile: the targets greenlight may run.
@@ -16,6 +17,11 @@ type Makefile struct {
 	Targets map[string]int
 	// Text is the raw content, for framework hints (a "unittest" mention).
 	Text []byte
+	// Default is the default goal (the first rule's first target that is
+	// not special, a pattern or a variable), what a bare `make` builds, and
+	// DefaultLine its line; "" when there is none.
+	Default     string
+	DefaultLine int
 }
 
 // makeTargets are the targets that verify something. Others (install,
@@ -40,12 +46,28 @@ func ParseMakefile(file string, data []byte) *Makefile {
 		}
 		for _, t := range bytes.Fields([]byte(m[1])) {
 			name := string(t)
+			if mf.Default == "" && !strings.HasPrefix(name, ".") && !strings.ContainsAny(name, "%$") {
+				mf.Default, mf.DefaultLine = name, line
+			}
 			if _, seen := mf.Targets[name]; !seen && makeTargets[name] {
 				mf.Targets[name] = line
 			}
 		}
 	}
 	return mf
+}
+
+// testTargets are the targets that run a test suite.
+var testTargets = map[string]bool{"test": true, "tests": true, "check": true}
+
+// HasTestTarget reports whether the Makefile has a test, tests or check target.
+func (m *Makefile) HasTestTarget() bool {
+	for t := range m.Targets {
+		if testTargets[t] {
+			return true
+		}
+	}
+	return false
 }
 
 // SortedTargets returns the wanted targets in name order.
@@ -89,7 +111,8 @@ func attachMakefiles(v *view, res *Result) {
 			}
 		}
 		if owner < 0 {
-			if len(mf.Targets) == 0 || inAuxiliary(dir) {
+			cBuild := mf.Default != "" && hasCSources(v, dir, nil)
+			if len(mf.Targets) == 0 && !cBuild || inAuxiliary(dir) {
 				continue
 			}
 			res.Subprojects = append(res.Subprojects, Subproject{Root: dir, Runtime: RuntimeMake, Markers: []string{file}, PackageManager: "make"})

@@ -11,7 +11,7 @@ var contentFiles = map[string]bool{
 	"package.json": true, "go.mod": true, "go.work": true, "pyproject.toml": true, "setup.cfg": true, "setup.py": true,
 	"tox.ini": true, "noxfile.py": true, "pytest.ini": true, "Pipfile": true,
 	"Makefile": true, "makefile": true, "GNUmakefile": true,
-	"Cargo.toml": true, "rust-toolchain": true, "rust-toolchain.toml": true,
+	"Cargo.toml": true, "rust-toolchain": true, "CMakeLists.txt": true, "rust-toolchain.toml": true,
 	"pom.xml": true, "build.gradle": true, "build.gradle.kts": true,
 	".nvmrc": true, ".node-version": true, ".python-version": true, ".tool-versions": true,
 	"greenlight.yaml": true, "greenlight.yml": true, "agent.yaml": true, "runr.config.json": true,
@@ -42,7 +42,7 @@ func isRequirements(base string) bool {
 // them (a Makefile next to them still contributes its targets).
 var otherRuntimes = map[string]string{
 	"Gemfile": "ruby", "composer.json": "php", "mix.exs": "elixir", "Package.swift": "swift",
-	"CMakeLists.txt": "cpp", "build.sbt": "scala", "pubspec.yaml": "dart",
+	"build.sbt": "scala", "pubspec.yaml": "dart",
 	"deno.json": "deno", "deno.jsonc": "deno", "stack.yaml": "haskell", "dune-project": "ocaml",
 }
 

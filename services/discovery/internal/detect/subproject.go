@@ -9,12 +9,17 @@ const (
 	RuntimeRust       = "rust"
 	RuntimeJava       = "java"
 	RuntimeMake       = "make"
+	// RuntimeCpp is C and C++ (CMake or Makefile projects).
+	RuntimeCpp = "cpp"
+	// RuntimeGeneric is the plain-shell runtime: configured steps that
+	// belong to no detected subproject, and Makefiles of no known runtime.
+	RuntimeGeneric = "generic"
 )
 
 // runtimeOrder sorts subprojects sharing a root: the first is the primary
 // one (it also owns that directory's Makefile).
 var runtimeOrder = map[string]int{
-	RuntimeGo: 0, RuntimePython: 1, RuntimeTypeScript: 2, RuntimeNode: 2, RuntimeRust: 3, RuntimeJava: 4, RuntimeMake: 9,
+	RuntimeGo: 0, RuntimePython: 1, RuntimeTypeScript: 2, RuntimeNode: 2, RuntimeRust: 3, RuntimeJava: 4, RuntimeCpp: 5, RuntimeMake: 9,
 }
 
 // VersionHint is a runtime or tool version found in the tree.
@@ -59,6 +64,7 @@ type Subproject struct {
 	Node   *NodeInfo
 	Rust   *RustInfo
 	Java   *JavaInfo
+	Cpp    *CppInfo
 	// Make is the Makefile in Root, if this subproject owns it.
 	Make *Makefile
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/capability"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/detect"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/repoconfig"
 )
 
@@ -341,7 +342,14 @@ func (p *planner) images(out *Pipeline) {
 			runtime = sp.ImageRuntime
 		}
 		if runtime == "" {
-			continue
+			// A configured step outside every detected subproject (an
+			// agent.yaml of shell steps) runs in the plain-shell image.
+			runtime = detect.RuntimeGeneric
+			if !noted["shell"] {
+				noted["shell"] = true
+				p.notes = append(p.notes, fmt.Sprintf("step %q belongs to no detected subproject: it runs in the %s image (images.%s)",
+					s.Name, detect.RuntimeGeneric, detect.RuntimeGeneric))
+			}
 		}
 		img, note := table.Resolve(runtime)
 		s.Image = img
@@ -360,6 +368,9 @@ func (p *planner) images(out *Pipeline) {
 	}
 	if out.Image == "" && len(p.steps) > 0 {
 		out.Image = p.steps[0].Image
+	}
+	if out.Runtime == "" && len(p.steps) > 0 {
+		out.Runtime = detect.RuntimeGeneric
 	}
 	if len(p.steps) == 0 {
 		p.notes = append(p.notes, "nothing to run: no command was discovered or configured for this workspace")

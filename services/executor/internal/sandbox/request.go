@@ -52,6 +52,9 @@ type Step struct {
 	FailureScope string
 	// Image overrides Request.Image.
 	Image string
+	// Runtime names the runtime the step's image is for ("rust"), for the
+	// message when the engine lacks that image; "" means Request.Runtime.
+	Runtime string
 	// CacheKeyFiles (relative to the workspace root, like discovery
 	// writes them) key the dependency cache: lockfiles and manifests.
 	CacheKeyFiles []string
@@ -59,7 +62,9 @@ type Step struct {
 	CachePaths []string
 	// ReportFiles are absolute sandbox paths (under /tmp, the workspace or
 	// the home directory) of machine-readable reports the step writes
-	// (JUnit XML, ...), collected after the step as Result.Reports.
+	// (JUnit XML, ...), collected after the step as Result.Reports. The
+	// last element may be a pattern (path.Match), for tools that write one
+	// file per suite: /workspace/target/surefire-reports/TEST-*.xml.
 	ReportFiles []string
 }
 
@@ -181,6 +186,13 @@ func (s *Step) usesCache() bool {
 func reportPathOK(p string) bool {
 	if !path.IsAbs(p) || path.Clean(p) != p {
 		return false
+	}
+	if isReportPattern(p) {
+		// A pattern only in the file name: TEST-*.xml in one directory.
+		dir, base := path.Split(p)
+		if _, err := path.Match(base, ""); err != nil || isReportPattern(dir) {
+			return false
+		}
 	}
 	for _, root := range []string{TmpDir, WorkspaceDir, HomeDir} {
 		if strings.HasPrefix(p, root+"/") {

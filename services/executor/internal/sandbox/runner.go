@@ -11,6 +11,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -94,6 +95,9 @@ type run struct {
 	images map[string]ImageInfo
 	// runners says, per image, whether its sandbox uses greenlight-runner.
 	runners map[string]bool
+	// missing holds, per image the engine lacks, what the user must do;
+	// the steps in that image end ERROR and only their failure scope stops.
+	missing map[string]string
 	snap    snapshotInfo
 	caPEM   []byte
 	start   time.Time
@@ -166,13 +170,19 @@ func (rn *run) preflight(outer context.Context) error {
 			"install tini/docker-init (scripts/ensure-docker.sh does)", ErrEngineUnavailable)
 	}
 	rn.engine = eng
-	rn.images, rn.runners = map[string]ImageInfo{}, map[string]bool{}
+	rn.images, rn.runners, rn.missing = map[string]ImageInfo{}, map[string]bool{}, map[string]string{}
 	for i := range rn.req.Steps {
-		ref := rn.req.imageOf(&rn.req.Steps[i])
-		if _, ok := rn.images[ref]; ok {
+		s := &rn.req.Steps[i]
+		ref := rn.req.imageOf(s)
+		if _, ok := rn.images[ref]; ok || rn.missing[ref] != "" {
 			continue
 		}
 		img, err := rn.image(outer, ref)
+		if errors.Is(err, ErrImageNotFound) {
+			// Only the steps of this image's subproject are affected.
+			rn.missing[ref] = strings.TrimPrefix(err.Error(), ErrImageNotFound.Error()+": ")
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -181,6 +191,9 @@ func (rn *run) preflight(outer context.Context) error {
 		}
 		rn.images[ref] = img
 		rn.r.pool.Warm(img)
+	}
+	if len(rn.images) == 0 { // nothing could run at all: refuse the run
+		return fmt.Errorf("%w: %s", ErrImageNotFound, rn.missing[rn.req.imageOf(&rn.req.Steps[0])])
 	}
 	return nil
 }
@@ -334,6 +347,12 @@ func (rn *run) stopReason(i int) (why string, scoped bool) {
 		return fmt.Sprintf("step %q timed out and its sandbox was destroyed", s.Name), false
 	case StatusCanceled:
 		return fmt.Sprintf("step %q was canceled: %s", s.Name, res.Reason), false
+	case StatusError:
+		if rn.missing[rn.req.imageOf(s)] != "" {
+			// A missing image is its subproject's problem: the others
+			// run in images the engine has.
+			return fmt.Sprintf("step %q could not run: %s", s.Name, res.Reason), true
+		}
 	}
 	return fmt.Sprintf("step %q could not run: %s", s.Name, res.Reason), false
 }
@@ -359,6 +378,12 @@ func batches(steps []Step) [][]int {
 // runBatch runs the steps of one batch, concurrently when there are several.
 func (rn *run) runBatch(runCtx, callerCtx context.Context, batch []int) {
 	first := &rn.req.Steps[batch[0]]
+	if why := rn.missing[rn.req.imageOf(first)]; why != "" {
+		for _, i := range batch {
+			rn.fail(callerCtx, i, StatusError, why)
+		}
+		return
+	}
 	b, err := rn.boxFor(runCtx, rn.req.imageOf(first), first.Network)
 	if err != nil {
 		st, why := StatusError, fmt.Sprintf("preparing the sandbox failed: %v", err)
@@ -529,6 +554,9 @@ func (rn *run) finish(ctx context.Context) (*Result, error) {
 		return nil, fmt.Errorf("storing the combined log: %w", err)
 	}
 	img := rn.images[rn.req.imageOf(&rn.req.Steps[0])]
+	for i := 0; img.Ref == "" && i < len(rn.req.Steps); i++ { // the first step's image may be missing
+		img = rn.images[rn.req.imageOf(&rn.req.Steps[i])]
+	}
 	return &Result{
 		Manifest: Manifest{
 			RunID: rn.req.RunID, Start: rn.start, End: time.Now(), CommitSHA: rn.req.CommitSHA,

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -31,7 +32,7 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 	for i, s := range v.pipeline.GetSteps() {
 		o := score.StepOutcome{Step: s}
 		if v.exec != nil {
-			o.Result = classifyInstallEnv(s, classifyMissingTool(s, v.exec.results[i]))
+			o.Result = classifyOldToolchain(s, classifyInstallEnv(s, classifyMissingTool(s, v.exec.results[i])))
 			o.Result = classifyMissingDeps(unreachable, s, o.Result, fsys)
 		}
 		if o.Result != nil && o.Ran() {
@@ -121,6 +122,10 @@ func (r *run) parseStep(ctx context.Context, o score.StepOutcome, fsys fs.FS, ar
 	}
 	in.Artifacts = map[string]io.Reader{}
 	for _, want := range o.Step.GetReportFiles() {
+		if strings.ContainsAny(want, "*?[") {
+			r.patternReports(ctx, in.Artifacts, arts, o.Step.GetName(), want)
+			continue
+		}
 		a := reportArtifact(arts, o.Step.GetName(), want)
 		if a == nil {
 			continue
@@ -133,6 +138,59 @@ func (r *run) parseStep(ctx context.Context, o score.StepOutcome, fsys fs.FS, ar
 		in.Artifacts[want] = rc
 	}
 	return parse.Step(ctx, in)
+}
+
+// patternReports opens every artifact of the named step that a report
+// pattern (Surefire's TEST-*.xml) matches, each under its own path.
+func (r *run) patternReports(ctx context.Context, into map[string]io.Reader, arts []*glv1.Artifact, step, want string) {
+	for _, a := range arts {
+		if !ownArtifact(a.GetPath(), step) {
+			continue
+		}
+		key, ok := reportMatch(want, a.GetPath())
+		if !ok {
+			continue
+		}
+		rc, err := r.openBlob(ctx, a.GetDigest())
+		if err != nil {
+			continue // the log is still there to parse
+		}
+		// Read now: the reports must outlive this loop, and each is capped
+		// by the executor.
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err == nil {
+			into[key] = bytes.NewReader(data)
+		}
+	}
+}
+
+// ownArtifact reports whether an artifact path lies in the named step's
+// own reports directory (reports/step-NN-<name>/...).
+func ownArtifact(p, step string) bool {
+	rest, ok := strings.CutPrefix(p, "reports/step-")
+	i := strings.IndexByte(rest, '-')
+	if !ok || i <= 0 || strings.Trim(rest[:i], "0123456789") != "" {
+		return false
+	}
+	return strings.HasPrefix(rest[i+1:], artifactStepName(step)+"/")
+}
+
+// reportMatch says whether a step's artifact (stored as
+// "reports/step-NN-name/<path>") is the report file want names, and under
+// which path the parser sees it. A want whose file name is a pattern
+// (Surefire's TEST-*.xml) matches every such file, each under its own path.
+func reportMatch(want, artifact string) (string, bool) {
+	if !strings.ContainsAny(want, "*?[") {
+		return want, artifact == want || path.Base(artifact) == path.Base(want)
+	}
+	parts := strings.SplitN(artifact, "/", 3)
+	if len(parts) < 3 {
+		return "", false
+	}
+	p := "/" + parts[2]
+	ok, _ := path.Match(want, p)
+	return p, ok
 }
 
 // openBlob opens a blob named by a wire digest.

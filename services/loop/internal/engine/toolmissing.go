@@ -59,6 +59,9 @@ func missingTool(s *glv1.Step, r *glv1.StepResult) (string, bool) {
 			return module, true
 		}
 	}
+	if path.Base(program) == "make" {
+		return makeMissingTool(r)
+	}
 	if r.GetExitCode() != shellExitNotFound {
 		return "", false
 	}
@@ -67,6 +70,34 @@ func missingTool(s *glv1.Step, r *glv1.StepResult) (string, bool) {
 	re := regexp.MustCompile(`(?m)^(?:\S*/)?(?:sh|bash|dash): (?:(?:line )?1: )?` + regexp.QuoteMeta(program) + `: (?:command )?not found\s*$`)
 	if re.MatchString(tail) {
 		return program, true
+	}
+	return "", false
+}
+
+// makeExitError is make's exit status when a recipe failed.
+const makeExitError = 2
+
+var (
+	// make runs a simple recipe line itself: "make: clang-tidy: No such
+	// file or directory", or through the shell: "/bin/sh: 1: cmake: not
+	// found"; then "make: *** [Makefile:28: lint] Error 127".
+	reMakeNoSuchFile = regexp.MustCompile(`(?m)^make(?:\[\d+\])?: ([^\s:]+): No such file or directory\s*$`)
+	reMakeShNotFound = regexp.MustCompile(`(?m)^(?:\S*/)?(?:sh|bash|dash): (?:(?:line )?\d+: )?([^\s:]+): (?:command )?not found\s*$`)
+	reMakeError127   = regexp.MustCompile(`(?m)^make(?:\[\d+\])?: \*\*\* \[[^\]]*\] Error 127\s*$`)
+)
+
+// makeMissingTool names the program a make target's recipe could not find
+// (jsmn's `make lint` runs clang-tidy): the target is that tool's check, so
+// its absence is the same as a missing step program.
+func makeMissingTool(r *glv1.StepResult) (string, bool) {
+	tail := r.GetTail()
+	if r.GetExitCode() != makeExitError || !reMakeError127.MatchString(tail) {
+		return "", false
+	}
+	for _, re := range []*regexp.Regexp{reMakeNoSuchFile, reMakeShNotFound} {
+		if m := re.FindStringSubmatch(tail); m != nil {
+			return m[1], true
+		}
 	}
 	return "", false
 }

@@ -25,6 +25,14 @@ func TestMissingTool(t *testing.T) {
 		{"a module of the module", "python3 -m pytest", "/usr/bin/python3: No module named pytest_cov\n", 1, failed, ""},
 		{"exit 127 without the message", "ruff check .", "error: something\n", 127, failed, ""},
 		{"message with another exit", "ruff check .", "/bin/sh: 1: ruff: not found\n", 2, failed, ""},
+		// A make target whose recipe's program is missing (jsmn's lint
+		// target on clang-tidy): make's own message or the shell's, then
+		// make's "Error 127" (make exits 2).
+		{"make runs the recipe", "make lint", "clang-tidy jsmn.h --checks='*'\nmake: clang-tidy: No such file or directory\nmake: *** [Makefile:28: lint] Error 127\n", 2, failed, "clang-tidy"},
+		{"make through the shell", "make build", "cmake -S . -B b && cmake --build b\n/bin/sh: 1: cmake: not found\nmake: *** [Makefile:3: build] Error 127\n", 2, failed, "cmake"},
+		{"make in a subdirectory", "make -C tests", "make[1]: perl: No such file or directory\nmake[1]: *** [Makefile:9: run] Error 127\n", 2, failed, "perl"},
+		{"make, a test failed", "make test", "./test_calc\ntest_calc.c:12:test_add:FAIL\nmake: *** [Makefile:9: test] Error 1\n", 2, failed, ""},
+		{"make, a missing file but another error", "make test", "make: foo.sh: No such file or directory\nmake: *** [Makefile:9: test] Error 1\n", 2, failed, ""},
 		{"not failed", "ruff check .", "/bin/sh: 1: ruff: not found\n", 127, glv1.StepStatus_STEP_STATUS_TIMED_OUT, ""},
 	}
 	for _, tt := range tests {

@@ -16,6 +16,11 @@ var (
 	// the older `thread 'x' panicked at 'msg', src/lib.rs:27:9`.
 	rePanicNew = regexp.MustCompile(`^thread '([^']*)'(?: \(\d+\))? panicked at (\S+?):(\d+):(\d+):$`)
 	rePanicOld = regexp.MustCompile(`^thread '([^']*)'(?: \(\d+\))? panicked at '(.*)', (\S+?):(\d+):(\d+)$`)
+	// Before Rust 1.73 a multi-line message (assert_eq!'s left/right)
+	// spans lines: `thread 'x' panicked at 'assertion failed: ...`, then
+	// `  left: ...`, then ` right: `5`', src/lib.rs:27:9` (Debian's 1.65).
+	rePanicOldStart = regexp.MustCompile(`^thread '([^']*)'(?: \(\d+\))? panicked at '(.*)$`)
+	rePanicOldEnd   = regexp.MustCompile(`^(.*)', (\S+?):(\d+):(\d+)$`)
 )
 
 // cargoParser reads libtest output (`cargo test`): `test x ... ok` lines,
@@ -27,6 +32,8 @@ type cargoParser struct {
 	fp    frameParser
 	block *jsBlock
 	inMsg bool
+	// inOld is true inside a pre-1.73 multi-line panic message.
+	inOld bool
 }
 
 func newCargoParser(lim *Limits, paths *Paths) *cargoParser {
@@ -78,6 +85,21 @@ func (p *cargoParser) feed(ln line) {
 		b.msg.add(m[2])
 		return
 	}
+	if p.inOld {
+		if m := rePanicOldEnd.FindSubmatch(t); m != nil {
+			b.msg.add(m[1])
+			b.frames.add(p.fp.frame(string(m[2]), m[3], m[4], ""))
+			p.inOld = false
+			return
+		}
+		b.msg.add(t)
+		return
+	}
+	if m := rePanicOldStart.FindSubmatch(t); m != nil {
+		b.msg.add(m[2])
+		p.inOld = true
+		return
+	}
 	if f, ok := p.fp.parse(t, false); ok {
 		b.frames.add(f)
 		p.inMsg = false
@@ -98,7 +120,7 @@ func (p *cargoParser) close() {
 	if b == nil {
 		return
 	}
-	p.block, p.inMsg = nil, false
+	p.block, p.inMsg, p.inOld = nil, false, false
 	msg := b.msg.String()
 	frames := b.frames.frames
 	kind := glv1.FailureKind_FAILURE_KIND_TEST_ERROR

@@ -181,6 +181,11 @@ var goldenCases = map[string]goldenCase{
 	"cargo/pass":             {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 4, Skipped: 1}},
 	"cargo/fail":             {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 1, Failed: 2, Skipped: 1}, failures: cargoFail},
 	"cargo/fail-nobacktrace": {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 1, Failed: 2, Skipped: 1}, failures: cargoFail},
+	// Debian bookworm's Rust (cargo 1.65, rustc 1.63): the old panic format, whose
+	// assert_eq! message spans three lines before the location.
+	"cargo/fail-rust1.65": {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 1, Failed: 2, Skipped: 1}, failures: []wantFailure{
+		{"TEST_ASSERTION", "core/src/lib.rs", 27, "tests::adds_wrong", "assertion failed: `(left == right)`\n  left: `4`,\n right: `5`"},
+		{"TEST_ERROR", "core/src/lib.rs", 8, "tests::indexes", "index out of bounds: the len is 3 but the index is 7"}}},
 	"cargo/compile-error": {src: "rust-compile", phase: tTest, format: FormatUnparsed,
 		failures: []wantFailure{{"COMPILE", "core/src/lib.rs", 4, "", "error[E0425]: cannot find value `c` in this scope"}}},
 	"maven/pass": {src: "maven", phase: tTest, format: FormatSurefire, counts: Counts{Passed: 3, Skipped: 1}},
@@ -194,6 +199,11 @@ var goldenCases = map[string]goldenCase{
 	"ctest/pass":         {src: "ctest", phase: tTest, format: FormatCTest, counts: Counts{Passed: 5, Skipped: 1}},
 	"ctest/fail":         {src: "ctest", phase: tTest, format: FormatCTest, counts: Counts{Passed: 2, Failed: 3, Skipped: 1}, failures: ctestFail},
 	"ctest/fail-verbose": {src: "ctest", phase: tTest, format: FormatCTest, counts: Counts{Passed: 2, Failed: 3, Skipped: 1}, failures: ctestFail},
+	// Unity (src/unity): FILE:LINE:TEST:STATUS lines, a failure's line is
+	// the failed assertion's.
+	"unity/pass": {src: "unity", phase: tTest, format: FormatUnity, counts: Counts{Passed: 2, Skipped: 1}},
+	"unity/fail": {src: "unity", phase: tTest, format: FormatUnity, counts: Counts{Passed: 1, Failed: 1, Skipped: 1},
+		failures: []wantFailure{{"TEST_ASSERTION", "c/test_calc.c", 17, "c/test_calc.c::test_mul", "Expected 13 Was 12"}}},
 	"generic/fail": {src: "generic", phase: tTest, format: FormatGeneric, counts: Counts{Passed: 2, Failed: 1},
 		failures: []wantFailure{{"TEST_ERROR", "", 0, "", "FAIL sum: got 4, want 5"}}},
 	"generic/garbage": {src: "generic", phase: tTest, format: FormatUnparsed},

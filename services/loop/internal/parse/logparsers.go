@@ -28,6 +28,7 @@ type logParsers struct {
 	uvu      *uvuParser
 	cargo    *cargoParser
 	ctest    *ctestParser
+	unity    *unityParser
 	maven    *surefireLogParser
 	generic  *genericParser
 	diag     *diagParser
@@ -54,6 +55,7 @@ func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 		uvu:      newUvuParser(lim, paths),
 		cargo:    newCargoParser(lim, paths),
 		ctest:    newCTestParser(lim, paths),
+		unity:    newUnityParser(lim, paths),
 		maven:    newSurefireLogParser(lim, paths),
 		generic:  &genericParser{set: newTestSet(lim)},
 		diag:     newDiagParser(paths, phase, lim),
@@ -120,6 +122,7 @@ func (ps *logParsers) feed(ln line) {
 	ps.uvu.feed(ln)
 	ps.cargo.feed(ln)
 	ps.ctest.feed(ln)
+	ps.unity.feed(ln)
 	ps.maven.feed(ln)
 	ps.generic.feed(ln)
 	ps.diag.feed(ln)
@@ -181,6 +184,9 @@ func (ps *logParsers) candidates() []candidate {
 		{format: FormatCargo, rank: 3, set: ps.cargo.set},
 		{format: FormatCTest, rank: 3, set: ps.ctest.set},
 		{format: FormatSurefireLog, rank: 3, set: ps.maven.set},
+		// Unity lines also appear inside ctest's output, where ctest's
+		// own per-test results are the counts the maintainers read.
+		{format: FormatUnity, rank: 2, set: ps.unity.set},
 		{format: FormatGeneric, rank: 1, set: ps.generic.set},
 	}
 	if r := ps.jsline.res; r != nil {

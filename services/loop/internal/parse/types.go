@@ -146,6 +146,7 @@ const (
 	FormatUvu           = "uvu"
 	FormatCargo         = "cargo"
 	FormatCTest         = "ctest"
+	FormatUnity         = "unity"
 	FormatSurefire      = "surefire"
 	FormatSurefireLog   = "surefire-log"
 	FormatJUnit         = "junit"

@@ -1,0 +1,5 @@
+from pycalc import add
+
+
+def test_add():
+    assert add(2, 2) == 4
