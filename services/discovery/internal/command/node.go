@@ -1,6 +1,7 @@
 package command
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -55,6 +56,7 @@ func (e *extractor) node() {
 		return
 	}
 	e.nodeInstall()
+	e.nodeWorkspaceNotes()
 	scripts := info.Manifest.Scripts
 	names := make([]string, 0, len(scripts))
 	for n := range scripts {
@@ -75,15 +77,40 @@ func (e *extractor) node() {
 			e.note("%s: script %q skipped: its name needs shell quoting", info.File, n)
 			continue
 		}
-		cmd := pm + " run " + n
-		if n == "test" {
-			cmd = pm + " test"
+		if phase == PhaseTest && n == "test" && info.TestedByRoot != "" {
+			e.note("%s: scripts.test runs as part of the workspace root's test script (%s); no separate step", info.File, info.TestedByRoot)
+			continue
 		}
+		cmd := scriptCommand(pm, n)
 		have[phase] = have[phase] || tier == Tier0
 		e.add(Command{Name: pm + "-" + strings.ReplaceAll(n, ":", "-"), Phase: phase, Tier: tier, Command: cmd,
 			Source: Source{File: info.File, Key: "scripts." + n, Line: info.ScriptLines[n], Origin: OriginDiscovered}})
 	}
 	e.nodeDefaults(have)
+}
+
+// scriptCommand runs a package.json script with the project's package
+// manager. bun's own `bun test` is its test runner, not the script, so bun
+// always says `run`.
+func scriptCommand(pm, script string) string {
+	if script == "test" && pm != "bun" {
+		return pm + " test"
+	}
+	return pm + " run " + script
+}
+
+// nodeWorkspaceNotes says how a workspace root's members are installed and
+// tested.
+func (e *extractor) nodeWorkspaceNotes() {
+	ws := e.sp.Node.Workspace
+	if ws == nil || len(ws.Members) == 0 {
+		return
+	}
+	how := "each member's test script is its own step and failure scope"
+	if ws.TestsAll != "" {
+		how = fmt.Sprintf("its test script (%s) runs the members' tests", ws.TestsAll)
+	}
+	e.note("%s: workspace root of %d member(s) (%s): one install here; %s", e.sp.Root, len(ws.Members), ws.Source, how)
 }
 
 // nodeInstall adds the install step unless an ancestor workspace installs.
@@ -103,6 +130,9 @@ func (e *extractor) nodeInstall() {
 		cmd = "pnpm install" + when(locked, " --frozen-lockfile")
 	case "yarn":
 		cmd = "yarn install" + when(locked && info.YarnBerry, " --immutable") + when(locked && !info.YarnBerry, " --frozen-lockfile")
+		if info.YarnBerry && !info.YarnRelease {
+			e.note("%s: Yarn 2+ project without its release in .yarn/releases: the image's yarn must be that major version (corepack cannot download one offline)", e.sp.Root)
+		}
 	case "bun":
 		cmd = "bun install" + when(locked, " --frozen-lockfile")
 	default:
