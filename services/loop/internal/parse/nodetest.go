@@ -9,9 +9,11 @@ import (
 
 var (
 	reTAPCount   = regexp.MustCompile(`^(?:# |ℹ )(tests|pass|fail|cancelled|skipped|todo) (\d+)$`)
-	reTAPPoint   = regexp.MustCompile(`^(\s*)(not ok|ok) \d+ - (.*?)(?: # (SKIP|TODO)\b.*)?$`)
+	// A test point; node-tap ends every parent's with a "# time=…" directive.
+	reTAPPoint   = regexp.MustCompile(`^(\s*)(not ok|ok) (\d+)(?: - (.*?))?(?: # ((?i:SKIP|TODO))\b.*| # time=\S+)?$`)
 	reTAPSubtest = regexp.MustCompile(`^(\s*)# Subtest: (.+)$`)
-	reTAPYAMLKey = regexp.MustCompile(`^\s+(location|error|type|failureType|name|code): (.*)$`)
+	// A YAML diagnostic key at the block's own indentation.
+	reTAPYAMLKey = regexp.MustCompile(`^(\s*)([A-Za-z_][\w-]*):(?: (.*))?$`)
 	reSpecAt     = regexp.MustCompile(`^test at (\S+):(\d+):(\d+)$`)
 	reSpecFail   = regexp.MustCompile(`^✖ (.+?)(?: \([\d.]+m?s\))?$`)
 )
@@ -35,6 +37,9 @@ type nodeTestParser struct {
 	kidFail [maxTAPDepth + 2]bool
 	inYAML  bool
 	yamlKey string
+	// yamlIndent is the indentation of the YAML block's "---": its keys
+	// are at the same one, deeper lines belong to the key above them.
+	yamlIndent int
 	// spec state: the "failing tests" section.
 	inFailing bool
 	spec      *jsBlock
@@ -55,6 +60,7 @@ type nodeTAPTest struct {
 	subFailed bool
 	msg       msgBuf
 	frames    frameList
+	tap       tapDiag
 }
 
 func newNodeTestParser(lim *Limits, paths *Paths) *nodeTestParser {
@@ -134,11 +140,14 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 	if m := reTAPPoint.FindSubmatch(t); m != nil {
 		p.flushTAP()
 		depth := len(m[1]) / 4
-		name := string(m[3])
+		name := string(m[4])
+		if name == "" {
+			name = "#" + string(m[3])
+		}
 		path := append(append([]string{}, p.names[:min(depth, len(p.names))]...), name)
 		tt := Test{Name: name, Suite: strings.Join(path[:len(path)-1], " > "), ID: strings.Join(path, " > "), Offset: ln.off}
 		switch {
-		case len(m[4]) > 0:
+		case len(m[5]) > 0:
 			tt.Status = StatusSkipped
 		case string(m[2]) == "ok":
 			tt.Status = StatusPassed
@@ -156,7 +165,7 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 	s := bytes.TrimSpace(t)
 	switch {
 	case string(s) == "---":
-		p.inYAML = true
+		p.inYAML, p.yamlIndent = true, leadingSpace(t)
 		return true
 	case string(s) == "...":
 		p.inYAML = false
@@ -165,37 +174,45 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 	case !p.inYAML:
 		return false
 	}
-	if m := reTAPYAMLKey.FindSubmatch(t); m != nil {
-		p.yamlKey = string(m[1])
-		v := strings.Trim(string(m[2]), `'"`)
-		switch p.yamlKey {
-		case "type":
-			p.pending.suite = v == "suite"
-		case "location":
-			if file, lineNo, ok := splitLoc(v); ok {
-				p.pending.t.File, _ = p.paths.Normalize(file)
-				p.pending.t.Line = lineNo
-			}
-		case "error":
-			if v != "|-" && v != "|" {
-				p.pending.msg.add([]byte(v))
-			}
-		}
-		return true
-	}
-	if hasPrefix(s, "stack: ") {
-		p.yamlKey = "stack"
+	if m := reTAPYAMLKey.FindSubmatch(t); m != nil && len(m[1]) == p.yamlIndent {
+		p.yamlKey = string(m[2])
+		p.yamlValue(strings.Trim(string(m[3]), `'"`))
 		return true
 	}
 	switch p.yamlKey {
 	case "error":
 		p.pending.msg.add(s)
+	case "diff":
+		p.pending.tap.diff.add(s)
 	case "stack":
 		if f, ok := p.fp.parse(t, false); ok {
 			p.pending.frames.add(f)
 		}
 	}
 	return true
+}
+
+// yamlValue applies a top-level YAML diagnostic of the pending test point:
+// node:test's type, location and error; node-tap's assertion (found,
+// wanted, compare, diff) and thrown-error (tapCaught, type) keys.
+func (p *nodeTestParser) yamlValue(v string) {
+	x := p.pending
+	switch p.yamlKey {
+	case "type":
+		x.suite = v == "suite"
+		x.tap.errType = v
+	case "location":
+		if file, lineNo, ok := splitLoc(v); ok {
+			x.t.File, _ = p.paths.Normalize(file)
+			x.t.Line = lineNo
+		}
+	case "error":
+		if v != "|-" && v != "|" && v != "" {
+			x.msg.add([]byte(v))
+		}
+	default:
+		x.tap.value(p.yamlKey, v)
+	}
 }
 
 // nest links a test point to the subtests printed (indented) before it:
@@ -222,6 +239,9 @@ func (p *nodeTestParser) flushTAP() {
 	t := x.t
 	if t.Status.failing() {
 		t.Message = x.msg.String()
+		if t.Message == "" {
+			t.Message, t.kind = x.tap.message(t.Name, p.lim.MaxMessageBytes)
+		}
 		t.Frames = x.frames.frames
 		if f, ok := firstProject(t.Frames); ok {
 			t.File, t.Line = f.File, f.Line
