@@ -8,7 +8,7 @@ import (
 )
 
 var (
-	reTAPCount   = regexp.MustCompile(`^(?:# |ℹ )(tests|pass|fail|cancelled|skipped|todo) (\d+)$`)
+	reTAPCount = regexp.MustCompile(`^(?:# |ℹ )(tests|pass|fail|cancelled|skipped|todo) (\d+)$`)
 	// A test point; node-tap ends every parent's with a "# time=…" directive.
 	reTAPPoint   = regexp.MustCompile(`^(\s*)(not ok|ok) (\d+)(?: - (.*?))?(?: # ((?i:SKIP|TODO))\b.*| # time=\S+)?$`)
 	reTAPSubtest = regexp.MustCompile(`^(\s*)# Subtest: (.+)$`)
