@@ -146,7 +146,21 @@ func (e *extractor) nodeInstall() {
 		keys = append([]string{info.Lockfile}, keys...)
 	}
 	e.add(Command{Name: e.sp.PackageManager + "-install", Phase: PhaseInstall, Command: cmd, CacheKeyFiles: keys,
-		CachePaths: []string{"node_modules"}, Source: Source{File: firstNonEmpty(info.Lockfile, info.File), Origin: OriginDefault}})
+		CachePaths: e.nodeModules(), Source: Source{File: firstNonEmpty(info.Lockfile, info.File), Origin: OriginDefault}})
+}
+
+// nodeModules are the directories an install fills: the root's
+// node_modules and, in a workspace, each member's (pnpm always links a
+// member's dependencies there, npm and yarn when versions conflict), so a
+// restored cache gives the members what a cold install would.
+func (e *extractor) nodeModules() []string {
+	paths := []string{"node_modules"}
+	if ws := e.sp.Node.Workspace; ws != nil {
+		for _, m := range ws.Members {
+			paths = append(paths, e.rel(m)+"/node_modules")
+		}
+	}
+	return paths
 }
 
 // nodeDefaults adds tsc --noEmit when a tsconfig exists and no script

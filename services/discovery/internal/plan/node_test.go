@@ -189,3 +189,17 @@ func TestSelectedMemberGetsTheRootInstall(t *testing.T) {
 		t.Errorf("steps:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
+
+// TestWorkspaceInstallCachesMembersNodeModules: a cache hit restores what
+// the workspace install made for every member, not only the root's.
+func TestWorkspaceInstallCachesMembersNodeModules(t *testing.T) {
+	_, p := planTree(t, map[string]string{
+		"web/package.json": `{"private": true, "workspaces": ["packages/*"]}`, "web/pnpm-lock.yaml": "",
+		"web/packages/a/package.json": nodeTest, "web/packages/b/package.json": nodeTest,
+	})
+	s := p.Steps[0]
+	want := []string{"node_modules", "packages/a/node_modules", "packages/b/node_modules"}
+	if s.Name != "web:pnpm-install" || s.Workdir != "web" || !slices.Equal(s.CachePaths, want) || s.CacheKeyFiles[0] != "web/pnpm-lock.yaml" {
+		t.Errorf("install %s in %s caches %q keyed on %q, want %q keyed on web/pnpm-lock.yaml first", s.Name, s.Workdir, s.CachePaths, s.CacheKeyFiles, want)
+	}
+}
