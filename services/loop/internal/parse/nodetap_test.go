@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -125,5 +126,29 @@ func TestTAPNodeSemver(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("failures %q, want %q", got, want)
+	}
+}
+
+// TestTAPTimeoutNamed: a file tap killed at its per-file timeout is a
+// TIMEOUT saying so, and the subtest it was in names the timeout too.
+func TestTAPTimeoutNamed(t *testing.T) {
+	b, err := os.ReadFile("testdata/realworld/node-semver-timeout.tap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := parseText(t, string(b))
+	if rep.Counts != (Counts{Passed: 9, Failed: 2}) {
+		t.Errorf("counts %+v, want tap's 9 passing, 2 failing", rep.Counts)
+	}
+	want := []string{
+		"TIMEOUT test/bin/semver.js > help output > -h: -h: error thrown while awaiting Promise; timeout!",
+		"TIMEOUT test/bin/semver.js: test/bin/semver.js: killed by SIGTERM (tap's per-file timeout is 30000 ms): no plan",
+	}
+	var got []string
+	for _, f := range rep.Failures {
+		got = append(got, strings.TrimPrefix(f.Kind.String(), "FAILURE_KIND_")+" "+f.Test+": "+f.Message)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("failures\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }

@@ -184,6 +184,8 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 		p.pending.msg.add(s)
 	case "diff":
 		p.pending.tap.diff.add(s)
+	case "found", "wanted", "failures":
+		p.pending.tap.nested(s)
 	case "stack":
 		if f, ok := p.fp.parse(t, false); ok {
 			p.pending.frames.add(f)
