@@ -161,6 +161,12 @@ var goldenCases = map[string]goldenCase{
 		failures: []wantFailure{
 			{"TEST_ASSERTION", "web/test/clamp.js", 14, "test/clamp.js > clamp > outside > above", "above: found 0, wanted 10 (===)"},
 			{"TEST_ERROR", "web/src/range.js", 17, "test/nested/parse.js > parse from the environment > not a range: a..b", "TypeError: not a range: a..b"}}},
+	// pnpm -r test (src/pnpm-workspace): each line carries its member's
+	// prefix and the members' TAP interleaves; each member's stream nests
+	// and counts on its own, its tests named with the member first.
+	"pnpm-recursive/pass": {src: "pnpm-workspace", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 5}},
+	"pnpm-recursive/fail": {src: "pnpm-workspace", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 4, Failed: 1},
+		failures: []wantFailure{{"TEST_ASSERTION", "packages/b/test/b.test.js", 6, "packages/b > b joins", "'a,b' !== 'a-b'"}}},
 	"node-test/pass": {src: "nodetest", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 4, Skipped: 1}},
 	"node-test/fail": {src: "nodetest", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 2, Failed: 2, Skipped: 1},
 		failures: []wantFailure{{"TEST_ASSERTION", "web/test/sum.test.js", 13, "sum > adds wrong", "4 !== 5"}, {"TEST_ERROR", "web/src/sum.js", 7, "average > of nothing", "average of empty list"}}},

@@ -152,3 +152,26 @@ func TestTAPTimeoutNamed(t *testing.T) {
 		t.Errorf("failures\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
+
+// TestTAPWorkspaceStreams: the prefixes of turbo and yarn workspaces
+// foreach split an interleaved log into members like pnpm's (the golden
+// pnpm-recursive cases); a prefixed line that never opens TAP is left
+// alone.
+func TestTAPWorkspaceStreams(t *testing.T) {
+	for _, c := range []struct{ name, log, failing string }{
+		{"turbo", "@ws/a:test: TAP version 13\n@ws/b:test: TAP version 13\n@ws/a:test: # Subtest: x\n@ws/b:test: not ok 1 - y\n" +
+			"@ws/a:test:     ok 1 - leaf\n@ws/a:test:     1..1\n@ws/a:test: ok 1 - x\n@ws/b:test: 1..1\n@ws/a:test: 1..1\n", "@ws/b > y"},
+		{"yarn foreach", "[@ws/a]: TAP version 13\n[@ws/b]: TAP version 13\n[@ws/a]: # Subtest: x\n[@ws/b]: not ok 1 - y\n" +
+			"[@ws/a]:     ok 1 - leaf\n[@ws/a]:     1..1\n[@ws/a]: ok 1 - x\nnote: not a stream\n", "@ws/b > y"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep := parseText(t, c.log)
+			if rep.Format != FormatNodeTAP || rep.Counts != (Counts{Passed: 1, Failed: 1}) {
+				t.Errorf("format %q counts %+v, want node-tap 1 passed 1 failed", rep.Format, rep.Counts)
+			}
+			if len(rep.Failures) == 0 || rep.Failures[0].Test != c.failing {
+				t.Errorf("failures %+v, want %q", rep.Failures, c.failing)
+			}
+		})
+	}
+}

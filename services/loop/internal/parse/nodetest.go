@@ -37,6 +37,10 @@ type nodeTestParser struct {
 	kidFail [maxTAPDepth + 2]bool
 	inYAML  bool
 	yamlKey string
+	// streams are the members of a workspace run whose lines carry a
+	// prefix (see memberLine), in the order they started.
+	streams     map[string]*stream
+	streamOrder []string
 	// yamlIndent is the indentation of the YAML block's "---": its keys
 	// are at the same one, deeper lines belong to the key above them.
 	yamlIndent int
@@ -72,6 +76,9 @@ func newNodeTestParser(lim *Limits, paths *Paths) *nodeTestParser {
 func (p *nodeTestParser) feed(ln line) {
 	t := ln.text
 	if len(t) == 0 {
+		return
+	}
+	if p.format != FormatNodeTAP && p.pending == nil && p.memberLine(ln) {
 		return
 	}
 	if (t[0] == '#' || t[0] == 0xe2) && p.feedCount(t) {
@@ -301,6 +308,7 @@ func (p *nodeTestParser) closeSpec() {
 func (p *nodeTestParser) finish() {
 	p.flushTAP()
 	p.closeSpec()
+	defer p.finishStreams()
 	// node's own `# tests` also counts every parent test; the TAP points,
 	// counted once each, are the truth when there are any.
 	if p.any && !(p.format == FormatNodeTAP && p.set.counts.Total() > 0) {
