@@ -83,7 +83,7 @@ func (e *extractor) node() {
 		}
 		cmd := scriptCommand(pm, n)
 		have[phase] = have[phase] || tier == Tier0
-		e.add(Command{Name: pm + "-" + strings.ReplaceAll(n, ":", "-"), Phase: phase, Tier: tier, Command: cmd,
+		e.add(Command{Name: pm + "-" + strings.ReplaceAll(n, ":", "-"), Phase: phase, Tier: tier, Command: cmd, Env: managerEnv(pm),
 			Source: Source{File: info.File, Key: "scripts." + n, Line: info.ScriptLines[n], Origin: OriginDiscovered}})
 	}
 	e.nodeDefaults(have)
@@ -97,6 +97,19 @@ func scriptCommand(pm, script string) string {
 		return pm + " test"
 	}
 	return pm + " run " + script
+}
+
+// managerEnv is the environment a package manager's steps run with. pnpm
+// 9+ switches to the version package.json's packageManager names by
+// downloading it, which fails in an offline step (and when a cached
+// install skipped the install step): the image's pnpm runs them all. The
+// variable is upper case because pnpm overwrites the lower-case npm_config_
+// ones of the scripts it runs (a root script calling `pnpm -r test`).
+func managerEnv(pm string) map[string]string {
+	if pm != "pnpm" {
+		return nil
+	}
+	return map[string]string{"NPM_CONFIG_MANAGE_PACKAGE_MANAGER_VERSIONS": "false"}
 }
 
 // nodeWorkspaceNotes says how a workspace root's members are installed and
@@ -145,7 +158,7 @@ func (e *extractor) nodeInstall() {
 	if locked {
 		keys = append([]string{info.Lockfile}, keys...)
 	}
-	e.add(Command{Name: e.sp.PackageManager + "-install", Phase: PhaseInstall, Command: cmd, CacheKeyFiles: keys,
+	e.add(Command{Name: e.sp.PackageManager + "-install", Phase: PhaseInstall, Command: cmd, Env: managerEnv(e.sp.PackageManager), CacheKeyFiles: keys,
 		CachePaths: e.nodeModules(), Source: Source{File: firstNonEmpty(info.Lockfile, info.File), Origin: OriginDefault}})
 }
 

@@ -203,3 +203,20 @@ func TestWorkspaceInstallCachesMembersNodeModules(t *testing.T) {
 		t.Errorf("install %s in %s caches %q keyed on %q, want %q keyed on web/pnpm-lock.yaml first", s.Name, s.Workdir, s.CachePaths, s.CacheKeyFiles, want)
 	}
 }
+
+// TestPnpmUsesTheImagesPnpm: pnpm steps never download the pnpm version
+// packageManager names (offline steps cannot).
+func TestPnpmUsesTheImagesPnpm(t *testing.T) {
+	_, p := planTree(t, map[string]string{"package.json": `{"packageManager": "pnpm@9.15.0", "scripts": {"test": "t"}, "dependencies": {"x": "1"}}`, "pnpm-lock.yaml": ""})
+	for _, s := range p.Steps {
+		if s.Env["NPM_CONFIG_MANAGE_PACKAGE_MANAGER_VERSIONS"] != "false" {
+			t.Errorf("%s: env %v, want NPM_CONFIG_MANAGE_PACKAGE_MANAGER_VERSIONS=false", s.Name, s.Env)
+		}
+	}
+	_, p = planTree(t, map[string]string{"package.json": `{"scripts": {"test": "t"}, "dependencies": {"x": "1"}}`, "package-lock.json": ""})
+	for _, s := range p.Steps {
+		if len(s.Env) != 0 {
+			t.Errorf("%s: env %v for npm", s.Name, s.Env)
+		}
+	}
+}
