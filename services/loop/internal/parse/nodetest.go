@@ -31,8 +31,9 @@ type nodeTestParser struct {
 	// TAP state: subtest names by indent, and the test point awaiting its YAML.
 	names   []string
 	pending *nodeTAPTest
-	// kids[d] counts the test points seen at depth d since the last point
-	// at depth d-1 (their parent); kidFail[d] says whether one failed.
+	// kids[d] counts the test points seen at depth d or deeper since the
+	// last point at depth d-1 (their parent); kidFail[d] says whether one
+	// failed.
 	kids    [maxTAPDepth + 2]int
 	kidFail [maxTAPDepth + 2]bool
 	inYAML  bool
@@ -225,13 +226,21 @@ func (p *nodeTestParser) yamlValue(v string) {
 }
 
 // nest links a test point to the subtests printed (indented) before it:
-// TAP 14 prints a parent's point after its subtests' block.
+// TAP 14 prints a parent's point after its subtests' block. A point closes
+// every deeper block, and counts as a descendant of every enclosing one,
+// also when a subtest between them never printed its own point (a file
+// tap killed at its timeout): a failure anywhere below a parent is the
+// parent's failure, not one of its own.
 func (p *nodeTestParser) nest(x *nodeTAPTest, depth int) {
 	d := min(depth, maxTAPDepth)
 	x.parent, x.subFailed = p.kids[d+1] > 0, p.kidFail[d+1]
-	p.kids[d+1], p.kidFail[d+1] = 0, false
-	p.kids[d]++
-	p.kidFail[d] = p.kidFail[d] || x.t.Status.failing()
+	for i := d + 1; i < len(p.kids); i++ {
+		p.kids[i], p.kidFail[i] = 0, false
+	}
+	for i := 0; i <= d; i++ {
+		p.kids[i]++
+		p.kidFail[i] = p.kidFail[i] || x.t.Status.failing()
+	}
 }
 
 // flushTAP records the pending test point. Suites are not tests, and
