@@ -1,8 +1,11 @@
 package e2e_test
 
 import (
+	"context"
+	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
@@ -58,4 +61,36 @@ func TestNodeWorkspacesInTheSandbox(t *testing.T) {
 		}
 		testsPassed(t, r, "pnpm-test", "", 2)
 	})
+}
+
+// TestNodeManagerMissingFromImage: a project whose lockfile names a package
+// manager the image lacks ends ERROR naming the tool and the image, never
+// FAIL (the project is not at fault) nor a PASS without its tests.
+func TestNodeManagerMissingFromImage(t *testing.T) {
+	s := newStack(t)
+	for fixture, tool := range map[string]string{"node-bun": "bun", "node-yarn": "yarn"} {
+		t.Run(fixture, func(t *testing.T) {
+			if hasTool(nodeImage, tool) {
+				t.Skipf("%s has %s now: the fixture's install needs the npm registry, which this test does not reach", nodeImage, tool)
+			}
+			sub := *s
+			sub.t = t
+			r := sub.verifyFixture(fixture, nil)
+			if got := r.result.GetStatus(); got != glv1.Verdict_VERDICT_ERROR {
+				t.Fatalf("verdict %s, want ERROR: %s", got, r.result.GetSummary())
+			}
+			install := r.step(t, tool+"-install")
+			want := "tool not available in " + nodeImage + ": " + tool
+			if install.GetStatus() != glv1.StepStatus_STEP_STATUS_ERROR || !strings.Contains(install.GetReason(), want) {
+				t.Errorf("%s-install %s %q, want ERROR with %q", tool, install.GetStatus(), install.GetReason(), want)
+			}
+		})
+	}
+}
+
+// hasTool reports whether image has tool on its PATH.
+func hasTool(image, tool string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return exec.CommandContext(ctx, "docker", "run", "--rm", "--network", "none", "--entrypoint", "/bin/sh", image, "-c", "command -v "+tool).Run() == nil
 }
