@@ -57,6 +57,9 @@ func (e *extractor) node() {
 	}
 	e.nodeInstall()
 	e.nodeWorkspaceNotes()
+	if info.ManagerNote != "" {
+		e.note("%s", info.ManagerNote)
+	}
 	scripts := info.Manifest.Scripts
 	names := make([]string, 0, len(scripts))
 	for n := range scripts {

@@ -51,6 +51,8 @@ type NodeInfo struct {
 	// member's tests itself; the member then has no test step of its own.
 	TestedByRoot string
 	YarnBerry    bool
+	// ManagerNote says that packageManager disagrees with the lockfile.
+	ManagerNote string
 	// YarnRelease is true when the repository carries its Yarn release
 	// (.yarn/releases), so a Yarn 2+ project needs no corepack download.
 	YarnRelease bool
@@ -159,8 +161,8 @@ func nodeInstall(v *view, sp *Subproject, nested []string) {
 			sp.PackageManager = declared
 		}
 	} else if knownManager(declared) && declared != sp.PackageManager {
-		sp.Problems = append(sp.Problems, Problem{File: info.File, Msg: fmt.Sprintf(
-			"packageManager names %s but the lockfile %s is %s's; installing with %s", declared, info.Lockfile, sp.PackageManager, sp.PackageManager)})
+		info.ManagerNote = fmt.Sprintf("%s: packageManager names %s but the lockfile %s is %s's; installing with %s",
+			info.File, declared, info.Lockfile, sp.PackageManager, sp.PackageManager)
 	}
 	if sp.PackageManager == "yarn" {
 		home := firstOf(info.InstallRoot, sp.Root)
