@@ -98,6 +98,23 @@ func TestFixtures(t *testing.T) {
 		// table shows steps; grpc_test checks required and sources).
 		{"ci-workflow", []string{". go go [go test]"},
 			[]string{"go-build: go build ./...", "go-vet: go vet ./...", "go-test: " + goTest}, "L4"},
+		// The lockfile names the package manager; its scripts run with it
+		// (bun's `bun test` is its own runner, so bun always says `run`).
+		{"node-pnpm", []string{". node pnpm [node:test]"},
+			[]string{"pnpm-install: pnpm install --frozen-lockfile", "pnpm-lint: pnpm run lint", "pnpm-test: pnpm test"}, "L4"},
+		{"node-yarn", []string{". node yarn [mocha]"},
+			[]string{"yarn-install: yarn install --frozen-lockfile", "yarn-build: yarn run build", "yarn-test: yarn test"}, "L4"},
+		{"node-yarn-berry", []string{". node yarn [vitest]"},
+			[]string{"yarn-install: yarn install --immutable", "yarn-test: yarn test"}, "L4"},
+		{"node-bun", []string{". node bun []"},
+			[]string{"bun-install: bun install --frozen-lockfile", "bun-test: bun run test"}, "L4"},
+		// Workspaces: one install at the root; each member with a test
+		// script is tested in its own directory, unless the root's test
+		// script runs them all (pnpm -r test).
+		{"node-npm-workspaces", []string{". node npm []", "packages/bad node npm [node:test]", "packages/good node npm [node:test]"},
+			[]string{"npm-install: npm ci --no-audit --no-fund", "packages/bad:npm-test: npm test", "packages/good:npm-test: npm test"}, "L4"},
+		{"node-pnpm-workspace", []string{". node pnpm []", "packages/a node pnpm [node:test]", "packages/b node pnpm [node:test]"},
+			[]string{"pnpm-install: pnpm install --frozen-lockfile", "pnpm-test: pnpm test"}, "L4"},
 		{"empty", nil, nil, "unspecified"},
 		// Issue 12: shell steps of no runtime run in the generic image; C
 		// and C++ plan make, CMake and ctest in the C/C++ image; each

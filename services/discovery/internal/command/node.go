@@ -1,6 +1,7 @@
 package command
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -55,6 +56,10 @@ func (e *extractor) node() {
 		return
 	}
 	e.nodeInstall()
+	e.nodeWorkspaceNotes()
+	if info.ManagerNote != "" {
+		e.note("%s", info.ManagerNote)
+	}
 	scripts := info.Manifest.Scripts
 	names := make([]string, 0, len(scripts))
 	for n := range scripts {
@@ -75,15 +80,53 @@ func (e *extractor) node() {
 			e.note("%s: script %q skipped: its name needs shell quoting", info.File, n)
 			continue
 		}
-		cmd := pm + " run " + n
-		if n == "test" {
-			cmd = pm + " test"
+		if phase == PhaseTest && n == "test" && info.TestedByRoot != "" {
+			e.note("%s: scripts.test runs as part of the workspace root's test script (%s); no separate step", info.File, info.TestedByRoot)
+			continue
 		}
+		cmd := scriptCommand(pm, n)
 		have[phase] = have[phase] || tier == Tier0
-		e.add(Command{Name: pm + "-" + strings.ReplaceAll(n, ":", "-"), Phase: phase, Tier: tier, Command: cmd,
+		e.add(Command{Name: pm + "-" + strings.ReplaceAll(n, ":", "-"), Phase: phase, Tier: tier, Command: cmd, Env: managerEnv(pm),
 			Source: Source{File: info.File, Key: "scripts." + n, Line: info.ScriptLines[n], Origin: OriginDiscovered}})
 	}
 	e.nodeDefaults(have)
+}
+
+// scriptCommand runs a package.json script with the project's package
+// manager. bun's own `bun test` is its test runner, not the script, so bun
+// always says `run`.
+func scriptCommand(pm, script string) string {
+	if script == "test" && pm != "bun" {
+		return pm + " test"
+	}
+	return pm + " run " + script
+}
+
+// managerEnv is the environment a package manager's steps run with. pnpm
+// 9+ switches to the version package.json's packageManager names by
+// downloading it, which fails in an offline step (and when a cached
+// install skipped the install step): the image's pnpm runs them all. The
+// variable is upper case because pnpm overwrites the lower-case npm_config_
+// ones of the scripts it runs (a root script calling `pnpm -r test`).
+func managerEnv(pm string) map[string]string {
+	if pm != "pnpm" {
+		return nil
+	}
+	return map[string]string{"NPM_CONFIG_MANAGE_PACKAGE_MANAGER_VERSIONS": "false"}
+}
+
+// nodeWorkspaceNotes says how a workspace root's members are installed and
+// tested.
+func (e *extractor) nodeWorkspaceNotes() {
+	ws := e.sp.Node.Workspace
+	if ws == nil || len(ws.Members) == 0 {
+		return
+	}
+	how := "each member's test script is its own step and failure scope"
+	if ws.TestsAll != "" {
+		how = fmt.Sprintf("its test script (%s) runs the members' tests", ws.TestsAll)
+	}
+	e.note("%s: workspace root of %d member(s) (%s): one install here; %s", e.sp.Root, len(ws.Members), ws.Source, how)
 }
 
 // nodeInstall adds the install step unless an ancestor workspace installs.
@@ -103,6 +146,9 @@ func (e *extractor) nodeInstall() {
 		cmd = "pnpm install" + when(locked, " --frozen-lockfile")
 	case "yarn":
 		cmd = "yarn install" + when(locked && info.YarnBerry, " --immutable") + when(locked && !info.YarnBerry, " --frozen-lockfile")
+		if info.YarnBerry && !info.YarnRelease {
+			e.note("%s: Yarn 2+ project without its release in .yarn/releases: the image's yarn must be that major version (corepack cannot download one offline)", e.sp.Root)
+		}
 	case "bun":
 		cmd = "bun install" + when(locked, " --frozen-lockfile")
 	default:
@@ -115,8 +161,22 @@ func (e *extractor) nodeInstall() {
 	if locked {
 		keys = append([]string{info.Lockfile}, keys...)
 	}
-	e.add(Command{Name: e.sp.PackageManager + "-install", Phase: PhaseInstall, Command: cmd, CacheKeyFiles: keys,
-		CachePaths: []string{"node_modules"}, Source: Source{File: firstNonEmpty(info.Lockfile, info.File), Origin: OriginDefault}})
+	e.add(Command{Name: e.sp.PackageManager + "-install", Phase: PhaseInstall, Command: cmd, Env: managerEnv(e.sp.PackageManager), CacheKeyFiles: keys,
+		CachePaths: e.nodeModules(), Source: Source{File: firstNonEmpty(info.Lockfile, info.File), Origin: OriginDefault}})
+}
+
+// nodeModules are the directories an install fills: the root's
+// node_modules and, in a workspace, each member's (pnpm always links a
+// member's dependencies there, npm and yarn when versions conflict), so a
+// restored cache gives the members what a cold install would.
+func (e *extractor) nodeModules() []string {
+	paths := []string{"node_modules"}
+	if ws := e.sp.Node.Workspace; ws != nil {
+		for _, m := range ws.Members {
+			paths = append(paths, e.rel(m)+"/node_modules")
+		}
+	}
+	return paths
 }
 
 // nodeDefaults adds tsc --noEmit when a tsconfig exists and no script

@@ -42,6 +42,13 @@ func (v *view) exists(name string) bool {
 	return i < len(files) && files[i] == name
 }
 
+// anyUnder reports whether the whole tree holds a file inside dir.
+func (v *view) anyUnder(dir string) bool {
+	files := v.tree.Files()
+	i := sort.SearchStrings(files, dir+"/")
+	return i < len(files) && strings.HasPrefix(files[i], dir+"/")
+}
+
 // read returns a marker file's content.
 func (v *view) read(name string) ([]byte, error) { return v.tree.ReadFile(name) }
 

@@ -8,7 +8,7 @@ import (
 // contentFiles are the base names whose contents detection reads. Lockfiles
 // are not among them: their names are enough.
 var contentFiles = map[string]bool{
-	"package.json": true, "go.mod": true, "go.work": true, "pyproject.toml": true, "setup.cfg": true, "setup.py": true,
+	"package.json": true, "pnpm-workspace.yaml": true, "go.mod": true, "go.work": true, "pyproject.toml": true, "setup.cfg": true, "setup.py": true,
 	"tox.ini": true, "noxfile.py": true, "pytest.ini": true, "Pipfile": true,
 	"Makefile": true, "makefile": true, "GNUmakefile": true,
 	"Cargo.toml": true, "rust-toolchain": true, "CMakeLists.txt": true, "rust-toolchain.toml": true,

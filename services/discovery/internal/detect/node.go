@@ -42,8 +42,21 @@ type NodeInfo struct {
 	// WorkspaceRoot is true for an npm/yarn/pnpm workspace root, whose
 	// install covers its member packages.
 	WorkspaceRoot bool
-	YarnBerry     bool
-	TSConfig      bool
+	// Workspace lists a workspace root's members; nil for other packages.
+	Workspace *Workspace
+	// MemberOf is the root of the workspace this package is a member of:
+	// that root installs it, and its tests are its own failure scope.
+	MemberOf string
+	// TestedByRoot is the workspace root's test script when it runs this
+	// member's tests itself; the member then has no test step of its own.
+	TestedByRoot string
+	YarnBerry    bool
+	// ManagerNote says that packageManager disagrees with the lockfile.
+	ManagerNote string
+	// YarnRelease is true when the repository carries its Yarn release
+	// (.yarn/releases), so a Yarn 2+ project needs no corepack download.
+	YarnRelease bool
+	TSConfig    bool
 	// TypeScript is true when typescript is a dependency (tsc is runnable
 	// after install).
 	TypeScript bool
@@ -101,6 +114,7 @@ func detectNode(v *view, sp *Subproject, nested []string) error {
 	info.HasDeps = len(pj.Dependencies)+len(pj.DevDependencies)+len(pj.OptionalDependencies) > 0
 	_, info.TypeScript = deps["typescript"]
 	info.WorkspaceRoot = len(pj.Workspaces) > 0 || v.has(sp.Root, "pnpm-workspace.yaml")
+	nodeWorkspace(v, sp, nested)
 	nodeInstall(v, sp, nested)
 	nodeVersions(v, sp, pj)
 	nodeTools(v, sp, pj, deps, nested)
@@ -112,36 +126,71 @@ func detectNode(v *view, sp *Subproject, nested []string) error {
 	return nil
 }
 
-// nodeInstall finds the lockfile, package manager and install root.
+// nodeInstall finds the lockfile, package manager and install root. A
+// workspace member is installed by its workspace root, with the root's
+// package manager, lockfile or not; any other package by the nearest
+// directory holding a lockfile (itself or a Node root above it).
 func nodeInstall(v *view, sp *Subproject, nested []string) {
 	info := sp.Node
-	for _, dir := range ancestors(sp.Root, nested) {
-		for _, lf := range lockfiles {
-			if v.has(dir, lf.name) {
-				info.Lockfile = join(dir, lf.name)
-				sp.PackageManager = lf.pm
-				if dir != sp.Root {
-					info.InstallRoot = dir
-				}
-				break
-			}
+	manager := info.Manifest.PackageManager
+	dirs := ancestors(sp.Root, nested)
+	if ws, wsPJ := memberOf(v, sp.Root, nested); ws != "" {
+		info.MemberOf, info.InstallRoot = ws, ws
+		dirs = []string{ws}
+		manager = firstOf(wsPJ.PackageManager, manager)
+		if runsAllWorkspaces(wsPJ.Scripts["test"]) {
+			info.TestedByRoot = wsPJ.Scripts["test"]
 		}
-		if info.Lockfile != "" {
+	}
+	for _, dir := range dirs {
+		if lf, pm := lockfileIn(v, dir); lf != "" {
+			info.Lockfile, sp.PackageManager = lf, pm
+			if dir != sp.Root {
+				info.InstallRoot = dir
+			}
 			break
 		}
 	}
 	if info.Lockfile != "" && info.InstallRoot == "" {
 		sp.Markers = append(sp.Markers, info.Lockfile)
 	}
+	declared, version, _ := strings.Cut(manager, "@")
 	if sp.PackageManager == "" {
 		sp.PackageManager = "npm"
-		if pm, _, ok := strings.Cut(info.Manifest.PackageManager, "@"); ok && pm != "" {
-			sp.PackageManager = pm
+		if knownManager(declared) {
+			sp.PackageManager = declared
 		}
+	} else if knownManager(declared) && declared != sp.PackageManager {
+		info.ManagerNote = fmt.Sprintf("%s: packageManager names %s but the lockfile %s is %s's; installing with %s",
+			info.File, declared, info.Lockfile, sp.PackageManager, sp.PackageManager)
 	}
 	if sp.PackageManager == "yarn" {
-		info.YarnBerry = v.has(sp.Root, ".yarnrc.yml") || v.has(".", ".yarnrc.yml")
+		home := firstOf(info.InstallRoot, sp.Root)
+		info.YarnBerry = v.has(home, ".yarnrc.yml") || v.has(".", ".yarnrc.yml") ||
+			(declared == "yarn" && version != "" && !strings.HasPrefix(version, "1."))
+		info.YarnRelease = v.anyUnder(join(home, ".yarn/releases"))
 	}
+}
+
+// lockfileIn returns the lockfile in dir and the package manager it names.
+func lockfileIn(v *view, dir string) (string, string) {
+	for _, lf := range lockfiles {
+		if v.has(dir, lf.name) {
+			return join(dir, lf.name), lf.pm
+		}
+	}
+	return "", ""
+}
+
+func knownManager(pm string) bool {
+	return pm == "npm" || pm == "pnpm" || pm == "yarn" || pm == "bun"
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // ancestors returns root and then the node roots above it, nearest first.

@@ -220,6 +220,11 @@ func (p *planner) installs() {
 	for _, s := range p.steps {
 		if s.Phase != command.PhaseInstall {
 			need[key{s.Subproject, configuredOrigin(s)}] = true
+			// A workspace member (or a package under a lockfile above
+			// it) is installed by that root's install step.
+			if n := p.nodeInfo(s.Subproject); n != nil && n.InstallRoot != "" {
+				need[key{n.InstallRoot, configuredOrigin(s)}] = true
+			}
 		}
 	}
 	eligible := func(c command.Command) bool { return p.caps.Default[c.Name] || len(p.req.Selection) > 0 }

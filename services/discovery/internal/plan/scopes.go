@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/detect"
 )
 
@@ -20,14 +21,15 @@ func (p *planner) scopes() {
 	if p.caps.Configured && len(p.req.Selection) == 0 {
 		return
 	}
-	var names []string
 	for i := range p.steps {
-		s := &p.steps[i]
-		if s.Subproject == "" {
-			continue
+		if s := &p.steps[i]; s.Subproject != "" {
+			s.FailureScope = p.scopeOf(s.Subproject, s.Runtime)
 		}
-		s.FailureScope = p.scopeOf(s.Subproject, s.Runtime)
-		if !slices.Contains(names, s.FailureScope) {
+	}
+	p.unscopeWorkspaceInstall()
+	var names []string
+	for _, s := range p.steps {
+		if s.FailureScope != "" && !slices.Contains(names, s.FailureScope) {
 			names = append(names, s.FailureScope)
 		}
 	}
@@ -40,18 +42,62 @@ func (p *planner) scopes() {
 	p.notes = append(p.notes, fmt.Sprintf("independent subprojects (%s) each run to their own first failure", strings.Join(names, ", ")))
 }
 
-// scopeOf is a subproject's root, or for a Node project nested in another
-// Node project the outermost one's root.
+// scopeOf is a subproject's root; a Node package nested in another Node
+// project shares the scope of the nearest one above it (it depends on that
+// root's install), except a workspace member, which is a scope of its own
+// so that one failing member does not hide the others' tests.
 func (p *planner) scopeOf(root, runtime string) string {
-	if runtime != detect.RuntimeNode && runtime != detect.RuntimeTypeScript {
+	if !isNode(runtime) {
 		return root
 	}
-	scope := root
+	if n := p.nodeInfo(root); n != nil && n.MemberOf != "" {
+		return root
+	}
+	above := ""
 	for _, sp := range p.caps.Subprojects {
-		node := sp.Runtime == detect.RuntimeNode || sp.Runtime == detect.RuntimeTypeScript
-		if node && len(sp.Root) < len(scope) && (sp.Root == "." || strings.HasPrefix(root, sp.Root+"/")) {
-			scope = sp.Root
+		if isNode(sp.Runtime) && sp.Root != root && (sp.Root == "." || strings.HasPrefix(root, sp.Root+"/")) && len(sp.Root) > len(above) {
+			above = sp.Root
 		}
 	}
-	return scope
+	if above == "" {
+		return root
+	}
+	return p.scopeOf(above, detect.RuntimeNode)
+}
+
+// unscopeWorkspaceInstall lets a failed workspace install stop its members:
+// when every step of the pipeline belongs to one Node workspace, the
+// root's install step has no scope (a failure stops all), since no member
+// can run its tests without it. With other subprojects in the pipeline it
+// keeps the root's scope, so their tests still run.
+func (p *planner) unscopeWorkspaceInstall() {
+	for i := range p.steps {
+		s := &p.steps[i]
+		n := p.nodeInfo(s.Subproject)
+		if s.Phase != command.PhaseInstall || n == nil || n.Workspace == nil || len(n.Workspace.Members) == 0 {
+			continue
+		}
+		all := true
+		for _, o := range p.steps {
+			all = all && isNode(o.Runtime) && (o.Subproject == s.Subproject || s.Subproject == "." || strings.HasPrefix(o.Subproject, s.Subproject+"/"))
+		}
+		if all {
+			s.FailureScope = ""
+		}
+	}
+}
+
+func isNode(runtime string) bool {
+	return runtime == detect.RuntimeNode || runtime == detect.RuntimeTypeScript
+}
+
+// nodeInfo returns the Node facts of the subproject at root, nil when it is
+// no Node project.
+func (p *planner) nodeInfo(root string) *detect.NodeInfo {
+	for _, sp := range p.caps.Subprojects {
+		if sp.Root == root && sp.Node != nil {
+			return sp.Node
+		}
+	}
+	return nil
 }

@@ -151,6 +151,22 @@ var goldenCases = map[string]goldenCase{
 		failures: mochaFail},
 	"mocha/fail-json": {src: "mocha", phase: tTest, format: FormatMochaJSON, counts: Counts{Passed: 2, Failed: 2, Skipped: 1},
 		failures: mochaFail},
+	// node-tap 16 (src/nodetap): a file is a subtest, t.test() nests, and
+	// every assertion is a test point. Counted as tap's own summary counts:
+	// the assertions (leaves), each once; a parent point closing a block
+	// of subtests is not a test of its own. tap says "7 passing, 2
+	// pending" and "5 passing, 2 pending, 2 failing" for these runs.
+	"node-tap/pass": {src: "nodetap", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 7, Skipped: 2}},
+	"node-tap/fail": {src: "nodetap", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 5, Failed: 2, Skipped: 2},
+		failures: []wantFailure{
+			{"TEST_ASSERTION", "web/test/clamp.js", 14, "test/clamp.js > clamp > outside > above", "above: found 0, wanted 10 (===)"},
+			{"TEST_ERROR", "web/src/range.js", 17, "test/nested/parse.js > parse from the environment > not a range: a..b", "TypeError: not a range: a..b"}}},
+	// pnpm -r test (src/pnpm-workspace): each line carries its member's
+	// prefix and the members' TAP interleaves; each member's stream nests
+	// and counts on its own, its tests named with the member first.
+	"pnpm-recursive/pass": {src: "pnpm-workspace", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 5}},
+	"pnpm-recursive/fail": {src: "pnpm-workspace", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 4, Failed: 1},
+		failures: []wantFailure{{"TEST_ASSERTION", "packages/b/test/b.test.js", 6, "packages/b > b joins", "'a,b' !== 'a-b'"}}},
 	"node-test/pass": {src: "nodetest", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 4, Skipped: 1}},
 	"node-test/fail": {src: "nodetest", phase: tTest, format: FormatNodeTAP, counts: Counts{Passed: 2, Failed: 2, Skipped: 1},
 		failures: []wantFailure{{"TEST_ASSERTION", "web/test/sum.test.js", 13, "sum > adds wrong", "4 !== 5"}, {"TEST_ERROR", "web/src/sum.js", 7, "average > of nothing", "average of empty list"}}},

@@ -8,10 +8,12 @@ import (
 )
 
 var (
-	reTAPCount   = regexp.MustCompile(`^(?:# |ℹ )(tests|pass|fail|cancelled|skipped|todo) (\d+)$`)
-	reTAPPoint   = regexp.MustCompile(`^(\s*)(not ok|ok) \d+ - (.*?)(?: # (SKIP|TODO)\b.*)?$`)
+	reTAPCount = regexp.MustCompile(`^(?:# |ℹ )(tests|pass|fail|cancelled|skipped|todo) (\d+)$`)
+	// A test point; node-tap ends every parent's with a "# time=…" directive.
+	reTAPPoint   = regexp.MustCompile(`^(\s*)(not ok|ok) (\d+)(?: - (.*?))?(?: # ((?i:SKIP|TODO))\b.*| # time=\S+)?$`)
 	reTAPSubtest = regexp.MustCompile(`^(\s*)# Subtest: (.+)$`)
-	reTAPYAMLKey = regexp.MustCompile(`^\s+(location|error|type|failureType|name|code): (.*)$`)
+	// A YAML diagnostic key at the block's own indentation.
+	reTAPYAMLKey = regexp.MustCompile(`^(\s*)([A-Za-z_][\w-]*):(?: (.*))?$`)
 	reSpecAt     = regexp.MustCompile(`^test at (\S+):(\d+):(\d+)$`)
 	reSpecFail   = regexp.MustCompile(`^✖ (.+?)(?: \([\d.]+m?s\))?$`)
 )
@@ -29,12 +31,20 @@ type nodeTestParser struct {
 	// TAP state: subtest names by indent, and the test point awaiting its YAML.
 	names   []string
 	pending *nodeTAPTest
-	// kids[d] counts the test points seen at depth d since the last point
-	// at depth d-1 (their parent); kidFail[d] says whether one failed.
+	// kids[d] counts the test points seen at depth d or deeper since the
+	// last point at depth d-1 (their parent); kidFail[d] says whether one
+	// failed.
 	kids    [maxTAPDepth + 2]int
 	kidFail [maxTAPDepth + 2]bool
 	inYAML  bool
 	yamlKey string
+	// streams are the members of a workspace run whose lines carry a
+	// prefix (see memberLine), in the order they started.
+	streams     map[string]*stream
+	streamOrder []string
+	// yamlIndent is the indentation of the YAML block's "---": its keys
+	// are at the same one, deeper lines belong to the key above them.
+	yamlIndent int
 	// spec state: the "failing tests" section.
 	inFailing bool
 	spec      *jsBlock
@@ -55,6 +65,7 @@ type nodeTAPTest struct {
 	subFailed bool
 	msg       msgBuf
 	frames    frameList
+	tap       tapDiag
 }
 
 func newNodeTestParser(lim *Limits, paths *Paths) *nodeTestParser {
@@ -66,6 +77,9 @@ func newNodeTestParser(lim *Limits, paths *Paths) *nodeTestParser {
 func (p *nodeTestParser) feed(ln line) {
 	t := ln.text
 	if len(t) == 0 {
+		return
+	}
+	if p.format != FormatNodeTAP && p.pending == nil && p.memberLine(ln) {
 		return
 	}
 	if (t[0] == '#' || t[0] == 0xe2) && p.feedCount(t) {
@@ -134,11 +148,14 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 	if m := reTAPPoint.FindSubmatch(t); m != nil {
 		p.flushTAP()
 		depth := len(m[1]) / 4
-		name := string(m[3])
+		name := string(m[4])
+		if name == "" {
+			name = "#" + string(m[3])
+		}
 		path := append(append([]string{}, p.names[:min(depth, len(p.names))]...), name)
 		tt := Test{Name: name, Suite: strings.Join(path[:len(path)-1], " > "), ID: strings.Join(path, " > "), Offset: ln.off}
 		switch {
-		case len(m[4]) > 0:
+		case len(m[5]) > 0:
 			tt.Status = StatusSkipped
 		case string(m[2]) == "ok":
 			tt.Status = StatusPassed
@@ -156,7 +173,7 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 	s := bytes.TrimSpace(t)
 	switch {
 	case string(s) == "---":
-		p.inYAML = true
+		p.inYAML, p.yamlIndent = true, leadingSpace(t)
 		return true
 	case string(s) == "...":
 		p.inYAML = false
@@ -165,31 +182,18 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 	case !p.inYAML:
 		return false
 	}
-	if m := reTAPYAMLKey.FindSubmatch(t); m != nil {
-		p.yamlKey = string(m[1])
-		v := strings.Trim(string(m[2]), `'"`)
-		switch p.yamlKey {
-		case "type":
-			p.pending.suite = v == "suite"
-		case "location":
-			if file, lineNo, ok := splitLoc(v); ok {
-				p.pending.t.File, _ = p.paths.Normalize(file)
-				p.pending.t.Line = lineNo
-			}
-		case "error":
-			if v != "|-" && v != "|" {
-				p.pending.msg.add([]byte(v))
-			}
-		}
-		return true
-	}
-	if hasPrefix(s, "stack: ") {
-		p.yamlKey = "stack"
+	if m := reTAPYAMLKey.FindSubmatch(t); m != nil && len(m[1]) == p.yamlIndent {
+		p.yamlKey = string(m[2])
+		p.yamlValue(strings.Trim(string(m[3]), `'"`))
 		return true
 	}
 	switch p.yamlKey {
 	case "error":
 		p.pending.msg.add(s)
+	case "diff":
+		p.pending.tap.diff.add(s)
+	case "found", "wanted", "failures":
+		p.pending.tap.nested(s)
 	case "stack":
 		if f, ok := p.fp.parse(t, false); ok {
 			p.pending.frames.add(f)
@@ -198,14 +202,45 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 	return true
 }
 
+// yamlValue applies a top-level YAML diagnostic of the pending test point:
+// node:test's type, location and error; node-tap's assertion (found,
+// wanted, compare, diff) and thrown-error (tapCaught, type) keys.
+func (p *nodeTestParser) yamlValue(v string) {
+	x := p.pending
+	switch p.yamlKey {
+	case "type":
+		x.suite = v == "suite"
+		x.tap.errType = v
+	case "location":
+		if file, lineNo, ok := splitLoc(v); ok {
+			x.t.File, _ = p.paths.Normalize(file)
+			x.t.Line = lineNo
+		}
+	case "error":
+		if v != "|-" && v != "|" && v != "" {
+			x.msg.add([]byte(v))
+		}
+	default:
+		x.tap.value(p.yamlKey, v)
+	}
+}
+
 // nest links a test point to the subtests printed (indented) before it:
-// TAP 14 prints a parent's point after its subtests' block.
+// TAP 14 prints a parent's point after its subtests' block. A point closes
+// every deeper block, and counts as a descendant of every enclosing one,
+// also when a subtest between them never printed its own point (a file
+// tap killed at its timeout): a failure anywhere below a parent is the
+// parent's failure, not one of its own.
 func (p *nodeTestParser) nest(x *nodeTAPTest, depth int) {
 	d := min(depth, maxTAPDepth)
 	x.parent, x.subFailed = p.kids[d+1] > 0, p.kidFail[d+1]
-	p.kids[d+1], p.kidFail[d+1] = 0, false
-	p.kids[d]++
-	p.kidFail[d] = p.kidFail[d] || x.t.Status.failing()
+	for i := d + 1; i < len(p.kids); i++ {
+		p.kids[i], p.kidFail[i] = 0, false
+	}
+	for i := 0; i <= d; i++ {
+		p.kids[i]++
+		p.kidFail[i] = p.kidFail[i] || x.t.Status.failing()
+	}
 }
 
 // flushTAP records the pending test point. Suites are not tests, and
@@ -222,6 +257,9 @@ func (p *nodeTestParser) flushTAP() {
 	t := x.t
 	if t.Status.failing() {
 		t.Message = x.msg.String()
+		if t.Message == "" {
+			t.Message, t.kind = x.tap.message(t.Name, p.lim.MaxMessageBytes)
+		}
 		t.Frames = x.frames.frames
 		if f, ok := firstProject(t.Frames); ok {
 			t.File, t.Line = f.File, f.Line
@@ -279,6 +317,7 @@ func (p *nodeTestParser) closeSpec() {
 func (p *nodeTestParser) finish() {
 	p.flushTAP()
 	p.closeSpec()
+	defer p.finishStreams()
 	// node's own `# tests` also counts every parent test; the TAP points,
 	// counted once each, are the truth when there are any.
 	if p.any && !(p.format == FormatNodeTAP && p.set.counts.Total() > 0) {

@@ -22,9 +22,13 @@ func newTestSet(lim *Limits) *testSet { return &testSet{lim: lim} }
 
 // add counts a test and keeps its record while there is room.
 func (s *testSet) add(t Test) {
-	if !s.count(t.Status) {
-		return
+	if s.count(t.Status) {
+		s.keep(t)
 	}
+}
+
+// keep keeps an already counted test's record while there is room.
+func (s *testSet) keep(t Test) {
 	t.Message = capString(t.Message, s.lim.MaxMessageBytes)
 	if len(t.Frames) > s.lim.MaxFrames {
 		t.Frames = t.Frames[:s.lim.MaxFrames]

@@ -1,0 +1,1 @@
+import { test } from 'vitest'; test('berry', () => {})

@@ -1,0 +1,1 @@
+describe('yarn', () => { it('works', () => {}) })
