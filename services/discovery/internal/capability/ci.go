@@ -17,7 +17,11 @@ func (c *Capabilities) learn(ci cisource.Learned) {
 	c.Notes = append(c.Notes, ci.Notes...)
 	for i := range c.Commands {
 		cmd := &c.Commands[i]
-		if !cmd.Optional || configuredOrigin(*cmd) {
+		// Only a check (lint, typecheck) is promoted: an install step is
+		// advisory by design where a required one follows it (Python's
+		// pip-install and pip-fallback), and CI's own install says nothing
+		// about whether the offline one can succeed.
+		if !cmd.Optional || configuredOrigin(*cmd) || (cmd.Phase != command.PhaseLint && cmd.Phase != command.PhaseTypecheck) {
 			continue
 		}
 		if by, ok := c.maintainersRun(*cmd, ci); ok {

@@ -192,3 +192,35 @@ func TestCovers(t *testing.T) {
 		}
 	}
 }
+
+// TestCIInstallDoesNotPromoteTheAdvisoryInstall: CI's own `pip install`
+// does not make the offline pip-install required: pip-fallback (required)
+// decides whether the project is usable, as on tomli.
+func TestCIInstallDoesNotPromoteTheAdvisoryInstall(t *testing.T) {
+	c, err := build(t, map[string]string{
+		"pyproject.toml":       "[project]\nname = \"calc\"\nversion = \"1\"\n[build-system]\nrequires = [\"flit_core\"]\nbuild-backend = \"flit_core.buildapi\"\n",
+		"src/calc/__init__.py": "def add(a, b):\n    return a + b\n",
+		"tests/test_calc.py":   "import unittest\n",
+		".github/workflows/tests.yml": "jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n" +
+			"      - uses: actions/checkout@v4\n      - run: pip install .\n      - run: python -m unittest\n",
+	}, capability.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := plan.Make(c, plan.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saw bool
+	for _, s := range p.Steps {
+		if s.Name == "pip-install" {
+			saw = true
+			if !s.Optional {
+				t.Errorf("pip-install became required through CI's pip install: %+v (notes %q)", s, c.Notes)
+			}
+		}
+	}
+	if !saw {
+		t.Fatalf("no pip-install step: %+v", p.Steps)
+	}
+}

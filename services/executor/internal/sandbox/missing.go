@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/greenlight-dev/greenlight/pkg/image"
 )
@@ -18,6 +19,13 @@ func missingImage(ref, runtime string) error {
 	}
 	if runtime == "" {
 		runtime = "<runtime>"
+	}
+	if name, ok := strings.CutPrefix(ref, "greenlight/sandbox-"); ok {
+		// An offline image name pkg/image does not know (a recipe added
+		// under images/ later): the recipe directory is its name.
+		name, _, _ = strings.Cut(name, ":")
+		return fmt.Errorf("%w: image %s (runtime %q) not found: build it with `make images IMAGES=%s` "+
+			"(or configure images.%s)", ErrImageNotFound, ref, runtime, name, image.Canonical(runtime))
 	}
 	return fmt.Errorf("%w: image %s not found: run `docker pull %s` where a registry is reachable, "+
 		"or configure images.%s", ErrImageNotFound, ref, ref, image.Canonical(runtime))

@@ -31,7 +31,7 @@ func TestPullMissingImage(t *testing.T) {
 		if !errors.Is(err, sandbox.ErrImageNotFound) {
 			t.Fatalf("pull=%v: Run = %v, want ErrImageNotFound", pull, err)
 		}
-		want := []string{"run `make images`"}
+		want := []string{"run `docker pull registry.invalid/greenlight/upstream:1`"}
 		if pull {
 			want = []string{"registry is unreachable", "registry.invalid", "--images offline", "GREENLIGHT_IMAGES=offline"}
 		}

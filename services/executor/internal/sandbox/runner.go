@@ -177,7 +177,7 @@ func (rn *run) preflight(outer context.Context) error {
 		if _, ok := rn.images[ref]; ok || rn.missing[ref] != "" {
 			continue
 		}
-		img, err := rn.image(outer, ref)
+		img, err := rn.image(outer, ref, rn.req.runtimeOf(s))
 		if errors.Is(err, ErrImageNotFound) {
 			// Only the steps of this image's subproject are affected.
 			rn.missing[ref] = strings.TrimPrefix(err.Error(), ErrImageNotFound.Error()+": ")
@@ -200,7 +200,7 @@ func (rn *run) preflight(outer context.Context) error {
 
 // image inspects ref within its own preflight timeout and, when the
 // engine lacks it, pulls it if the configuration allows (see pullMissing).
-func (rn *run) image(outer context.Context, ref string) (ImageInfo, error) {
+func (rn *run) image(outer context.Context, ref, runtime string) (ImageInfo, error) {
 	inspect := func() (ImageInfo, error) {
 		ctx, cancel := context.WithTimeout(outer, preflightTimeout)
 		defer cancel()
@@ -214,7 +214,7 @@ func (rn *run) image(outer context.Context, ref string) (ImageInfo, error) {
 	if !errors.Is(err, ErrImageNotFound) {
 		return img, err
 	}
-	err = missingImage(ref, rn.req.Runtime)
+	err = missingImage(ref, runtime)
 	if err = rn.pullMissing(outer, ref, err); err != nil {
 		return img, err
 	}
