@@ -360,7 +360,19 @@ func TestDiscoveredPipelinesRunInTheSandbox(t *testing.T) {
 		// advisory pip-install fails, pip-fallback says the index is
 		// unreachable and installs the project without them, and the test,
 		// which needs none of them, decides.
-		{fixture: "python-tools", verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L4, check: func(t *testing.T, r *planRun) {
+		// tox's envlist runs `ruff check .`, so ruff is required (the
+		// maintainers run it) and Debian bookworm packages no ruff: ERROR
+		// naming the tool, while the tests themselves still ran and passed.
+		{fixture: "python-tools", verdict: glv1.Verdict_VERDICT_ERROR, check: func(t *testing.T, r *planRun) {
+			if st := r.step(t, "ruff"); st.GetStatus() != glv1.StepStatus_STEP_STATUS_ERROR || st.GetOptional() {
+				t.Errorf("ruff %s optional=%v, want a required ERROR", st.GetStatus(), st.GetOptional())
+			}
+			if sum := r.result.GetSummary(); !strings.Contains(sum, "ruff") || !strings.Contains(sum, "required") {
+				t.Errorf("summary does not name the missing required tool: %s", sum)
+			}
+			if st := r.step(t, "mypy"); !st.GetOptional() {
+				t.Errorf("mypy (not run by tox, nox's type-check is not in CI) is required")
+			}
 			if st := r.step(t, "pip-install"); st.GetStatus() == glv1.StepStatus_STEP_STATUS_OK || !st.GetOptional() {
 				t.Errorf("pip-install %s optional=%v, want an advisory failure", st.GetStatus(), st.GetOptional())
 			}
