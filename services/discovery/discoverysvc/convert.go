@@ -46,7 +46,7 @@ func capabilitiesProto(c *capability.Capabilities) *glv1.Capabilities {
 
 func stepProto(c command.Command) *glv1.Step {
 	s := &glv1.Step{
-		Name: c.Name, Phase: glv1.Phase(c.Phase), Command: c.Command, Workdir: c.Workdir,
+		Name: c.Name, Phase: glv1.Phase(c.Phase), Command: c.Command, DisplayCommand: c.Display, Workdir: c.Workdir,
 		Env: c.Env, Network: c.Network, Tier: glv1.Tier(c.Tier), Level: glv1.Level(c.Level),
 		ContinueOnFailure: c.ContinueOnFailure, Group: c.Group, Subproject: c.Subproject, FailureScope: c.FailureScope,
 		Image: c.Image, CacheKeyFiles: c.CacheKeyFiles, CachePaths: c.CachePaths,

@@ -280,3 +280,27 @@ func TestGRPCPlanLearnsFromCI(t *testing.T) {
 		}
 	}
 }
+
+// The go-test step runs a wrapper (a tee into a report file); the plan
+// carries the command a person would type for banners and progress lines.
+func TestGRPCPlanCarriesTheDisplayCommand(t *testing.T) {
+	h := serve(t)
+	snap := h.put(t, filepath.Join(reposDir, "ci-workflow"))
+	resp, err := h.client.Plan(rpcContext(t), &glv1.PlanRequest{Snapshot: snap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range resp.GetPipeline().GetSteps() {
+		if s.GetName() != "go-test" {
+			continue
+		}
+		if s.GetDisplayCommand() != "go test -json ./..." || !strings.Contains(s.GetCommand(), "{ go test -json ./...; echo $?") {
+			t.Fatalf("go-test display %q for command %q", s.GetDisplayCommand(), s.GetCommand())
+		}
+		if s.ShownCommand() != s.GetDisplayCommand() {
+			t.Fatalf("ShownCommand %q", s.ShownCommand())
+		}
+		return
+	}
+	t.Fatal("no go-test step planned")
+}

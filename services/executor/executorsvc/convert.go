@@ -156,7 +156,7 @@ func toStepResult(r *sandbox.StepResult, s *glv1.Step) *glv1.StepResult {
 		Name: r.Name, Phase: s.GetPhase(), Command: r.Command, Workdir: r.Workdir, ExitCode: int32(r.ExitCode),
 		Status: statuses[r.Status], Tail: r.Tail, Truncated: r.Truncated, OutputBytes: r.OutputBytes,
 		Reason: r.Reason, CacheHit: r.CacheHit, CacheNote: r.CacheNote, Tier: s.GetTier(), Level: s.GetLevel(), Image: r.Image,
-		Optional: s.GetOptional(),
+		Optional: s.GetOptional(), DisplayCommand: s.GetDisplayCommand(),
 	}
 	if !r.StartedAt.IsZero() {
 		out.StartedAt, out.FinishedAt = timestamppb.New(r.StartedAt), timestamppb.New(r.FinishedAt)

@@ -773,9 +773,13 @@ type Step struct {
 	// (exit status, OOM) skips only the later steps of its own scope and those with no scope, so
 	// the other subprojects still run to their own first failure. A failed step with no scope
 	// stops the pipeline, as do a timeout, a cancellation or a step that could not run.
-	FailureScope  string `protobuf:"bytes,19,opt,name=failure_scope,json=failureScope,proto3" json:"failure_scope,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	FailureScope string `protobuf:"bytes,19,opt,name=failure_scope,json=failureScope,proto3" json:"failure_scope,omitempty"`
+	// The command as a person would type it, for display; empty means command.
+	// Set when command wraps it, e.g. to tee `go test -json` into a report
+	// file: command is what runs, display_command what reports and banners show.
+	DisplayCommand string `protobuf:"bytes,20,opt,name=display_command,json=displayCommand,proto3" json:"display_command,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Step) Reset() {
@@ -937,6 +941,13 @@ func (x *Step) GetReportFiles() []string {
 func (x *Step) GetFailureScope() string {
 	if x != nil {
 		return x.FailureScope
+	}
+	return ""
+}
+
+func (x *Step) GetDisplayCommand() string {
+	if x != nil {
+		return x.DisplayCommand
 	}
 	return ""
 }
@@ -1240,9 +1251,12 @@ type StepResult struct {
 	LintIssues int32 `protobuf:"varint,21,opt,name=lint_issues,json=lintIssues,proto3" json:"lint_issues,omitempty"`
 	// Why the dependency cache was not used or was evicted for this (install)
 	// step, e.g. the snapshot already holds a cache path, or a restore failed.
-	CacheNote     string `protobuf:"bytes,22,opt,name=cache_note,json=cacheNote,proto3" json:"cache_note,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	CacheNote string `protobuf:"bytes,22,opt,name=cache_note,json=cacheNote,proto3" json:"cache_note,omitempty"`
+	// The step's display_command (the command as a person would type it);
+	// empty means command, which is always what ran.
+	DisplayCommand string `protobuf:"bytes,23,opt,name=display_command,json=displayCommand,proto3" json:"display_command,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *StepResult) Reset() {
@@ -1425,6 +1439,13 @@ func (x *StepResult) GetLintIssues() int32 {
 func (x *StepResult) GetCacheNote() string {
 	if x != nil {
 		return x.CacheNote
+	}
+	return ""
+}
+
+func (x *StepResult) GetDisplayCommand() string {
+	if x != nil {
+		return x.DisplayCommand
 	}
 	return ""
 }
@@ -2876,7 +2897,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x04file\x18\x01 \x01(\tR\x04file\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12\x12\n" +
 	"\x04line\x18\x03 \x01(\x05R\x04line\x12\x16\n" +
-	"\x06origin\x18\x04 \x01(\tR\x06origin\"\xe5\x05\n" +
+	"\x06origin\x18\x04 \x01(\tR\x06origin\"\x8e\x06\n" +
 	"\x04Step\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12*\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x14.greenlight.v1.PhaseR\x05phase\x12\x18\n" +
@@ -2900,7 +2921,8 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"cachePaths\x12\x1a\n" +
 	"\boptional\x18\x11 \x01(\bR\boptional\x12!\n" +
 	"\freport_files\x18\x12 \x03(\tR\vreportFiles\x12#\n" +
-	"\rfailure_scope\x18\x13 \x01(\tR\ffailureScope\x1a6\n" +
+	"\rfailure_scope\x18\x13 \x01(\tR\ffailureScope\x12'\n" +
+	"\x0fdisplay_command\x18\x14 \x01(\tR\x0edisplayCommand\x1a6\n" +
 	"\bEnvEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x86\x02\n" +
@@ -2927,7 +2949,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\tmax_level\x18\x06 \x01(\x0e2\x14.greenlight.v1.LevelR\bmaxLevel\x12\x14\n" +
 	"\x05notes\x18\a \x03(\tR\x05notes\x12:\n" +
 	"\vtime_budget\x18\b \x01(\v2\x19.google.protobuf.DurationR\n" +
-	"timeBudget\"\xb9\x06\n" +
+	"timeBudget\"\xe2\x06\n" +
 	"\n" +
 	"StepResult\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12*\n" +
@@ -2957,7 +2979,8 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\vlint_issues\x18\x15 \x01(\x05R\n" +
 	"lintIssues\x12\x1d\n" +
 	"\n" +
-	"cache_note\x18\x16 \x01(\tR\tcacheNote\"\x9a\x02\n" +
+	"cache_note\x18\x16 \x01(\tR\tcacheNote\x12'\n" +
+	"\x0fdisplay_command\x18\x17 \x01(\tR\x0edisplayCommand\"\x9a\x02\n" +
 	"\bTestCase\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05suite\x18\x02 \x01(\tR\x05suite\x12\x12\n" +

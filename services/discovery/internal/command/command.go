@@ -39,6 +39,9 @@ type Command struct {
 	Level   Level
 	Tier    Tier
 	Command string
+	// Display is Command as a person would type it, when Command wraps it
+	// (e.g. to tee a report file); empty means Command itself.
+	Display string
 	// Workdir is relative to the workspace root, "." for the root.
 	Workdir string
 	Env     map[string]string

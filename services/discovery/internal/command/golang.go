@@ -24,9 +24,12 @@ func (e *extractor) golang() {
 	e.add(Command{Name: "go-vet", Phase: PhaseLint, Command: "go vet ./...", Env: clone(env), Source: def("")})
 	if e.sp.HasTests {
 		cmd, reports := goTestCommand("go-test")
-		e.add(Command{Name: "go-test", Phase: PhaseTest, Command: cmd, ReportFiles: reports, Env: clone(env), Source: def("")})
+		e.add(Command{Name: "go-test", Phase: PhaseTest, Command: cmd, Display: goTestDisplay, ReportFiles: reports, Env: clone(env), Source: def("")})
 	}
 }
+
+// goTestDisplay is what the go-test step's wrapper runs.
+const goTestDisplay = "go test -json ./..."
 
 // goTestCommand runs `go test -json ./...` with its event stream teed into
 // a report file, so the loop counts from the whole stream even when the log
@@ -37,7 +40,7 @@ func (e *extractor) golang() {
 func goTestCommand(name string) (string, []string) {
 	base := ReportDir + "/" + fileName(name)
 	report, rc := base+".jsonl", base+".rc"
-	cmd := fmt.Sprintf(`mkdir -p %s && rm -f %s && { go test -json ./...; echo $? >%s; } | tee %s; exit "$(cat %s 2>/dev/null || echo 1)"`,
-		ReportDir, rc, rc, report, rc)
+	cmd := fmt.Sprintf(`mkdir -p %s && rm -f %s && { %s; echo $? >%s; } | tee %s; exit "$(cat %s 2>/dev/null || echo 1)"`,
+		ReportDir, rc, goTestDisplay, rc, report, rc)
 	return cmd, []string{report}
 }

@@ -69,7 +69,7 @@ func (e *hostExecutor) Execute(req *glv1.ExecuteRequest, stream grpc.ServerStrea
 	stop := ""
 	for i, s := range req.GetPipeline().GetSteps() {
 		res := &glv1.StepResult{Name: s.GetName(), Phase: s.GetPhase(), Command: s.GetCommand(), Workdir: s.GetWorkdir(),
-			Tier: s.GetTier(), Level: s.GetLevel(), Optional: s.GetOptional(), Image: "host (test executor)"}
+			Tier: s.GetTier(), Level: s.GetLevel(), Optional: s.GetOptional(), Image: "host (test executor)", DisplayCommand: s.GetDisplayCommand()}
 		if stop != "" {
 			res.Status, res.Reason = glv1.StepStatus_STEP_STATUS_SKIPPED, stop
 			results = append(results, res)

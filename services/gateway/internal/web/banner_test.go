@@ -26,6 +26,9 @@ func TestBanner(t *testing.T) {
 	ok, failed := glv1.StepStatus_STEP_STATUS_OK, glv1.StepStatus_STEP_STATUS_FAILED
 	optionalFail := step("lint", failed, 1)
 	optionalFail.Optional = true
+	wrapped := step("go-test", failed, 1)
+	wrapped.Command = "{ go test -json ./...; echo $? >rc; } | tee report.jsonl; exit $(cat rc)"
+	wrapped.DisplayCommand = "go test -json ./..."
 	tests := []struct {
 		name  string
 		run   *glv1.Run
@@ -43,6 +46,8 @@ func TestBanner(t *testing.T) {
 		{"pass contradicted", finished(glv1.Verdict_VERDICT_PASS, step("build", ok, 0), step("test", failed, 2)), bannerError,
 			"Inconsistent result: PASS recorded, but a required step did not succeed"},
 		{"canned fail", loopfake.FailingVerifyRun("r", nil), bannerFail,
+			"Execution failed: step go-test (go test -json ./...) exited with code 1"},
+		{"wrapped command shows its display form", finished(glv1.Verdict_VERDICT_FAIL, step("build", ok, 0), wrapped), bannerFail,
 			"Execution failed: step go-test (go test -json ./...) exited with code 1"},
 		{"timeout", finished(glv1.Verdict_VERDICT_FAIL, step("build", ok, 0), step("test", glv1.StepStatus_STEP_STATUS_TIMED_OUT, -1)), bannerFail,
 			"Execution failed: step test (make test) timed out after 1m30s"},

@@ -164,7 +164,7 @@ func firstTime(run *glv1.Run) *timestamppb.Timestamp {
 func newStepView(runID string, i int, s *glv1.StepResult) stepView {
 	st := stepStatusName(s.GetStatus())
 	v := stepView{
-		Index: i + 1, Name: s.GetName(), Phase: phaseName(s.GetPhase()), Command: s.GetCommand(),
+		Index: i + 1, Name: s.GetName(), Phase: phaseName(s.GetPhase()), Command: s.ShownCommand(),
 		Workdir: firstNonEmpty(s.GetWorkdir(), "."), Duration: formatProtoDuration(s.GetDuration()),
 		Status: st, StClass: statusClass(st), CacheHit: s.GetCacheHit(), Optional: s.GetOptional(),
 		Truncated: s.GetTruncated(), Reason: s.GetReason(), ExitCode: "—",

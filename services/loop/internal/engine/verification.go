@@ -207,7 +207,7 @@ func (r *run) recordSkips(v *verification) error {
 // did not pass ("" when none).
 func failedCommand(outcomes []score.StepOutcome) string {
 	if o, ok := firstFailure(outcomes); ok {
-		return o.Result.GetCommand()
+		return o.Result.ShownCommand()
 	}
 	return ""
 }

@@ -127,7 +127,7 @@ func stepResult(o score.StepOutcome) *glv1.StepResult {
 	if o.Result != nil {
 		sr = proto.Clone(o.Result).(*glv1.StepResult)
 	} else {
-		sr = &glv1.StepResult{Name: o.Step.GetName(), Phase: o.Step.GetPhase(), Command: o.Step.GetCommand(),
+		sr = &glv1.StepResult{Name: o.Step.GetName(), Phase: o.Step.GetPhase(), Command: o.Step.GetCommand(), DisplayCommand: o.Step.GetDisplayCommand(),
 			Workdir: o.Step.GetWorkdir(), Status: glv1.StepStatus_STEP_STATUS_SKIPPED, Tier: o.Step.GetTier(),
 			Level: o.Step.GetLevel(), Optional: o.Step.GetOptional()}
 	}
