@@ -29,6 +29,7 @@ func (c *Capabilities) learn(ci cisource.Learned) {
 			c.Notes = append(c.Notes, fmt.Sprintf("%s is required: the maintainers run it (%s:%d `%s`)", cmd.Name, by.Source.File, by.Source.Line, clip(by.Run)))
 		}
 	}
+	c.adoptIgnoreScripts(ci)
 	c.whitelistCI(ci)
 }
 

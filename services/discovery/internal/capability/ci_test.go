@@ -224,3 +224,36 @@ func TestCIInstallDoesNotPromoteTheAdvisoryInstall(t *testing.T) {
 		t.Fatalf("no pip-install step: %+v", p.Steps)
 	}
 }
+
+// node-semver's shape: CI runs `npm test --ignore-scripts` and lints in a
+// step of its own, so the planned npm-test skips posttest (lint, then
+// template-oss-check against a git remote a snapshot does not have); a
+// different script or package manager in CI changes nothing.
+func TestCIIgnoreScriptsIsAdopted(t *testing.T) {
+	pkg := `{"name":"x","version":"1.0.0","scripts":{"test":"tap","posttest":"npm run lint","lint":"eslint ."}}`
+	workflow := "jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n" +
+		"      - run: npm i --ignore-scripts\n      - run: npm test --ignore-scripts\n      - run: yarn lint --ignore-scripts\n"
+	c, err := build(t, map[string]string{"package.json": pkg, "package-lock.json": "{}", "test/a.js": "",
+		".github/workflows/ci.yml": workflow}, capability.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, cmd := range c.Commands {
+		got[cmd.Name] = cmd.Command
+	}
+	if got["npm-test"] != "npm test --ignore-scripts" {
+		t.Errorf("npm-test = %q, want the maintainers' `npm test --ignore-scripts` (notes %q)", got["npm-test"], c.Notes)
+	}
+	if got["npm-lint"] != "npm run lint" {
+		t.Errorf("npm-lint = %q: CI lints with yarn, not npm", got["npm-lint"])
+	}
+	if !strings.Contains(strings.Join(c.Notes, "\n"), "npm-test runs with --ignore-scripts as the maintainers' CI does (.github/workflows/ci.yml:7") {
+		t.Errorf("no note names the CI line: %q", c.Notes)
+	}
+	for _, cmd := range c.Commands {
+		if cmd.Source.Origin == "ci" && strings.Contains(cmd.Command, "npm test") {
+			t.Errorf("the adopted CI line is whitelisted twice: %+v", cmd)
+		}
+	}
+}

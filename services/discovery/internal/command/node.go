@@ -55,6 +55,7 @@ func (e *extractor) node() {
 			Command: `node -e 'JSON.parse(require("fs").readFileSync("package.json", "utf8"))'`})
 		return
 	}
+	e.nodeVersionNote()
 	e.nodeInstall()
 	e.nodeWorkspaceNotes()
 	if info.ManagerNote != "" {
@@ -86,7 +87,7 @@ func (e *extractor) node() {
 		}
 		cmd := scriptCommand(pm, n)
 		have[phase] = have[phase] || tier == Tier0
-		e.add(Command{Name: pm + "-" + strings.ReplaceAll(n, ":", "-"), Phase: phase, Tier: tier, Command: cmd, Env: managerEnv(pm),
+		e.add(Command{Name: pm + "-" + strings.ReplaceAll(n, ":", "-"), Phase: phase, Tier: tier, Command: cmd, Env: e.nodeEnv(),
 			Source: Source{File: info.File, Key: "scripts." + n, Line: info.ScriptLines[n], Origin: OriginDiscovered}})
 	}
 	e.nodeDefaults(have)
@@ -161,7 +162,7 @@ func (e *extractor) nodeInstall() {
 	if locked {
 		keys = append([]string{info.Lockfile}, keys...)
 	}
-	e.add(Command{Name: e.sp.PackageManager + "-install", Phase: PhaseInstall, Command: cmd, Env: managerEnv(e.sp.PackageManager), CacheKeyFiles: keys,
+	e.add(Command{Name: e.sp.PackageManager + "-install", Phase: PhaseInstall, Command: cmd, Env: e.nodeEnv(), CacheKeyFiles: keys,
 		CachePaths: e.nodeModules(), Source: Source{File: firstNonEmpty(info.Lockfile, info.File), Origin: OriginDefault}})
 }
 
@@ -186,14 +187,14 @@ func (e *extractor) nodeDefaults(have map[Phase]bool) {
 	info := e.sp.Node
 	if info.TSConfig && !have[PhaseTypecheck] {
 		if info.TypeScript {
-			e.add(Command{Name: "tsc", Phase: PhaseTypecheck, Command: "npx --no tsc --noEmit",
+			e.add(Command{Name: "tsc", Phase: PhaseTypecheck, Command: "npx --no tsc --noEmit", Env: e.nodeEnv(),
 				Source: Source{File: e.file("tsconfig.json"), Origin: OriginDefault}})
 		} else {
 			e.note("%s: tsconfig.json found but typescript is not a dependency; no tsc step", e.sp.Root)
 		}
 	}
 	if !have[PhaseBuild] && !have[PhaseTest] && info.MainFile != "" && safeWord.MatchString(info.MainFile) {
-		e.add(Command{Name: "node-check", Phase: PhaseBuild, Command: "node --check " + info.MainFile,
+		e.add(Command{Name: "node-check", Phase: PhaseBuild, Command: "node --check " + info.MainFile, Env: e.nodeEnv(),
 			Source: Source{File: info.File, Key: "main", Origin: OriginDefault}})
 	}
 }
