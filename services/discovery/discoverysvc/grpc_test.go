@@ -14,6 +14,7 @@ import (
 	"time"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
 	"github.com/greenlight-dev/greenlight/pkg/server"
 	"github.com/greenlight-dev/greenlight/pkg/workspace"
@@ -297,8 +298,8 @@ func TestGRPCPlanCarriesTheDisplayCommand(t *testing.T) {
 		if s.GetDisplayCommand() != "go test -json ./..." || !strings.Contains(s.GetCommand(), "{ go test -json ./...; echo $?") {
 			t.Fatalf("go-test display %q for command %q", s.GetDisplayCommand(), s.GetCommand())
 		}
-		if s.ShownCommand() != s.GetDisplayCommand() {
-			t.Fatalf("ShownCommand %q", s.ShownCommand())
+		if display.Command(s) != s.GetDisplayCommand() {
+			t.Fatalf("display.Command %q", display.Command(s))
 		}
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/progress"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/termtext"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 )
 
 // Markdown renders a finished run for pasting into a pull request or an
@@ -38,7 +39,7 @@ func markdown(run *glv1.Run, reportURL string) string {
 			if c := s.GetCounts(); c.GetTotal() > 0 || c.GetIncomplete() {
 				tests = progress.Counts(c)
 			}
-			fmt.Fprintf(&b, "| %d | %s | `%s` | %s | %d | %s | %s | %s |\n", i+1, s.GetName(), mdCell(s.ShownCommand()),
+			fmt.Fprintf(&b, "| %d | %s | `%s` | %s | %d | %s | %s | %s |\n", i+1, s.GetName(), mdCell(display.Command(s)),
 				progress.StepStatus(s.GetStatus()), s.GetExitCode(), progress.Duration(s.GetDuration().AsDuration()), cache, tests)
 		}
 		b.WriteString("\n")

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 )
 
 // Banner classes (CSS and tests).
@@ -65,7 +66,7 @@ func passBanner(run *glv1.Run) banner {
 			}
 			return banner{Class: bannerError, Title: "Inconsistent result: PASS recorded, but a required step did not succeed",
 				Detail: []string{fmt.Sprintf("Step %s (%s) ended %s with exit code %d. Treat this run as not verified.",
-					s.GetName(), s.ShownCommand(), stepStatusName(s.GetStatus()), s.GetExitCode())}}
+					s.GetName(), display.Command(s), stepStatusName(s.GetStatus()), s.GetExitCode())}}
 		}
 		ran++
 	}
@@ -113,7 +114,7 @@ func failBanner(res *glv1.Result) banner {
 
 // failedStepSentence says how step s failed, with command and workdir.
 func failedStepSentence(s *glv1.StepResult) string {
-	where := fmt.Sprintf("step %s (%s", s.GetName(), s.ShownCommand())
+	where := fmt.Sprintf("step %s (%s", s.GetName(), display.Command(s))
 	if wd := s.GetWorkdir(); wd != "" && wd != "." {
 		where += " in " + wd
 	}

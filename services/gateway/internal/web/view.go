@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 )
 
 // reportView is everything the report template shows; templates only
@@ -164,7 +165,7 @@ func firstTime(run *glv1.Run) *timestamppb.Timestamp {
 func newStepView(runID string, i int, s *glv1.StepResult) stepView {
 	st := stepStatusName(s.GetStatus())
 	v := stepView{
-		Index: i + 1, Name: s.GetName(), Phase: phaseName(s.GetPhase()), Command: s.ShownCommand(),
+		Index: i + 1, Name: s.GetName(), Phase: phaseName(s.GetPhase()), Command: display.Command(s),
 		Workdir: firstNonEmpty(s.GetWorkdir(), "."), Duration: formatProtoDuration(s.GetDuration()),
 		Status: st, StClass: statusClass(st), CacheHit: s.GetCacheHit(), Optional: s.GetOptional(),
 		Truncated: s.GetTruncated(), Reason: s.GetReason(), ExitCode: "—",

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
 )
 
@@ -207,7 +208,7 @@ func (r *run) recordSkips(v *verification) error {
 // did not pass ("" when none).
 func failedCommand(outcomes []score.StepOutcome) string {
 	if o, ok := firstFailure(outcomes); ok {
-		return o.Result.ShownCommand()
+		return display.Command(o.Result)
 	}
 	return ""
 }
