@@ -14,8 +14,8 @@ import (
 	"time"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
-	"github.com/greenlight-dev/greenlight/pkg/display"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 	"github.com/greenlight-dev/greenlight/pkg/server"
 	"github.com/greenlight-dev/greenlight/pkg/workspace"
 	"go.uber.org/zap/zaptest"
