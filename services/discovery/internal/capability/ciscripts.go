@@ -29,7 +29,7 @@ func (c *Capabilities) adoptIgnoreScripts(ci cisource.Learned) {
 		if !ok {
 			continue
 		}
-		if by, ok := c.ciRunsIgnoringScripts(*cmd, inv, ci); ok {
+		if by, ok := ciRunsIgnoringScripts(*cmd, inv, ci); ok {
 			cmd.Command += " " + ignoreScripts
 			c.Notes = append(c.Notes, fmt.Sprintf("%s runs with %s as the maintainers' CI does (%s:%d `%s`): its pre/post scripts are not run",
 				cmd.Name, ignoreScripts, by.Source.File, by.Source.Line, clip(by.Run)))
@@ -38,9 +38,9 @@ func (c *Capabilities) adoptIgnoreScripts(ci cisource.Learned) {
 }
 
 // ciRunsIgnoringScripts finds a runnable CI line that is one invocation of
-// the same script by the same program, in cmd's subproject, with
+// the same script by the same program, in cmd's directory, with
 // --ignore-scripts.
-func (c *Capabilities) ciRunsIgnoringScripts(cmd command.Command, inv cisource.Invocation, ci cisource.Learned) (cisource.Command, bool) {
+func ciRunsIgnoringScripts(cmd command.Command, inv cisource.Invocation, ci cisource.Learned) (cisource.Command, bool) {
 	prog := strings.Fields(cmd.Command)[0]
 	for _, lc := range ci.Commands {
 		if !lc.FromCI || lc.Skip != "" || strings.Contains(lc.Run, "$") {
@@ -50,7 +50,8 @@ func (c *Capabilities) ciRunsIgnoringScripts(cmd command.Command, inv cisource.I
 		if !ok || theirs.Key != inv.Key || strings.Fields(lc.Run)[0] != prog || !slices.Contains(theirs.Args, ignoreScripts) {
 			continue
 		}
-		if root, _ := c.owner(lc.Workdir); root == cmd.Subproject && lc.Workdir == cmd.Workdir {
+		// The same directory: the same subproject's script.
+		if lc.Workdir == cmd.Workdir {
 			return lc, true
 		}
 	}
