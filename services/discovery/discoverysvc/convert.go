@@ -56,6 +56,9 @@ func stepProto(c command.Command) *glv1.Step {
 	if c.Timeout > 0 {
 		s.Timeout = durationpb.New(c.Timeout)
 	}
+	if r := c.RequiredBy; r != nil {
+		s.RequiredBy = &glv1.CommandSource{File: r.File, Key: r.Key, Line: int32(r.Line), Origin: r.Origin}
+	}
 	return s
 }
 

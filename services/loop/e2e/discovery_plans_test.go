@@ -381,6 +381,21 @@ func TestDiscoveredPipelinesRunInTheSandbox(t *testing.T) {
 			}
 			testsPassed(t, r, "pytest", "", 1)
 		}},
+		// CI type-checks with a pinned mypy (the typing extra) that PyPI
+		// would give; offline the image's mypy runs instead, so its
+		// findings (strict mode: an unannotated function) cannot decide:
+		// ERROR naming the CI line, while the tests ran and passed.
+		{fixture: "python-ci-typecheck", verdict: glv1.Verdict_VERDICT_ERROR, check: func(t *testing.T, r *planRun) {
+			st := r.step(t, "mypy")
+			if st.GetStatus() != glv1.StepStatus_STEP_STATUS_ERROR || !strings.Contains(st.GetReason(), ".github/workflows/ci.yml:15") ||
+				!strings.Contains(st.GetReason(), "image's ran") {
+				t.Errorf("mypy %s %q, want an ERROR naming the CI line and the image's version", st.GetStatus(), st.GetReason())
+			}
+			if !strings.Contains(st.GetTail(), "Function is missing a type annotation") {
+				t.Errorf("mypy did not run and find the unannotated function:\n%s", st.GetTail())
+			}
+			testsPassed(t, r, "pytest", "", 1)
+		}},
 		{fixture: "maven", offline: "its POM asks for Java 21 and junit-jupiter 5.10.2; the java image has Debian bookworm's OpenJDK 17 and JUnit 5.9.2 (no newer ones are packaged), so it needs an upstream image and Maven Central"},
 		// Issue 12's runtimes, each in its offline image.
 		// rust-version 1.70: the image's Rust must be at least that (a

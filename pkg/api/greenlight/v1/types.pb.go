@@ -778,8 +778,12 @@ type Step struct {
 	// Set when command wraps it, e.g. to tee `go test -json` into a report
 	// file: command is what runs, display_command what reports and banners show.
 	DisplayCommand string `protobuf:"bytes,20,opt,name=display_command,json=displayCommand,proto3" json:"display_command,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Why a check that is advisory by default (lint, typecheck) decides the verdict: the CI
+	// line (origin "ci") or greenlight.yaml entry (origin "greenlight.yaml") that made it
+	// required. Unset for steps required by default (build, test) and for advisory ones.
+	RequiredBy    *CommandSource `protobuf:"bytes,21,opt,name=required_by,json=requiredBy,proto3" json:"required_by,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Step) Reset() {
@@ -950,6 +954,13 @@ func (x *Step) GetDisplayCommand() string {
 		return x.DisplayCommand
 	}
 	return ""
+}
+
+func (x *Step) GetRequiredBy() *CommandSource {
+	if x != nil {
+		return x.RequiredBy
+	}
+	return nil
 }
 
 // Limits are the sandbox resource limits.
@@ -2897,7 +2908,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x04file\x18\x01 \x01(\tR\x04file\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12\x12\n" +
 	"\x04line\x18\x03 \x01(\x05R\x04line\x12\x16\n" +
-	"\x06origin\x18\x04 \x01(\tR\x06origin\"\x8e\x06\n" +
+	"\x06origin\x18\x04 \x01(\tR\x06origin\"\xcd\x06\n" +
 	"\x04Step\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12*\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x14.greenlight.v1.PhaseR\x05phase\x12\x18\n" +
@@ -2922,7 +2933,9 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\boptional\x18\x11 \x01(\bR\boptional\x12!\n" +
 	"\freport_files\x18\x12 \x03(\tR\vreportFiles\x12#\n" +
 	"\rfailure_scope\x18\x13 \x01(\tR\ffailureScope\x12'\n" +
-	"\x0fdisplay_command\x18\x14 \x01(\tR\x0edisplayCommand\x1a6\n" +
+	"\x0fdisplay_command\x18\x14 \x01(\tR\x0edisplayCommand\x12=\n" +
+	"\vrequired_by\x18\x15 \x01(\v2\x1c.greenlight.v1.CommandSourceR\n" +
+	"requiredBy\x1a6\n" +
 	"\bEnvEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x86\x02\n" +
@@ -3256,57 +3269,58 @@ var file_greenlight_v1_types_proto_depIdxs = []int32{
 	1,  // 3: greenlight.v1.Step.tier:type_name -> greenlight.v1.Tier
 	2,  // 4: greenlight.v1.Step.level:type_name -> greenlight.v1.Level
 	11, // 5: greenlight.v1.Step.source:type_name -> greenlight.v1.CommandSource
-	32, // 6: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
-	1,  // 7: greenlight.v1.TierSelection.tier:type_name -> greenlight.v1.Tier
-	12, // 8: greenlight.v1.Pipeline.steps:type_name -> greenlight.v1.Step
-	13, // 9: greenlight.v1.Pipeline.limits:type_name -> greenlight.v1.Limits
-	14, // 10: greenlight.v1.Pipeline.tiers:type_name -> greenlight.v1.TierSelection
-	2,  // 11: greenlight.v1.Pipeline.max_level:type_name -> greenlight.v1.Level
-	32, // 12: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
-	0,  // 13: greenlight.v1.StepResult.phase:type_name -> greenlight.v1.Phase
-	3,  // 14: greenlight.v1.StepResult.status:type_name -> greenlight.v1.StepStatus
-	33, // 15: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
-	33, // 16: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
-	32, // 17: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
-	10, // 18: greenlight.v1.StepResult.log_digest:type_name -> greenlight.v1.Digest
-	1,  // 19: greenlight.v1.StepResult.tier:type_name -> greenlight.v1.Tier
-	2,  // 20: greenlight.v1.StepResult.level:type_name -> greenlight.v1.Level
-	18, // 21: greenlight.v1.StepResult.counts:type_name -> greenlight.v1.TestCounts
-	6,  // 22: greenlight.v1.TestCase.status:type_name -> greenlight.v1.TestStatus
-	32, // 23: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
-	10, // 24: greenlight.v1.Evidence.log_digest:type_name -> greenlight.v1.Digest
-	7,  // 25: greenlight.v1.Failure.kind:type_name -> greenlight.v1.FailureKind
-	19, // 26: greenlight.v1.Failure.evidence:type_name -> greenlight.v1.Evidence
-	20, // 27: greenlight.v1.Failure.frames:type_name -> greenlight.v1.Frame
-	2,  // 28: greenlight.v1.Score.level:type_name -> greenlight.v1.Level
-	8,  // 29: greenlight.v1.Score.decided_by:type_name -> greenlight.v1.ScoreSource
-	3,  // 30: greenlight.v1.CommandRecord.status:type_name -> greenlight.v1.StepStatus
-	33, // 31: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
-	33, // 32: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
-	10, // 33: greenlight.v1.Manifest.snapshot:type_name -> greenlight.v1.Digest
-	24, // 34: greenlight.v1.Manifest.commands_executed:type_name -> greenlight.v1.CommandRecord
-	25, // 35: greenlight.v1.Manifest.platform:type_name -> greenlight.v1.Platform
-	13, // 36: greenlight.v1.Manifest.limits:type_name -> greenlight.v1.Limits
-	10, // 37: greenlight.v1.Artifact.digest:type_name -> greenlight.v1.Digest
-	5,  // 38: greenlight.v1.Result.status:type_name -> greenlight.v1.Verdict
-	26, // 39: greenlight.v1.Result.manifest:type_name -> greenlight.v1.Manifest
-	16, // 40: greenlight.v1.Result.steps:type_name -> greenlight.v1.StepResult
-	18, // 41: greenlight.v1.Result.counts:type_name -> greenlight.v1.TestCounts
-	21, // 42: greenlight.v1.Result.failures:type_name -> greenlight.v1.Failure
-	23, // 43: greenlight.v1.Result.score:type_name -> greenlight.v1.Score
-	2,  // 44: greenlight.v1.Result.level:type_name -> greenlight.v1.Level
-	17, // 45: greenlight.v1.Result.tests:type_name -> greenlight.v1.TestCase
-	27, // 46: greenlight.v1.Result.artifacts:type_name -> greenlight.v1.Artifact
-	14, // 47: greenlight.v1.Result.tiers:type_name -> greenlight.v1.TierSelection
-	9,  // 48: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
-	10, // 49: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
-	10, // 50: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
-	30, // 51: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
-	52, // [52:52] is the sub-list for method output_type
-	52, // [52:52] is the sub-list for method input_type
-	52, // [52:52] is the sub-list for extension type_name
-	52, // [52:52] is the sub-list for extension extendee
-	0,  // [0:52] is the sub-list for field type_name
+	11, // 6: greenlight.v1.Step.required_by:type_name -> greenlight.v1.CommandSource
+	32, // 7: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
+	1,  // 8: greenlight.v1.TierSelection.tier:type_name -> greenlight.v1.Tier
+	12, // 9: greenlight.v1.Pipeline.steps:type_name -> greenlight.v1.Step
+	13, // 10: greenlight.v1.Pipeline.limits:type_name -> greenlight.v1.Limits
+	14, // 11: greenlight.v1.Pipeline.tiers:type_name -> greenlight.v1.TierSelection
+	2,  // 12: greenlight.v1.Pipeline.max_level:type_name -> greenlight.v1.Level
+	32, // 13: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
+	0,  // 14: greenlight.v1.StepResult.phase:type_name -> greenlight.v1.Phase
+	3,  // 15: greenlight.v1.StepResult.status:type_name -> greenlight.v1.StepStatus
+	33, // 16: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
+	33, // 17: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
+	32, // 18: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
+	10, // 19: greenlight.v1.StepResult.log_digest:type_name -> greenlight.v1.Digest
+	1,  // 20: greenlight.v1.StepResult.tier:type_name -> greenlight.v1.Tier
+	2,  // 21: greenlight.v1.StepResult.level:type_name -> greenlight.v1.Level
+	18, // 22: greenlight.v1.StepResult.counts:type_name -> greenlight.v1.TestCounts
+	6,  // 23: greenlight.v1.TestCase.status:type_name -> greenlight.v1.TestStatus
+	32, // 24: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
+	10, // 25: greenlight.v1.Evidence.log_digest:type_name -> greenlight.v1.Digest
+	7,  // 26: greenlight.v1.Failure.kind:type_name -> greenlight.v1.FailureKind
+	19, // 27: greenlight.v1.Failure.evidence:type_name -> greenlight.v1.Evidence
+	20, // 28: greenlight.v1.Failure.frames:type_name -> greenlight.v1.Frame
+	2,  // 29: greenlight.v1.Score.level:type_name -> greenlight.v1.Level
+	8,  // 30: greenlight.v1.Score.decided_by:type_name -> greenlight.v1.ScoreSource
+	3,  // 31: greenlight.v1.CommandRecord.status:type_name -> greenlight.v1.StepStatus
+	33, // 32: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
+	33, // 33: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
+	10, // 34: greenlight.v1.Manifest.snapshot:type_name -> greenlight.v1.Digest
+	24, // 35: greenlight.v1.Manifest.commands_executed:type_name -> greenlight.v1.CommandRecord
+	25, // 36: greenlight.v1.Manifest.platform:type_name -> greenlight.v1.Platform
+	13, // 37: greenlight.v1.Manifest.limits:type_name -> greenlight.v1.Limits
+	10, // 38: greenlight.v1.Artifact.digest:type_name -> greenlight.v1.Digest
+	5,  // 39: greenlight.v1.Result.status:type_name -> greenlight.v1.Verdict
+	26, // 40: greenlight.v1.Result.manifest:type_name -> greenlight.v1.Manifest
+	16, // 41: greenlight.v1.Result.steps:type_name -> greenlight.v1.StepResult
+	18, // 42: greenlight.v1.Result.counts:type_name -> greenlight.v1.TestCounts
+	21, // 43: greenlight.v1.Result.failures:type_name -> greenlight.v1.Failure
+	23, // 44: greenlight.v1.Result.score:type_name -> greenlight.v1.Score
+	2,  // 45: greenlight.v1.Result.level:type_name -> greenlight.v1.Level
+	17, // 46: greenlight.v1.Result.tests:type_name -> greenlight.v1.TestCase
+	27, // 47: greenlight.v1.Result.artifacts:type_name -> greenlight.v1.Artifact
+	14, // 48: greenlight.v1.Result.tiers:type_name -> greenlight.v1.TierSelection
+	9,  // 49: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
+	10, // 50: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
+	10, // 51: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
+	30, // 52: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
+	53, // [53:53] is the sub-list for method output_type
+	53, // [53:53] is the sub-list for method input_type
+	53, // [53:53] is the sub-list for extension type_name
+	53, // [53:53] is the sub-list for extension extendee
+	0,  // [0:53] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_types_proto_init() }

@@ -61,6 +61,12 @@ func TestConfigPromotesAndDemotes(t *testing.T) {
 		t.Fatalf("ruff optional=%v (want false), mypy optional=%v (want true), pytest optional=%v (want true)",
 			cmds["ruff"].Optional, cmds["mypy"].Optional, cmds["pytest"].Optional)
 	}
+	if rb := cmds["ruff"].RequiredBy; rb == nil || rb.Origin != command.OriginGreenlight || rb.File != "greenlight.yaml" {
+		t.Fatalf("ruff's RequiredBy = %+v, want the greenlight.yaml entry", rb)
+	}
+	if cmds["pytest"].RequiredBy != nil {
+		t.Fatalf("demoted pytest keeps RequiredBy %+v", cmds["pytest"].RequiredBy)
+	}
 }
 
 func TestRequiredListErrors(t *testing.T) {

@@ -211,6 +211,10 @@ func (c *Capabilities) require(cfg *repoconfig.Config) error {
 		for i := range c.Commands {
 			if c.Commands[i].Name == name {
 				c.Commands[i].Optional = !r.Required
+				c.Commands[i].RequiredBy = nil
+				if r.Required {
+					c.Commands[i].RequiredBy = &command.Source{File: r.File, Key: r.Key, Line: r.Line, Origin: command.OriginGreenlight}
+				}
 				found = true
 			}
 		}

@@ -26,6 +26,8 @@ func (c *Capabilities) learn(ci cisource.Learned) {
 		}
 		if by, ok := c.maintainersRun(*cmd, ci); ok {
 			cmd.Optional = false
+			src := by.Source
+			cmd.RequiredBy = &src
 			c.Notes = append(c.Notes, fmt.Sprintf("%s is required: the maintainers run it (%s:%d `%s`)", cmd.Name, by.Source.File, by.Source.Line, clip(by.Run)))
 		}
 	}

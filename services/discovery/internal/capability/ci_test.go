@@ -40,6 +40,9 @@ func TestCIRunLintIsRequiredOtherLintAdvisory(t *testing.T) {
 	if !ok || vet.Optional {
 		t.Errorf("go-vet (run by CI) must be a required step: %+v", vet)
 	}
+	if rb := vet.RequiredBy; rb == nil || rb.Origin != "ci" || rb.File != ".github/workflows/ci.yml" || rb.Line != 8 {
+		t.Errorf("go-vet's RequiredBy = %+v, want the CI line .github/workflows/ci.yml:8", rb)
+	}
 	lint, ok := steps["web:npm-lint"]
 	if !ok || !lint.Optional || !lint.ContinueOnFailure {
 		t.Errorf("web:npm-lint (not run by CI) must stay advisory: %+v", lint)

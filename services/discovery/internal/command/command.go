@@ -53,7 +53,12 @@ type Command struct {
 	// Optional marks an advisory step: it runs and is reported and scored,
 	// but its failure never fails the verdict.
 	Optional bool
-	Group    string
+	// RequiredBy is the CI line or greenlight.yaml entry that made a check
+	// (advisory by default) required; nil otherwise. The loop tells a
+	// check CI requires apart when its pinned version could not be
+	// installed.
+	RequiredBy *Source
+	Group      string
 	// FailureScope names the independent subproject whose later steps a
 	// failure of this one skips (set by planning; empty: all of them).
 	FailureScope string

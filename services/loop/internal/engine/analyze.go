@@ -34,6 +34,7 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 		if v.exec != nil {
 			o.Result = classifyOldToolchain(s, classifyInstallEnv(s, classifyMissingTool(s, v.exec.results[i])))
 			o.Result = classifyMissingDeps(unreachable, s, o.Result, fsys)
+			o.Result = classifyUnpinnedCheck(unreachable, s, o.Result)
 		}
 		if o.Result != nil && o.Ran() {
 			rep, err := r.parseStep(ctx, o, fsys, v.exec.artifactsFor(i))

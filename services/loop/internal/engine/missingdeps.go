@@ -83,3 +83,50 @@ func projectModule(tree fs.FS, workdir, module string) bool {
 	}
 	return false
 }
+
+// classifyUnpinnedCheck turns a failed lint or type check that the
+// repository's CI requires into an ERROR when the package index was
+// unreachable: the tool version the project pins (uv.lock, requirements,
+// tox deps) could not be installed, so the image's version ran, and a
+// different mypy or ruff finds different things (markupsafe: mypy 1.0 in
+// the image, 1.15 locked). Its findings cannot decide the verdict either
+// way. A check greenlight.yaml made required stays decisive: the person
+// who configured it chose the tool greenlight has.
+func classifyUnpinnedCheck(unreachable bool, s *glv1.Step, r *glv1.StepResult) *glv1.StepResult {
+	if !unreachable || s.GetOptional() || r.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
+		return r
+	}
+	if p := s.GetPhase(); p != glv1.Phase_PHASE_LINT && p != glv1.Phase_PHASE_TYPECHECK {
+		return r
+	}
+	by := ciRequirement(s)
+	if by == nil {
+		return r
+	}
+	out := proto.Clone(r).(*glv1.StepResult)
+	out.Status = glv1.StepStatus_STEP_STATUS_ERROR
+	out.Reason = fmt.Sprintf("environment: the maintainers' CI requires %s (%s:%d), but the package index was unreachable "+
+		"(see pip-fallback), so the version the project pins was not installed and the image's ran: its findings cannot decide the verdict; "+
+		"%s, or make it advisory (greenlight.yaml `advisory: [%s]`)", s.GetName(), by.GetFile(), by.GetLine(), egressSetting, s.GetName())
+	return out
+}
+
+// ciRequirement is the CI line that makes a step required: the promotion
+// of a discovered check, or the step's own source when CI is where it was
+// learned.
+func ciRequirement(s *glv1.Step) *glv1.CommandSource {
+	if rb := s.GetRequiredBy(); rb != nil {
+		if rb.GetOrigin() == ciOrigin {
+			return rb
+		}
+		return nil
+	}
+	if src := s.GetSource(); src.GetOrigin() == ciOrigin {
+		return src
+	}
+	return nil
+}
+
+// ciOrigin is the CommandSource origin of what discovery learned from the
+// repository's CI files.
+const ciOrigin = "ci"

@@ -64,3 +64,48 @@ func TestMissingDepsAreTheEnvironments(t *testing.T) {
 		t.Error("a complete install reads as an unreachable index")
 	}
 }
+
+// A check the maintainers' CI requires cannot decide the verdict when the
+// version the project pins could not be installed (markupsafe: the image's
+// mypy 1.0 against uv.lock's 1.15); one greenlight.yaml requires can.
+func TestUnpinnedCICheckIsTheEnvironments(t *testing.T) {
+	ci := &glv1.CommandSource{File: ".github/workflows/tests.yaml", Line: 51, Origin: "ci"}
+	mypy := func(mut func(*glv1.Step)) *glv1.Step {
+		s := &glv1.Step{Name: "mypy", Phase: glv1.Phase_PHASE_TYPECHECK, RequiredBy: ci,
+			Source: &glv1.CommandSource{File: "pyproject.toml", Origin: "discovered"}}
+		if mut != nil {
+			mut(s)
+		}
+		return s
+	}
+	failed := &glv1.StepResult{Name: "mypy", Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 1,
+		Tail: "src/markupsafe/__init__.py:278: error: Argument 1 of \"translate\" is incompatible [override]\n"}
+	cases := []struct {
+		name        string
+		unreachable bool
+		step        *glv1.Step
+		result      *glv1.StepResult
+		want        glv1.StepStatus
+	}{
+		{"CI promoted, index unreachable", true, mypy(nil), failed, glv1.StepStatus_STEP_STATUS_ERROR},
+		{"learned from CI itself", true, mypy(func(s *glv1.Step) { s.RequiredBy, s.Source = nil, ci }), failed, glv1.StepStatus_STEP_STATUS_ERROR},
+		{"index reachable: the pinned version ran", false, mypy(nil), failed, glv1.StepStatus_STEP_STATUS_FAILED},
+		{"greenlight.yaml requires it", true, mypy(func(s *glv1.Step) {
+			s.RequiredBy = &glv1.CommandSource{File: "greenlight.yaml", Line: 3, Origin: "greenlight.yaml"}
+		}), failed, glv1.StepStatus_STEP_STATUS_FAILED},
+		{"a test step stays FAIL", true, mypy(func(s *glv1.Step) { s.Phase = glv1.Phase_PHASE_TEST }), failed, glv1.StepStatus_STEP_STATUS_FAILED},
+		{"advisory: untouched", true, mypy(func(s *glv1.Step) { s.Optional = true }), failed, glv1.StepStatus_STEP_STATUS_FAILED},
+		{"passed: untouched", true, mypy(nil), &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_OK}, glv1.StepStatus_STEP_STATUS_OK},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := classifyUnpinnedCheck(tc.unreachable, tc.step, tc.result)
+			if got.GetStatus() != tc.want {
+				t.Fatalf("status %s (%s), want %s", got.GetStatus(), got.GetReason(), tc.want)
+			}
+			if tc.want == glv1.StepStatus_STEP_STATUS_ERROR && !strings.Contains(got.GetReason(), "tests.yaml:51") {
+				t.Fatalf("reason %q does not name the CI line", got.GetReason())
+			}
+		})
+	}
+}

@@ -220,6 +220,17 @@ var goldenCases = map[string]goldenCase{
 	"unity/pass": {src: "unity", phase: tTest, format: FormatUnity, counts: Counts{Passed: 2, Skipped: 1}},
 	"unity/fail": {src: "unity", phase: tTest, format: FormatUnity, counts: Counts{Passed: 1, Failed: 1, Skipped: 1},
 		failures: []wantFailure{{"TEST_ASSERTION", "c/test_calc.c", 17, "c/test_calc.c::test_mul", "Expected 13 Was 12"}}},
+	// Plain C test programs (src/cprog): a harness naming each failed test
+	// and its line, and a driver script diffing one program's output per
+	// test, whose failed assert names the line.
+	"cprog/harness-pass": {src: "cprog", phase: tTest, format: FormatCProgram, counts: Counts{Passed: 3}},
+	"cprog/harness-fail": {src: "cprog", phase: tTest, format: FormatCProgram, counts: Counts{Passed: 1, Failed: 2}, failures: []wantFailure{
+		{"TEST_ASSERTION", "c/harness_test.c", 24, "c/harness_test.c::adds small numbers", "FAILED: adds small numbers"},
+		{"TEST_ASSERTION", "c/harness_test.c", 35, "c/harness_test.c::measures lengths", "FAILED: measures lengths"}}},
+	"cprog/driver-pass": {src: "cprog", phase: tTest, format: FormatCProgram, counts: Counts{Passed: 3}},
+	"cprog/driver-fail": {src: "cprog", phase: tTest, format: FormatCProgram, counts: Counts{Passed: 1, Failed: 2}, failures: []wantFailure{
+		{"TEST_ASSERTION", "c/tests/test2.c", 0, "c/tests/test2.c::test2", "output differs"},
+		{"TEST_ASSERTION", "c/tests/test3.c", 7, "c/tests/test3.c::test3", "Assertion `count == 100' failed. in main"}}},
 	"generic/fail": {src: "generic", phase: tTest, format: FormatGeneric, counts: Counts{Passed: 2, Failed: 1},
 		failures: []wantFailure{{"TEST_ERROR", "", 0, "", "FAIL sum: got 4, want 5"}}},
 	"generic/garbage": {src: "generic", phase: tTest, format: FormatUnparsed},

@@ -29,6 +29,7 @@ type logParsers struct {
 	cargo    *cargoParser
 	ctest    *ctestParser
 	unity    *unityParser
+	cprog    *cProgramParser
 	maven    *surefireLogParser
 	generic  *genericParser
 	diag     *diagParser
@@ -56,6 +57,7 @@ func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 		cargo:    newCargoParser(lim, paths),
 		ctest:    newCTestParser(lim, paths),
 		unity:    newUnityParser(lim, paths),
+		cprog:    newCProgramParser(lim, paths),
 		maven:    newSurefireLogParser(lim, paths),
 		generic:  &genericParser{set: newTestSet(lim)},
 		diag:     newDiagParser(paths, phase, lim),
@@ -123,6 +125,7 @@ func (ps *logParsers) feed(ln line) {
 	ps.cargo.feed(ln)
 	ps.ctest.feed(ln)
 	ps.unity.feed(ln)
+	ps.cprog.feed(ln)
 	ps.maven.feed(ln)
 	ps.generic.feed(ln)
 	ps.diag.feed(ln)
@@ -187,6 +190,7 @@ func (ps *logParsers) candidates() []candidate {
 		// Unity lines also appear inside ctest's output, where ctest's
 		// own per-test results are the counts the maintainers read.
 		{format: FormatUnity, rank: 2, set: ps.unity.set},
+		{format: FormatCProgram, rank: 2, set: ps.cprog.set},
 		{format: FormatGeneric, rank: 1, set: ps.generic.set},
 	}
 	if r := ps.jsline.res; r != nil {

@@ -305,6 +305,11 @@ func (rep *StepReport) failures(best *candidate, ps *logParsers, lim *Limits) {
 	}
 	out = dropBuildFailedTwins(out)
 	crashes := ps.crash.found
+	// A C test driver already turned each program's signal into that
+	// test's failure.
+	if best != nil && best.format == FormatCProgram && tests > 0 {
+		crashes = nil
+	}
 	if failed && len(crashes) > 0 && (len(out) == 0 || rep.Evidence.GetExitCode() > 128 || tests > 0 && !hasFrames(out)) {
 		out = mergeCrashes(out, crashes)
 	}
