@@ -40,10 +40,12 @@ inject() {
 }
 
 # first_failure prints, tab-separated, the verdict, the first failure's test
-# and its file:line from a greenlight JSON result.
+# (preferring one placed at a line: a C driver names some failed programs
+# by file only) and its file:line from a greenlight JSON result.
 first_failure() {
 	jq -r '
-		([.failures[]? | select((.test // "") != "")] | first) as $f
+		# The first failing test placed at a line, else the first one.
+		([.failures[]? | select((.test // "") != "")] | (map(select((.line // 0) > 0)) + .) | first) as $f
 		| [ (.status // "?"),
 		    ($f.test // "-"),
 		    (if ($f.file // "") != "" then "\($f.file):\($f.line // 0)" else "-" end),

@@ -98,6 +98,13 @@ func TestFixtures(t *testing.T) {
 		// No go.mod: reported as Go (Go image), its Makefile targets run.
 		{"go-gopath", []string{". go make []"},
 			[]string{"make-test: make test"}, "L4"},
+		// No go.mod, an import comment: go commands in GOPATH mode with
+		// the workspace linked at its import path.
+		{"go-gopath-import", []string{". go go [go test]"},
+			[]string{"go-build: " + gopathLink + "go build ./...", "go-vet: " + gopathLink + "go vet ./...",
+				"go-test: " + gopathLink + "mkdir -p /tmp/greenlight/reports && rm -f /tmp/greenlight/reports/go-test.rc && " +
+					"{ go test -vet=off -json ./...; echo $? >/tmp/greenlight/reports/go-test.rc; } | tee /tmp/greenlight/reports/go-test.jsonl; " +
+					`exit "$(cat /tmp/greenlight/reports/go-test.rc 2>/dev/null || echo 1)"`}, "L4"},
 		// The CI runs go vet: go-vet is planned as a required step (the
 		// table shows steps; grpc_test checks required and sources).
 		{"ci-workflow", []string{". go go [go test]"},
@@ -182,3 +189,6 @@ func pipInstall(args string) string {
 		".venv/bin/python -m pip install --no-build-isolation " + args + " || .venv/bin/python -m pip install " + args +
 		"; }; echo $? >.venv/greenlight-pip.rc; } 2>&1 | tee .venv/greenlight-pip.log && [ \"$(cat .venv/greenlight-pip.rc)\" = 0 ] && touch .venv/greenlight-installed"
 }
+
+// gopathLink is how a GOPATH-mode step puts the workspace at its import path.
+const gopathLink = `mkdir -p /tmp/gopath/src/example.com/legacy && ln -sfn "$PWD" /tmp/gopath/src/example.com/legacy/calc && cd /tmp/gopath/src/example.com/legacy/calc && `

@@ -381,6 +381,17 @@ func TestDiscoveredPipelinesRunInTheSandbox(t *testing.T) {
 			}
 			testsPassed(t, r, "pytest", "", 1)
 		}},
+		// No go.mod, an import comment, and an external test package
+		// importing the package by that path: only GOPATH mode with the
+		// workspace linked at the import path builds it.
+		{fixture: "go-gopath-import", verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L4,
+			check: func(t *testing.T, r *planRun) {
+				allOK(t, r)
+				testsPassed(t, r, "go-test", "go-json", 2)
+				if d := r.step(t, "go-test").GetDisplayCommand(); d != "go test -vet=off -json ./..." {
+					t.Errorf("go-test shows as %q", d)
+				}
+			}},
 		// CI type-checks with a pinned mypy (the typing extra) that PyPI
 		// would give; offline the image's mypy runs instead, so its
 		// findings (strict mode: an unannotated function) cannot decide:

@@ -1,8 +1,15 @@
 package command
 
-import "fmt"
+import (
+	"fmt"
+	"path"
+)
 
 func (e *extractor) golang() {
+	if e.sp.Go.GopathImport != "" {
+		e.gopath()
+		return
+	}
 	gomod := e.file("go.mod")
 	def := func(key string) Source { return Source{File: gomod, Key: key, Origin: OriginDefault} }
 	info := e.sp.Go
@@ -31,16 +38,45 @@ func (e *extractor) golang() {
 // goTestDisplay is what the go-test step's wrapper runs.
 const goTestDisplay = "go test -json ./..."
 
+// gopathRoot is the GOPATH GOPATH-mode steps build in (the sandbox's /tmp
+// is writable and private to the step).
+const gopathRoot = "/tmp/gopath"
+
+// gopath plans GOPATH-era code (no go.mod) the way its CI built it: with
+// GO111MODULE=off and the workspace linked at $GOPATH/src/IMPORT, so its
+// own import path and the stack traces its tests expect resolve. go test
+// runs with -vet=off: without a go.mod the language version is the image
+// toolchain's, whose vet checks (printf's non-constant format strings,
+// Go 1.24) the maintainers' toolchain never ran; the advisory go-vet step
+// still reports them.
+func (e *extractor) gopath() {
+	imp := e.sp.Go.GopathImport
+	src := Source{File: e.file(""), Key: "GOPATH " + imp, Origin: OriginDefault}
+	env := map[string]string{"GO111MODULE": "off", "GOPATH": gopathRoot, "GOFLAGS": ""}
+	dir := gopathRoot + "/src/" + imp
+	link := fmt.Sprintf(`mkdir -p %s && ln -sfn "$PWD" %s && cd %s && `, path.Dir(dir), dir, dir)
+	e.add(Command{Name: "go-build", Phase: PhaseBuild, Command: link + "go build ./...", Display: "go build ./...", Env: clone(env), Source: src})
+	e.add(Command{Name: "go-vet", Phase: PhaseLint, Command: link + "go vet ./...", Display: "go vet ./...", Env: clone(env), Source: src})
+	if e.sp.HasTests {
+		const display = "go test -vet=off -json ./..."
+		cmd, reports := goTestCommandOf("go-test", display)
+		e.add(Command{Name: "go-test", Phase: PhaseTest, Command: link + cmd, Display: display, ReportFiles: reports, Env: clone(env), Source: src})
+	}
+}
+
 // goTestCommand runs `go test -json ./...` with its event stream teed into
 // a report file, so the loop counts from the whole stream even when the log
 // is cut at the per-step cap, while the live log still shows the events.
 // Steps run under /bin/sh -c and dash has no pipefail: go test's exit
 // status travels through a file next to the report (removed first, so a
 // stale one never answers; missing, the step fails).
-func goTestCommand(name string) (string, []string) {
+func goTestCommand(name string) (string, []string) { return goTestCommandOf(name, goTestDisplay) }
+
+// goTestCommandOf wraps a `go test -json` command line the same way.
+func goTestCommandOf(name, gotest string) (string, []string) {
 	base := ReportDir + "/" + fileName(name)
 	report, rc := base+".jsonl", base+".rc"
 	cmd := fmt.Sprintf(`mkdir -p %s && rm -f %s && { %s; echo $? >%s; } | tee %s; exit "$(cat %s 2>/dev/null || echo 1)"`,
-		ReportDir, rc, goTestDisplay, rc, report, rc)
+		ReportDir, rc, gotest, rc, report, rc)
 	return cmd, []string{report}
 }

@@ -249,3 +249,38 @@ func TestRequirementFilesOfTheRoot(t *testing.T) {
 		t.Errorf("requirements = %q, want %q", got, want)
 	}
 }
+
+// GOPATH-era Go code: the import path comes from what the maintainers' CI
+// used (Travis's go_import_path, AppVeyor's clone folder under a GOPATH)
+// or a canonical import comment; without one, no go command is planned.
+func TestGopathImportPath(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"travis", map[string]string{".travis.yml": "language: go\ngo_import_path: github.com/pkg/errors\n", "errors.go": "package errors\n", "errors_test.go": "package errors\n"}, "github.com/pkg/errors"},
+		{"appveyor", map[string]string{"appveyor.yml": "clone_folder: C:\\gopath\\src\\github.com\\pkg\\errors\n", "errors.go": "package errors\n"}, "github.com/pkg/errors"},
+		{"import comment", map[string]string{"calc.go": "// Package calc.\npackage calc // import \"example.com/legacy/calc\"\n"}, "example.com/legacy/calc"},
+		{"nothing names it", map[string]string{"calc.go": "package calc\n"}, ""},
+		{"a path escaping GOPATH is refused", map[string]string{".travis.yml": "go_import_path: example.com/../../etc\n", "calc.go": "package calc\n"}, ""},
+		{"not host-qualified", map[string]string{"calc.go": "package calc // import \"calc/x\"\n"}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := detect.Detect(tree(t, c.files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Subprojects) != 1 || res.Subprojects[0].Runtime != detect.RuntimeGo {
+				t.Fatalf("subprojects %v, want one Go subproject", summary(res))
+			}
+			got := ""
+			if g := res.Subprojects[0].Go; g != nil {
+				got = g.GopathImport
+			}
+			if got != c.want {
+				t.Fatalf("import path %q, want %q (notes %q)", got, c.want, res.Notes)
+			}
+		})
+	}
+}

@@ -20,6 +20,10 @@ type GoInfo struct {
 	// OutsideWork is true when a root go.work exists and does not use this
 	// module: go commands in it must run with GOWORK=off.
 	OutsideWork bool
+	// GopathImport is set for Go code without go.mod whose import path the
+	// maintainers' CI names: go commands run in GOPATH mode with the
+	// workspace linked at $GOPATH/src/GopathImport.
+	GopathImport string
 }
 
 func detectGo(v *view, sp *Subproject, nested []string) error {
@@ -108,20 +112,45 @@ func gopathGo(v *view, res *Result) {
 	if !hasGo {
 		return
 	}
-	const why = "Go code without go.mod (GOPATH layout): module-mode go commands cannot build it, so greenlight plans none"
+	why := "Go code without go.mod (GOPATH layout): module-mode go commands cannot build it, so greenlight plans none"
+	var info *GoInfo
+	if imp, src := gopathImportPath(v); imp != "" {
+		info = &GoInfo{GopathImport: imp}
+		why = fmt.Sprintf("Go code without go.mod (GOPATH layout): go commands run in GOPATH mode (GO111MODULE=off) "+
+			"with the workspace at $GOPATH/src/%s (from %s), with the image's Go, not the one the maintainers' CI used", imp, src)
+	}
 	for i := range res.Subprojects {
 		sp := &res.Subprojects[i]
 		if sp.Runtime == RuntimeMake && sp.Root == "." {
 			sp.Runtime = RuntimeGo
 			sp.Markers = append(sp.Markers, "*.go")
 			sp.HasTests = hasTests
+			gopathSubproject(sp, info)
 			res.Notes = append(res.Notes, fmt.Sprintf("%s; its Makefile targets run in the Go image", why))
 			return
 		}
 	}
 	if len(res.Subprojects) == 0 {
-		res.Subprojects = append(res.Subprojects, Subproject{Root: ".", Runtime: RuntimeGo, Markers: []string{"*.go"}, HasTests: hasTests})
-		res.Notes = append(res.Notes, why+"; add a go.mod or a greenlight.yaml with the build and test commands")
+		sp := Subproject{Root: ".", Runtime: RuntimeGo, Markers: []string{"*.go"}, HasTests: hasTests}
+		gopathSubproject(&sp, info)
+		res.Subprojects = append(res.Subprojects, sp)
+		if info == nil {
+			why += "; add a go.mod or a greenlight.yaml with the build and test commands"
+		}
+		res.Notes = append(res.Notes, why)
+	}
+}
+
+// gopathSubproject makes a GOPATH-mode Go subproject of sp when the import
+// path is known (info non-nil).
+func gopathSubproject(sp *Subproject, info *GoInfo) {
+	if info == nil {
+		return
+	}
+	sp.Go, sp.PackageManager = info, "go"
+	sp.Linters = []string{"go vet"}
+	if sp.HasTests {
+		sp.TestFrameworks = []string{"go test"}
 	}
 }
 

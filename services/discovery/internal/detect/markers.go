@@ -28,6 +28,9 @@ func WantContent(name string) bool {
 		return false
 	}
 	base := path.Base(name)
+	if gopathHint(name) {
+		return true
+	}
 	return contentFiles[base] || isRequirements(base) ||
 		strings.HasSuffix(name, ".txt") && path.Base(path.Dir(name)) == "requirements"
 }
