@@ -48,7 +48,7 @@ first_failure() {
 		([.failures[]? | select((.test // "") != "")] | (map(select((.line // 0) > 0)) + .) | first) as $f
 		| [ (.status // "?"),
 		    ($f.test // "-"),
-		    (if ($f.file // "") != "" then "\($f.file):\($f.line // 0)" else "-" end),
+		    (if ($f.file // "") == "" then "-" elif ($f.line // 0) > 0 then "\($f.file):\($f.line)" else $f.file end),
 		    "\(.counts.failed // 0)/\(.counts.total // 0)" ]
 		| join("\t")' "$1"
 }

@@ -13,8 +13,9 @@ var (
 	// (≤ 3.10), a subtest `  test_x (m.C.test_x) (n=2) ... FAIL`, or just the
 	// name when a docstring line or the test's own output follows.
 	reUnittestName = regexp.MustCompile(`^\s*(\S+) \(([\w.]+)\)( \(.*?\))?(?: \.\.\. |$)`)
-	// A failure block header: `FAIL: test_x (m.C.test_x) (n=-2)`.
-	reUnittestBlock = regexp.MustCompile(`^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \(([\w.]+)\)(?: \(.*\))?$`)
+	// A failure block header: `FAIL: test_x (m.C.test_x) (n=-2)`, or with a
+	// subTest message: `ERROR: test_valid (m.C.test_valid) [five-quotes]`.
+	reUnittestBlock = regexp.MustCompile(`^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \(([\w.]+)\)(?: \[.*?\])?(?: \(.*\))?$`)
 	reUnittestRan   = regexp.MustCompile(`^Ran (\d+) tests? in [\d.]+s$`)
 	reUnittestEnd   = regexp.MustCompile(`^(OK|FAILED)(?: \((.*)\))?$`)
 )
@@ -226,6 +227,9 @@ func (p *unittestParser) closeBlock() {
 	i := strings.LastIndexByte(t.ID, '.')
 	t.Suite, t.Name = t.ID[:max(i, 0)], t.ID[i+1:]
 	if p.set.updateFailing(t.ID, func(r *Test) {
+		if r.Message != "" || len(r.Frames) > 0 {
+			return // the first failing subtest's traceback speaks for the test
+		}
 		r.Message, r.Frames, r.File, r.Line = t.Message, t.Frames, t.File, t.Line
 		if r.Offset < 0 || r.Offset > t.Offset {
 			r.Offset = t.Offset
