@@ -436,9 +436,12 @@ func TestDiscoveredPipelinesRunInTheSandbox(t *testing.T) {
 			}},
 		// uthash's shape: the tests' own runner prints no format greenlight
 		// reads, so the verdict rests on the exit status (L3).
-		{fixture: "c-header-tests", verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L3, needs: []imageTool{{cppImage, "make"}},
+		// The driver's `N tests conducted, K failed.` summary is counted by
+		// the c-program parser, so the run reaches L4.
+		{fixture: "c-header-tests", verdict: glv1.Verdict_VERDICT_PASS, level: glv1.Level_LEVEL_L4, needs: []imageTool{{cppImage, "make"}},
 			check: func(t *testing.T, r *planRun) {
 				allOK(t, r)
+				testsPassed(t, r, "make-tests", "c-program", 2)
 				if w := r.step(t, "make-tests").GetCommand(); w != "make -C tests" {
 					t.Errorf("make-tests ran %q", w)
 				}
