@@ -32,6 +32,12 @@ type Sample struct {
 	FinalSnapshot      string  `json:"final_snapshot,omitempty"`
 	WallSeconds        float64 `json:"wall_seconds"`
 	Error              string  `json:"error,omitempty"`
+	// Resolution is the final state against the baseline in the
+	// SWE-bench sense (FULL, PARTIAL, NO); Transitions says it in words.
+	Resolution  string `json:"resolution,omitempty"`
+	Transitions string `json:"transitions,omitempty"`
+	FailToPass  int32  `json:"fail_to_pass"`
+	PassToFail  int32  `json:"pass_to_fail"`
 }
 
 // TaskReport aggregates one task's samples. Medians are over passing

@@ -13,6 +13,7 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 	"github.com/greenlight-dev/greenlight/pkg/workspace"
 	"github.com/greenlight-dev/greenlight/services/loop/clientprovider"
 )
@@ -167,6 +168,10 @@ func sample(ctx context.Context, runs Runs, t *Task, prov taskProvider, snap *gl
 	s.Green, s.StopReason, s.Rounds, s.Rollbacks = m.GetGreen(), m.GetStopReason(), m.GetRounds(), m.GetRollbacks()
 	s.AttemptsToGreen, s.PatchLines = m.GetAttemptsToGreen(), m.GetPatchLines()
 	s.TimeToGreenSeconds = round3(m.GetTimeToGreen().AsDuration().Seconds())
+	if tr := m.GetTransitions(); tr != nil {
+		s.Resolution, s.Transitions = display.Resolution(tr.GetResolution()), display.Transitions(tr)
+		s.FailToPass, s.PassToFail = tr.GetFailToPass(), tr.GetPassToFail()
+	}
 	s.Cost, s.Tokens = m.GetUsage().GetCost(), m.GetUsage().GetPromptTokens()+m.GetUsage().GetCompletionTokens()
 	got, err := runs.GetRun(ctx, &glv1.GetRunRequest{RunId: runID})
 	if err != nil {
@@ -190,14 +195,7 @@ func sample(ctx context.Context, runs Runs, t *Task, prov taskProvider, snap *gl
 
 // fix runs one repair run and returns its RunFinished event.
 func fix(ctx context.Context, runs Runs, t *Task, prov taskProvider, snap *glv1.Digest) (*glv1.RunFinished, string, error) {
-	opts := &glv1.FixOptions{Provider: prov.cfg, MaxRounds: t.MaxRounds, ScoreThreshold: t.ScoreThreshold,
-		Verify: &glv1.VerifyOptions{ChangedFiles: t.ChangedFiles}}
-	if t.TimeBudget > 0 {
-		opts.TimeBudget = durationProto(time.Duration(t.TimeBudget))
-	}
-	if t.AllowConfigChanges {
-		opts.Guardrails = &glv1.Guardrails{AllowConfigChanges: true}
-	}
+	opts := t.options(prov.cfg)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stream, err := runs.Fix(ctx)

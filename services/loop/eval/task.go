@@ -39,6 +39,29 @@ type Task struct {
 	// Guardrails switch). The task file is the caller's, not the
 	// repository's: the workspace's own config can never set it.
 	AllowConfigChanges bool `yaml:"allow_config_changes"`
+	// FailToPass, PassToPass and TargetSteps are the run's goal (as in a
+	// SWE-bench instance); empty: every failure at baseline.
+	FailToPass  []string `yaml:"fail_to_pass"`
+	PassToPass  []string `yaml:"pass_to_pass"`
+	TargetSteps []string `yaml:"target_steps"`
+	// MaxChangedLines raises or lowers the patch size cap (-1: none).
+	MaxChangedLines int32 `yaml:"max_changed_lines"`
+}
+
+// options builds the task's FixOptions for a provider.
+func (t *Task) options(prov *glv1.ProviderConfig) *glv1.FixOptions {
+	opts := &glv1.FixOptions{Provider: prov, MaxRounds: t.MaxRounds, ScoreThreshold: t.ScoreThreshold,
+		Verify: &glv1.VerifyOptions{ChangedFiles: t.ChangedFiles}}
+	if t.TimeBudget > 0 {
+		opts.TimeBudget = durationProto(time.Duration(t.TimeBudget))
+	}
+	if t.AllowConfigChanges || t.MaxChangedLines != 0 {
+		opts.Guardrails = &glv1.Guardrails{AllowConfigChanges: t.AllowConfigChanges, MaxChangedLines: t.MaxChangedLines}
+	}
+	if len(t.FailToPass)+len(t.PassToPass)+len(t.TargetSteps) > 0 {
+		opts.Targets = &glv1.FixTargets{FailToPass: t.FailToPass, PassToPass: t.PassToPass, Steps: t.TargetSteps}
+	}
+	return opts
 }
 
 // ProviderSpec is task.yaml's provider section.

@@ -36,6 +36,11 @@ type fixFlags struct {
 	// allowConfig lets patches edit verification config (greenlight.yaml,
 	// CI, test-runner config); the plan stays pinned either way.
 	allowConfig bool
+	// maxLines and maxBytes raise or lower the patch size caps (-1: none).
+	maxLines int32
+	maxBytes int64
+	// failToPass, passToPass and targetSteps name the run's goal.
+	failToPass, passToPass, targetSteps []string
 }
 
 func (a *app) fixCmd() *cobra.Command {
@@ -92,7 +97,13 @@ only when the profile allows it).`,
 	fl.DurationVar(&f.fixBudget, "fix-time-budget", 0, "budget of the whole repair run (default: the server's)")
 	fl.Float64Var(&f.costBudget, "cost-budget", 0, "stop when the model's cost reaches this (0: unlimited)")
 	fl.Float64Var(&f.threshold, "score-threshold", 0, "score (0-10) a green run must reach (default: the server's, 8)")
-	fl.BoolVar(&f.baseline, "baseline", false, "verify the unpatched snapshot first, so already-failing tests are known")
+	fl.BoolVar(&f.baseline, "baseline", false, "kept for compatibility: the unpatched snapshot is always verified first and is the baseline")
+	fl.Int32Var(&f.maxLines, "max-changed-lines", 0, "changed lines (added plus removed) a patch may have (default 200; -1: no limit)")
+	fl.Int64Var(&f.maxBytes, "max-patch-bytes", 0, "size a patch's text may have (default 64 KiB; -1: no limit)")
+	fl.StringSliceVar(&f.failToPass, "fail-to-pass", nil,
+		"test ids that must pass at the end (the goal; failures at baseline outside it are reported, not chased)")
+	fl.StringSliceVar(&f.passToPass, "pass-to-pass", nil, "test ids that must keep passing (default: every test passing at baseline)")
+	fl.StringSliceVar(&f.targetSteps, "target-step", nil, "step names that must pass at the end (with --fail-to-pass, or alone)")
 	fl.BoolVar(&f.apply, "apply", false, "write the winning patch back to DIR")
 	fl.StringSliceVar(&f.allow, "allow", nil, "globs of paths a patch may touch (default: the whole workspace)")
 	fl.BoolVar(&f.allowTests, "allow-test-changes", false, "let patches edit or delete tests")
@@ -132,6 +143,9 @@ func (f *fixFlags) providerConfig(getenv func(string) string) (*glv1.ProviderCon
 func (f *fixFlags) checkBudgets() error {
 	if f.maxRounds < 0 || f.costBudget < 0 || f.threshold < 0 || f.threshold > 10 || f.fixBudget < 0 {
 		return usagef("--max-rounds, --cost-budget and --fix-time-budget must not be negative; --score-threshold is 0..10")
+	}
+	if f.maxLines < -1 || f.maxBytes < -1 {
+		return usagef("--max-changed-lines and --max-patch-bytes are positive, or -1 for no limit")
 	}
 	return nil
 }
@@ -182,8 +196,12 @@ func (f *fixFlags) options(p *glv1.ProviderConfig) *glv1.FixOptions {
 	if f.fixBudget > 0 {
 		o.TimeBudget = durationpb.New(f.fixBudget)
 	}
-	if len(f.allow) > 0 || f.allowTests || f.allowConfig {
-		o.Guardrails = &glv1.Guardrails{AllowedGlobs: f.allow, AllowTestChanges: f.allowTests, AllowConfigChanges: f.allowConfig}
+	if len(f.allow) > 0 || f.allowTests || f.allowConfig || f.maxLines != 0 || f.maxBytes != 0 {
+		o.Guardrails = &glv1.Guardrails{AllowedGlobs: f.allow, AllowTestChanges: f.allowTests, AllowConfigChanges: f.allowConfig,
+			MaxChangedLines: f.maxLines, MaxBytes: f.maxBytes}
+	}
+	if len(f.failToPass)+len(f.passToPass)+len(f.targetSteps) > 0 {
+		o.Targets = &glv1.FixTargets{FailToPass: f.failToPass, PassToPass: f.passToPass, Steps: f.targetSteps}
 	}
 	return o
 }

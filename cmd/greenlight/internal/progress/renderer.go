@@ -304,6 +304,14 @@ func (r *Renderer) patchEvaluated(o *glv1.PatchOutcome) {
 	default:
 		r.println("patch %d refused: %s", o.GetAttempt(), o.GetReason())
 	}
+	if t := o.GetTransitions(); t != nil {
+		r.println("  against the baseline: %s", display.Transitions(t))
+		for _, c := range t.GetChanges() {
+			if c.GetKind() == glv1.TransitionKind_TRANSITION_KIND_PASS_TO_FAIL || c.GetKind() == glv1.TransitionKind_TRANSITION_KIND_DISAPPEARED {
+				r.println("    %s %s (%s)", display.TransitionKind(c.GetKind()), c.GetId(), c.GetStep())
+			}
+		}
+	}
 }
 
 // verificationName names a verification attempt. A repair run numbers

@@ -9,6 +9,7 @@ import (
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/progress"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/termtext"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 )
 
 // Options tune Text.
@@ -205,6 +206,9 @@ func fixMetrics(w io.Writer, m *glv1.FixMetrics) {
 		fmt.Fprintf(w, "; stopped: %s", m.GetStopReason())
 	}
 	fmt.Fprintln(w)
+	if t := m.GetTransitions(); t != nil {
+		fmt.Fprintf(w, "Tests:    against the baseline, %s\n", display.Transitions(t))
+	}
 }
 
 // firstLine returns the first line of s.

@@ -561,8 +561,11 @@ type FixOptions struct {
 	// Default 8.0.
 	ScoreThreshold float64 `protobuf:"fixed64,6,opt,name=score_threshold,json=scoreThreshold,proto3" json:"score_threshold,omitempty"`
 	// Run the unpatched snapshot first so already-failing tests are known.
-	Baseline      bool        `protobuf:"varint,7,opt,name=baseline,proto3" json:"baseline,omitempty"`
-	Guardrails    *Guardrails `protobuf:"bytes,8,opt,name=guardrails,proto3" json:"guardrails,omitempty"`
+	Baseline   bool        `protobuf:"varint,7,opt,name=baseline,proto3" json:"baseline,omitempty"`
+	Guardrails *Guardrails `protobuf:"bytes,8,opt,name=guardrails,proto3" json:"guardrails,omitempty"`
+	// What the fix must achieve; empty means every test and required step
+	// that fails at baseline (and everything that passes keeps passing).
+	Targets       *FixTargets `protobuf:"bytes,9,opt,name=targets,proto3" json:"targets,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -653,6 +656,81 @@ func (x *FixOptions) GetGuardrails() *Guardrails {
 	return nil
 }
 
+func (x *FixOptions) GetTargets() *FixTargets {
+	if x != nil {
+		return x.Targets
+	}
+	return nil
+}
+
+// FixTargets name a fix run's goal explicitly, as a benchmark harness does.
+// With any of them set, the run is green when the targets are met
+// (Resolution FULL), whatever else failed at baseline and still fails;
+// those failures are reported, not chased.
+type FixTargets struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Test ids that must pass at the end (a skipped or missing one fails).
+	FailToPass []string `protobuf:"bytes,1,rep,name=fail_to_pass,json=failToPass,proto3" json:"fail_to_pass,omitempty"`
+	// Test ids that must still pass; empty means every test passing at
+	// baseline.
+	PassToPass []string `protobuf:"bytes,2,rep,name=pass_to_pass,json=passToPass,proto3" json:"pass_to_pass,omitempty"`
+	// Step names that must pass at the end.
+	Steps         []string `protobuf:"bytes,3,rep,name=steps,proto3" json:"steps,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FixTargets) Reset() {
+	*x = FixTargets{}
+	mi := &file_greenlight_v1_run_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FixTargets) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FixTargets) ProtoMessage() {}
+
+func (x *FixTargets) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_run_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FixTargets.ProtoReflect.Descriptor instead.
+func (*FixTargets) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *FixTargets) GetFailToPass() []string {
+	if x != nil {
+		return x.FailToPass
+	}
+	return nil
+}
+
+func (x *FixTargets) GetPassToPass() []string {
+	if x != nil {
+		return x.PassToPass
+	}
+	return nil
+}
+
+func (x *FixTargets) GetSteps() []string {
+	if x != nil {
+		return x.Steps
+	}
+	return nil
+}
+
 // Run is a durable verification or repair run.
 type Run struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
@@ -680,7 +758,7 @@ type Run struct {
 
 func (x *Run) Reset() {
 	*x = Run{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[4]
+	mi := &file_greenlight_v1_run_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -692,7 +770,7 @@ func (x *Run) String() string {
 func (*Run) ProtoMessage() {}
 
 func (x *Run) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[4]
+	mi := &file_greenlight_v1_run_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -705,7 +783,7 @@ func (x *Run) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Run.ProtoReflect.Descriptor instead.
 func (*Run) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{4}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Run) GetId() string {
@@ -832,13 +910,17 @@ type FixMetrics struct {
 	PatchLines      int32                `protobuf:"varint,6,opt,name=patch_lines,json=patchLines,proto3" json:"patch_lines,omitempty"`
 	Usage           *Usage               `protobuf:"bytes,7,opt,name=usage,proto3" json:"usage,omitempty"`
 	StopReason      string               `protobuf:"bytes,8,opt,name=stop_reason,json=stopReason,proto3" json:"stop_reason,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The final accepted verification against the baseline.
+	Transitions *Transitions `protobuf:"bytes,9,opt,name=transitions,proto3" json:"transitions,omitempty"`
+	// Failing tests re-run in isolation to tell flaky ones apart.
+	Reruns        int32 `protobuf:"varint,10,opt,name=reruns,proto3" json:"reruns,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *FixMetrics) Reset() {
 	*x = FixMetrics{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[5]
+	mi := &file_greenlight_v1_run_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -850,7 +932,7 @@ func (x *FixMetrics) String() string {
 func (*FixMetrics) ProtoMessage() {}
 
 func (x *FixMetrics) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[5]
+	mi := &file_greenlight_v1_run_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -863,7 +945,7 @@ func (x *FixMetrics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixMetrics.ProtoReflect.Descriptor instead.
 func (*FixMetrics) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{5}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *FixMetrics) GetGreen() bool {
@@ -922,6 +1004,20 @@ func (x *FixMetrics) GetStopReason() string {
 	return ""
 }
 
+func (x *FixMetrics) GetTransitions() *Transitions {
+	if x != nil {
+		return x.Transitions
+	}
+	return nil
+}
+
+func (x *FixMetrics) GetReruns() int32 {
+	if x != nil {
+		return x.Reruns
+	}
+	return 0
+}
+
 // RunCreated is the first event of a run.
 type RunCreated struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -932,7 +1028,7 @@ type RunCreated struct {
 
 func (x *RunCreated) Reset() {
 	*x = RunCreated{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[6]
+	mi := &file_greenlight_v1_run_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -944,7 +1040,7 @@ func (x *RunCreated) String() string {
 func (*RunCreated) ProtoMessage() {}
 
 func (x *RunCreated) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[6]
+	mi := &file_greenlight_v1_run_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -957,7 +1053,7 @@ func (x *RunCreated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunCreated.ProtoReflect.Descriptor instead.
 func (*RunCreated) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{6}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *RunCreated) GetRun() *Run {
@@ -979,7 +1075,7 @@ type DiscoveryDone struct {
 
 func (x *DiscoveryDone) Reset() {
 	*x = DiscoveryDone{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[7]
+	mi := &file_greenlight_v1_run_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -991,7 +1087,7 @@ func (x *DiscoveryDone) String() string {
 func (*DiscoveryDone) ProtoMessage() {}
 
 func (x *DiscoveryDone) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[7]
+	mi := &file_greenlight_v1_run_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1004,7 +1100,7 @@ func (x *DiscoveryDone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscoveryDone.ProtoReflect.Descriptor instead.
 func (*DiscoveryDone) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{7}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *DiscoveryDone) GetCapabilities() *Capabilities {
@@ -1041,7 +1137,7 @@ type TestsParsed struct {
 
 func (x *TestsParsed) Reset() {
 	*x = TestsParsed{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[8]
+	mi := &file_greenlight_v1_run_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1053,7 +1149,7 @@ func (x *TestsParsed) String() string {
 func (*TestsParsed) ProtoMessage() {}
 
 func (x *TestsParsed) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[8]
+	mi := &file_greenlight_v1_run_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1066,7 +1162,7 @@ func (x *TestsParsed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TestsParsed.ProtoReflect.Descriptor instead.
 func (*TestsParsed) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{8}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *TestsParsed) GetStep() string {
@@ -1112,7 +1208,7 @@ type VerificationDone struct {
 
 func (x *VerificationDone) Reset() {
 	*x = VerificationDone{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[9]
+	mi := &file_greenlight_v1_run_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1124,7 +1220,7 @@ func (x *VerificationDone) String() string {
 func (*VerificationDone) ProtoMessage() {}
 
 func (x *VerificationDone) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[9]
+	mi := &file_greenlight_v1_run_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1137,7 +1233,7 @@ func (x *VerificationDone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerificationDone.ProtoReflect.Descriptor instead.
 func (*VerificationDone) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{9}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *VerificationDone) GetOk() bool {
@@ -1195,7 +1291,7 @@ type VerifyFailedRetry struct {
 
 func (x *VerifyFailedRetry) Reset() {
 	*x = VerifyFailedRetry{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[10]
+	mi := &file_greenlight_v1_run_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1207,7 +1303,7 @@ func (x *VerifyFailedRetry) String() string {
 func (*VerifyFailedRetry) ProtoMessage() {}
 
 func (x *VerifyFailedRetry) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[10]
+	mi := &file_greenlight_v1_run_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1220,7 +1316,7 @@ func (x *VerifyFailedRetry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyFailedRetry.ProtoReflect.Descriptor instead.
 func (*VerifyFailedRetry) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{10}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *VerifyFailedRetry) GetAttempt() int32 {
@@ -1262,7 +1358,7 @@ type VerifyFailedMaxRetries struct {
 
 func (x *VerifyFailedMaxRetries) Reset() {
 	*x = VerifyFailedMaxRetries{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[11]
+	mi := &file_greenlight_v1_run_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1274,7 +1370,7 @@ func (x *VerifyFailedMaxRetries) String() string {
 func (*VerifyFailedMaxRetries) ProtoMessage() {}
 
 func (x *VerifyFailedMaxRetries) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[11]
+	mi := &file_greenlight_v1_run_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1287,7 +1383,7 @@ func (x *VerifyFailedMaxRetries) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyFailedMaxRetries.ProtoReflect.Descriptor instead.
 func (*VerifyFailedMaxRetries) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{11}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *VerifyFailedMaxRetries) GetAttempts() int32 {
@@ -1315,7 +1411,7 @@ type TierSkipped struct {
 
 func (x *TierSkipped) Reset() {
 	*x = TierSkipped{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[12]
+	mi := &file_greenlight_v1_run_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1327,7 +1423,7 @@ func (x *TierSkipped) String() string {
 func (*TierSkipped) ProtoMessage() {}
 
 func (x *TierSkipped) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[12]
+	mi := &file_greenlight_v1_run_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1340,7 +1436,7 @@ func (x *TierSkipped) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TierSkipped.ProtoReflect.Descriptor instead.
 func (*TierSkipped) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{12}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *TierSkipped) GetTier() Tier {
@@ -1368,7 +1464,7 @@ type RoundStarted struct {
 
 func (x *RoundStarted) Reset() {
 	*x = RoundStarted{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[13]
+	mi := &file_greenlight_v1_run_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1380,7 +1476,7 @@ func (x *RoundStarted) String() string {
 func (*RoundStarted) ProtoMessage() {}
 
 func (x *RoundStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[13]
+	mi := &file_greenlight_v1_run_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1393,7 +1489,7 @@ func (x *RoundStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundStarted.ProtoReflect.Descriptor instead.
 func (*RoundStarted) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{13}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *RoundStarted) GetRound() int32 {
@@ -1433,7 +1529,7 @@ type PatchRequest struct {
 
 func (x *PatchRequest) Reset() {
 	*x = PatchRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[14]
+	mi := &file_greenlight_v1_run_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1445,7 +1541,7 @@ func (x *PatchRequest) String() string {
 func (*PatchRequest) ProtoMessage() {}
 
 func (x *PatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[14]
+	mi := &file_greenlight_v1_run_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1458,7 +1554,7 @@ func (x *PatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchRequest.ProtoReflect.Descriptor instead.
 func (*PatchRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{14}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *PatchRequest) GetRunId() string {
@@ -1555,7 +1651,7 @@ type PatchRequested struct {
 
 func (x *PatchRequested) Reset() {
 	*x = PatchRequested{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[15]
+	mi := &file_greenlight_v1_run_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1567,7 +1663,7 @@ func (x *PatchRequested) String() string {
 func (*PatchRequested) ProtoMessage() {}
 
 func (x *PatchRequested) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[15]
+	mi := &file_greenlight_v1_run_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1580,7 +1676,7 @@ func (x *PatchRequested) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchRequested.ProtoReflect.Descriptor instead.
 func (*PatchRequested) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{15}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *PatchRequested) GetRequest() *PatchRequest {
@@ -1600,7 +1696,7 @@ type PatchEvaluated struct {
 
 func (x *PatchEvaluated) Reset() {
 	*x = PatchEvaluated{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[16]
+	mi := &file_greenlight_v1_run_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1612,7 +1708,7 @@ func (x *PatchEvaluated) String() string {
 func (*PatchEvaluated) ProtoMessage() {}
 
 func (x *PatchEvaluated) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[16]
+	mi := &file_greenlight_v1_run_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1625,7 +1721,7 @@ func (x *PatchEvaluated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchEvaluated.ProtoReflect.Descriptor instead.
 func (*PatchEvaluated) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{16}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *PatchEvaluated) GetOutcome() *PatchOutcome {
@@ -1647,7 +1743,7 @@ type RunFinished struct {
 
 func (x *RunFinished) Reset() {
 	*x = RunFinished{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[17]
+	mi := &file_greenlight_v1_run_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1659,7 +1755,7 @@ func (x *RunFinished) String() string {
 func (*RunFinished) ProtoMessage() {}
 
 func (x *RunFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[17]
+	mi := &file_greenlight_v1_run_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1672,7 +1768,7 @@ func (x *RunFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunFinished.ProtoReflect.Descriptor instead.
 func (*RunFinished) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{17}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *RunFinished) GetStatus() RunStatus {
@@ -1711,7 +1807,7 @@ type LogCapped struct {
 
 func (x *LogCapped) Reset() {
 	*x = LogCapped{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[18]
+	mi := &file_greenlight_v1_run_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1723,7 +1819,7 @@ func (x *LogCapped) String() string {
 func (*LogCapped) ProtoMessage() {}
 
 func (x *LogCapped) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[18]
+	mi := &file_greenlight_v1_run_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1736,7 +1832,7 @@ func (x *LogCapped) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogCapped.ProtoReflect.Descriptor instead.
 func (*LogCapped) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{18}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *LogCapped) GetIndex() int32 {
@@ -1771,7 +1867,7 @@ type ResumeFrom struct {
 
 func (x *ResumeFrom) Reset() {
 	*x = ResumeFrom{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[19]
+	mi := &file_greenlight_v1_run_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1783,7 +1879,7 @@ func (x *ResumeFrom) String() string {
 func (*ResumeFrom) ProtoMessage() {}
 
 func (x *ResumeFrom) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[19]
+	mi := &file_greenlight_v1_run_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1796,7 +1892,7 @@ func (x *ResumeFrom) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeFrom.ProtoReflect.Descriptor instead.
 func (*ResumeFrom) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{19}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ResumeFrom) GetAfterSeq() uint64 {
@@ -1846,7 +1942,7 @@ type RunEvent struct {
 
 func (x *RunEvent) Reset() {
 	*x = RunEvent{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[20]
+	mi := &file_greenlight_v1_run_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1858,7 +1954,7 @@ func (x *RunEvent) String() string {
 func (*RunEvent) ProtoMessage() {}
 
 func (x *RunEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[20]
+	mi := &file_greenlight_v1_run_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1871,7 +1967,7 @@ func (x *RunEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunEvent.ProtoReflect.Descriptor instead.
 func (*RunEvent) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{20}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *RunEvent) GetRunId() string {
@@ -2174,7 +2270,7 @@ type VerifyRequest struct {
 
 func (x *VerifyRequest) Reset() {
 	*x = VerifyRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[21]
+	mi := &file_greenlight_v1_run_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2186,7 +2282,7 @@ func (x *VerifyRequest) String() string {
 func (*VerifyRequest) ProtoMessage() {}
 
 func (x *VerifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[21]
+	mi := &file_greenlight_v1_run_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2199,7 +2295,7 @@ func (x *VerifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyRequest.ProtoReflect.Descriptor instead.
 func (*VerifyRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{21}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *VerifyRequest) GetSnapshot() *Digest {
@@ -2233,7 +2329,7 @@ type VerifyResponse struct {
 
 func (x *VerifyResponse) Reset() {
 	*x = VerifyResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[22]
+	mi := &file_greenlight_v1_run_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2245,7 +2341,7 @@ func (x *VerifyResponse) String() string {
 func (*VerifyResponse) ProtoMessage() {}
 
 func (x *VerifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[22]
+	mi := &file_greenlight_v1_run_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2258,7 +2354,7 @@ func (x *VerifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyResponse.ProtoReflect.Descriptor instead.
 func (*VerifyResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{22}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *VerifyResponse) GetEvent() *RunEvent {
@@ -2280,7 +2376,7 @@ type FixStart struct {
 
 func (x *FixStart) Reset() {
 	*x = FixStart{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[23]
+	mi := &file_greenlight_v1_run_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2292,7 +2388,7 @@ func (x *FixStart) String() string {
 func (*FixStart) ProtoMessage() {}
 
 func (x *FixStart) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[23]
+	mi := &file_greenlight_v1_run_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2305,7 +2401,7 @@ func (x *FixStart) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixStart.ProtoReflect.Descriptor instead.
 func (*FixStart) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{23}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *FixStart) GetSnapshot() *Digest {
@@ -2344,7 +2440,7 @@ type PatchReply struct {
 
 func (x *PatchReply) Reset() {
 	*x = PatchReply{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[24]
+	mi := &file_greenlight_v1_run_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2356,7 +2452,7 @@ func (x *PatchReply) String() string {
 func (*PatchReply) ProtoMessage() {}
 
 func (x *PatchReply) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[24]
+	mi := &file_greenlight_v1_run_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2369,7 +2465,7 @@ func (x *PatchReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchReply.ProtoReflect.Descriptor instead.
 func (*PatchReply) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{24}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *PatchReply) GetAttempt() int32 {
@@ -2414,7 +2510,7 @@ type FixRequest struct {
 
 func (x *FixRequest) Reset() {
 	*x = FixRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[25]
+	mi := &file_greenlight_v1_run_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2426,7 +2522,7 @@ func (x *FixRequest) String() string {
 func (*FixRequest) ProtoMessage() {}
 
 func (x *FixRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[25]
+	mi := &file_greenlight_v1_run_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2439,7 +2535,7 @@ func (x *FixRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixRequest.ProtoReflect.Descriptor instead.
 func (*FixRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{25}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *FixRequest) GetMsg() isFixRequest_Msg {
@@ -2493,7 +2589,7 @@ type FixResponse struct {
 
 func (x *FixResponse) Reset() {
 	*x = FixResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[26]
+	mi := &file_greenlight_v1_run_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2505,7 +2601,7 @@ func (x *FixResponse) String() string {
 func (*FixResponse) ProtoMessage() {}
 
 func (x *FixResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[26]
+	mi := &file_greenlight_v1_run_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2518,7 +2614,7 @@ func (x *FixResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixResponse.ProtoReflect.Descriptor instead.
 func (*FixResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{26}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *FixResponse) GetEvent() *RunEvent {
@@ -2540,7 +2636,7 @@ type WatchRunRequest struct {
 
 func (x *WatchRunRequest) Reset() {
 	*x = WatchRunRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[27]
+	mi := &file_greenlight_v1_run_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2552,7 +2648,7 @@ func (x *WatchRunRequest) String() string {
 func (*WatchRunRequest) ProtoMessage() {}
 
 func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[27]
+	mi := &file_greenlight_v1_run_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2565,7 +2661,7 @@ func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunRequest.ProtoReflect.Descriptor instead.
 func (*WatchRunRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{27}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *WatchRunRequest) GetRunId() string {
@@ -2592,7 +2688,7 @@ type WatchRunResponse struct {
 
 func (x *WatchRunResponse) Reset() {
 	*x = WatchRunResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[28]
+	mi := &file_greenlight_v1_run_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2604,7 +2700,7 @@ func (x *WatchRunResponse) String() string {
 func (*WatchRunResponse) ProtoMessage() {}
 
 func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[28]
+	mi := &file_greenlight_v1_run_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2617,7 +2713,7 @@ func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunResponse.ProtoReflect.Descriptor instead.
 func (*WatchRunResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{28}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *WatchRunResponse) GetEvent() *RunEvent {
@@ -2637,7 +2733,7 @@ type GetRunRequest struct {
 
 func (x *GetRunRequest) Reset() {
 	*x = GetRunRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[29]
+	mi := &file_greenlight_v1_run_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2649,7 +2745,7 @@ func (x *GetRunRequest) String() string {
 func (*GetRunRequest) ProtoMessage() {}
 
 func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[29]
+	mi := &file_greenlight_v1_run_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2662,7 +2758,7 @@ func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunRequest.ProtoReflect.Descriptor instead.
 func (*GetRunRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{29}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *GetRunRequest) GetRunId() string {
@@ -2682,7 +2778,7 @@ type GetRunResponse struct {
 
 func (x *GetRunResponse) Reset() {
 	*x = GetRunResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[30]
+	mi := &file_greenlight_v1_run_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2694,7 +2790,7 @@ func (x *GetRunResponse) String() string {
 func (*GetRunResponse) ProtoMessage() {}
 
 func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[30]
+	mi := &file_greenlight_v1_run_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2707,7 +2803,7 @@ func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunResponse.ProtoReflect.Descriptor instead.
 func (*GetRunResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{30}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *GetRunResponse) GetRun() *Run {
@@ -2730,7 +2826,7 @@ type ListRunsRequest struct {
 
 func (x *ListRunsRequest) Reset() {
 	*x = ListRunsRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[31]
+	mi := &file_greenlight_v1_run_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2742,7 +2838,7 @@ func (x *ListRunsRequest) String() string {
 func (*ListRunsRequest) ProtoMessage() {}
 
 func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[31]
+	mi := &file_greenlight_v1_run_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2755,7 +2851,7 @@ func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListRunsRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{31}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ListRunsRequest) GetStatuses() []RunStatus {
@@ -2790,7 +2886,7 @@ type ListRunsResponse struct {
 
 func (x *ListRunsResponse) Reset() {
 	*x = ListRunsResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[32]
+	mi := &file_greenlight_v1_run_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2802,7 +2898,7 @@ func (x *ListRunsResponse) String() string {
 func (*ListRunsResponse) ProtoMessage() {}
 
 func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[32]
+	mi := &file_greenlight_v1_run_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2815,7 +2911,7 @@ func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsResponse.ProtoReflect.Descriptor instead.
 func (*ListRunsResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{32}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ListRunsResponse) GetRuns() []*Run {
@@ -2842,7 +2938,7 @@ type DiscoverWorkspaceRequest struct {
 
 func (x *DiscoverWorkspaceRequest) Reset() {
 	*x = DiscoverWorkspaceRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[33]
+	mi := &file_greenlight_v1_run_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2854,7 +2950,7 @@ func (x *DiscoverWorkspaceRequest) String() string {
 func (*DiscoverWorkspaceRequest) ProtoMessage() {}
 
 func (x *DiscoverWorkspaceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[33]
+	mi := &file_greenlight_v1_run_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2867,7 +2963,7 @@ func (x *DiscoverWorkspaceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscoverWorkspaceRequest.ProtoReflect.Descriptor instead.
 func (*DiscoverWorkspaceRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{33}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *DiscoverWorkspaceRequest) GetSnapshot() *Digest {
@@ -2887,7 +2983,7 @@ type DiscoverWorkspaceResponse struct {
 
 func (x *DiscoverWorkspaceResponse) Reset() {
 	*x = DiscoverWorkspaceResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[34]
+	mi := &file_greenlight_v1_run_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2899,7 +2995,7 @@ func (x *DiscoverWorkspaceResponse) String() string {
 func (*DiscoverWorkspaceResponse) ProtoMessage() {}
 
 func (x *DiscoverWorkspaceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[34]
+	mi := &file_greenlight_v1_run_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2912,7 +3008,7 @@ func (x *DiscoverWorkspaceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscoverWorkspaceResponse.ProtoReflect.Descriptor instead.
 func (*DiscoverWorkspaceResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{34}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *DiscoverWorkspaceResponse) GetCapabilities() *Capabilities {
@@ -2966,7 +3062,7 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\x11max_changed_lines\x18\x03 \x01(\x05R\x0fmaxChangedLines\x12,\n" +
 	"\x12allow_test_changes\x18\x04 \x01(\bR\x10allowTestChanges\x120\n" +
 	"\x14allow_lockfile_edits\x18\x05 \x01(\bR\x12allowLockfileEdits\x120\n" +
-	"\x14allow_config_changes\x18\x06 \x01(\bR\x12allowConfigChanges\"\xf9\x02\n" +
+	"\x14allow_config_changes\x18\x06 \x01(\bR\x12allowConfigChanges\"\xae\x03\n" +
 	"\n" +
 	"FixOptions\x124\n" +
 	"\x06verify\x18\x01 \x01(\v2\x1c.greenlight.v1.VerifyOptionsR\x06verify\x129\n" +
@@ -2981,7 +3077,15 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\bbaseline\x18\a \x01(\bR\bbaseline\x129\n" +
 	"\n" +
 	"guardrails\x18\b \x01(\v2\x19.greenlight.v1.GuardrailsR\n" +
-	"guardrails\"\x87\x06\n" +
+	"guardrails\x123\n" +
+	"\atargets\x18\t \x01(\v2\x19.greenlight.v1.FixTargetsR\atargets\"f\n" +
+	"\n" +
+	"FixTargets\x12 \n" +
+	"\ffail_to_pass\x18\x01 \x03(\tR\n" +
+	"failToPass\x12 \n" +
+	"\fpass_to_pass\x18\x02 \x03(\tR\n" +
+	"passToPass\x12\x14\n" +
+	"\x05steps\x18\x03 \x03(\tR\x05steps\"\x87\x06\n" +
 	"\x03Run\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12*\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x16.greenlight.v1.RunKindR\x04kind\x120\n" +
@@ -3004,7 +3108,7 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\ametrics\x18\x0e \x01(\v2\x19.greenlight.v1.FixMetricsR\ametrics\x12\x14\n" +
 	"\x05error\x18\x0f \x01(\tR\x05error\x12\x1d\n" +
 	"\n" +
-	"source_dir\x18\x10 \x01(\tR\tsourceDir\"\xb1\x02\n" +
+	"source_dir\x18\x10 \x01(\tR\tsourceDir\"\x87\x03\n" +
 	"\n" +
 	"FixMetrics\x12\x14\n" +
 	"\x05green\x18\x01 \x01(\bR\x05green\x12\x16\n" +
@@ -3016,7 +3120,10 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"patchLines\x12*\n" +
 	"\x05usage\x18\a \x01(\v2\x14.greenlight.v1.UsageR\x05usage\x12\x1f\n" +
 	"\vstop_reason\x18\b \x01(\tR\n" +
-	"stopReason\"2\n" +
+	"stopReason\x12<\n" +
+	"\vtransitions\x18\t \x01(\v2\x1a.greenlight.v1.TransitionsR\vtransitions\x12\x16\n" +
+	"\x06reruns\x18\n" +
+	" \x01(\x05R\x06reruns\"2\n" +
 	"\n" +
 	"RunCreated\x12$\n" +
 	"\x03run\x18\x01 \x01(\v2\x12.greenlight.v1.RunR\x03run\"\x9f\x01\n" +
@@ -3194,7 +3301,7 @@ func file_greenlight_v1_run_proto_rawDescGZIP() []byte {
 }
 
 var file_greenlight_v1_run_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_greenlight_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
+var file_greenlight_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
 var file_greenlight_v1_run_proto_goTypes = []any{
 	(RunKind)(0),                      // 0: greenlight.v1.RunKind
 	(RunStatus)(0),                    // 1: greenlight.v1.RunStatus
@@ -3203,153 +3310,157 @@ var file_greenlight_v1_run_proto_goTypes = []any{
 	(*ProviderConfig)(nil),            // 4: greenlight.v1.ProviderConfig
 	(*Guardrails)(nil),                // 5: greenlight.v1.Guardrails
 	(*FixOptions)(nil),                // 6: greenlight.v1.FixOptions
-	(*Run)(nil),                       // 7: greenlight.v1.Run
-	(*FixMetrics)(nil),                // 8: greenlight.v1.FixMetrics
-	(*RunCreated)(nil),                // 9: greenlight.v1.RunCreated
-	(*DiscoveryDone)(nil),             // 10: greenlight.v1.DiscoveryDone
-	(*TestsParsed)(nil),               // 11: greenlight.v1.TestsParsed
-	(*VerificationDone)(nil),          // 12: greenlight.v1.VerificationDone
-	(*VerifyFailedRetry)(nil),         // 13: greenlight.v1.VerifyFailedRetry
-	(*VerifyFailedMaxRetries)(nil),    // 14: greenlight.v1.VerifyFailedMaxRetries
-	(*TierSkipped)(nil),               // 15: greenlight.v1.TierSkipped
-	(*RoundStarted)(nil),              // 16: greenlight.v1.RoundStarted
-	(*PatchRequest)(nil),              // 17: greenlight.v1.PatchRequest
-	(*PatchRequested)(nil),            // 18: greenlight.v1.PatchRequested
-	(*PatchEvaluated)(nil),            // 19: greenlight.v1.PatchEvaluated
-	(*RunFinished)(nil),               // 20: greenlight.v1.RunFinished
-	(*LogCapped)(nil),                 // 21: greenlight.v1.LogCapped
-	(*ResumeFrom)(nil),                // 22: greenlight.v1.ResumeFrom
-	(*RunEvent)(nil),                  // 23: greenlight.v1.RunEvent
-	(*VerifyRequest)(nil),             // 24: greenlight.v1.VerifyRequest
-	(*VerifyResponse)(nil),            // 25: greenlight.v1.VerifyResponse
-	(*FixStart)(nil),                  // 26: greenlight.v1.FixStart
-	(*PatchReply)(nil),                // 27: greenlight.v1.PatchReply
-	(*FixRequest)(nil),                // 28: greenlight.v1.FixRequest
-	(*FixResponse)(nil),               // 29: greenlight.v1.FixResponse
-	(*WatchRunRequest)(nil),           // 30: greenlight.v1.WatchRunRequest
-	(*WatchRunResponse)(nil),          // 31: greenlight.v1.WatchRunResponse
-	(*GetRunRequest)(nil),             // 32: greenlight.v1.GetRunRequest
-	(*GetRunResponse)(nil),            // 33: greenlight.v1.GetRunResponse
-	(*ListRunsRequest)(nil),           // 34: greenlight.v1.ListRunsRequest
-	(*ListRunsResponse)(nil),          // 35: greenlight.v1.ListRunsResponse
-	(*DiscoverWorkspaceRequest)(nil),  // 36: greenlight.v1.DiscoverWorkspaceRequest
-	(*DiscoverWorkspaceResponse)(nil), // 37: greenlight.v1.DiscoverWorkspaceResponse
-	nil,                               // 38: greenlight.v1.VerifyOptions.LabelsEntry
-	nil,                               // 39: greenlight.v1.VerifyOptions.ImagesEntry
-	(*durationpb.Duration)(nil),       // 40: google.protobuf.Duration
-	(*Limits)(nil),                    // 41: greenlight.v1.Limits
-	(*CommandSelection)(nil),          // 42: greenlight.v1.CommandSelection
-	(*Digest)(nil),                    // 43: greenlight.v1.Digest
-	(*timestamppb.Timestamp)(nil),     // 44: google.protobuf.Timestamp
-	(*Result)(nil),                    // 45: greenlight.v1.Result
-	(*PatchOutcome)(nil),              // 46: greenlight.v1.PatchOutcome
-	(*Usage)(nil),                     // 47: greenlight.v1.Usage
-	(*Capabilities)(nil),              // 48: greenlight.v1.Capabilities
-	(*Pipeline)(nil),                  // 49: greenlight.v1.Pipeline
-	(*TestCounts)(nil),                // 50: greenlight.v1.TestCounts
-	(*Failure)(nil),                   // 51: greenlight.v1.Failure
-	(*Score)(nil),                     // 52: greenlight.v1.Score
-	(*TierSelection)(nil),             // 53: greenlight.v1.TierSelection
-	(Tier)(0),                         // 54: greenlight.v1.Tier
-	(*CodeWindow)(nil),                // 55: greenlight.v1.CodeWindow
-	(*StepStarted)(nil),               // 56: greenlight.v1.StepStarted
-	(*LogChunk)(nil),                  // 57: greenlight.v1.LogChunk
-	(*StepFinished)(nil),              // 58: greenlight.v1.StepFinished
+	(*FixTargets)(nil),                // 7: greenlight.v1.FixTargets
+	(*Run)(nil),                       // 8: greenlight.v1.Run
+	(*FixMetrics)(nil),                // 9: greenlight.v1.FixMetrics
+	(*RunCreated)(nil),                // 10: greenlight.v1.RunCreated
+	(*DiscoveryDone)(nil),             // 11: greenlight.v1.DiscoveryDone
+	(*TestsParsed)(nil),               // 12: greenlight.v1.TestsParsed
+	(*VerificationDone)(nil),          // 13: greenlight.v1.VerificationDone
+	(*VerifyFailedRetry)(nil),         // 14: greenlight.v1.VerifyFailedRetry
+	(*VerifyFailedMaxRetries)(nil),    // 15: greenlight.v1.VerifyFailedMaxRetries
+	(*TierSkipped)(nil),               // 16: greenlight.v1.TierSkipped
+	(*RoundStarted)(nil),              // 17: greenlight.v1.RoundStarted
+	(*PatchRequest)(nil),              // 18: greenlight.v1.PatchRequest
+	(*PatchRequested)(nil),            // 19: greenlight.v1.PatchRequested
+	(*PatchEvaluated)(nil),            // 20: greenlight.v1.PatchEvaluated
+	(*RunFinished)(nil),               // 21: greenlight.v1.RunFinished
+	(*LogCapped)(nil),                 // 22: greenlight.v1.LogCapped
+	(*ResumeFrom)(nil),                // 23: greenlight.v1.ResumeFrom
+	(*RunEvent)(nil),                  // 24: greenlight.v1.RunEvent
+	(*VerifyRequest)(nil),             // 25: greenlight.v1.VerifyRequest
+	(*VerifyResponse)(nil),            // 26: greenlight.v1.VerifyResponse
+	(*FixStart)(nil),                  // 27: greenlight.v1.FixStart
+	(*PatchReply)(nil),                // 28: greenlight.v1.PatchReply
+	(*FixRequest)(nil),                // 29: greenlight.v1.FixRequest
+	(*FixResponse)(nil),               // 30: greenlight.v1.FixResponse
+	(*WatchRunRequest)(nil),           // 31: greenlight.v1.WatchRunRequest
+	(*WatchRunResponse)(nil),          // 32: greenlight.v1.WatchRunResponse
+	(*GetRunRequest)(nil),             // 33: greenlight.v1.GetRunRequest
+	(*GetRunResponse)(nil),            // 34: greenlight.v1.GetRunResponse
+	(*ListRunsRequest)(nil),           // 35: greenlight.v1.ListRunsRequest
+	(*ListRunsResponse)(nil),          // 36: greenlight.v1.ListRunsResponse
+	(*DiscoverWorkspaceRequest)(nil),  // 37: greenlight.v1.DiscoverWorkspaceRequest
+	(*DiscoverWorkspaceResponse)(nil), // 38: greenlight.v1.DiscoverWorkspaceResponse
+	nil,                               // 39: greenlight.v1.VerifyOptions.LabelsEntry
+	nil,                               // 40: greenlight.v1.VerifyOptions.ImagesEntry
+	(*durationpb.Duration)(nil),       // 41: google.protobuf.Duration
+	(*Limits)(nil),                    // 42: greenlight.v1.Limits
+	(*CommandSelection)(nil),          // 43: greenlight.v1.CommandSelection
+	(*Digest)(nil),                    // 44: greenlight.v1.Digest
+	(*timestamppb.Timestamp)(nil),     // 45: google.protobuf.Timestamp
+	(*Result)(nil),                    // 46: greenlight.v1.Result
+	(*PatchOutcome)(nil),              // 47: greenlight.v1.PatchOutcome
+	(*Usage)(nil),                     // 48: greenlight.v1.Usage
+	(*Transitions)(nil),               // 49: greenlight.v1.Transitions
+	(*Capabilities)(nil),              // 50: greenlight.v1.Capabilities
+	(*Pipeline)(nil),                  // 51: greenlight.v1.Pipeline
+	(*TestCounts)(nil),                // 52: greenlight.v1.TestCounts
+	(*Failure)(nil),                   // 53: greenlight.v1.Failure
+	(*Score)(nil),                     // 54: greenlight.v1.Score
+	(*TierSelection)(nil),             // 55: greenlight.v1.TierSelection
+	(Tier)(0),                         // 56: greenlight.v1.Tier
+	(*CodeWindow)(nil),                // 57: greenlight.v1.CodeWindow
+	(*StepStarted)(nil),               // 58: greenlight.v1.StepStarted
+	(*LogChunk)(nil),                  // 59: greenlight.v1.LogChunk
+	(*StepFinished)(nil),              // 60: greenlight.v1.StepFinished
 }
 var file_greenlight_v1_run_proto_depIdxs = []int32{
-	40, // 0: greenlight.v1.VerifyOptions.time_budget:type_name -> google.protobuf.Duration
-	41, // 1: greenlight.v1.VerifyOptions.limits:type_name -> greenlight.v1.Limits
-	42, // 2: greenlight.v1.VerifyOptions.selection:type_name -> greenlight.v1.CommandSelection
-	38, // 3: greenlight.v1.VerifyOptions.labels:type_name -> greenlight.v1.VerifyOptions.LabelsEntry
-	39, // 4: greenlight.v1.VerifyOptions.images:type_name -> greenlight.v1.VerifyOptions.ImagesEntry
+	41, // 0: greenlight.v1.VerifyOptions.time_budget:type_name -> google.protobuf.Duration
+	42, // 1: greenlight.v1.VerifyOptions.limits:type_name -> greenlight.v1.Limits
+	43, // 2: greenlight.v1.VerifyOptions.selection:type_name -> greenlight.v1.CommandSelection
+	39, // 3: greenlight.v1.VerifyOptions.labels:type_name -> greenlight.v1.VerifyOptions.LabelsEntry
+	40, // 4: greenlight.v1.VerifyOptions.images:type_name -> greenlight.v1.VerifyOptions.ImagesEntry
 	2,  // 5: greenlight.v1.ProviderConfig.kind:type_name -> greenlight.v1.ProviderKind
-	40, // 6: greenlight.v1.ProviderConfig.timeout:type_name -> google.protobuf.Duration
+	41, // 6: greenlight.v1.ProviderConfig.timeout:type_name -> google.protobuf.Duration
 	3,  // 7: greenlight.v1.FixOptions.verify:type_name -> greenlight.v1.VerifyOptions
 	4,  // 8: greenlight.v1.FixOptions.provider:type_name -> greenlight.v1.ProviderConfig
-	40, // 9: greenlight.v1.FixOptions.time_budget:type_name -> google.protobuf.Duration
+	41, // 9: greenlight.v1.FixOptions.time_budget:type_name -> google.protobuf.Duration
 	5,  // 10: greenlight.v1.FixOptions.guardrails:type_name -> greenlight.v1.Guardrails
-	0,  // 11: greenlight.v1.Run.kind:type_name -> greenlight.v1.RunKind
-	1,  // 12: greenlight.v1.Run.status:type_name -> greenlight.v1.RunStatus
-	43, // 13: greenlight.v1.Run.snapshot:type_name -> greenlight.v1.Digest
-	43, // 14: greenlight.v1.Run.current_snapshot:type_name -> greenlight.v1.Digest
-	3,  // 15: greenlight.v1.Run.verify_options:type_name -> greenlight.v1.VerifyOptions
-	6,  // 16: greenlight.v1.Run.fix_options:type_name -> greenlight.v1.FixOptions
-	44, // 17: greenlight.v1.Run.created_at:type_name -> google.protobuf.Timestamp
-	44, // 18: greenlight.v1.Run.started_at:type_name -> google.protobuf.Timestamp
-	44, // 19: greenlight.v1.Run.finished_at:type_name -> google.protobuf.Timestamp
-	45, // 20: greenlight.v1.Run.result:type_name -> greenlight.v1.Result
-	46, // 21: greenlight.v1.Run.patches:type_name -> greenlight.v1.PatchOutcome
-	8,  // 22: greenlight.v1.Run.metrics:type_name -> greenlight.v1.FixMetrics
-	40, // 23: greenlight.v1.FixMetrics.time_to_green:type_name -> google.protobuf.Duration
-	47, // 24: greenlight.v1.FixMetrics.usage:type_name -> greenlight.v1.Usage
-	7,  // 25: greenlight.v1.RunCreated.run:type_name -> greenlight.v1.Run
-	48, // 26: greenlight.v1.DiscoveryDone.capabilities:type_name -> greenlight.v1.Capabilities
-	49, // 27: greenlight.v1.DiscoveryDone.pipeline:type_name -> greenlight.v1.Pipeline
-	50, // 28: greenlight.v1.TestsParsed.counts:type_name -> greenlight.v1.TestCounts
-	51, // 29: greenlight.v1.TestsParsed.failures:type_name -> greenlight.v1.Failure
-	52, // 30: greenlight.v1.VerificationDone.score:type_name -> greenlight.v1.Score
-	40, // 31: greenlight.v1.VerificationDone.duration:type_name -> google.protobuf.Duration
-	53, // 32: greenlight.v1.VerificationDone.tiers:type_name -> greenlight.v1.TierSelection
-	54, // 33: greenlight.v1.TierSkipped.tier:type_name -> greenlight.v1.Tier
-	43, // 34: greenlight.v1.RoundStarted.snapshot:type_name -> greenlight.v1.Digest
-	51, // 35: greenlight.v1.PatchRequest.failures:type_name -> greenlight.v1.Failure
-	55, // 36: greenlight.v1.PatchRequest.windows:type_name -> greenlight.v1.CodeWindow
-	5,  // 37: greenlight.v1.PatchRequest.constraints:type_name -> greenlight.v1.Guardrails
-	17, // 38: greenlight.v1.PatchRequested.request:type_name -> greenlight.v1.PatchRequest
-	46, // 39: greenlight.v1.PatchEvaluated.outcome:type_name -> greenlight.v1.PatchOutcome
-	1,  // 40: greenlight.v1.RunFinished.status:type_name -> greenlight.v1.RunStatus
-	45, // 41: greenlight.v1.RunFinished.result:type_name -> greenlight.v1.Result
-	8,  // 42: greenlight.v1.RunFinished.metrics:type_name -> greenlight.v1.FixMetrics
-	44, // 43: greenlight.v1.RunEvent.time:type_name -> google.protobuf.Timestamp
-	9,  // 44: greenlight.v1.RunEvent.run_created:type_name -> greenlight.v1.RunCreated
-	10, // 45: greenlight.v1.RunEvent.discovery_done:type_name -> greenlight.v1.DiscoveryDone
-	56, // 46: greenlight.v1.RunEvent.step_started:type_name -> greenlight.v1.StepStarted
-	57, // 47: greenlight.v1.RunEvent.log_chunk:type_name -> greenlight.v1.LogChunk
-	58, // 48: greenlight.v1.RunEvent.step_finished:type_name -> greenlight.v1.StepFinished
-	11, // 49: greenlight.v1.RunEvent.tests_parsed:type_name -> greenlight.v1.TestsParsed
-	52, // 50: greenlight.v1.RunEvent.score:type_name -> greenlight.v1.Score
-	12, // 51: greenlight.v1.RunEvent.verification_done:type_name -> greenlight.v1.VerificationDone
-	13, // 52: greenlight.v1.RunEvent.verify_failed_retry:type_name -> greenlight.v1.VerifyFailedRetry
-	14, // 53: greenlight.v1.RunEvent.verify_failed_max_retries:type_name -> greenlight.v1.VerifyFailedMaxRetries
-	15, // 54: greenlight.v1.RunEvent.tier_skipped:type_name -> greenlight.v1.TierSkipped
-	16, // 55: greenlight.v1.RunEvent.round_started:type_name -> greenlight.v1.RoundStarted
-	18, // 56: greenlight.v1.RunEvent.patch_requested:type_name -> greenlight.v1.PatchRequested
-	19, // 57: greenlight.v1.RunEvent.patch_evaluated:type_name -> greenlight.v1.PatchEvaluated
-	20, // 58: greenlight.v1.RunEvent.run_finished:type_name -> greenlight.v1.RunFinished
-	22, // 59: greenlight.v1.RunEvent.resume_from:type_name -> greenlight.v1.ResumeFrom
-	21, // 60: greenlight.v1.RunEvent.log_capped:type_name -> greenlight.v1.LogCapped
-	43, // 61: greenlight.v1.VerifyRequest.snapshot:type_name -> greenlight.v1.Digest
-	3,  // 62: greenlight.v1.VerifyRequest.options:type_name -> greenlight.v1.VerifyOptions
-	23, // 63: greenlight.v1.VerifyResponse.event:type_name -> greenlight.v1.RunEvent
-	43, // 64: greenlight.v1.FixStart.snapshot:type_name -> greenlight.v1.Digest
-	6,  // 65: greenlight.v1.FixStart.options:type_name -> greenlight.v1.FixOptions
-	47, // 66: greenlight.v1.PatchReply.usage:type_name -> greenlight.v1.Usage
-	26, // 67: greenlight.v1.FixRequest.start:type_name -> greenlight.v1.FixStart
-	27, // 68: greenlight.v1.FixRequest.patch:type_name -> greenlight.v1.PatchReply
-	23, // 69: greenlight.v1.FixResponse.event:type_name -> greenlight.v1.RunEvent
-	23, // 70: greenlight.v1.WatchRunResponse.event:type_name -> greenlight.v1.RunEvent
-	7,  // 71: greenlight.v1.GetRunResponse.run:type_name -> greenlight.v1.Run
-	1,  // 72: greenlight.v1.ListRunsRequest.statuses:type_name -> greenlight.v1.RunStatus
-	7,  // 73: greenlight.v1.ListRunsResponse.runs:type_name -> greenlight.v1.Run
-	43, // 74: greenlight.v1.DiscoverWorkspaceRequest.snapshot:type_name -> greenlight.v1.Digest
-	48, // 75: greenlight.v1.DiscoverWorkspaceResponse.capabilities:type_name -> greenlight.v1.Capabilities
-	24, // 76: greenlight.v1.RunService.Verify:input_type -> greenlight.v1.VerifyRequest
-	28, // 77: greenlight.v1.RunService.Fix:input_type -> greenlight.v1.FixRequest
-	30, // 78: greenlight.v1.RunService.WatchRun:input_type -> greenlight.v1.WatchRunRequest
-	32, // 79: greenlight.v1.RunService.GetRun:input_type -> greenlight.v1.GetRunRequest
-	34, // 80: greenlight.v1.RunService.ListRuns:input_type -> greenlight.v1.ListRunsRequest
-	36, // 81: greenlight.v1.RunService.DiscoverWorkspace:input_type -> greenlight.v1.DiscoverWorkspaceRequest
-	25, // 82: greenlight.v1.RunService.Verify:output_type -> greenlight.v1.VerifyResponse
-	29, // 83: greenlight.v1.RunService.Fix:output_type -> greenlight.v1.FixResponse
-	31, // 84: greenlight.v1.RunService.WatchRun:output_type -> greenlight.v1.WatchRunResponse
-	33, // 85: greenlight.v1.RunService.GetRun:output_type -> greenlight.v1.GetRunResponse
-	35, // 86: greenlight.v1.RunService.ListRuns:output_type -> greenlight.v1.ListRunsResponse
-	37, // 87: greenlight.v1.RunService.DiscoverWorkspace:output_type -> greenlight.v1.DiscoverWorkspaceResponse
-	82, // [82:88] is the sub-list for method output_type
-	76, // [76:82] is the sub-list for method input_type
-	76, // [76:76] is the sub-list for extension type_name
-	76, // [76:76] is the sub-list for extension extendee
-	0,  // [0:76] is the sub-list for field type_name
+	7,  // 11: greenlight.v1.FixOptions.targets:type_name -> greenlight.v1.FixTargets
+	0,  // 12: greenlight.v1.Run.kind:type_name -> greenlight.v1.RunKind
+	1,  // 13: greenlight.v1.Run.status:type_name -> greenlight.v1.RunStatus
+	44, // 14: greenlight.v1.Run.snapshot:type_name -> greenlight.v1.Digest
+	44, // 15: greenlight.v1.Run.current_snapshot:type_name -> greenlight.v1.Digest
+	3,  // 16: greenlight.v1.Run.verify_options:type_name -> greenlight.v1.VerifyOptions
+	6,  // 17: greenlight.v1.Run.fix_options:type_name -> greenlight.v1.FixOptions
+	45, // 18: greenlight.v1.Run.created_at:type_name -> google.protobuf.Timestamp
+	45, // 19: greenlight.v1.Run.started_at:type_name -> google.protobuf.Timestamp
+	45, // 20: greenlight.v1.Run.finished_at:type_name -> google.protobuf.Timestamp
+	46, // 21: greenlight.v1.Run.result:type_name -> greenlight.v1.Result
+	47, // 22: greenlight.v1.Run.patches:type_name -> greenlight.v1.PatchOutcome
+	9,  // 23: greenlight.v1.Run.metrics:type_name -> greenlight.v1.FixMetrics
+	41, // 24: greenlight.v1.FixMetrics.time_to_green:type_name -> google.protobuf.Duration
+	48, // 25: greenlight.v1.FixMetrics.usage:type_name -> greenlight.v1.Usage
+	49, // 26: greenlight.v1.FixMetrics.transitions:type_name -> greenlight.v1.Transitions
+	8,  // 27: greenlight.v1.RunCreated.run:type_name -> greenlight.v1.Run
+	50, // 28: greenlight.v1.DiscoveryDone.capabilities:type_name -> greenlight.v1.Capabilities
+	51, // 29: greenlight.v1.DiscoveryDone.pipeline:type_name -> greenlight.v1.Pipeline
+	52, // 30: greenlight.v1.TestsParsed.counts:type_name -> greenlight.v1.TestCounts
+	53, // 31: greenlight.v1.TestsParsed.failures:type_name -> greenlight.v1.Failure
+	54, // 32: greenlight.v1.VerificationDone.score:type_name -> greenlight.v1.Score
+	41, // 33: greenlight.v1.VerificationDone.duration:type_name -> google.protobuf.Duration
+	55, // 34: greenlight.v1.VerificationDone.tiers:type_name -> greenlight.v1.TierSelection
+	56, // 35: greenlight.v1.TierSkipped.tier:type_name -> greenlight.v1.Tier
+	44, // 36: greenlight.v1.RoundStarted.snapshot:type_name -> greenlight.v1.Digest
+	53, // 37: greenlight.v1.PatchRequest.failures:type_name -> greenlight.v1.Failure
+	57, // 38: greenlight.v1.PatchRequest.windows:type_name -> greenlight.v1.CodeWindow
+	5,  // 39: greenlight.v1.PatchRequest.constraints:type_name -> greenlight.v1.Guardrails
+	18, // 40: greenlight.v1.PatchRequested.request:type_name -> greenlight.v1.PatchRequest
+	47, // 41: greenlight.v1.PatchEvaluated.outcome:type_name -> greenlight.v1.PatchOutcome
+	1,  // 42: greenlight.v1.RunFinished.status:type_name -> greenlight.v1.RunStatus
+	46, // 43: greenlight.v1.RunFinished.result:type_name -> greenlight.v1.Result
+	9,  // 44: greenlight.v1.RunFinished.metrics:type_name -> greenlight.v1.FixMetrics
+	45, // 45: greenlight.v1.RunEvent.time:type_name -> google.protobuf.Timestamp
+	10, // 46: greenlight.v1.RunEvent.run_created:type_name -> greenlight.v1.RunCreated
+	11, // 47: greenlight.v1.RunEvent.discovery_done:type_name -> greenlight.v1.DiscoveryDone
+	58, // 48: greenlight.v1.RunEvent.step_started:type_name -> greenlight.v1.StepStarted
+	59, // 49: greenlight.v1.RunEvent.log_chunk:type_name -> greenlight.v1.LogChunk
+	60, // 50: greenlight.v1.RunEvent.step_finished:type_name -> greenlight.v1.StepFinished
+	12, // 51: greenlight.v1.RunEvent.tests_parsed:type_name -> greenlight.v1.TestsParsed
+	54, // 52: greenlight.v1.RunEvent.score:type_name -> greenlight.v1.Score
+	13, // 53: greenlight.v1.RunEvent.verification_done:type_name -> greenlight.v1.VerificationDone
+	14, // 54: greenlight.v1.RunEvent.verify_failed_retry:type_name -> greenlight.v1.VerifyFailedRetry
+	15, // 55: greenlight.v1.RunEvent.verify_failed_max_retries:type_name -> greenlight.v1.VerifyFailedMaxRetries
+	16, // 56: greenlight.v1.RunEvent.tier_skipped:type_name -> greenlight.v1.TierSkipped
+	17, // 57: greenlight.v1.RunEvent.round_started:type_name -> greenlight.v1.RoundStarted
+	19, // 58: greenlight.v1.RunEvent.patch_requested:type_name -> greenlight.v1.PatchRequested
+	20, // 59: greenlight.v1.RunEvent.patch_evaluated:type_name -> greenlight.v1.PatchEvaluated
+	21, // 60: greenlight.v1.RunEvent.run_finished:type_name -> greenlight.v1.RunFinished
+	23, // 61: greenlight.v1.RunEvent.resume_from:type_name -> greenlight.v1.ResumeFrom
+	22, // 62: greenlight.v1.RunEvent.log_capped:type_name -> greenlight.v1.LogCapped
+	44, // 63: greenlight.v1.VerifyRequest.snapshot:type_name -> greenlight.v1.Digest
+	3,  // 64: greenlight.v1.VerifyRequest.options:type_name -> greenlight.v1.VerifyOptions
+	24, // 65: greenlight.v1.VerifyResponse.event:type_name -> greenlight.v1.RunEvent
+	44, // 66: greenlight.v1.FixStart.snapshot:type_name -> greenlight.v1.Digest
+	6,  // 67: greenlight.v1.FixStart.options:type_name -> greenlight.v1.FixOptions
+	48, // 68: greenlight.v1.PatchReply.usage:type_name -> greenlight.v1.Usage
+	27, // 69: greenlight.v1.FixRequest.start:type_name -> greenlight.v1.FixStart
+	28, // 70: greenlight.v1.FixRequest.patch:type_name -> greenlight.v1.PatchReply
+	24, // 71: greenlight.v1.FixResponse.event:type_name -> greenlight.v1.RunEvent
+	24, // 72: greenlight.v1.WatchRunResponse.event:type_name -> greenlight.v1.RunEvent
+	8,  // 73: greenlight.v1.GetRunResponse.run:type_name -> greenlight.v1.Run
+	1,  // 74: greenlight.v1.ListRunsRequest.statuses:type_name -> greenlight.v1.RunStatus
+	8,  // 75: greenlight.v1.ListRunsResponse.runs:type_name -> greenlight.v1.Run
+	44, // 76: greenlight.v1.DiscoverWorkspaceRequest.snapshot:type_name -> greenlight.v1.Digest
+	50, // 77: greenlight.v1.DiscoverWorkspaceResponse.capabilities:type_name -> greenlight.v1.Capabilities
+	25, // 78: greenlight.v1.RunService.Verify:input_type -> greenlight.v1.VerifyRequest
+	29, // 79: greenlight.v1.RunService.Fix:input_type -> greenlight.v1.FixRequest
+	31, // 80: greenlight.v1.RunService.WatchRun:input_type -> greenlight.v1.WatchRunRequest
+	33, // 81: greenlight.v1.RunService.GetRun:input_type -> greenlight.v1.GetRunRequest
+	35, // 82: greenlight.v1.RunService.ListRuns:input_type -> greenlight.v1.ListRunsRequest
+	37, // 83: greenlight.v1.RunService.DiscoverWorkspace:input_type -> greenlight.v1.DiscoverWorkspaceRequest
+	26, // 84: greenlight.v1.RunService.Verify:output_type -> greenlight.v1.VerifyResponse
+	30, // 85: greenlight.v1.RunService.Fix:output_type -> greenlight.v1.FixResponse
+	32, // 86: greenlight.v1.RunService.WatchRun:output_type -> greenlight.v1.WatchRunResponse
+	34, // 87: greenlight.v1.RunService.GetRun:output_type -> greenlight.v1.GetRunResponse
+	36, // 88: greenlight.v1.RunService.ListRuns:output_type -> greenlight.v1.ListRunsResponse
+	38, // 89: greenlight.v1.RunService.DiscoverWorkspace:output_type -> greenlight.v1.DiscoverWorkspaceResponse
+	84, // [84:90] is the sub-list for method output_type
+	78, // [78:84] is the sub-list for method input_type
+	78, // [78:78] is the sub-list for extension type_name
+	78, // [78:78] is the sub-list for extension extendee
+	0,  // [0:78] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_run_proto_init() }
@@ -3360,7 +3471,7 @@ func file_greenlight_v1_run_proto_init() {
 	file_greenlight_v1_discovery_proto_init()
 	file_greenlight_v1_executor_proto_init()
 	file_greenlight_v1_types_proto_init()
-	file_greenlight_v1_run_proto_msgTypes[20].OneofWrappers = []any{
+	file_greenlight_v1_run_proto_msgTypes[21].OneofWrappers = []any{
 		(*RunEvent_RunCreated)(nil),
 		(*RunEvent_DiscoveryDone)(nil),
 		(*RunEvent_StepStarted)(nil),
@@ -3379,7 +3490,7 @@ func file_greenlight_v1_run_proto_init() {
 		(*RunEvent_ResumeFrom)(nil),
 		(*RunEvent_LogCapped)(nil),
 	}
-	file_greenlight_v1_run_proto_msgTypes[25].OneofWrappers = []any{
+	file_greenlight_v1_run_proto_msgTypes[26].OneofWrappers = []any{
 		(*FixRequest_Start)(nil),
 		(*FixRequest_Patch)(nil),
 	}
@@ -3389,7 +3500,7 @@ func file_greenlight_v1_run_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_greenlight_v1_run_proto_rawDesc), len(file_greenlight_v1_run_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   37,
+			NumMessages:   38,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -555,6 +555,128 @@ func (ScoreSource) EnumDescriptor() ([]byte, []int) {
 	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{8}
 }
 
+// TransitionKind is how one test's outcome changed between a fix run's
+// baseline (its first verification) and a later verification.
+type TransitionKind int32
+
+const (
+	TransitionKind_TRANSITION_KIND_UNSPECIFIED  TransitionKind = 0
+	TransitionKind_TRANSITION_KIND_FAIL_TO_PASS TransitionKind = 1
+	TransitionKind_TRANSITION_KIND_PASS_TO_PASS TransitionKind = 2
+	TransitionKind_TRANSITION_KIND_PASS_TO_FAIL TransitionKind = 3
+	TransitionKind_TRANSITION_KIND_FAIL_TO_FAIL TransitionKind = 4
+	// Not in the baseline.
+	TransitionKind_TRANSITION_KIND_NEW TransitionKind = 5
+	// In the baseline, not run now (a build or import break, a deselection).
+	TransitionKind_TRANSITION_KIND_DISAPPEARED TransitionKind = 6
+)
+
+// Enum value maps for TransitionKind.
+var (
+	TransitionKind_name = map[int32]string{
+		0: "TRANSITION_KIND_UNSPECIFIED",
+		1: "TRANSITION_KIND_FAIL_TO_PASS",
+		2: "TRANSITION_KIND_PASS_TO_PASS",
+		3: "TRANSITION_KIND_PASS_TO_FAIL",
+		4: "TRANSITION_KIND_FAIL_TO_FAIL",
+		5: "TRANSITION_KIND_NEW",
+		6: "TRANSITION_KIND_DISAPPEARED",
+	}
+	TransitionKind_value = map[string]int32{
+		"TRANSITION_KIND_UNSPECIFIED":  0,
+		"TRANSITION_KIND_FAIL_TO_PASS": 1,
+		"TRANSITION_KIND_PASS_TO_PASS": 2,
+		"TRANSITION_KIND_PASS_TO_FAIL": 3,
+		"TRANSITION_KIND_FAIL_TO_FAIL": 4,
+		"TRANSITION_KIND_NEW":          5,
+		"TRANSITION_KIND_DISAPPEARED":  6,
+	}
+)
+
+func (x TransitionKind) Enum() *TransitionKind {
+	p := new(TransitionKind)
+	*p = x
+	return p
+}
+
+func (x TransitionKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (TransitionKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_greenlight_v1_types_proto_enumTypes[9].Descriptor()
+}
+
+func (TransitionKind) Type() protoreflect.EnumType {
+	return &file_greenlight_v1_types_proto_enumTypes[9]
+}
+
+func (x TransitionKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use TransitionKind.Descriptor instead.
+func (TransitionKind) EnumDescriptor() ([]byte, []int) {
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{9}
+}
+
+// Resolution is whether a fix resolved its target, in the SWE-bench sense:
+// FULL when every FAIL_TO_PASS target passes and every PASS_TO_PASS target
+// still passes (and every target step passes); PARTIAL when some but not
+// all FAIL_TO_PASS targets pass and every PASS_TO_PASS target passes; NO
+// otherwise.
+type Resolution int32
+
+const (
+	Resolution_RESOLUTION_UNSPECIFIED Resolution = 0
+	Resolution_RESOLUTION_FULL        Resolution = 1
+	Resolution_RESOLUTION_PARTIAL     Resolution = 2
+	Resolution_RESOLUTION_NO          Resolution = 3
+)
+
+// Enum value maps for Resolution.
+var (
+	Resolution_name = map[int32]string{
+		0: "RESOLUTION_UNSPECIFIED",
+		1: "RESOLUTION_FULL",
+		2: "RESOLUTION_PARTIAL",
+		3: "RESOLUTION_NO",
+	}
+	Resolution_value = map[string]int32{
+		"RESOLUTION_UNSPECIFIED": 0,
+		"RESOLUTION_FULL":        1,
+		"RESOLUTION_PARTIAL":     2,
+		"RESOLUTION_NO":          3,
+	}
+)
+
+func (x Resolution) Enum() *Resolution {
+	p := new(Resolution)
+	*p = x
+	return p
+}
+
+func (x Resolution) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Resolution) Descriptor() protoreflect.EnumDescriptor {
+	return file_greenlight_v1_types_proto_enumTypes[10].Descriptor()
+}
+
+func (Resolution) Type() protoreflect.EnumType {
+	return &file_greenlight_v1_types_proto_enumTypes[10]
+}
+
+func (x Resolution) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Resolution.Descriptor instead.
+func (Resolution) EnumDescriptor() ([]byte, []int) {
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{10}
+}
+
 // PatchFormat is how a patch was written.
 type PatchFormat int32
 
@@ -589,11 +711,11 @@ func (x PatchFormat) String() string {
 }
 
 func (PatchFormat) Descriptor() protoreflect.EnumDescriptor {
-	return file_greenlight_v1_types_proto_enumTypes[9].Descriptor()
+	return file_greenlight_v1_types_proto_enumTypes[11].Descriptor()
 }
 
 func (PatchFormat) Type() protoreflect.EnumType {
-	return &file_greenlight_v1_types_proto_enumTypes[9]
+	return &file_greenlight_v1_types_proto_enumTypes[11]
 }
 
 func (x PatchFormat) Number() protoreflect.EnumNumber {
@@ -602,7 +724,7 @@ func (x PatchFormat) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use PatchFormat.Descriptor instead.
 func (PatchFormat) EnumDescriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{9}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{11}
 }
 
 // Digest names an immutable blob in the content-addressed store.
@@ -2532,7 +2654,10 @@ type Result struct {
 	Summary string           `protobuf:"bytes,13,opt,name=summary,proto3" json:"summary,omitempty"`
 	Tiers   []*TierSelection `protobuf:"bytes,14,rep,name=tiers,proto3" json:"tiers,omitempty"`
 	// Stop memo when a retry or repair loop gave up.
-	StopMemo      string `protobuf:"bytes,15,opt,name=stop_memo,json=stopMemo,proto3" json:"stop_memo,omitempty"`
+	StopMemo string `protobuf:"bytes,15,opt,name=stop_memo,json=stopMemo,proto3" json:"stop_memo,omitempty"`
+	// Every test of the verification with its outcome (tests[] keeps only a
+	// capped number of records).
+	Inventory     *TestInventory `protobuf:"bytes,16,opt,name=inventory,proto3" json:"inventory,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2672,6 +2797,337 @@ func (x *Result) GetStopMemo() string {
 	return ""
 }
 
+func (x *Result) GetInventory() *TestInventory {
+	if x != nil {
+		return x.Inventory
+	}
+	return nil
+}
+
+// TestInventory is where a verification's complete test list is stored: a
+// blob of JSON lines {"step","id","status","flaky"}, one per test, sorted
+// by step then id.
+type TestInventory struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Blob  *Digest                `protobuf:"bytes,1,opt,name=blob,proto3" json:"blob,omitempty"`
+	Tests int32                  `protobuf:"varint,2,opt,name=tests,proto3" json:"tests,omitempty"`
+	// Every counted test is listed (no step's runner counted tests it did
+	// not name, no inventory cap was reached).
+	Complete      bool `protobuf:"varint,3,opt,name=complete,proto3" json:"complete,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TestInventory) Reset() {
+	*x = TestInventory{}
+	mi := &file_greenlight_v1_types_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TestInventory) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TestInventory) ProtoMessage() {}
+
+func (x *TestInventory) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_types_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TestInventory.ProtoReflect.Descriptor instead.
+func (*TestInventory) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *TestInventory) GetBlob() *Digest {
+	if x != nil {
+		return x.Blob
+	}
+	return nil
+}
+
+func (x *TestInventory) GetTests() int32 {
+	if x != nil {
+		return x.Tests
+	}
+	return 0
+}
+
+func (x *TestInventory) GetComplete() bool {
+	if x != nil {
+		return x.Complete
+	}
+	return false
+}
+
+// TestTransition is one test's change against the baseline.
+type TestTransition struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Step  string                 `protobuf:"bytes,1,opt,name=step,proto3" json:"step,omitempty"`
+	Id    string                 `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
+	Kind  TransitionKind         `protobuf:"varint,3,opt,name=kind,proto3,enum=greenlight.v1.TransitionKind" json:"kind,omitempty"`
+	// UNSPECIFIED when the test did not run on that side.
+	Before TestStatus `protobuf:"varint,4,opt,name=before,proto3,enum=greenlight.v1.TestStatus" json:"before,omitempty"`
+	After  TestStatus `protobuf:"varint,5,opt,name=after,proto3,enum=greenlight.v1.TestStatus" json:"after,omitempty"`
+	// The test is a FAIL_TO_PASS or PASS_TO_PASS target of the run.
+	Target        bool `protobuf:"varint,6,opt,name=target,proto3" json:"target,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TestTransition) Reset() {
+	*x = TestTransition{}
+	mi := &file_greenlight_v1_types_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TestTransition) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TestTransition) ProtoMessage() {}
+
+func (x *TestTransition) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_types_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TestTransition.ProtoReflect.Descriptor instead.
+func (*TestTransition) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *TestTransition) GetStep() string {
+	if x != nil {
+		return x.Step
+	}
+	return ""
+}
+
+func (x *TestTransition) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *TestTransition) GetKind() TransitionKind {
+	if x != nil {
+		return x.Kind
+	}
+	return TransitionKind_TRANSITION_KIND_UNSPECIFIED
+}
+
+func (x *TestTransition) GetBefore() TestStatus {
+	if x != nil {
+		return x.Before
+	}
+	return TestStatus_TEST_STATUS_UNSPECIFIED
+}
+
+func (x *TestTransition) GetAfter() TestStatus {
+	if x != nil {
+		return x.After
+	}
+	return TestStatus_TEST_STATUS_UNSPECIFIED
+}
+
+func (x *TestTransition) GetTarget() bool {
+	if x != nil {
+		return x.Target
+	}
+	return false
+}
+
+// Transitions compares a verification with the fix run's baseline.
+type Transitions struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	FailToPass  int32                  `protobuf:"varint,1,opt,name=fail_to_pass,json=failToPass,proto3" json:"fail_to_pass,omitempty"`
+	PassToPass  int32                  `protobuf:"varint,2,opt,name=pass_to_pass,json=passToPass,proto3" json:"pass_to_pass,omitempty"`
+	PassToFail  int32                  `protobuf:"varint,3,opt,name=pass_to_fail,json=passToFail,proto3" json:"pass_to_fail,omitempty"`
+	FailToFail  int32                  `protobuf:"varint,4,opt,name=fail_to_fail,json=failToFail,proto3" json:"fail_to_fail,omitempty"`
+	NewTests    int32                  `protobuf:"varint,5,opt,name=new_tests,json=newTests,proto3" json:"new_tests,omitempty"`
+	Disappeared int32                  `protobuf:"varint,6,opt,name=disappeared,proto3" json:"disappeared,omitempty"`
+	// Every transition but PASS_TO_PASS, targets first, at most 500;
+	// changes_omitted counts the rest.
+	Changes        []*TestTransition `protobuf:"bytes,7,rep,name=changes,proto3" json:"changes,omitempty"`
+	ChangesOmitted int32             `protobuf:"varint,8,opt,name=changes_omitted,json=changesOmitted,proto3" json:"changes_omitted,omitempty"`
+	Resolution     Resolution        `protobuf:"varint,9,opt,name=resolution,proto3,enum=greenlight.v1.Resolution" json:"resolution,omitempty"`
+	// How many FAIL_TO_PASS and PASS_TO_PASS targets there are and pass now.
+	TargetFailToPass       int32 `protobuf:"varint,10,opt,name=target_fail_to_pass,json=targetFailToPass,proto3" json:"target_fail_to_pass,omitempty"`
+	TargetFailToPassPassed int32 `protobuf:"varint,11,opt,name=target_fail_to_pass_passed,json=targetFailToPassPassed,proto3" json:"target_fail_to_pass_passed,omitempty"`
+	TargetPassToPass       int32 `protobuf:"varint,12,opt,name=target_pass_to_pass,json=targetPassToPass,proto3" json:"target_pass_to_pass,omitempty"`
+	TargetPassToPassPassed int32 `protobuf:"varint,13,opt,name=target_pass_to_pass_passed,json=targetPassToPassPassed,proto3" json:"target_pass_to_pass_passed,omitempty"`
+	// Target steps that do not pass now.
+	FailingTargetSteps []string `protobuf:"bytes,14,rep,name=failing_target_steps,json=failingTargetSteps,proto3" json:"failing_target_steps,omitempty"`
+	// Required steps failing now that are outside the target (they failed
+	// at baseline too); reported, they do not block resolution.
+	FailingOutsideTarget []string `protobuf:"bytes,15,rep,name=failing_outside_target,json=failingOutsideTarget,proto3" json:"failing_outside_target,omitempty"`
+	// Both inventories list every test, so "disappeared" is exact.
+	Complete      bool `protobuf:"varint,16,opt,name=complete,proto3" json:"complete,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Transitions) Reset() {
+	*x = Transitions{}
+	mi := &file_greenlight_v1_types_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Transitions) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Transitions) ProtoMessage() {}
+
+func (x *Transitions) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_types_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Transitions.ProtoReflect.Descriptor instead.
+func (*Transitions) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *Transitions) GetFailToPass() int32 {
+	if x != nil {
+		return x.FailToPass
+	}
+	return 0
+}
+
+func (x *Transitions) GetPassToPass() int32 {
+	if x != nil {
+		return x.PassToPass
+	}
+	return 0
+}
+
+func (x *Transitions) GetPassToFail() int32 {
+	if x != nil {
+		return x.PassToFail
+	}
+	return 0
+}
+
+func (x *Transitions) GetFailToFail() int32 {
+	if x != nil {
+		return x.FailToFail
+	}
+	return 0
+}
+
+func (x *Transitions) GetNewTests() int32 {
+	if x != nil {
+		return x.NewTests
+	}
+	return 0
+}
+
+func (x *Transitions) GetDisappeared() int32 {
+	if x != nil {
+		return x.Disappeared
+	}
+	return 0
+}
+
+func (x *Transitions) GetChanges() []*TestTransition {
+	if x != nil {
+		return x.Changes
+	}
+	return nil
+}
+
+func (x *Transitions) GetChangesOmitted() int32 {
+	if x != nil {
+		return x.ChangesOmitted
+	}
+	return 0
+}
+
+func (x *Transitions) GetResolution() Resolution {
+	if x != nil {
+		return x.Resolution
+	}
+	return Resolution_RESOLUTION_UNSPECIFIED
+}
+
+func (x *Transitions) GetTargetFailToPass() int32 {
+	if x != nil {
+		return x.TargetFailToPass
+	}
+	return 0
+}
+
+func (x *Transitions) GetTargetFailToPassPassed() int32 {
+	if x != nil {
+		return x.TargetFailToPassPassed
+	}
+	return 0
+}
+
+func (x *Transitions) GetTargetPassToPass() int32 {
+	if x != nil {
+		return x.TargetPassToPass
+	}
+	return 0
+}
+
+func (x *Transitions) GetTargetPassToPassPassed() int32 {
+	if x != nil {
+		return x.TargetPassToPassPassed
+	}
+	return 0
+}
+
+func (x *Transitions) GetFailingTargetSteps() []string {
+	if x != nil {
+		return x.FailingTargetSteps
+	}
+	return nil
+}
+
+func (x *Transitions) GetFailingOutsideTarget() []string {
+	if x != nil {
+		return x.FailingOutsideTarget
+	}
+	return nil
+}
+
+func (x *Transitions) GetComplete() bool {
+	if x != nil {
+		return x.Complete
+	}
+	return false
+}
+
 // PatchOutcome records what happened to one proposed patch.
 type PatchOutcome struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
@@ -2694,14 +3150,16 @@ type PatchOutcome struct {
 	Usage         *Usage `protobuf:"bytes,14,opt,name=usage,proto3" json:"usage,omitempty"`
 	// Guardrail rule that refused the patch (e.g. "config", "tests", "paths"),
 	// or "regression" when it was rolled back; empty when kept.
-	Rule          string `protobuf:"bytes,15,opt,name=rule,proto3" json:"rule,omitempty"`
+	Rule string `protobuf:"bytes,15,opt,name=rule,proto3" json:"rule,omitempty"`
+	// The patched verification against the run's baseline.
+	Transitions   *Transitions `protobuf:"bytes,16,opt,name=transitions,proto3" json:"transitions,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PatchOutcome) Reset() {
 	*x = PatchOutcome{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[19]
+	mi := &file_greenlight_v1_types_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2713,7 +3171,7 @@ func (x *PatchOutcome) String() string {
 func (*PatchOutcome) ProtoMessage() {}
 
 func (x *PatchOutcome) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[19]
+	mi := &file_greenlight_v1_types_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2726,7 +3184,7 @@ func (x *PatchOutcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchOutcome.ProtoReflect.Descriptor instead.
 func (*PatchOutcome) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{19}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *PatchOutcome) GetAttempt() int32 {
@@ -2834,6 +3292,13 @@ func (x *PatchOutcome) GetRule() string {
 	return ""
 }
 
+func (x *PatchOutcome) GetTransitions() *Transitions {
+	if x != nil {
+		return x.Transitions
+	}
+	return nil
+}
+
 // Usage counts model tokens and cost.
 type Usage struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
@@ -2846,7 +3311,7 @@ type Usage struct {
 
 func (x *Usage) Reset() {
 	*x = Usage{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[20]
+	mi := &file_greenlight_v1_types_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2858,7 +3323,7 @@ func (x *Usage) String() string {
 func (*Usage) ProtoMessage() {}
 
 func (x *Usage) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[20]
+	mi := &file_greenlight_v1_types_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2871,7 +3336,7 @@ func (x *Usage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Usage.ProtoReflect.Descriptor instead.
 func (*Usage) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{20}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Usage) GetPromptTokens() int64 {
@@ -3099,7 +3564,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x06limits\x18\b \x01(\v2\x15.greenlight.v1.LimitsR\x06limits\"M\n" +
 	"\bArtifact\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12-\n" +
-	"\x06digest\x18\x02 \x01(\v2\x15.greenlight.v1.DigestR\x06digest\"\x87\x05\n" +
+	"\x06digest\x18\x02 \x01(\v2\x15.greenlight.v1.DigestR\x06digest\"\xc3\x05\n" +
 	"\x06Result\x12.\n" +
 	"\x06status\x18\x01 \x01(\x0e2\x16.greenlight.v1.VerdictR\x06status\x12\x15\n" +
 	"\x06run_id\x18\x02 \x01(\tR\x05runId\x12\x19\n" +
@@ -3116,7 +3581,43 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\tartifacts\x18\f \x03(\v2\x17.greenlight.v1.ArtifactR\tartifacts\x12\x18\n" +
 	"\asummary\x18\r \x01(\tR\asummary\x122\n" +
 	"\x05tiers\x18\x0e \x03(\v2\x1c.greenlight.v1.TierSelectionR\x05tiers\x12\x1b\n" +
-	"\tstop_memo\x18\x0f \x01(\tR\bstopMemo\"\xa9\x04\n" +
+	"\tstop_memo\x18\x0f \x01(\tR\bstopMemo\x12:\n" +
+	"\tinventory\x18\x10 \x01(\v2\x1c.greenlight.v1.TestInventoryR\tinventory\"l\n" +
+	"\rTestInventory\x12)\n" +
+	"\x04blob\x18\x01 \x01(\v2\x15.greenlight.v1.DigestR\x04blob\x12\x14\n" +
+	"\x05tests\x18\x02 \x01(\x05R\x05tests\x12\x1a\n" +
+	"\bcomplete\x18\x03 \x01(\bR\bcomplete\"\xe3\x01\n" +
+	"\x0eTestTransition\x12\x12\n" +
+	"\x04step\x18\x01 \x01(\tR\x04step\x12\x0e\n" +
+	"\x02id\x18\x02 \x01(\tR\x02id\x121\n" +
+	"\x04kind\x18\x03 \x01(\x0e2\x1d.greenlight.v1.TransitionKindR\x04kind\x121\n" +
+	"\x06before\x18\x04 \x01(\x0e2\x19.greenlight.v1.TestStatusR\x06before\x12/\n" +
+	"\x05after\x18\x05 \x01(\x0e2\x19.greenlight.v1.TestStatusR\x05after\x12\x16\n" +
+	"\x06target\x18\x06 \x01(\bR\x06target\"\xcb\x05\n" +
+	"\vTransitions\x12 \n" +
+	"\ffail_to_pass\x18\x01 \x01(\x05R\n" +
+	"failToPass\x12 \n" +
+	"\fpass_to_pass\x18\x02 \x01(\x05R\n" +
+	"passToPass\x12 \n" +
+	"\fpass_to_fail\x18\x03 \x01(\x05R\n" +
+	"passToFail\x12 \n" +
+	"\ffail_to_fail\x18\x04 \x01(\x05R\n" +
+	"failToFail\x12\x1b\n" +
+	"\tnew_tests\x18\x05 \x01(\x05R\bnewTests\x12 \n" +
+	"\vdisappeared\x18\x06 \x01(\x05R\vdisappeared\x127\n" +
+	"\achanges\x18\a \x03(\v2\x1d.greenlight.v1.TestTransitionR\achanges\x12'\n" +
+	"\x0fchanges_omitted\x18\b \x01(\x05R\x0echangesOmitted\x129\n" +
+	"\n" +
+	"resolution\x18\t \x01(\x0e2\x19.greenlight.v1.ResolutionR\n" +
+	"resolution\x12-\n" +
+	"\x13target_fail_to_pass\x18\n" +
+	" \x01(\x05R\x10targetFailToPass\x12:\n" +
+	"\x1atarget_fail_to_pass_passed\x18\v \x01(\x05R\x16targetFailToPassPassed\x12-\n" +
+	"\x13target_pass_to_pass\x18\f \x01(\x05R\x10targetPassToPass\x12:\n" +
+	"\x1atarget_pass_to_pass_passed\x18\r \x01(\x05R\x16targetPassToPassPassed\x120\n" +
+	"\x14failing_target_steps\x18\x0e \x03(\tR\x12failingTargetSteps\x124\n" +
+	"\x16failing_outside_target\x18\x0f \x03(\tR\x14failingOutsideTarget\x12\x1a\n" +
+	"\bcomplete\x18\x10 \x01(\bR\bcomplete\"\xe7\x04\n" +
 	"\fPatchOutcome\x12\x18\n" +
 	"\aattempt\x18\x01 \x01(\x05R\aattempt\x12\x12\n" +
 	"\x04diff\x18\x02 \x01(\tR\x04diff\x122\n" +
@@ -3135,7 +3636,8 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x0efailing_before\x18\f \x01(\x05R\rfailingBefore\x12#\n" +
 	"\rfailing_after\x18\r \x01(\x05R\ffailingAfter\x12*\n" +
 	"\x05usage\x18\x0e \x01(\v2\x14.greenlight.v1.UsageR\x05usage\x12\x12\n" +
-	"\x04rule\x18\x0f \x01(\tR\x04rule\"m\n" +
+	"\x04rule\x18\x0f \x01(\tR\x04rule\x12<\n" +
+	"\vtransitions\x18\x10 \x01(\v2\x1a.greenlight.v1.TransitionsR\vtransitions\"m\n" +
 	"\x05Usage\x12#\n" +
 	"\rprompt_tokens\x18\x01 \x01(\x03R\fpromptTokens\x12+\n" +
 	"\x11completion_tokens\x18\x02 \x01(\x03R\x10completionTokens\x12\x12\n" +
@@ -3206,7 +3708,21 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\vScoreSource\x12\x1c\n" +
 	"\x18SCORE_SOURCE_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aSCORE_SOURCE_DETERMINISTIC\x10\x01\x12\x16\n" +
-	"\x12SCORE_SOURCE_MODEL\x10\x02*`\n" +
+	"\x12SCORE_SOURCE_MODEL\x10\x02*\xf3\x01\n" +
+	"\x0eTransitionKind\x12\x1f\n" +
+	"\x1bTRANSITION_KIND_UNSPECIFIED\x10\x00\x12 \n" +
+	"\x1cTRANSITION_KIND_FAIL_TO_PASS\x10\x01\x12 \n" +
+	"\x1cTRANSITION_KIND_PASS_TO_PASS\x10\x02\x12 \n" +
+	"\x1cTRANSITION_KIND_PASS_TO_FAIL\x10\x03\x12 \n" +
+	"\x1cTRANSITION_KIND_FAIL_TO_FAIL\x10\x04\x12\x17\n" +
+	"\x13TRANSITION_KIND_NEW\x10\x05\x12\x1f\n" +
+	"\x1bTRANSITION_KIND_DISAPPEARED\x10\x06*h\n" +
+	"\n" +
+	"Resolution\x12\x1a\n" +
+	"\x16RESOLUTION_UNSPECIFIED\x10\x00\x12\x13\n" +
+	"\x0fRESOLUTION_FULL\x10\x01\x12\x16\n" +
+	"\x12RESOLUTION_PARTIAL\x10\x02\x12\x11\n" +
+	"\rRESOLUTION_NO\x10\x03*`\n" +
 	"\vPatchFormat\x12\x1c\n" +
 	"\x18PATCH_FORMAT_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14PATCH_FORMAT_UNIFIED\x10\x01\x12\x19\n" +
@@ -3224,8 +3740,8 @@ func file_greenlight_v1_types_proto_rawDescGZIP() []byte {
 	return file_greenlight_v1_types_proto_rawDescData
 }
 
-var file_greenlight_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 10)
-var file_greenlight_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_greenlight_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 12)
+var file_greenlight_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_greenlight_v1_types_proto_goTypes = []any{
 	(Phase)(0),                    // 0: greenlight.v1.Phase
 	(Tier)(0),                     // 1: greenlight.v1.Tier
@@ -3236,91 +3752,104 @@ var file_greenlight_v1_types_proto_goTypes = []any{
 	(TestStatus)(0),               // 6: greenlight.v1.TestStatus
 	(FailureKind)(0),              // 7: greenlight.v1.FailureKind
 	(ScoreSource)(0),              // 8: greenlight.v1.ScoreSource
-	(PatchFormat)(0),              // 9: greenlight.v1.PatchFormat
-	(*Digest)(nil),                // 10: greenlight.v1.Digest
-	(*CommandSource)(nil),         // 11: greenlight.v1.CommandSource
-	(*Step)(nil),                  // 12: greenlight.v1.Step
-	(*Limits)(nil),                // 13: greenlight.v1.Limits
-	(*TierSelection)(nil),         // 14: greenlight.v1.TierSelection
-	(*Pipeline)(nil),              // 15: greenlight.v1.Pipeline
-	(*StepResult)(nil),            // 16: greenlight.v1.StepResult
-	(*TestCase)(nil),              // 17: greenlight.v1.TestCase
-	(*TestCounts)(nil),            // 18: greenlight.v1.TestCounts
-	(*Evidence)(nil),              // 19: greenlight.v1.Evidence
-	(*Frame)(nil),                 // 20: greenlight.v1.Frame
-	(*Failure)(nil),               // 21: greenlight.v1.Failure
-	(*CodeWindow)(nil),            // 22: greenlight.v1.CodeWindow
-	(*Score)(nil),                 // 23: greenlight.v1.Score
-	(*CommandRecord)(nil),         // 24: greenlight.v1.CommandRecord
-	(*Platform)(nil),              // 25: greenlight.v1.Platform
-	(*Manifest)(nil),              // 26: greenlight.v1.Manifest
-	(*Artifact)(nil),              // 27: greenlight.v1.Artifact
-	(*Result)(nil),                // 28: greenlight.v1.Result
-	(*PatchOutcome)(nil),          // 29: greenlight.v1.PatchOutcome
-	(*Usage)(nil),                 // 30: greenlight.v1.Usage
-	nil,                           // 31: greenlight.v1.Step.EnvEntry
-	(*durationpb.Duration)(nil),   // 32: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 33: google.protobuf.Timestamp
+	(TransitionKind)(0),           // 9: greenlight.v1.TransitionKind
+	(Resolution)(0),               // 10: greenlight.v1.Resolution
+	(PatchFormat)(0),              // 11: greenlight.v1.PatchFormat
+	(*Digest)(nil),                // 12: greenlight.v1.Digest
+	(*CommandSource)(nil),         // 13: greenlight.v1.CommandSource
+	(*Step)(nil),                  // 14: greenlight.v1.Step
+	(*Limits)(nil),                // 15: greenlight.v1.Limits
+	(*TierSelection)(nil),         // 16: greenlight.v1.TierSelection
+	(*Pipeline)(nil),              // 17: greenlight.v1.Pipeline
+	(*StepResult)(nil),            // 18: greenlight.v1.StepResult
+	(*TestCase)(nil),              // 19: greenlight.v1.TestCase
+	(*TestCounts)(nil),            // 20: greenlight.v1.TestCounts
+	(*Evidence)(nil),              // 21: greenlight.v1.Evidence
+	(*Frame)(nil),                 // 22: greenlight.v1.Frame
+	(*Failure)(nil),               // 23: greenlight.v1.Failure
+	(*CodeWindow)(nil),            // 24: greenlight.v1.CodeWindow
+	(*Score)(nil),                 // 25: greenlight.v1.Score
+	(*CommandRecord)(nil),         // 26: greenlight.v1.CommandRecord
+	(*Platform)(nil),              // 27: greenlight.v1.Platform
+	(*Manifest)(nil),              // 28: greenlight.v1.Manifest
+	(*Artifact)(nil),              // 29: greenlight.v1.Artifact
+	(*Result)(nil),                // 30: greenlight.v1.Result
+	(*TestInventory)(nil),         // 31: greenlight.v1.TestInventory
+	(*TestTransition)(nil),        // 32: greenlight.v1.TestTransition
+	(*Transitions)(nil),           // 33: greenlight.v1.Transitions
+	(*PatchOutcome)(nil),          // 34: greenlight.v1.PatchOutcome
+	(*Usage)(nil),                 // 35: greenlight.v1.Usage
+	nil,                           // 36: greenlight.v1.Step.EnvEntry
+	(*durationpb.Duration)(nil),   // 37: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 38: google.protobuf.Timestamp
 }
 var file_greenlight_v1_types_proto_depIdxs = []int32{
 	0,  // 0: greenlight.v1.Step.phase:type_name -> greenlight.v1.Phase
-	31, // 1: greenlight.v1.Step.env:type_name -> greenlight.v1.Step.EnvEntry
-	32, // 2: greenlight.v1.Step.timeout:type_name -> google.protobuf.Duration
+	36, // 1: greenlight.v1.Step.env:type_name -> greenlight.v1.Step.EnvEntry
+	37, // 2: greenlight.v1.Step.timeout:type_name -> google.protobuf.Duration
 	1,  // 3: greenlight.v1.Step.tier:type_name -> greenlight.v1.Tier
 	2,  // 4: greenlight.v1.Step.level:type_name -> greenlight.v1.Level
-	11, // 5: greenlight.v1.Step.source:type_name -> greenlight.v1.CommandSource
-	11, // 6: greenlight.v1.Step.required_by:type_name -> greenlight.v1.CommandSource
-	32, // 7: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
+	13, // 5: greenlight.v1.Step.source:type_name -> greenlight.v1.CommandSource
+	13, // 6: greenlight.v1.Step.required_by:type_name -> greenlight.v1.CommandSource
+	37, // 7: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
 	1,  // 8: greenlight.v1.TierSelection.tier:type_name -> greenlight.v1.Tier
-	12, // 9: greenlight.v1.Pipeline.steps:type_name -> greenlight.v1.Step
-	13, // 10: greenlight.v1.Pipeline.limits:type_name -> greenlight.v1.Limits
-	14, // 11: greenlight.v1.Pipeline.tiers:type_name -> greenlight.v1.TierSelection
+	14, // 9: greenlight.v1.Pipeline.steps:type_name -> greenlight.v1.Step
+	15, // 10: greenlight.v1.Pipeline.limits:type_name -> greenlight.v1.Limits
+	16, // 11: greenlight.v1.Pipeline.tiers:type_name -> greenlight.v1.TierSelection
 	2,  // 12: greenlight.v1.Pipeline.max_level:type_name -> greenlight.v1.Level
-	32, // 13: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
+	37, // 13: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
 	0,  // 14: greenlight.v1.StepResult.phase:type_name -> greenlight.v1.Phase
 	3,  // 15: greenlight.v1.StepResult.status:type_name -> greenlight.v1.StepStatus
-	33, // 16: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
-	33, // 17: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
-	32, // 18: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
-	10, // 19: greenlight.v1.StepResult.log_digest:type_name -> greenlight.v1.Digest
+	38, // 16: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
+	38, // 17: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
+	37, // 18: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
+	12, // 19: greenlight.v1.StepResult.log_digest:type_name -> greenlight.v1.Digest
 	1,  // 20: greenlight.v1.StepResult.tier:type_name -> greenlight.v1.Tier
 	2,  // 21: greenlight.v1.StepResult.level:type_name -> greenlight.v1.Level
-	18, // 22: greenlight.v1.StepResult.counts:type_name -> greenlight.v1.TestCounts
+	20, // 22: greenlight.v1.StepResult.counts:type_name -> greenlight.v1.TestCounts
 	6,  // 23: greenlight.v1.TestCase.status:type_name -> greenlight.v1.TestStatus
-	32, // 24: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
-	10, // 25: greenlight.v1.Evidence.log_digest:type_name -> greenlight.v1.Digest
+	37, // 24: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
+	12, // 25: greenlight.v1.Evidence.log_digest:type_name -> greenlight.v1.Digest
 	7,  // 26: greenlight.v1.Failure.kind:type_name -> greenlight.v1.FailureKind
-	19, // 27: greenlight.v1.Failure.evidence:type_name -> greenlight.v1.Evidence
-	20, // 28: greenlight.v1.Failure.frames:type_name -> greenlight.v1.Frame
+	21, // 27: greenlight.v1.Failure.evidence:type_name -> greenlight.v1.Evidence
+	22, // 28: greenlight.v1.Failure.frames:type_name -> greenlight.v1.Frame
 	2,  // 29: greenlight.v1.Score.level:type_name -> greenlight.v1.Level
 	8,  // 30: greenlight.v1.Score.decided_by:type_name -> greenlight.v1.ScoreSource
 	3,  // 31: greenlight.v1.CommandRecord.status:type_name -> greenlight.v1.StepStatus
-	33, // 32: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
-	33, // 33: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
-	10, // 34: greenlight.v1.Manifest.snapshot:type_name -> greenlight.v1.Digest
-	24, // 35: greenlight.v1.Manifest.commands_executed:type_name -> greenlight.v1.CommandRecord
-	25, // 36: greenlight.v1.Manifest.platform:type_name -> greenlight.v1.Platform
-	13, // 37: greenlight.v1.Manifest.limits:type_name -> greenlight.v1.Limits
-	10, // 38: greenlight.v1.Artifact.digest:type_name -> greenlight.v1.Digest
+	38, // 32: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
+	38, // 33: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
+	12, // 34: greenlight.v1.Manifest.snapshot:type_name -> greenlight.v1.Digest
+	26, // 35: greenlight.v1.Manifest.commands_executed:type_name -> greenlight.v1.CommandRecord
+	27, // 36: greenlight.v1.Manifest.platform:type_name -> greenlight.v1.Platform
+	15, // 37: greenlight.v1.Manifest.limits:type_name -> greenlight.v1.Limits
+	12, // 38: greenlight.v1.Artifact.digest:type_name -> greenlight.v1.Digest
 	5,  // 39: greenlight.v1.Result.status:type_name -> greenlight.v1.Verdict
-	26, // 40: greenlight.v1.Result.manifest:type_name -> greenlight.v1.Manifest
-	16, // 41: greenlight.v1.Result.steps:type_name -> greenlight.v1.StepResult
-	18, // 42: greenlight.v1.Result.counts:type_name -> greenlight.v1.TestCounts
-	21, // 43: greenlight.v1.Result.failures:type_name -> greenlight.v1.Failure
-	23, // 44: greenlight.v1.Result.score:type_name -> greenlight.v1.Score
+	28, // 40: greenlight.v1.Result.manifest:type_name -> greenlight.v1.Manifest
+	18, // 41: greenlight.v1.Result.steps:type_name -> greenlight.v1.StepResult
+	20, // 42: greenlight.v1.Result.counts:type_name -> greenlight.v1.TestCounts
+	23, // 43: greenlight.v1.Result.failures:type_name -> greenlight.v1.Failure
+	25, // 44: greenlight.v1.Result.score:type_name -> greenlight.v1.Score
 	2,  // 45: greenlight.v1.Result.level:type_name -> greenlight.v1.Level
-	17, // 46: greenlight.v1.Result.tests:type_name -> greenlight.v1.TestCase
-	27, // 47: greenlight.v1.Result.artifacts:type_name -> greenlight.v1.Artifact
-	14, // 48: greenlight.v1.Result.tiers:type_name -> greenlight.v1.TierSelection
-	9,  // 49: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
-	10, // 50: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
-	10, // 51: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
-	30, // 52: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
-	53, // [53:53] is the sub-list for method output_type
-	53, // [53:53] is the sub-list for method input_type
-	53, // [53:53] is the sub-list for extension type_name
-	53, // [53:53] is the sub-list for extension extendee
-	0,  // [0:53] is the sub-list for field type_name
+	19, // 46: greenlight.v1.Result.tests:type_name -> greenlight.v1.TestCase
+	29, // 47: greenlight.v1.Result.artifacts:type_name -> greenlight.v1.Artifact
+	16, // 48: greenlight.v1.Result.tiers:type_name -> greenlight.v1.TierSelection
+	31, // 49: greenlight.v1.Result.inventory:type_name -> greenlight.v1.TestInventory
+	12, // 50: greenlight.v1.TestInventory.blob:type_name -> greenlight.v1.Digest
+	9,  // 51: greenlight.v1.TestTransition.kind:type_name -> greenlight.v1.TransitionKind
+	6,  // 52: greenlight.v1.TestTransition.before:type_name -> greenlight.v1.TestStatus
+	6,  // 53: greenlight.v1.TestTransition.after:type_name -> greenlight.v1.TestStatus
+	32, // 54: greenlight.v1.Transitions.changes:type_name -> greenlight.v1.TestTransition
+	10, // 55: greenlight.v1.Transitions.resolution:type_name -> greenlight.v1.Resolution
+	11, // 56: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
+	12, // 57: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
+	12, // 58: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
+	35, // 59: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
+	33, // 60: greenlight.v1.PatchOutcome.transitions:type_name -> greenlight.v1.Transitions
+	61, // [61:61] is the sub-list for method output_type
+	61, // [61:61] is the sub-list for method input_type
+	61, // [61:61] is the sub-list for extension type_name
+	61, // [61:61] is the sub-list for extension extendee
+	0,  // [0:61] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_types_proto_init() }
@@ -3333,8 +3862,8 @@ func file_greenlight_v1_types_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_greenlight_v1_types_proto_rawDesc), len(file_greenlight_v1_types_proto_rawDesc)),
-			NumEnums:      10,
-			NumMessages:   22,
+			NumEnums:      12,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -60,6 +60,12 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 	// The result caps a FAIL's score below the threshold and drops an
 	// ERROR's; the Score event carries what the result carries.
 	v.result = r.buildResult(v, score.Compute(score.Input{Steps: v.outcomes}))
+	inv, err := r.storeInventory(ctx, v.outcomes)
+	if err != nil {
+		// The verdict stands without it; only the full list is missing.
+		r.log.Warn("storing the test inventory failed", zap.Error(err))
+	}
+	v.result.Inventory = inv
 	if sc := v.result.GetScore(); sc != nil {
 		if err := r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_Score{Score: sc}}); err != nil {
 			return err

@@ -14,6 +14,7 @@ import (
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/patch"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/provider"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/transition"
 )
 
 // Stop reasons of a repair run (FixMetrics.stop_reason).
@@ -43,8 +44,12 @@ type fixer struct {
 	// current is the accepted snapshot and cur its verification.
 	current *glv1.Digest
 	cur     *verification
-	// baseline is the unpatched snapshot's verification (opts.baseline).
+	// baseline is the unpatched snapshot's verification, the first one:
+	// every patched verification's transitions are against it, and a
+	// patch that breaks what passed in it is rolled back.
 	baseline *verification
+	// targets are the run's goal (FixOptions.targets; zero: the default).
+	targets transition.Targets
 	// plan is the plan pinned from the first verification (the unpatched
 	// snapshot); every later verification runs it.
 	plan     *pinnedPlan
@@ -74,10 +79,8 @@ func (f *fixer) run(ctx context.Context) {
 		f.end(err, "")
 		return
 	}
-	f.cur = v
-	if f.opts.GetBaseline() {
-		f.baseline = v
-	}
+	f.cur, f.baseline = v, v
+	f.targets = transition.TargetsOf(f.opts.GetTargets())
 	reason, err := f.loop(ctx)
 	f.end(err, reason)
 }
@@ -92,6 +95,9 @@ func (f *fixer) verify(ctx context.Context, snapshot *glv1.Digest, attempt int32
 	spec := verifySpec{snapshot: snapshot, opts: o, attempt: attempt, budget: max(budget, 0),
 		plan: f.plan, planFrom: f.rec.GetSnapshot(), pin: f.plan == nil, threshold: f.opts.GetScoreThreshold()}
 	v, err := f.r.verify(ctx, spec, f.tr)
+	if err == nil {
+		f.metrics.Reruns += int32(len(v.reruns))
+	}
 	if err == nil && f.plan == nil && v.infra == "" && len(v.pipeline.GetSteps()) > 0 {
 		f.plan = &pinnedPlan{caps: v.caps, pipeline: v.pipeline}
 	}
@@ -143,9 +149,22 @@ func (f *fixer) stopReason() string {
 	return ""
 }
 
-// green: every required check passed and the score reaches the threshold.
+// green: with explicit targets, they are met (resolution FULL against
+// the baseline: failures outside them are reported, not chased); else
+// every required check passed and the score reaches the threshold.
 func (f *fixer) green(v *verification) bool {
+	if f.targets.Explicit() {
+		return v.infra == "" && f.transitions(v).GetResolution() == glv1.Resolution_RESOLUTION_FULL
+	}
 	return v.passed() && v.result.GetScore().GetTotal() >= f.opts.GetScoreThreshold()
+}
+
+// transitions compares v with the baseline, test by test.
+func (f *fixer) transitions(v *verification) *glv1.Transitions {
+	if v.transitions == nil {
+		v.transitions = transition.Compare(transition.SideOf(f.baseline.outcomes), transition.SideOf(v.outcomes), f.targets)
+	}
+	return v.transitions
 }
 
 // announceRound emits VerifyFailedRetry with the fix instructions and
@@ -226,6 +245,9 @@ func (f *fixer) end(err error, reason string) {
 	}
 	f.metrics.StopReason = reason
 	f.metrics.Rounds = f.round
+	if f.cur != nil && f.baseline != nil {
+		f.metrics.Transitions = f.transitions(f.cur)
+	}
 	if f.cur == nil {
 		if reason == StopCanceled {
 			f.r.finish(glv1.RunStatus_RUN_STATUS_CANCELED, nil, f.metrics, "")

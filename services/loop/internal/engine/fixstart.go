@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"go.uber.org/zap"
 
@@ -36,6 +37,9 @@ func (e *Engine) StartFix(ctx context.Context, start *glv1.FixStart, replies <-c
 	guard, err := patch.GuardrailsFromProto(opts.GetGuardrails())
 	if err != nil {
 		return nil, fmt.Errorf("%w: options.guardrails: %w", ErrInvalidArgument, err)
+	}
+	if err := checkTargets(opts.GetTargets()); err != nil {
+		return nil, err
 	}
 	provCfg, err := e.selectProvider(opts)
 	if err != nil {
@@ -149,4 +153,23 @@ func (r *run) pumpReplies(ctx context.Context, replies <-chan *glv1.PatchReply, 
 			return
 		}
 	}
+}
+
+// maxTargets bounds each list of FixOptions.targets.
+const maxTargets = 10000
+
+// checkTargets refuses target lists a run could never meet or that are
+// unreasonably long: empty or multi-line ids and step names.
+func checkTargets(t *glv1.FixTargets) error {
+	for field, ids := range map[string][]string{"fail_to_pass": t.GetFailToPass(), "pass_to_pass": t.GetPassToPass(), "steps": t.GetSteps()} {
+		if len(ids) > maxTargets {
+			return fmt.Errorf("%w: options.targets.%s has %d entries; at most %d", ErrInvalidArgument, field, len(ids), maxTargets)
+		}
+		for i, id := range ids {
+			if strings.TrimSpace(id) == "" || strings.ContainsAny(id, "\n\r") {
+				return fmt.Errorf("%w: options.targets.%s[%d] is %q: name a test id (e.g. pkg.TestX, tests/test_a.py::test_b) or step", ErrInvalidArgument, field, i, id)
+			}
+		}
+	}
+	return nil
 }

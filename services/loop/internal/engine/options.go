@@ -52,6 +52,9 @@ func (e *Engine) fixOptions(o *glv1.FixOptions) (*glv1.FixOptions, error) {
 		return nil, err
 	}
 	out.Verify = v
+	// A repair run never chases a flaky test: failing tests are always
+	// re-run alone, and those that pass are reported as flaky.
+	out.Verify.RerunFailed = true
 	switch r := out.GetMaxRounds(); {
 	case r < 0 || int(r) > e.cfg.MaxRoundsCap:
 		return nil, fmt.Errorf("%w: options.max_rounds is %d: use 0 for the default (%d) or at most %d",

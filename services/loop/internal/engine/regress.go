@@ -104,9 +104,9 @@ func compareTests(step string, b, a *parse.StepReport) []regression {
 		return nil
 	}
 	passed := passedTests(b)
-	after := map[string]parse.Test{}
-	if a != nil {
-		for _, t := range a.Tests {
+	after := map[string]parse.Outcome{}
+	if a != nil && a.HasTests {
+		for _, t := range a.Inventory {
 			after[t.ID] = t
 		}
 	}
@@ -116,7 +116,7 @@ func compareTests(step string, b, a *parse.StepReport) []regression {
 		switch {
 		case !ok:
 			gone = append(gone, id)
-		case t.Flaky || t.Status == parse.StatusPassed:
+		case t.Passed():
 		case t.Status == parse.StatusSkipped:
 			skipped = append(skipped, id)
 		default:
@@ -145,11 +145,11 @@ func compareTests(step string, b, a *parse.StepReport) []regression {
 // failing. A failure whose id prefixes a test of after (a module that did
 // not import, now collected test by test) did not vanish; without a
 // complete inventory after, a test is gone only when fewer tests ran.
-func vanishedFailures(step string, b, a *parse.StepReport, after map[string]parse.Test) []regression {
+func vanishedFailures(step string, b, a *parse.StepReport, after map[string]parse.Outcome) []regression {
 	fewer := a == nil || complete(a) || a.Counts.Total() < b.Counts.Total()
 	var skipped, gone []string
-	for _, t := range b.Tests {
-		if t.Flaky || (t.Status != parse.StatusFailed && t.Status != parse.StatusError) {
+	for _, t := range b.Inventory {
+		if !t.Failing() {
 			continue
 		}
 		at, ok := after[t.ID]
@@ -173,7 +173,7 @@ func vanishedFailures(step string, b, a *parse.StepReport, after map[string]pars
 }
 
 // prefixesAny reports whether id is a proper prefix of a test id of after.
-func prefixesAny(id string, after map[string]parse.Test) bool {
+func prefixesAny(id string, after map[string]parse.Outcome) bool {
 	for other := range after {
 		if len(other) > len(id) && strings.HasPrefix(other, id) {
 			return true
@@ -186,8 +186,8 @@ func prefixesAny(id string, after map[string]parse.Test) bool {
 // (flaky ones included: they passed on re-run).
 func passedTests(r *parse.StepReport) []string {
 	var out []string
-	for _, t := range r.Tests {
-		if t.Flaky || t.Status == parse.StatusPassed {
+	for _, t := range r.Inventory {
+		if t.Passed() {
 			out = append(out, t.ID)
 		}
 	}
@@ -195,10 +195,10 @@ func passedTests(r *parse.StepReport) []string {
 	return out
 }
 
-// complete reports whether a report lists every test it counted, so a
-// test missing from it did not run.
+// complete reports whether a report's inventory lists every test it
+// counted, so a test missing from it did not run.
 func complete(r *parse.StepReport) bool {
-	return r != nil && r.HasTests && r.TestsOmitted == 0 && len(r.Tests) >= r.Counts.Total()
+	return r != nil && r.HasTests && r.InventoryComplete
 }
 
 // passedCount is the number of passing tests of a report (0 without one).

@@ -27,6 +27,7 @@ func testReport(passed int, tests ...string) *parse.StepReport {
 		tc := parse.Test{ID: id, Status: map[string]parse.Status{"passed": parse.StatusPassed, "failed": parse.StatusFailed,
 			"skipped": parse.StatusSkipped, "flaky": parse.StatusFailed}[st], Flaky: st == "flaky"}
 		r.Tests = append(r.Tests, tc)
+		r.Inventory = append(r.Inventory, parse.Outcome{ID: id, Status: tc.Status, Flaky: tc.Flaky})
 		switch {
 		case tc.Flaky || tc.Status == parse.StatusPassed:
 			r.Counts.Passed++
@@ -36,7 +37,9 @@ func testReport(passed int, tests ...string) *parse.StepReport {
 			r.Counts.Failed++
 		}
 	}
+	r.InventoryComplete = true
 	if passed >= 0 {
+		r.InventoryComplete = passed <= r.Counts.Passed
 		r.Counts.Passed = passed
 	}
 	return r

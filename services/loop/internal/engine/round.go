@@ -40,6 +40,7 @@ func (f *fixer) evaluate(ctx context.Context, prop *Proposal) error {
 		return err
 	}
 	out.FailingBefore, out.FailingAfter = int32(before), int32(failingChecks(v))
+	out.Transitions = f.transitions(v)
 	if rule, why := f.worse(v); why != "" {
 		out.RolledBack, out.Reason, out.Rule = true, why, rule
 		f.feedback = why + "\n\nThe patch was rolled back; the code is as it was before it. Verdict with the patch: " + v.result.GetSummary()

@@ -59,6 +59,8 @@ type verification struct {
 	// infra is why the verification could not be carried out ("" if it was).
 	infra  string
 	result *glv1.Result
+	// transitions against a fix run's baseline, computed once.
+	transitions *glv1.Transitions
 }
 
 // passed reports whether the verdict is PASS.

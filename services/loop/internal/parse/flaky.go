@@ -43,6 +43,7 @@ func MarkFlaky(orig, rerun *StepReport) []string {
 		orig.Counts.Passed++
 		orig.Counts.Flaky++
 	}
+	orig.markInventoryFlaky(ids)
 	flaky := map[string]bool{}
 	for _, id := range ids {
 		flaky[id] = true

@@ -7,6 +7,9 @@ type Limits struct {
 	MaxLineBytes int
 	// MaxTests is how many non-failing test records are kept; the rest are counted only.
 	MaxTests int
+	// MaxInventory is how many test ids and outcomes are listed in a
+	// step's inventory (every counted test, records kept or not).
+	MaxInventory int
 	// MaxFailures is how many failing test records and failures are kept.
 	MaxFailures int
 	// MaxMessageBytes caps one test's or failure's message.
@@ -26,6 +29,7 @@ func DefaultLimits() Limits {
 	return Limits{
 		MaxLineBytes:       1 << 20,
 		MaxTests:           2000,
+		MaxInventory:       200000,
 		MaxFailures:        200,
 		MaxMessageBytes:    4 << 10,
 		MaxTestOutputBytes: 16 << 10,
@@ -43,6 +47,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxTests <= 0 {
 		l.MaxTests = d.MaxTests
+	}
+	if l.MaxInventory <= 0 {
+		l.MaxInventory = d.MaxInventory
 	}
 	if l.MaxFailures <= 0 {
 		l.MaxFailures = d.MaxFailures

@@ -103,6 +103,10 @@ func (p *nodeTestParser) finishStreams() {
 			*p.set.summary = p.set.summary.Add(c)
 		}
 		p.set.omitted += s.p.set.omitted
+		for _, o := range s.p.set.inv {
+			p.set.note(s.name+" > "+o.ID, o.Status)
+		}
+		p.set.invCut += s.p.set.invCut
 		for _, t := range s.p.set.records() {
 			t.ID = s.name + " > " + t.ID
 			t.Suite = strings.TrimSuffix(s.name+" > "+t.Suite, " > ")

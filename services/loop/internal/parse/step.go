@@ -48,6 +48,11 @@ type StepReport struct {
 	Tests        []Test
 	Counts       Counts
 	TestsOmitted int
+	// Inventory lists every test counted (id and outcome), beyond the
+	// records kept in Tests; InventoryComplete says it names every test
+	// the counts count.
+	Inventory         []Outcome
+	InventoryComplete bool
 	// LintFormat names the diagnostics tool recognized ("" when none).
 	LintFormat string
 	// HasLint is true when diagnostics or a lint/typecheck summary were seen.
@@ -114,6 +119,7 @@ func Step(ctx context.Context, in Input) (*StepReport, error) {
 		rep.Counts = best.set.final()
 		rep.Tests = best.set.records()
 		rep.TestsOmitted = best.set.omitted
+		rep.Inventory, rep.InventoryComplete = inventoryOf(best.set)
 		if rep.Counts.Flaky == 0 {
 			rep.Counts.Flaky = best.set.counts.Flaky
 		}

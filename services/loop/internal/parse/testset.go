@@ -16,6 +16,10 @@ type testSet struct {
 	// incomplete says why the runner's own output shows that some tests
 	// never ran (a crash, an interrupted collection); "" when it does not.
 	incomplete string
+	// inv lists every counted test (up to Limits.MaxInventory); invCut
+	// counts those beyond.
+	inv    []Outcome
+	invCut int
 }
 
 func newTestSet(lim *Limits) *testSet { return &testSet{lim: lim} }
@@ -23,6 +27,7 @@ func newTestSet(lim *Limits) *testSet { return &testSet{lim: lim} }
 // add counts a test and keeps its record while there is room.
 func (s *testSet) add(t Test) {
 	if s.count(t.Status) {
+		s.note(t.ID, t.Status)
 		s.keep(t)
 	}
 }
@@ -57,6 +62,7 @@ func (s *testSet) unfinished(t Test) {
 // countOnly counts a test without keeping its record.
 func (s *testSet) countOnly(t Test) {
 	if s.count(t.Status) {
+		s.note(t.ID, t.Status)
 		s.omitted++
 	}
 }

@@ -40,7 +40,7 @@ type Options struct {
 // ErrSnapshot when the snapshot cannot be unpacked, ErrRepack when the
 // patched tree cannot be packed faithfully, or the context's error.
 func Apply(ctx context.Context, snapshot io.Reader, p *Patch, opts Options) (res *Result, err error) {
-	if err := Check(p, opts.Guardrails); err != nil {
+	if err := checkShape(p); err != nil {
 		return nil, err
 	}
 	dir, err := os.MkdirTemp(opts.TempDir, "greenlight-patch-*")
@@ -58,6 +58,14 @@ func Apply(ctx context.Context, snapshot io.Reader, p *Patch, opts Options) (res
 			return nil, fmt.Errorf("apply patch: %w", ctx.Err())
 		}
 		return nil, fmt.Errorf("%w: %w", ErrSnapshot, err)
+	}
+	// The guardrails judge the paths as they will be applied, once a
+	// directory prefix the workspace does not have is stripped.
+	if err := stripTreePrefix(tree, p); err != nil {
+		return nil, err
+	}
+	if err := Check(p, opts.Guardrails); err != nil {
+		return nil, err
 	}
 	changes, stats, err := patchTree(tree, p, opts.Guardrails)
 	if err != nil {

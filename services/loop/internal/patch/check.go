@@ -27,6 +27,19 @@ func Check(p *Patch, g Guardrails) error {
 	return nil
 }
 
+// checkShape is what Check judges that does not depend on where the
+// paths point: binary content, unsafe paths, size and changed lines. Apply
+// runs it before unpacking the snapshot, and Check once the paths are
+// final.
+func checkShape(p *Patch) error {
+	for _, check := range []func(*Patch, Guardrails) *Refusal{checkBinary, checkPaths} {
+		if r := check(p, Guardrails{}); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
 // checkBinary refuses binary patches and NUL bytes.
 func checkBinary(p *Patch, _ Guardrails) *Refusal {
 	if p.NUL {

@@ -42,7 +42,27 @@ func extract(reply string) string {
 	if fenced, ok := fencedPatch(body); ok {
 		body = fenced
 	}
-	return strings.Trim(body, "\r\n") + "\n"
+	return trimBlankLines(body)
+}
+
+// trimBlankLines drops blank lines before and after the patch, keeping
+// the last line's own ending: in a CRLF file's diff, that line's "\r" is
+// content, and without it the line would not match the file.
+func trimBlankLines(body string) string {
+	body = strings.TrimLeft(body, "\r\n")
+	for {
+		switch {
+		case strings.HasSuffix(body, "\n\n"):
+			body = body[:len(body)-1]
+		case strings.HasSuffix(body, "\n\r\n"):
+			body = body[:len(body)-2]
+		default:
+			if !strings.HasSuffix(body, "\n") {
+				body += "\n"
+			}
+			return body
+		}
+	}
 }
 
 // fencedPatch returns the content of the first ``` (or ~~~) fenced block
