@@ -46,12 +46,14 @@ type Task struct {
 	TargetSteps []string `yaml:"target_steps"`
 	// MaxChangedLines raises or lowers the patch size cap (-1: none).
 	MaxChangedLines int32 `yaml:"max_changed_lines"`
+	// RequestTokens sizes each patch request's prompt (0: the default).
+	RequestTokens int32 `yaml:"request_tokens"`
 }
 
 // options builds the task's FixOptions for a provider.
 func (t *Task) options(prov *glv1.ProviderConfig) *glv1.FixOptions {
 	opts := &glv1.FixOptions{Provider: prov, MaxRounds: t.MaxRounds, ScoreThreshold: t.ScoreThreshold,
-		Verify: &glv1.VerifyOptions{ChangedFiles: t.ChangedFiles}}
+		Verify: &glv1.VerifyOptions{ChangedFiles: t.ChangedFiles}, RequestTokens: t.RequestTokens}
 	if t.TimeBudget > 0 {
 		opts.TimeBudget = durationProto(time.Duration(t.TimeBudget))
 	}

@@ -41,6 +41,8 @@ type fixFlags struct {
 	maxBytes int64
 	// failToPass, passToPass and targetSteps name the run's goal.
 	failToPass, passToPass, targetSteps []string
+	// requestTokens sizes each patch request's prompt.
+	requestTokens int32
 }
 
 func (a *app) fixCmd() *cobra.Command {
@@ -103,6 +105,7 @@ only when the profile allows it).`,
 	fl.StringSliceVar(&f.failToPass, "fail-to-pass", nil,
 		"test ids that must pass at the end (the goal; failures at baseline outside it are reported, not chased)")
 	fl.StringSliceVar(&f.passToPass, "pass-to-pass", nil, "test ids that must keep passing (default: every test passing at baseline)")
+	fl.Int32Var(&f.requestTokens, "request-tokens", 0, "size of each patch request's prompt in tokens (default 16000; evidence is dropped to fit)")
 	fl.StringSliceVar(&f.targetSteps, "target-step", nil, "step names that must pass at the end (with --fail-to-pass, or alone)")
 	fl.BoolVar(&f.apply, "apply", false, "write the winning patch back to DIR")
 	fl.StringSliceVar(&f.allow, "allow", nil, "globs of paths a patch may touch (default: the whole workspace)")
@@ -191,7 +194,7 @@ func (f *fixFlags) localConfig(getenv func(string) string) (*glv1.ProviderConfig
 func (f *fixFlags) options(p *glv1.ProviderConfig) *glv1.FixOptions {
 	o := &glv1.FixOptions{
 		Verify: f.verifyFlags.options(), Provider: p, MaxRounds: f.maxRounds, CostBudget: f.costBudget,
-		ScoreThreshold: f.threshold, Baseline: f.baseline,
+		ScoreThreshold: f.threshold, Baseline: f.baseline, RequestTokens: f.requestTokens,
 	}
 	if f.fixBudget > 0 {
 		o.TimeBudget = durationpb.New(f.fixBudget)

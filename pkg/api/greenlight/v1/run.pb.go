@@ -565,7 +565,11 @@ type FixOptions struct {
 	Guardrails *Guardrails `protobuf:"bytes,8,opt,name=guardrails,proto3" json:"guardrails,omitempty"`
 	// What the fix must achieve; empty means every test and required step
 	// that fails at baseline (and everything that passes keeps passing).
-	Targets       *FixTargets `protobuf:"bytes,9,opt,name=targets,proto3" json:"targets,omitempty"`
+	Targets *FixTargets `protobuf:"bytes,9,opt,name=targets,proto3" json:"targets,omitempty"`
+	// Size of each patch request's prompt, in tokens (counted as 4 bytes
+	// each); 0: 16000. Evidence is dropped to fit, least useful first: log
+	// tail lines, then lower-ranked code windows, then later failures.
+	RequestTokens int32 `protobuf:"varint,10,opt,name=request_tokens,json=requestTokens,proto3" json:"request_tokens,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -661,6 +665,13 @@ func (x *FixOptions) GetTargets() *FixTargets {
 		return x.Targets
 	}
 	return nil
+}
+
+func (x *FixOptions) GetRequestTokens() int32 {
+	if x != nil {
+		return x.RequestTokens
+	}
+	return 0
 }
 
 // FixTargets name a fix run's goal explicitly, as a benchmark harness does.
@@ -3062,7 +3073,7 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\x11max_changed_lines\x18\x03 \x01(\x05R\x0fmaxChangedLines\x12,\n" +
 	"\x12allow_test_changes\x18\x04 \x01(\bR\x10allowTestChanges\x120\n" +
 	"\x14allow_lockfile_edits\x18\x05 \x01(\bR\x12allowLockfileEdits\x120\n" +
-	"\x14allow_config_changes\x18\x06 \x01(\bR\x12allowConfigChanges\"\xae\x03\n" +
+	"\x14allow_config_changes\x18\x06 \x01(\bR\x12allowConfigChanges\"\xd5\x03\n" +
 	"\n" +
 	"FixOptions\x124\n" +
 	"\x06verify\x18\x01 \x01(\v2\x1c.greenlight.v1.VerifyOptionsR\x06verify\x129\n" +
@@ -3078,7 +3089,9 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\n" +
 	"guardrails\x18\b \x01(\v2\x19.greenlight.v1.GuardrailsR\n" +
 	"guardrails\x123\n" +
-	"\atargets\x18\t \x01(\v2\x19.greenlight.v1.FixTargetsR\atargets\"f\n" +
+	"\atargets\x18\t \x01(\v2\x19.greenlight.v1.FixTargetsR\atargets\x12%\n" +
+	"\x0erequest_tokens\x18\n" +
+	" \x01(\x05R\rrequestTokens\"f\n" +
 	"\n" +
 	"FixTargets\x12 \n" +
 	"\ffail_to_pass\x18\x01 \x03(\tR\n" +

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/report"
 )
 
@@ -54,7 +55,7 @@ func stopMemo(in memoInput) string {
 	}
 	writeFailures(&b, res.GetFailures())
 	if failed {
-		if tail := lastLines(o.Result.GetTail(), memoErrorLines); tail != "" {
+		if tail := lastLines(parse.Readable(o.Result.GetTail()), memoErrorLines); tail != "" {
 			fmt.Fprintf(&b, "\n## Last error lines\n\n```text\n%s\n```\n", tail)
 		}
 	}
@@ -83,7 +84,7 @@ func fixInstructions(v *verification, attempt, maxAttempts int32, changed []stri
 	fmt.Fprintf(&b, "Attempt %d of %d failed: %s\n", attempt, maxAttempts, v.result.GetSummary())
 	if o, ok := firstFailure(v.outcomes); ok {
 		fmt.Fprintf(&b, "\nFailed command: `%s` in `%s` (exit %d)\n", o.Result.GetCommand(), dirOrRoot(o.Result.GetWorkdir()), o.Result.GetExitCode())
-		if tail := lastLines(o.Result.GetTail(), memoErrorLines); tail != "" {
+		if tail := lastLines(parse.Readable(o.Result.GetTail()), memoErrorLines); tail != "" {
 			fmt.Fprintf(&b, "\nError output:\n```text\n%s\n```\n", tail)
 		}
 	} else if v.infra != "" {

@@ -69,6 +69,10 @@ func (e *Engine) fixOptions(o *glv1.FixOptions) (*glv1.FixOptions, error) {
 		return nil, err
 	}
 	out.TimeBudget = durationpb.New(budget)
+	if t := out.GetRequestTokens(); t < 0 || (t > 0 && t < minRequestTokens) {
+		return nil, fmt.Errorf("%w: options.request_tokens is %d: use 0 for the default (%d) or at least %d",
+			ErrInvalidArgument, t, defaultRequestTokens, minRequestTokens)
+	}
 	if c := out.GetCostBudget(); c < 0 {
 		return nil, fmt.Errorf("%w: options.cost_budget is %g: use 0 for unlimited or a positive amount", ErrInvalidArgument, c)
 	}

@@ -8,7 +8,7 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/locate"
-	"github.com/greenlight-dev/greenlight/services/loop/internal/report"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 )
 
 // Sizes of a patch request.
@@ -29,7 +29,7 @@ func (f *fixer) request(ctx context.Context) (*glv1.PatchRequest, error) {
 	}
 	if o, ok := firstFailure(v.outcomes); ok {
 		req.FailingCommand, req.Workdir, req.ExitCode = o.Result.GetCommand(), o.Result.GetWorkdir(), o.Result.GetExitCode()
-		req.LogTail = lastLines(o.Result.GetTail(), requestTailLine)
+		req.LogTail = lastLines(parse.Readable(o.Result.GetTail()), requestTailLine)
 	} else if v.passed() {
 		req.Feedback = joinFeedback(req.Feedback, fmt.Sprintf("Every required check passed but the score %.1f is below the threshold %.1f (%s).",
 			v.result.GetScore().GetTotal(), f.opts.GetScoreThreshold(), v.result.GetScore().GetRule()))
@@ -45,7 +45,7 @@ func (f *fixer) request(ctx context.Context) (*glv1.PatchRequest, error) {
 	} else {
 		req.Windows = locate.FromFailures(domainFailures(v), fsys)
 	}
-	req.Prompt = report.RenderPrompt(req)
+	fitRequest(req, f.opts.GetRequestTokens())
 	return req, nil
 }
 
