@@ -12,7 +12,7 @@ const (
 	defaultRequestTokens = 16000
 	// minRequestTokens leaves room for one failure and its code.
 	minRequestTokens = 1000
-	bytesPerToken        = 4
+	bytesPerToken    = 4
 	// minTailLines is the shortest log tail a request is cut to.
 	minTailLines = 20
 )
