@@ -26,6 +26,9 @@ type Location struct {
 	Test string
 	// Kind is the kind of the first failure that pointed here.
 	Kind glv1.FailureKind
+	// Definition marks the definition of a function a failing test calls
+	// (its window shows the body, not the lines around).
+	Definition bool
 }
 
 // kindWeight says how directly a failure kind points at the faulty code.

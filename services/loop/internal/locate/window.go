@@ -62,9 +62,10 @@ func Windows(locs []Location, fsys fs.FS, opt Options) []*glv1.CodeWindow {
 	return out
 }
 
-// FromFailures ranks the failures and cuts the default windows.
+// FromFailures ranks the failures, adds the functions the failing tests
+// call (WithCallees) and cuts the default windows.
 func FromFailures(failures []parse.Failure, fsys fs.FS) []*glv1.CodeWindow {
-	return Windows(Rank(failures), fsys, Options{})
+	return Windows(WithCallees(Rank(failures), fsys), fsys, Options{})
 }
 
 func covered(ws []*glv1.CodeWindow, l Location) bool {
@@ -80,6 +81,9 @@ func covered(ws []*glv1.CodeWindow, l Location) bool {
 func window(l Location, lines []string, radius, rank int) *glv1.CodeWindow {
 	start := max(1, l.Line-radius)
 	end := min(len(lines), l.Line+radius)
+	if l.Definition { // the body below the signature, a little above
+		start, end = max(1, l.Line-3), min(len(lines), l.Line+2*radius-3)
+	}
 	width := len(fmt.Sprint(end))
 	var b strings.Builder
 	for n := start; n <= end; n++ {

@@ -1,0 +1,229 @@
+package locate
+
+import (
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Index limits: a definition index reads at most this many source files
+// of at most this size each, so a huge repository costs a bounded walk.
+const (
+	indexMaxFiles     = 5000
+	indexMaxFileBytes = 256 << 10
+	// calleeLookback is how many lines above the failure are searched for
+	// calls when the enclosing test function's start is not found.
+	calleeLookback = 40
+	// maxDefsPerName skips names defined in many places (String, New):
+	// they say nothing about where the fault is.
+	maxDefsPerName = 3
+)
+
+// lang holds one language's definition and call patterns.
+type lang struct {
+	def *regexp.Regexp
+}
+
+var (
+	langGo = lang{regexp.MustCompile(`^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[\[(]`)}
+	langPy = lang{regexp.MustCompile(`^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)\s*[(:]`)}
+	langJS = lang{regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(|(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)|([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{\s*$)`)}
+	langRs = lang{regexp.MustCompile(`^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?fn\s+([A-Za-z_]\w*)`)}
+	langC  = lang{regexp.MustCompile(`^[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\([^;]*$`)}
+	// reCall is an identifier followed by an opening parenthesis.
+	reCall = regexp.MustCompile(`([A-Za-z_$][\w$]*)\s*\(`)
+)
+
+// langOf picks the patterns by file extension (nil: not indexed).
+func langOf(name string) *lang {
+	switch path.Ext(name) {
+	case ".go":
+		return &langGo
+	case ".py":
+		return &langPy
+	case ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx":
+		return &langJS
+	case ".rs":
+		return &langRs
+	case ".c", ".h", ".cc", ".cpp", ".hpp":
+		return &langC
+	}
+	return nil
+}
+
+// defName returns the name a line defines ("" when none).
+func (l *lang) defName(line string) string {
+	m := l.def.FindStringSubmatch(line)
+	for _, g := range m[min(1, len(m)):] {
+		if g != "" {
+			return g
+		}
+	}
+	return ""
+}
+
+// skipDir names directories that hold no project code of interest.
+func skipDir(name string) bool {
+	switch name {
+	case ".git", "node_modules", "vendor", "third_party", "testdata", "site-packages", ".venv", "venv", ".tox", "target", "dist", "build", "__pycache__":
+		return true
+	}
+	return false
+}
+
+// IsTestFile reports whether a path is test code by the conventions of
+// its language: Go's _test.go, pytest's test_*.py and *_test.py and
+// conftest.py, files under tests/ or test/ or __tests__/ or src/test/, and
+// JavaScript's .test. and .spec. files.
+func IsTestFile(p string) bool {
+	base := path.Base(p)
+	switch {
+	case strings.HasSuffix(base, "_test.go"), strings.HasSuffix(base, "_test.py"), base == "conftest.py",
+		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"),
+		strings.Contains(base, ".test."), strings.Contains(base, ".spec."):
+		return true
+	}
+	for _, dir := range strings.Split(path.Dir(p), "/") {
+		switch dir {
+		case "tests", "test", "__tests__", "spec":
+			return true
+		}
+	}
+	return false
+}
+
+// definition is where a name is defined.
+type definition struct {
+	file string
+	line int
+}
+
+// index maps names to their definitions in the project's non-test code.
+type index map[string][]definition
+
+// buildIndex walks fsys for the definitions of non-test source files.
+func buildIndex(fsys fs.FS) index {
+	idx := index{}
+	files := 0
+	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil
+		case d.IsDir():
+			if p != "." && skipDir(d.Name()) {
+				return fs.SkipDir
+			}
+			return nil
+		case files >= indexMaxFiles:
+			return fs.SkipAll
+		}
+		l := langOf(p)
+		if l == nil || IsTestFile(p) || !d.Type().IsRegular() {
+			return nil
+		}
+		files++
+		for n, line := range readLines(fsys, p, indexMaxFileBytes) {
+			if name := l.defName(line); name != "" {
+				idx[name] = append(idx[name], definition{file: p, line: n + 1})
+			}
+		}
+		return nil
+	})
+	return idx
+}
+
+// callees finds the non-test definitions of the functions a failing test
+// calls: the calls on the lines of the test from its enclosing definition
+// (at most calleeLookback lines up) to the failure line, nearest the
+// failure first. Each gets a score below from's, so a callee ranks after
+// the failure it came from is placed but before the next failure.
+func callees(from Location, fsys fs.FS, idx index) []Location {
+	l := langOf(from.File)
+	if l == nil {
+		return nil
+	}
+	lines := readLines(fsys, from.File, indexMaxFileBytes)
+	if lines == nil || from.Line > len(lines) {
+		return nil
+	}
+	start := max(0, from.Line-1-calleeLookback)
+	for i := from.Line - 1; i >= start; i-- {
+		if l.defName(lines[i]) != "" {
+			start = i + 1 // the test's own signature is not a call
+			break
+		}
+	}
+	var out []Location
+	seen := map[string]bool{}
+	for i := from.Line - 1; i >= start; i-- {
+		for _, m := range reCall.FindAllStringSubmatch(lines[i], -1) {
+			name := m[1]
+			defs := idx[name]
+			if seen[name] || len(defs) == 0 || len(defs) > maxDefsPerName {
+				continue
+			}
+			seen[name] = true
+			for _, d := range defs {
+				out = append(out, Location{File: d.file, Line: d.line, Test: from.Test, Kind: from.Kind,
+					Score: from.Score * 0.9 / float64(1+len(out)), Definition: true})
+			}
+		}
+	}
+	return out
+}
+
+// WithCallees puts the code under test first: locations outside test
+// files (frames beyond the test: the function that raised or panicked),
+// then the definitions the failing tests call, then the test locations
+// themselves — so the windows show the function under test, not only the
+// assertion.
+func WithCallees(locs []Location, fsys fs.FS) []Location {
+	if fsys == nil || len(locs) == 0 {
+		return locs
+	}
+	var code, tests []Location
+	for _, l := range locs {
+		if IsTestFile(l.File) {
+			tests = append(tests, l)
+		} else {
+			code = append(code, l)
+		}
+	}
+	if len(tests) == 0 {
+		return locs
+	}
+	idx := buildIndex(fsys)
+	var defs []Location
+	for _, t := range tests {
+		defs = append(defs, callees(t, fsys, idx)...)
+	}
+	sort.SliceStable(defs, func(a, b int) bool { return defs[a].Score > defs[b].Score })
+	defs = dedupe(defs, code)
+	// The failing test's own assertion keeps a window near the top.
+	first := min(len(defs), maxLeadDefs)
+	out := append(append(append(code, defs[:first]...), tests[0]), defs[first:]...)
+	return append(out, tests[1:]...)
+}
+
+// maxLeadDefs is how many callee definitions come before the first
+// test location.
+const maxLeadDefs = 3
+
+// dedupe drops locations already in have (same file and line).
+func dedupe(locs, have []Location) []Location {
+	seen := map[string]bool{}
+	for _, h := range have {
+		seen[h.File+":"+itoa(h.Line)] = true
+	}
+	var out []Location
+	for _, l := range locs {
+		k := l.File + ":" + itoa(l.Line)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
