@@ -61,7 +61,9 @@ func TestFixGreenInRoundOne(t *testing.T) {
 		!strings.Contains(req.GetLogTail(), "assert -1 == 3") || len(req.GetFailures()) == 0 {
 		t.Errorf("request %v", req)
 	}
-	if len(req.GetWindows()) == 0 || !strings.Contains(req.GetWindows()[0].GetText(), "assert add(1, 2) == 3") {
+	// The function under test first, then the failing assertion.
+	if w := req.GetWindows(); len(w) < 2 || w[0].GetFile() != "calc.py" || !strings.Contains(w[0].GetText(), "return a - b") ||
+		!strings.Contains(w[1].GetText(), "assert add(1, 2) == 3") {
 		t.Errorf("code windows %v", req.GetWindows())
 	}
 	if !strings.Contains(req.GetPrompt(), "python3 -m pytest -rA") || !strings.Contains(req.GetPrompt(), "<patch>") {
