@@ -38,6 +38,23 @@ type Sample struct {
 	Transitions string `json:"transitions,omitempty"`
 	FailToPass  int32  `json:"fail_to_pass"`
 	PassToFail  int32  `json:"pass_to_fail"`
+	// FailingFailToPass and FailingPassToPass are the target ids (as the
+	// task named them) that do not pass at the end.
+	FailingFailToPass []string `json:"failing_fail_to_pass,omitempty"`
+	FailingPassToPass []string `json:"failing_pass_to_pass,omitempty"`
+	// Applied: some patch of the run applied (kept or rolled back).
+	Applied bool `json:"applied"`
+	// LastPatch grades the tree the last applied patch produced, even
+	// when it was rolled back (a SWE-bench harness grades the patch as
+	// submitted); nil when no patch applied.
+	LastPatch *Grade `json:"last_patch,omitempty"`
+}
+
+// Grade is one verification's resolution against the targets.
+type Grade struct {
+	Resolution        string   `json:"resolution"`
+	FailingFailToPass []string `json:"failing_fail_to_pass,omitempty"`
+	FailingPassToPass []string `json:"failing_pass_to_pass,omitempty"`
 }
 
 // TaskReport aggregates one task's samples. Medians are over passing

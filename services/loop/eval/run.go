@@ -125,6 +125,10 @@ type taskProvider struct {
 func providers(tasks []*Task, override *glv1.ProviderConfig) ([]taskProvider, error) {
 	provs := make([]taskProvider, len(tasks))
 	for i, t := range tasks {
+		if t.fixed != nil && override == nil {
+			provs[i] = fixedProvider(*t.fixed)
+			continue
+		}
 		p, err := t.provider(override)
 		if err == nil && clientprovider.Local(p.GetKind()) {
 			provs[i].answer, err = clientprovider.New(p, clientprovider.Options{Dir: t.Dir})
@@ -138,11 +142,15 @@ func providers(tasks []*Task, override *glv1.ProviderConfig) ([]taskProvider, er
 	return provs, nil
 }
 
-// upload packs a task's workspace and stores it.
+// upload packs a task's workspace (with its test patch applied, for a
+// SWE-bench instance) and stores it.
 func upload(ctx context.Context, up Uploader, t *Task) (*glv1.Digest, error) {
 	var buf bytes.Buffer
 	if _, err := workspace.Pack(ctx, t.Workspace, &buf, workspace.PackOptions{Exclude: []string{"/" + TaskFile}}); err != nil {
 		return nil, fmt.Errorf("task %s: pack %s: %w", t.Name, t.Workspace, err)
+	}
+	if t.testPatch != "" {
+		return uploadWithTests(ctx, up, t, &buf)
 	}
 	d, err := up.Put(ctx, &buf)
 	if err != nil {
@@ -171,6 +179,7 @@ func sample(ctx context.Context, runs Runs, t *Task, prov taskProvider, snap *gl
 	if tr := m.GetTransitions(); tr != nil {
 		s.Resolution, s.Transitions = display.Resolution(tr.GetResolution()), display.Transitions(tr)
 		s.FailToPass, s.PassToFail = tr.GetFailToPass(), tr.GetPassToFail()
+		s.FailingFailToPass, s.FailingPassToPass = tr.GetFailingFailToPass(), tr.GetFailingPassToPass()
 	}
 	s.Cost, s.Tokens = m.GetUsage().GetCost(), m.GetUsage().GetPromptTokens()+m.GetUsage().GetCompletionTokens()
 	got, err := runs.GetRun(ctx, &glv1.GetRunRequest{RunId: runID})
@@ -178,6 +187,13 @@ func sample(ctx context.Context, runs Runs, t *Task, prov taskProvider, snap *gl
 		s.Error = fmt.Sprintf("get run: %v", err)
 	} else {
 		s.Patches = len(got.GetRun().GetPatches())
+		for _, p := range got.GetRun().GetPatches() {
+			s.Applied = s.Applied || p.GetApplied()
+			if tr := p.GetTransitions(); p.GetApplied() && tr != nil {
+				s.LastPatch = &Grade{Resolution: display.Resolution(tr.GetResolution()),
+					FailingFailToPass: tr.GetFailingFailToPass(), FailingPassToPass: tr.GetFailingPassToPass()}
+			}
+		}
 		s.FinalSnapshot = got.GetRun().GetCurrentSnapshot().GetHash()
 	}
 	s.Passed = s.Green && s.Error == ""

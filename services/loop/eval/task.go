@@ -48,6 +48,13 @@ type Task struct {
 	MaxChangedLines int32 `yaml:"max_changed_lines"`
 	// RequestTokens sizes each patch request's prompt (0: the default).
 	RequestTokens int32 `yaml:"request_tokens"`
+
+	// testPatch, set for a SWE-bench instance, is applied to the
+	// workspace before it is uploaded (the harness's test changes).
+	testPatch string
+	// fixed, when set, is the one patch this task's provider answers (a
+	// SWE-bench gold patch or prediction).
+	fixed *string
 }
 
 // options builds the task's FixOptions for a provider.

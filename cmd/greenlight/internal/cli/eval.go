@@ -28,12 +28,14 @@ type evalFlags struct {
 	recording string
 	// allowConfig lets every task's patches edit verification config.
 	allowConfig bool
+	// swebench, root and predictions select a SWE-bench evaluation.
+	swebench, root, predictions string
 }
 
 func (a *app) evalCmd() *cobra.Command {
 	var f evalFlags
 	cmd := &cobra.Command{
-		Use:   "eval SUITE [-k N] [--json] [--provider command|openai|replay ...]",
+		Use:   "eval SUITE [-k N] [--json] [--provider command|openai|replay ...] | eval --swebench FILE [--predictions FILE]",
 		Short: "Run a suite of failing workspaces through the repair loop and report pass@1 / pass@k",
 		Long: `eval runs the repair loop -k times on every task of SUITE and reports, per
 task and for the suite, pass@1, pass@k (the unbiased estimator, k = -k),
@@ -60,10 +62,27 @@ the task directory (so "cat fix.patch" reads SUITE/TASK/fix.patch), the
 patch request as JSON on stdin and the patch on stdout; a model with the
 key from this process's environment. Embedded or with --addr alike.
 
+--swebench FILE grades SWE-bench instance records instead (instance_id,
+patch, test_patch, FAIL_TO_PASS, PASS_TO_PASS; base trees checked out at
+--instances-root/INSTANCE_ID or each record's base_dir): the test patch is
+applied, then the gold patch (or --predictions' model_patch) in one round,
+graded as swebench.harness.grading grades (a skipped or missing
+FAIL_TO_PASS test fails, PASS_TO_PASS tests must keep passing); --json
+prints swebench's run-report shape with each instance's tests_status.
+
 Exit codes: 0 the eval ran (whatever the pass rate), 2 bad usage or suite,
 or every run ended in error (nothing was measured).`,
-		Args: exactArgs(1, "a suite directory"),
+		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.swebench != "" {
+				if len(args) > 0 {
+					return usagef("--swebench FILE takes no SUITE directory")
+				}
+				return a.evalSWEBench(cmd.Context(), &f)
+			}
+			if len(args) == 0 {
+				return usagef("eval needs a suite directory (or --swebench FILE)")
+			}
 			return a.eval(cmd.Context(), args[0], &f)
 		},
 	}
@@ -75,6 +94,9 @@ or every run ended in error (nothing was measured).`,
 	fl.StringVar(&f.baseURL, "base-url", "", "openai: the endpoint's base URL, e.g. http://127.0.0.1:8000/v1")
 	fl.StringVar(&f.model, "model", "", "openai: the model name")
 	fl.StringVar(&f.recording, "recording", "", "replay: the run id whose recorded session to play back")
+	fl.StringVar(&f.swebench, "swebench", "", "evaluate SWE-bench instance records (JSON or JSON lines) instead of a suite")
+	fl.StringVar(&f.root, "instances-root", "", "--swebench: directory holding each instance's base tree as ROOT/INSTANCE_ID (default: the file's directory)")
+	fl.StringVar(&f.predictions, "predictions", "", "--swebench: SWE-bench prediction records to grade (default: the gold patches)")
 	fl.BoolVar(&f.allowConfig, "allow-config-changes", false,
 		"let patches edit verification config in every task (default: each task.yaml's allow_config_changes, off)")
 	return cmd
@@ -132,6 +154,50 @@ func (a *app) eval(ctx context.Context, dir string, f *evalFlags) error {
 		err = a.write(rep.JSON())
 	} else {
 		_, err = fmt.Fprint(a.env.Stdout, rep.Table())
+	}
+	if err != nil {
+		return err
+	}
+	return unmeasuredExit(rep)
+}
+
+// evalSWEBench grades SWE-bench instances: each base tree with its test
+// patch applied gets the gold patch (or the prediction) in one round, and
+// the report has swebench's run-report shape (--json) or is a table.
+func (a *app) evalSWEBench(ctx context.Context, f *evalFlags) error {
+	if f.provider != "" || f.runs != 1 {
+		return usagef("--swebench grades the given patches once: drop --provider and -k")
+	}
+	instances, err := eval.LoadInstances(f.swebench, f.root)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	var preds map[string]eval.Prediction
+	if f.predictions != "" {
+		if preds, err = eval.LoadPredictions(f.predictions); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	conn, err := a.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	rep, err := eval.Run(ctx, conn.Run, conn.Blobs, eval.Tasks(instances, preds), eval.Options{
+		Samples: 1, K: 1, AllowConfigChanges: f.allowConfig,
+		Progress: func(task string, i int, s eval.Sample) {
+			fmt.Fprintln(a.env.Stderr, termtext.Clean(sampleLine(task, i, 1, s)+" "+s.Resolution))
+		},
+	})
+	if err != nil {
+		return err
+	}
+	swe := eval.SWEReportOf(instances, eval.Patches(instances, preds), rep)
+	if f.json {
+		err = a.write(swe.JSON(), nil)
+	} else {
+		_, err = fmt.Fprintf(a.env.Stdout, "%sresolved %d of %d instances (%d empty patches, %d errors)\n", rep.Table(),
+			swe.ResolvedInstances, swe.TotalInstances, swe.EmptyPatchInstances, swe.ErrorInstances)
 	}
 	if err != nil {
 		return err

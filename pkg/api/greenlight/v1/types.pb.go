@@ -2981,9 +2981,14 @@ type Transitions struct {
 	// at baseline too); reported, they do not block resolution.
 	FailingOutsideTarget []string `protobuf:"bytes,15,rep,name=failing_outside_target,json=failingOutsideTarget,proto3" json:"failing_outside_target,omitempty"`
 	// Both inventories list every test, so "disappeared" is exact.
-	Complete      bool `protobuf:"varint,16,opt,name=complete,proto3" json:"complete,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Complete bool `protobuf:"varint,16,opt,name=complete,proto3" json:"complete,omitempty"`
+	// The FAIL_TO_PASS and PASS_TO_PASS targets, as the caller named them,
+	// that do not pass now (at most 500 each); the others pass. Empty for
+	// the default goal, whose targets are the tests themselves (changes).
+	FailingFailToPass []string `protobuf:"bytes,17,rep,name=failing_fail_to_pass,json=failingFailToPass,proto3" json:"failing_fail_to_pass,omitempty"`
+	FailingPassToPass []string `protobuf:"bytes,18,rep,name=failing_pass_to_pass,json=failingPassToPass,proto3" json:"failing_pass_to_pass,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *Transitions) Reset() {
@@ -3126,6 +3131,20 @@ func (x *Transitions) GetComplete() bool {
 		return x.Complete
 	}
 	return false
+}
+
+func (x *Transitions) GetFailingFailToPass() []string {
+	if x != nil {
+		return x.FailingFailToPass
+	}
+	return nil
+}
+
+func (x *Transitions) GetFailingPassToPass() []string {
+	if x != nil {
+		return x.FailingPassToPass
+	}
+	return nil
 }
 
 // PatchOutcome records what happened to one proposed patch.
@@ -3593,7 +3612,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x04kind\x18\x03 \x01(\x0e2\x1d.greenlight.v1.TransitionKindR\x04kind\x121\n" +
 	"\x06before\x18\x04 \x01(\x0e2\x19.greenlight.v1.TestStatusR\x06before\x12/\n" +
 	"\x05after\x18\x05 \x01(\x0e2\x19.greenlight.v1.TestStatusR\x05after\x12\x16\n" +
-	"\x06target\x18\x06 \x01(\bR\x06target\"\xcb\x05\n" +
+	"\x06target\x18\x06 \x01(\bR\x06target\"\xad\x06\n" +
 	"\vTransitions\x12 \n" +
 	"\ffail_to_pass\x18\x01 \x01(\x05R\n" +
 	"failToPass\x12 \n" +
@@ -3617,7 +3636,9 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x1atarget_pass_to_pass_passed\x18\r \x01(\x05R\x16targetPassToPassPassed\x120\n" +
 	"\x14failing_target_steps\x18\x0e \x03(\tR\x12failingTargetSteps\x124\n" +
 	"\x16failing_outside_target\x18\x0f \x03(\tR\x14failingOutsideTarget\x12\x1a\n" +
-	"\bcomplete\x18\x10 \x01(\bR\bcomplete\"\xe7\x04\n" +
+	"\bcomplete\x18\x10 \x01(\bR\bcomplete\x12/\n" +
+	"\x14failing_fail_to_pass\x18\x11 \x03(\tR\x11failingFailToPass\x12/\n" +
+	"\x14failing_pass_to_pass\x18\x12 \x03(\tR\x11failingPassToPass\"\xe7\x04\n" +
 	"\fPatchOutcome\x12\x18\n" +
 	"\aattempt\x18\x01 \x01(\x05R\aattempt\x12\x12\n" +
 	"\x04diff\x18\x02 \x01(\tR\x04diff\x122\n" +

@@ -154,3 +154,17 @@ func TestChangesAreCappedTargetsFirst(t *testing.T) {
 		t.Errorf("first change %v, want the target", got.Changes[0])
 	}
 }
+
+// TestFailingTargetsAreNamedAsGiven: a harness reads which of its
+// FAIL_TO_PASS and PASS_TO_PASS ids failed, spelled as it gave them.
+func TestFailingTargetsAreNamedAsGiven(t *testing.T) {
+	base := side(false, map[string]byte{"m.TestA/x": 'f', "m.TestA/y": 'f', "m.TestB": 'f', "m.TestC": 'p'})
+	cur := side(false, map[string]byte{"m.TestA/x": 'p', "m.TestA/y": 'f', "m.TestB": 'p', "m.TestC": 'p'})
+	got := Compare(base, cur, Targets{FailToPass: []string{"TestA", "TestB"}, PassToPass: []string{"TestC", "TestGone"}})
+	if len(got.FailingFailToPass) != 1 || got.FailingFailToPass[0] != "TestA" {
+		t.Errorf("failing FAIL_TO_PASS %v, want [TestA] (one subtest still fails)", got.FailingFailToPass)
+	}
+	if len(got.FailingPassToPass) != 1 || got.FailingPassToPass[0] != "TestGone" {
+		t.Errorf("failing PASS_TO_PASS %v, want [TestGone] (missing)", got.FailingPassToPass)
+	}
+}

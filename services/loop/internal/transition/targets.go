@@ -45,11 +45,21 @@ type goal struct {
 	steps   map[string]bool
 	// strict (the default goal): any test failing now blocks FULL.
 	strict bool
+	// named lists the caller's target ids by role with the keys each
+	// names (none: missing).
+	named map[role][]namedTarget
+}
+
+// namedTarget is one target id as the caller wrote it.
+type namedTarget struct {
+	id   string
+	keys []Key
 }
 
 // resolve matches the targets to the tests of both sides.
 func (t Targets) resolve(base, cur *Side) *goal {
-	g := &goal{tests: map[Key]role{}, missing: map[role]int{}, steps: map[string]bool{}, strict: !t.Explicit()}
+	g := &goal{tests: map[Key]role{}, missing: map[role]int{}, steps: map[string]bool{}, strict: !t.Explicit(),
+		named: map[role][]namedTarget{}}
 	keys := unionKeys(base, cur)
 	if t.Explicit() {
 		g.match(keys, t.FailToPass, mustPass)
@@ -89,28 +99,45 @@ func (t Targets) resolve(base, cur *Side) *goal {
 // those.
 func (g *goal) match(keys []Key, ids []string, r role) {
 	for _, id := range ids {
-		found := g.assign(keys, r, func(testID string) bool { return matches(testID, id) })
-		if !found {
-			found = g.assign(keys, r, func(testID string) bool { return parentOf(testID, id) })
+		got := g.assign(keys, r, func(testID string) bool { return matches(testID, id) })
+		if len(got) == 0 {
+			got = g.assign(keys, r, func(testID string) bool { return parentOf(testID, id) })
 		}
-		if !found {
+		if len(got) == 0 {
 			g.missing[r]++
 		}
+		g.named[r] = append(g.named[r], namedTarget{id: id, keys: got})
 	}
 }
 
-// assign gives role r to the keys whose id is named; false when none is.
-func (g *goal) assign(keys []Key, r role, named func(string) bool) bool {
-	found := false
+// assign gives role r to the keys whose id is named and returns them.
+func (g *goal) assign(keys []Key, r role, named func(string) bool) []Key {
+	var got []Key
 	for _, k := range keys {
 		if named(k.ID) {
 			if g.tests[k] != mustPass {
 				g.tests[k] = r
 			}
-			found = true
+			got = append(got, k)
 		}
 	}
-	return found
+	return got
+}
+
+// failingNamed lists the target ids of role r that do not pass in cur:
+// missing, or naming a test that does not pass.
+func (g *goal) failingNamed(cur *Side, r role) []string {
+	var out []string
+	for _, n := range g.named[r] {
+		ok := len(n.keys) > 0
+		for _, k := range n.keys {
+			ok = ok && stateOf(cur.Tests[k], hasKey(cur, k)) == passing
+		}
+		if !ok && len(out) < MaxChanges {
+			out = append(out, n.id)
+		}
+	}
+	return out
 }
 
 // parentOf reports whether target names a parent of testID: a Go test of
@@ -176,6 +203,7 @@ func (g *goal) grade(cur *Side, out *glv1.Transitions) {
 			out.FailingTargetSteps = append(out.FailingTargetSteps, s) // a target step that did not run
 		}
 	}
+	out.FailingFailToPass, out.FailingPassToPass = g.failingNamed(cur, mustPass), g.failingNamed(cur, keepPass)
 	out.Resolution = g.resolution(cur, out)
 }
 
