@@ -36,6 +36,8 @@ type app struct {
 	caBundleFlag string
 	// imageSet is --images: the embedded stack's image set.
 	imageSet string
+	// command is the running command's name (recorded as a home's holder).
+	command string
 }
 
 // Main runs the CLI with args (without the program name) and returns the
@@ -80,6 +82,7 @@ Exit codes: 0 PASS, 1 FAIL, 2 usage or infrastructure error.`,
 		SilenceUsage:  true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
+	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) { a.command = cmd.Name() }
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.addr, "addr", a.env.Getenv("GREENLIGHT_ADDR"), "gateway address host:port (env GREENLIGHT_ADDR); empty runs greenlight embedded")
 	pf.StringVar(&a.token, "token", a.env.Getenv("GREENLIGHT_TOKEN"), "bearer token for the gateway (env GREENLIGHT_TOKEN)")

@@ -45,7 +45,11 @@ func (a *app) connectWith(ctx context.Context, profiles []loopsvc.ProviderProfil
 	if err != nil {
 		return nil, err
 	}
-	st, err := stack.Start(ctx, stack.Options{Home: a.dataDir(), Log: log, ProviderProfiles: profiles, CABundle: ca, Images: images})
+	st, err := stack.Start(ctx, stack.Options{Home: a.dataDir(), Log: log, ProviderProfiles: profiles, CABundle: ca, Images: images,
+		Command: a.command, Waiting: func(e *stack.LockedError) {
+			fmt.Fprintf(a.env.Stderr, "greenlight: waiting for greenlight %s (pid %d) to finish with %s; pass --home DIR to run alongside it\n",
+				e.Owner.Command, e.Owner.PID, e.Home)
+		}})
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,9 @@ func TestExitCode(t *testing.T) {
 			line: "greenlight: runs: not authenticated (pass --token or set GREENLIGHT_TOKEN): missing token"},
 		{name: "interrupted", err: context.Canceled, code: 2, line: "greenlight: runs: interrupted"},
 		{name: "locked home drops the command", err: &stack.LockedError{Home: "/h"}, code: 2,
-			line: "greenlight: another greenlight (serve) uses /h: pass --addr 127.0.0.1:7070 or set GREENLIGHT_HOME"},
+			line: "greenlight: another greenlight process uses /h: pass --home DIR for a separate data directory, or --addr of the greenlight serve that uses it (default 127.0.0.1:7070)"},
+		{name: "a home a serve holds names its address", err: &stack.LockedError{Home: "/h", Owner: &stack.Owner{PID: 7, Command: "serve", Addr: "127.0.0.1:9999"}}, code: 2,
+			line: "greenlight: greenlight serve (pid 7) uses /h and listens on 127.0.0.1:9999: pass --addr 127.0.0.1:9999 to run through it, or --home DIR for a separate data directory"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -78,7 +78,7 @@ process can drive the executor. To grpcurl them, set one and pass
 			st, err := stack.Start(ctx, stack.Options{
 				Home: a.dataDir(), Listen: true, Addrs: addrs, Gateway: true, PoolSize: pool,
 				ShutdownGrace: grace, Log: log, Token: a.token, ProviderProfiles: profiles, ServiceToken: serviceToken, CABundle: ca,
-				Images: images,
+				Images: images, Command: "serve",
 			})
 			if err != nil {
 				return err

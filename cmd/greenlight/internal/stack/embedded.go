@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"sync"
 	"time"
 
@@ -55,6 +56,13 @@ type Options struct {
 	// ProviderProfiles are the COMMAND and OPENAI patch providers Fix
 	// requests may select (none: only CLIENT and REPLAY).
 	ProviderProfiles []loopsvc.ProviderProfile
+	// Command is the CLI command starting the stack, recorded with the
+	// process id in Home so a second command can say who holds it.
+	Command string
+	// Waiting, when set, makes Start wait for a Home another one-shot
+	// command holds (it is called once, to say so) instead of failing;
+	// a Home a serve holds always fails with the serve's address.
+	Waiting func(*LockedError)
 }
 
 // Stack is the four services running in this process.
@@ -90,7 +98,7 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 	if opts.Gateway && !opts.Listen {
 		return nil, errors.New("embedded greenlight: the gateway needs TCP listeners")
 	}
-	if err := probeLock(opts.Home); err != nil {
+	if err := awaitHome(ctx, opts.Home, opts.Waiting); err != nil {
 		return nil, err
 	}
 	if opts.Listen && opts.ServiceToken == "" {
@@ -113,6 +121,11 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 	for _, h := range st.hosts {
 		h.serve(svcCtx, func() { st.stopOnce.Do(func() { close(st.stopped) }) })
 	}
+	o := Owner{PID: os.Getpid(), Command: opts.Command, Started: time.Now().UTC()}
+	if opts.Gateway {
+		o.Addr = st.Addrs().Gateway
+	}
+	writeOwner(opts.Home, o)
 	return st, nil
 }
 
@@ -278,6 +291,7 @@ func (st *Stack) Close() error {
 	}
 	st.cancel()
 	st.cancel = nil
+	defer removeOwner(st.opts.Home)
 	var errs []error
 	for _, h := range st.hosts {
 		errs = append(errs, h.wait())

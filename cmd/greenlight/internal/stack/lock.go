@@ -22,12 +22,24 @@ var ErrLocked = errors.New("data directory in use")
 // what to do instead.
 type LockedError struct {
 	Home string
+	// Owner is the holder as it recorded itself (nil: unknown).
+	Owner *Owner
 }
 
-// Error is the one-line explanation the CLI prints.
+// Error is the one-line explanation the CLI prints: what holds the home
+// and, for a serve, the address it really listens on.
 func (e *LockedError) Error() string {
-	return fmt.Sprintf("another greenlight (serve) uses %s: pass --addr %s or set GREENLIGHT_HOME",
-		e.Home, config.DefaultGatewayAddr)
+	o := e.Owner
+	switch {
+	case o != nil && o.Addr != "":
+		return fmt.Sprintf("greenlight serve (pid %d) uses %s and listens on %s: pass --addr %s to run through it, or --home DIR for a separate data directory",
+			o.PID, e.Home, o.Addr, o.Addr)
+	case o != nil:
+		return fmt.Sprintf("greenlight %s (pid %d) is using %s: wait for it to finish, or pass --home DIR for a separate data directory",
+			o.Command, o.PID, e.Home)
+	}
+	return fmt.Sprintf("another greenlight process uses %s: pass --home DIR for a separate data directory, "+
+		"or --addr of the greenlight serve that uses it (default %s)", e.Home, config.DefaultGatewayAddr)
 }
 
 // Unwrap makes errors.Is(err, ErrLocked) work.
@@ -48,7 +60,7 @@ func probeLock(home string) error {
 	defer f.Close()
 	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 	if errors.Is(err, syscall.EWOULDBLOCK) {
-		return &LockedError{Home: home}
+		return &LockedError{Home: home, Owner: readOwner(home)}
 	}
 	if err != nil {
 		return nil // a filesystem without flock: let the store decide

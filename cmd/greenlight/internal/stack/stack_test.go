@@ -165,7 +165,8 @@ func TestProbeLockSeesAnotherHolder(t *testing.T) {
 	if !errors.Is(err, ErrLocked) {
 		t.Fatalf("locked file: %v, want ErrLocked", err)
 	}
-	want := "another greenlight (serve) uses " + home + ": pass --addr 127.0.0.1:7070 or set GREENLIGHT_HOME"
+	want := "another greenlight process uses " + home + ": pass --home DIR for a separate data directory, " +
+		"or --addr of the greenlight serve that uses it (default 127.0.0.1:7070)"
 	if err.Error() != want {
 		t.Errorf("message = %q, want %q", err.Error(), want)
 	}
