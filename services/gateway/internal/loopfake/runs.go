@@ -128,10 +128,11 @@ func PassingFixRun(id string, logDigests map[string]*glv1.Digest) *glv1.Run {
 				Reason: "patch deletes test assertions (allow_test_changes is off)", LinesRemoved: 3, LinesAdded: 1,
 				Files: []string{"calc/calc_test.go"}, FailingBefore: 1},
 			{Attempt: 2, Diff: PatchDiff, Format: glv1.PatchFormat_PATCH_FORMAT_UNIFIED, Applied: true,
-				LinesAdded: 6, LinesRemoved: 1, Files: []string{"calc/calc.go"}, FailingBefore: 1, FailingAfter: 0},
+				LinesAdded: 6, LinesRemoved: 1, Files: []string{"calc/calc.go"}, FailingBefore: 1, FailingAfter: 0,
+				Transitions: divTransitions()},
 		},
 		Metrics: &glv1.FixMetrics{Green: true, Rounds: 2, AttemptsToGreen: 2, TimeToGreen: durationpb.New(61 * time.Second),
-			Rollbacks: 1, PatchLines: 7, StopReason: "green"},
+			Rollbacks: 1, PatchLines: 7, StopReason: "green", Transitions: divTransitions()},
 	}
 }
 
@@ -217,4 +218,13 @@ func PassingEvents(id string) []*glv1.RunEvent {
 		evs = append(evs, StepFinishedEvent(i, run.GetResult().GetSteps()[i]))
 	}
 	return append(evs, Finished(glv1.RunStatus_RUN_STATUS_PASSED, run.GetResult()))
+}
+
+// divTransitions is PassingFixRun's final state against its baseline:
+// TestDiv fixed, 11 tests still passing.
+func divTransitions() *glv1.Transitions {
+	return &glv1.Transitions{FailToPass: 1, PassToPass: 11, Resolution: glv1.Resolution_RESOLUTION_FULL, Complete: true,
+		TargetFailToPass: 1, TargetFailToPassPassed: 1, TargetPassToPass: 11, TargetPassToPassPassed: 11,
+		Changes: []*glv1.TestTransition{{Step: "go-test", Id: "example.com/svc/calc.TestDiv", Kind: glv1.TransitionKind_TRANSITION_KIND_FAIL_TO_PASS,
+			Before: glv1.TestStatus_TEST_STATUS_FAILED, After: glv1.TestStatus_TEST_STATUS_PASSED, Target: true}}}
 }

@@ -26,6 +26,8 @@ func TestReportPages(t *testing.T) {
 			`<span class="badge cache">cache hit</span>`, "<code>go test -json ./...</code>",
 			`href="/runs/run-pass/logs/go-test"`, "12 passed", "L4", "real test assertions", "10</strong> / 10", "<th>Rule</th><td>every required step passed; 12 test assertions ran</td>",
 			`href="/runs/run-pass/result.json"`,
+			"Against the baseline: resolution FULL; tests 1 fail→pass, 11 pass→pass", `<span class="badge ok">FAIL_TO_PASS</span> <span class="muted">target</span>`,
+			"<code>example.com/svc/calc.TestDiv</code>", "<td>failed</td><td>passed</td>",
 		}, []string{`id="live"`}},
 		{"fail", "/runs/run-fail", 200, []string{
 			`class="banner fail"`, "Execution failed: step go-test (go test -json ./...) exited with code 1",

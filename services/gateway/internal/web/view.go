@@ -68,6 +68,14 @@ type patchView struct {
 	Added, Removed  int32
 	Lines           []diffLine
 	Truncated, Open bool
+	// Transitions is the patched verification against the baseline.
+	Transitions string
+}
+
+// transitionView is one test's change against the baseline.
+type transitionView struct {
+	Kind, KindClass, Step, ID, Before, After string
+	Target                                   bool
 }
 
 type countsView struct {
@@ -88,6 +96,12 @@ type metricsView struct {
 	Green                                     bool
 	Rounds, AttemptsToGreen, Rollbacks, Lines int32
 	TimeToGreen, StopReason                   string
+	// Transitions summarizes the final state against the baseline; Changes
+	// lists every test that moved (targets first), Omitted how many more.
+	Transitions string
+	Resolution  string
+	Changes     []transitionView
+	Omitted     int32
 }
 
 // newReportView builds the report of run.
@@ -125,8 +139,38 @@ func newReportView(run *glv1.Run) reportView {
 		v.Metrics = &metricsView{Green: m.GetGreen(), Rounds: m.GetRounds(), AttemptsToGreen: m.GetAttemptsToGreen(),
 			Rollbacks: m.GetRollbacks(), Lines: m.GetPatchLines(), TimeToGreen: formatProtoDuration(m.GetTimeToGreen()),
 			StopReason: m.GetStopReason()}
+		if tr := m.GetTransitions(); tr != nil {
+			v.Metrics.Transitions, v.Metrics.Resolution = display.Transitions(tr), display.Resolution(tr.GetResolution())
+			v.Metrics.Changes, v.Metrics.Omitted = transitionViews(tr.GetChanges()), tr.GetChangesOmitted()
+		}
 	}
 	return v
+}
+
+// transitionViews renders the listed transitions.
+func transitionViews(cs []*glv1.TestTransition) []transitionView {
+	out := make([]transitionView, 0, len(cs))
+	for _, c := range cs {
+		kind := display.TransitionKind(c.GetKind())
+		class := "warn"
+		switch c.GetKind() {
+		case glv1.TransitionKind_TRANSITION_KIND_FAIL_TO_PASS:
+			class = "ok"
+		case glv1.TransitionKind_TRANSITION_KIND_PASS_TO_FAIL, glv1.TransitionKind_TRANSITION_KIND_DISAPPEARED:
+			class = "bad"
+		}
+		out = append(out, transitionView{Kind: kind, KindClass: class, Step: c.GetStep(), ID: c.GetId(),
+			Before: testStatusName(c.GetBefore()), After: testStatusName(c.GetAfter()), Target: c.GetTarget()})
+	}
+	return out
+}
+
+// testStatusName is "passed", "failed", ... or "—" when the test did not run.
+func testStatusName(s glv1.TestStatus) string {
+	if s == glv1.TestStatus_TEST_STATUS_UNSPECIFIED {
+		return "—"
+	}
+	return strings.ToLower(enumName(s.String(), "TEST_STATUS_"))
 }
 
 func isLive(s glv1.RunStatus) bool {
@@ -203,6 +247,7 @@ func newPatchView(p *glv1.PatchOutcome) patchView {
 		v.State, v.StClass = "refused", "bad"
 	}
 	v.Lines, v.Truncated = diffLines(p.GetDiff())
+	v.Transitions = display.Transitions(p.GetTransitions())
 	return v
 }
 
