@@ -123,6 +123,8 @@ bench-gateway:
 bench-loop: engine images
 	cd services/loop && go test -run '^$$' -bench WatchRunDelivery ./loopsvc/
 	cd services/loop && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench VerifyLoopOverhead -benchtime 10x ./e2e/
+	@if [ -n "$(SWE_SUITE)" ]; then $(MAKE) build && bash scripts/swe-bench-loop.sh "$(SWE_SUITE)"; \
+	else echo "bench-loop: set SWE_SUITE=DIR (OUT/gold of scripts/swe-tasks.sh, docs/realworld.md) for time-to-green on real bug fixes"; fi
 bench-executor: engine images
 	cd services/executor && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench . -benchtime 5x ./...
 
