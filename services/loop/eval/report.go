@@ -44,6 +44,8 @@ type Sample struct {
 	FailingPassToPass []string `json:"failing_pass_to_pass,omitempty"`
 	// Applied: some patch of the run applied (kept or rolled back).
 	Applied bool `json:"applied"`
+	// Reruns counts failing tests re-run alone to tell flaky ones apart.
+	Reruns int32 `json:"reruns"`
 	// LastPatch grades the tree the last applied patch produced, even
 	// when it was rolled back (a SWE-bench harness grades the patch as
 	// submitted); nil when no patch applied.

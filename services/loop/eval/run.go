@@ -176,6 +176,7 @@ func sample(ctx context.Context, runs Runs, t *Task, prov taskProvider, snap *gl
 	s.Green, s.StopReason, s.Rounds, s.Rollbacks = m.GetGreen(), m.GetStopReason(), m.GetRounds(), m.GetRollbacks()
 	s.AttemptsToGreen, s.PatchLines = m.GetAttemptsToGreen(), m.GetPatchLines()
 	s.TimeToGreenSeconds = round3(m.GetTimeToGreen().AsDuration().Seconds())
+	s.Reruns = m.GetReruns()
 	if tr := m.GetTransitions(); tr != nil {
 		s.Resolution, s.Transitions = display.Resolution(tr.GetResolution()), display.Transitions(tr)
 		s.FailToPass, s.PassToFail = tr.GetFailToPass(), tr.GetPassToFail()
