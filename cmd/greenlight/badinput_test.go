@@ -161,7 +161,8 @@ func TestLockedHomeExit2WithAdvice(t *testing.T) {
 	}
 	r := u.run(nil, "verify", examples("pass"))
 	r.wantExit(t, 2, "verify with a locked home")
-	want := "greenlight: another greenlight (serve) uses " + u.home + ": pass --addr 127.0.0.1:7070 or set GREENLIGHT_HOME\n"
+	want := "greenlight: another greenlight process uses " + u.home + ": pass --home DIR for a separate data directory, " +
+		"or --addr of the greenlight serve that uses it (default 127.0.0.1:7070)\n"
 	if r.stderr != want {
 		t.Errorf("stderr = %q, want %q", r.stderr, want)
 	}

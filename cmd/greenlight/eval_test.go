@@ -136,7 +136,7 @@ func TestEvalBadInputExit2BeforeRunning(t *testing.T) {
 		args []string
 		want string
 	}{
-		{name: "no suite", args: []string{"eval"}, want: "eval: needs a suite directory"},
+		{name: "no suite", args: []string{"eval"}, want: "eval needs a suite directory (or --swebench FILE)"},
 		{name: "not a suite", args: []string{"eval", filepath.Join(bare, "nope")}, want: "invalid eval suite"},
 		{name: "a workspace is not a suite", args: []string{"eval", examples("pass")}, want: "has no task directories"},
 		{name: "k zero", args: []string{"eval", "-k", "0", suite}, want: "-k/--runs must be 1..100, got 0"},

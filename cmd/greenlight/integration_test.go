@@ -223,10 +223,11 @@ func TestServeWithGRPCClientsVerifyAndWatch(t *testing.T) {
 	if strings.Contains(w.stdout, `"seq":"1"`) || strings.Contains(w.stdout, `"seq":"2"`) || !strings.Contains(w.stdout, `"run_finished"`) {
 		t.Errorf("watch --after 2 must start at seq 3 and end with run_finished:\n%s", w.stdout)
 	}
-	// A one-shot command on the same home must not fight serve for the lock.
+	// A one-shot command on the same home must not fight serve for the
+	// lock, and is told the address serve really listens on.
 	local := u.run(nil, "verify", examples("pass"))
 	local.wantExit(t, 2, "embedded verify while serve holds the home")
-	local.wantOneLineError(t, "another greenlight (serve) uses")
+	local.wantOneLineError(t, "listens on "+srv.publicAddr(t)+": pass --addr "+srv.publicAddr(t))
 
 	srv.stop(t)
 }
