@@ -134,7 +134,7 @@ provider_sh() {
 	EOF
 	if [[ $1 == wrong ]]; then
 		cat <<-'EOF'
-		attempt=$(sed -n 's/.*"attempt"[[:space:]]*:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "request-$n.json" | head -n 1)
+		attempt=$(grep -o '"attempt"[[:space:]]*:[[:space:]]*[0-9]*' "request-$n.json" | head -n 1 | tr -dc 0-9)
 		if [ "${attempt:-$n}" = 1 ]; then cat wrong.diff; else cat gold.diff; fi
 		EOF
 	else
@@ -142,7 +142,8 @@ provider_sh() {
 	fi
 }
 
-built=0
+built=0 stage='' listname=$(basename "$list")
+trap 'rm -rf "${stage:-/nonexistent}"' EXIT
 while IFS='|' read -r name dir sha f2p srcs desc; do
 	name=$(trim "$name")
 	[[ -z $name || $name == \#* ]] && continue
@@ -181,7 +182,7 @@ while IFS='|' read -r name dir sha f2p srcs desc; do
 		fi
 		provider_sh "$kind" >"$task/provider.sh"
 		{
-			echo "# Built by scripts/swe-tasks.sh from $(basename "$list"): $dir $sha"
+			echo "# Built by scripts/swe-tasks.sh from $listname: $dir $sha"
 			echo "# ($desc). repo/ is the parent commit plus the fix's test changes."
 			echo "name: $name"
 			echo "provider:"
