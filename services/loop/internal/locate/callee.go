@@ -17,8 +17,12 @@ const (
 	// calls when the enclosing test function's start is not found.
 	calleeLookback = 40
 	// maxDefsPerName skips names defined in many places (String, New):
-	// they say nothing about where the fault is.
-	maxDefsPerName = 3
+	// they say nothing about where the fault is. An overridden method
+	// (popitem in four cache classes) stays below it.
+	maxDefsPerName = 6
+	// calleeBody is how many lines of a callee's body are searched for
+	// the calls it makes in turn (the second level).
+	calleeBody = 60
 )
 
 // lang holds one language's definition and call patterns.
@@ -98,6 +102,9 @@ func IsTestFile(p string) bool {
 type definition struct {
 	file string
 	line int
+	// test: in a test file (a helper the test calls, followed, never
+	// shown on its own).
+	test bool
 }
 
 // index maps names to their definitions in the project's non-test code.
@@ -120,13 +127,14 @@ func buildIndex(fsys fs.FS) index {
 			return fs.SkipAll
 		}
 		l := langOf(p)
-		if l == nil || IsTestFile(p) || !d.Type().IsRegular() {
+		if l == nil || !d.Type().IsRegular() {
 			return nil
 		}
 		files++
+		test := IsTestFile(p)
 		for n, line := range readLines(fsys, p, indexMaxFileBytes) {
 			if name := l.defName(line); name != "" {
-				idx[name] = append(idx[name], definition{file: p, line: n + 1})
+				idx[name] = append(idx[name], definition{file: p, line: n + 1, test: test})
 			}
 		}
 		return nil
@@ -148,31 +156,88 @@ func callees(from Location, fsys fs.FS, idx index) []Location {
 	if lines == nil || from.Line > len(lines) {
 		return nil
 	}
-	start := max(0, from.Line-1-calleeLookback)
-	for i := from.Line - 1; i >= start; i-- {
-		if l.defName(lines[i]) != "" {
-			start = i + 1 // the test's own signature is not a call
-			break
+	start := testStart(l, lines, from.Line-1)
+	c := &calleeScan{fsys: fsys, idx: idx, seen: map[string]bool{}, from: from}
+	level := c.calls(lines[start:from.Line], from.Score*0.9, true)
+	out := level
+	// The functions those call in turn: the function under test often
+	// delegates to the one at fault (GetIP → ipConv, Encode → eStruct).
+	for depth := 1; depth < calleeDepth && len(level) > 0; depth++ {
+		var next []Location
+		for _, d := range level {
+			next = append(next, c.calls(c.body(d.File, d.Line), d.Score*0.5, false)...)
 		}
+		out, level = append(out, next...), next
 	}
+	return out
+}
+
+// calleeDepth is how many levels of calls are followed from the test.
+const calleeDepth = 3
+
+// calleeScan is one failure's walk through the calls of its test.
+type calleeScan struct {
+	fsys fs.FS
+	idx  index
+	seen map[string]bool
+	from Location
+}
+
+// body returns the lines after a definition, at most calleeBody.
+func (c *calleeScan) body(file string, line int) []string {
+	lines := readLines(c.fsys, file, indexMaxFileBytes)
+	if line > len(lines) {
+		return nil
+	}
+	return lines[line:min(len(lines), line+calleeBody)]
+}
+
+// calls lists the non-test definitions of the names lines call (nearest
+// the end first), each name once per scan, scored from score down. A
+// name defined in a test file (a table-driven test's helper) is followed
+// through when helpers is set: its own calls count as the test's.
+func (c *calleeScan) calls(lines []string, score float64, helpers bool) []Location {
 	var out []Location
-	seen := map[string]bool{}
-	for i := from.Line - 1; i >= start; i-- {
+	for i := len(lines) - 1; i >= 0; i-- {
 		for _, m := range reCall.FindAllStringSubmatch(lines[i], -1) {
 			name := m[1]
-			defs := idx[name]
-			if seen[name] || len(defs) == 0 || len(defs) > maxDefsPerName {
+			defs := c.idx[name]
+			if c.seen[name] || len(defs) == 0 || len(defs) > maxDefsPerName {
 				continue
 			}
-			seen[name] = true
+			c.seen[name] = true
 			for _, d := range defs {
-				out = append(out, Location{File: d.file, Line: d.line, Test: from.Test, Kind: from.Kind,
-					Score: from.Score * 0.9 / float64(1+len(out)), Definition: true})
+				if d.test {
+					if helpers {
+						out = append(out, c.calls(c.body(d.file, d.line), score, false)...)
+					}
+					continue
+				}
+				out = append(out, Location{File: d.file, Line: d.line, Test: c.from.Test, Kind: c.from.Kind,
+					Score: score / float64(1+len(out)), Definition: true})
 			}
 		}
 	}
 	return out
 }
+
+// testStart is the index of the first line of the test around line i:
+// after the nearest definition above it that is indented less than line
+// i (an inner class or helper of the test is not its start), at most
+// calleeLookback lines up.
+func testStart(l *lang, lines []string, i int) int {
+	floor := max(0, i-calleeLookback)
+	ind := indent(lines[i])
+	for j := i - 1; j >= floor; j-- {
+		if l.defName(lines[j]) != "" && indent(lines[j]) < ind {
+			return j + 1 // the test's own signature is not a call
+		}
+	}
+	return floor
+}
+
+// indent counts a line's leading blanks (a tab as one).
+func indent(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
 
 // WithCallees puts the code under test first: locations outside test
 // files (frames beyond the test: the function that raised or panicked),
@@ -201,9 +266,11 @@ func WithCallees(locs []Location, fsys fs.FS) []Location {
 	}
 	sort.SliceStable(defs, func(a, b int) bool { return defs[a].Score > defs[b].Score })
 	defs = dedupe(defs, code)
-	// The failing test's own assertion keeps a window near the top.
+	sibs := dedupe(siblings(tests[0], fsys, idx), append(code, defs[:min(len(defs), maxLeadDefs)]...))
+	// The failing test's own assertion keeps a window near the top, then
+	// the source file it tests by name.
 	first := min(len(defs), maxLeadDefs)
-	out := append(append(append(code, defs[:first]...), tests[0]), defs[first:]...)
+	out := append(append(append(append(code, defs[:first]...), tests[0]), sibs...), defs[first:]...)
 	return append(out, tests[1:]...)
 }
 

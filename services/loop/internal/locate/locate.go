@@ -29,6 +29,9 @@ type Location struct {
 	// Definition marks the definition of a function a failing test calls
 	// (its window shows the body, not the lines around).
 	Definition bool
+	// Whole marks a small source file shown whole (the test file's
+	// sibling by naming convention).
+	Whole bool
 }
 
 // kindWeight says how directly a failure kind points at the faulty code.

@@ -15,7 +15,8 @@ import (
 type Options struct {
 	// Radius is the number of lines shown on each side of the focus line (default 40).
 	Radius int
-	// Max is the number of windows (default 5).
+	// Max is the number of windows (default 8; the patch request's token
+	// budget drops the lowest-ranked ones when they do not fit).
 	Max int
 	// MaxFileBytes skips larger files (default 1 MiB).
 	MaxFileBytes int64
@@ -26,7 +27,7 @@ func (o Options) withDefaults() Options {
 		o.Radius = 40
 	}
 	if o.Max <= 0 {
-		o.Max = 5
+		o.Max = 8
 	}
 	if o.MaxFileBytes <= 0 {
 		o.MaxFileBytes = 1 << 20
@@ -83,6 +84,9 @@ func window(l Location, lines []string, radius, rank int) *glv1.CodeWindow {
 	end := min(len(lines), l.Line+radius)
 	if l.Definition { // the body below the signature, a little above
 		start, end = max(1, l.Line-3), min(len(lines), l.Line+2*radius-3)
+	}
+	if l.Whole {
+		start, end = 1, len(lines)
 	}
 	width := len(fmt.Sprint(end))
 	var b strings.Builder
