@@ -1,10 +1,12 @@
 package e2e_test
 
 import (
+	"io"
 	"strings"
 	"testing"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/blob"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
 )
 
@@ -130,6 +132,14 @@ func TestFixTargetsGoSubtests(t *testing.T) {
 	if inv := fin.GetResult().GetInventory(); inv.GetTests() != 5 || !inv.GetComplete() || inv.GetBlob().GetHash() == "" {
 		t.Errorf("inventory %v, want the 5 tests (3 subtests, TestSub, TestKnownBroken) stored", inv)
 	}
+	base := m.GetBaselineInventory()
+	if base.GetTests() != 5 || base.GetBlob().GetHash() == fin.GetResult().GetInventory().GetBlob().GetHash() {
+		t.Errorf("baseline inventory %v, want the baseline's 5 tests with other outcomes than the final one", base)
+	}
+	lines := string(s.blob(t, base.GetBlob()))
+	if !strings.Contains(lines, `"id":"example.com/calc.TestAdd/small","status":"failed"`) || strings.Count(lines, "\n") != 5 {
+		t.Errorf("baseline inventory blob:\n%s", lines)
+	}
 }
 
 // pyParamCalc is enginetest.CalcFiles with a parametrized test_add: two of
@@ -174,4 +184,23 @@ func TestFixDefaultTargetsPytestParametrized(t *testing.T) {
 			t.Errorf("%s: %v", id, c)
 		}
 	}
+}
+
+// blob reads a blob of the loop's store.
+func (s *stack) blob(t *testing.T, d *glv1.Digest) []byte {
+	t.Helper()
+	dg, err := blob.DigestFromProto(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := s.blobs.Open(s.ctx(), dg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

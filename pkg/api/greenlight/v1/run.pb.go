@@ -924,9 +924,13 @@ type FixMetrics struct {
 	// The final accepted verification against the baseline.
 	Transitions *Transitions `protobuf:"bytes,9,opt,name=transitions,proto3" json:"transitions,omitempty"`
 	// Failing tests re-run in isolation to tell flaky ones apart.
-	Reruns        int32 `protobuf:"varint,10,opt,name=reruns,proto3" json:"reruns,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Reruns int32 `protobuf:"varint,10,opt,name=reruns,proto3" json:"reruns,omitempty"`
+	// Every test of the baseline verification with its outcome (the final
+	// verification's is Result.inventory), so a harness needs no separate
+	// verify of the unpatched tree.
+	BaselineInventory *TestInventory `protobuf:"bytes,11,opt,name=baseline_inventory,json=baselineInventory,proto3" json:"baseline_inventory,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *FixMetrics) Reset() {
@@ -1027,6 +1031,13 @@ func (x *FixMetrics) GetReruns() int32 {
 		return x.Reruns
 	}
 	return 0
+}
+
+func (x *FixMetrics) GetBaselineInventory() *TestInventory {
+	if x != nil {
+		return x.BaselineInventory
+	}
+	return nil
 }
 
 // RunCreated is the first event of a run.
@@ -3121,7 +3132,7 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\ametrics\x18\x0e \x01(\v2\x19.greenlight.v1.FixMetricsR\ametrics\x12\x14\n" +
 	"\x05error\x18\x0f \x01(\tR\x05error\x12\x1d\n" +
 	"\n" +
-	"source_dir\x18\x10 \x01(\tR\tsourceDir\"\x87\x03\n" +
+	"source_dir\x18\x10 \x01(\tR\tsourceDir\"\xd4\x03\n" +
 	"\n" +
 	"FixMetrics\x12\x14\n" +
 	"\x05green\x18\x01 \x01(\bR\x05green\x12\x16\n" +
@@ -3136,7 +3147,8 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"stopReason\x12<\n" +
 	"\vtransitions\x18\t \x01(\v2\x1a.greenlight.v1.TransitionsR\vtransitions\x12\x16\n" +
 	"\x06reruns\x18\n" +
-	" \x01(\x05R\x06reruns\"2\n" +
+	" \x01(\x05R\x06reruns\x12K\n" +
+	"\x12baseline_inventory\x18\v \x01(\v2\x1c.greenlight.v1.TestInventoryR\x11baselineInventory\"2\n" +
 	"\n" +
 	"RunCreated\x12$\n" +
 	"\x03run\x18\x01 \x01(\v2\x12.greenlight.v1.RunR\x03run\"\x9f\x01\n" +
@@ -3366,17 +3378,18 @@ var file_greenlight_v1_run_proto_goTypes = []any{
 	(*PatchOutcome)(nil),              // 47: greenlight.v1.PatchOutcome
 	(*Usage)(nil),                     // 48: greenlight.v1.Usage
 	(*Transitions)(nil),               // 49: greenlight.v1.Transitions
-	(*Capabilities)(nil),              // 50: greenlight.v1.Capabilities
-	(*Pipeline)(nil),                  // 51: greenlight.v1.Pipeline
-	(*TestCounts)(nil),                // 52: greenlight.v1.TestCounts
-	(*Failure)(nil),                   // 53: greenlight.v1.Failure
-	(*Score)(nil),                     // 54: greenlight.v1.Score
-	(*TierSelection)(nil),             // 55: greenlight.v1.TierSelection
-	(Tier)(0),                         // 56: greenlight.v1.Tier
-	(*CodeWindow)(nil),                // 57: greenlight.v1.CodeWindow
-	(*StepStarted)(nil),               // 58: greenlight.v1.StepStarted
-	(*LogChunk)(nil),                  // 59: greenlight.v1.LogChunk
-	(*StepFinished)(nil),              // 60: greenlight.v1.StepFinished
+	(*TestInventory)(nil),             // 50: greenlight.v1.TestInventory
+	(*Capabilities)(nil),              // 51: greenlight.v1.Capabilities
+	(*Pipeline)(nil),                  // 52: greenlight.v1.Pipeline
+	(*TestCounts)(nil),                // 53: greenlight.v1.TestCounts
+	(*Failure)(nil),                   // 54: greenlight.v1.Failure
+	(*Score)(nil),                     // 55: greenlight.v1.Score
+	(*TierSelection)(nil),             // 56: greenlight.v1.TierSelection
+	(Tier)(0),                         // 57: greenlight.v1.Tier
+	(*CodeWindow)(nil),                // 58: greenlight.v1.CodeWindow
+	(*StepStarted)(nil),               // 59: greenlight.v1.StepStarted
+	(*LogChunk)(nil),                  // 60: greenlight.v1.LogChunk
+	(*StepFinished)(nil),              // 61: greenlight.v1.StepFinished
 }
 var file_greenlight_v1_run_proto_depIdxs = []int32{
 	41, // 0: greenlight.v1.VerifyOptions.time_budget:type_name -> google.protobuf.Duration
@@ -3406,74 +3419,75 @@ var file_greenlight_v1_run_proto_depIdxs = []int32{
 	41, // 24: greenlight.v1.FixMetrics.time_to_green:type_name -> google.protobuf.Duration
 	48, // 25: greenlight.v1.FixMetrics.usage:type_name -> greenlight.v1.Usage
 	49, // 26: greenlight.v1.FixMetrics.transitions:type_name -> greenlight.v1.Transitions
-	8,  // 27: greenlight.v1.RunCreated.run:type_name -> greenlight.v1.Run
-	50, // 28: greenlight.v1.DiscoveryDone.capabilities:type_name -> greenlight.v1.Capabilities
-	51, // 29: greenlight.v1.DiscoveryDone.pipeline:type_name -> greenlight.v1.Pipeline
-	52, // 30: greenlight.v1.TestsParsed.counts:type_name -> greenlight.v1.TestCounts
-	53, // 31: greenlight.v1.TestsParsed.failures:type_name -> greenlight.v1.Failure
-	54, // 32: greenlight.v1.VerificationDone.score:type_name -> greenlight.v1.Score
-	41, // 33: greenlight.v1.VerificationDone.duration:type_name -> google.protobuf.Duration
-	55, // 34: greenlight.v1.VerificationDone.tiers:type_name -> greenlight.v1.TierSelection
-	56, // 35: greenlight.v1.TierSkipped.tier:type_name -> greenlight.v1.Tier
-	44, // 36: greenlight.v1.RoundStarted.snapshot:type_name -> greenlight.v1.Digest
-	53, // 37: greenlight.v1.PatchRequest.failures:type_name -> greenlight.v1.Failure
-	57, // 38: greenlight.v1.PatchRequest.windows:type_name -> greenlight.v1.CodeWindow
-	5,  // 39: greenlight.v1.PatchRequest.constraints:type_name -> greenlight.v1.Guardrails
-	18, // 40: greenlight.v1.PatchRequested.request:type_name -> greenlight.v1.PatchRequest
-	47, // 41: greenlight.v1.PatchEvaluated.outcome:type_name -> greenlight.v1.PatchOutcome
-	1,  // 42: greenlight.v1.RunFinished.status:type_name -> greenlight.v1.RunStatus
-	46, // 43: greenlight.v1.RunFinished.result:type_name -> greenlight.v1.Result
-	9,  // 44: greenlight.v1.RunFinished.metrics:type_name -> greenlight.v1.FixMetrics
-	45, // 45: greenlight.v1.RunEvent.time:type_name -> google.protobuf.Timestamp
-	10, // 46: greenlight.v1.RunEvent.run_created:type_name -> greenlight.v1.RunCreated
-	11, // 47: greenlight.v1.RunEvent.discovery_done:type_name -> greenlight.v1.DiscoveryDone
-	58, // 48: greenlight.v1.RunEvent.step_started:type_name -> greenlight.v1.StepStarted
-	59, // 49: greenlight.v1.RunEvent.log_chunk:type_name -> greenlight.v1.LogChunk
-	60, // 50: greenlight.v1.RunEvent.step_finished:type_name -> greenlight.v1.StepFinished
-	12, // 51: greenlight.v1.RunEvent.tests_parsed:type_name -> greenlight.v1.TestsParsed
-	54, // 52: greenlight.v1.RunEvent.score:type_name -> greenlight.v1.Score
-	13, // 53: greenlight.v1.RunEvent.verification_done:type_name -> greenlight.v1.VerificationDone
-	14, // 54: greenlight.v1.RunEvent.verify_failed_retry:type_name -> greenlight.v1.VerifyFailedRetry
-	15, // 55: greenlight.v1.RunEvent.verify_failed_max_retries:type_name -> greenlight.v1.VerifyFailedMaxRetries
-	16, // 56: greenlight.v1.RunEvent.tier_skipped:type_name -> greenlight.v1.TierSkipped
-	17, // 57: greenlight.v1.RunEvent.round_started:type_name -> greenlight.v1.RoundStarted
-	19, // 58: greenlight.v1.RunEvent.patch_requested:type_name -> greenlight.v1.PatchRequested
-	20, // 59: greenlight.v1.RunEvent.patch_evaluated:type_name -> greenlight.v1.PatchEvaluated
-	21, // 60: greenlight.v1.RunEvent.run_finished:type_name -> greenlight.v1.RunFinished
-	23, // 61: greenlight.v1.RunEvent.resume_from:type_name -> greenlight.v1.ResumeFrom
-	22, // 62: greenlight.v1.RunEvent.log_capped:type_name -> greenlight.v1.LogCapped
-	44, // 63: greenlight.v1.VerifyRequest.snapshot:type_name -> greenlight.v1.Digest
-	3,  // 64: greenlight.v1.VerifyRequest.options:type_name -> greenlight.v1.VerifyOptions
-	24, // 65: greenlight.v1.VerifyResponse.event:type_name -> greenlight.v1.RunEvent
-	44, // 66: greenlight.v1.FixStart.snapshot:type_name -> greenlight.v1.Digest
-	6,  // 67: greenlight.v1.FixStart.options:type_name -> greenlight.v1.FixOptions
-	48, // 68: greenlight.v1.PatchReply.usage:type_name -> greenlight.v1.Usage
-	27, // 69: greenlight.v1.FixRequest.start:type_name -> greenlight.v1.FixStart
-	28, // 70: greenlight.v1.FixRequest.patch:type_name -> greenlight.v1.PatchReply
-	24, // 71: greenlight.v1.FixResponse.event:type_name -> greenlight.v1.RunEvent
-	24, // 72: greenlight.v1.WatchRunResponse.event:type_name -> greenlight.v1.RunEvent
-	8,  // 73: greenlight.v1.GetRunResponse.run:type_name -> greenlight.v1.Run
-	1,  // 74: greenlight.v1.ListRunsRequest.statuses:type_name -> greenlight.v1.RunStatus
-	8,  // 75: greenlight.v1.ListRunsResponse.runs:type_name -> greenlight.v1.Run
-	44, // 76: greenlight.v1.DiscoverWorkspaceRequest.snapshot:type_name -> greenlight.v1.Digest
-	50, // 77: greenlight.v1.DiscoverWorkspaceResponse.capabilities:type_name -> greenlight.v1.Capabilities
-	25, // 78: greenlight.v1.RunService.Verify:input_type -> greenlight.v1.VerifyRequest
-	29, // 79: greenlight.v1.RunService.Fix:input_type -> greenlight.v1.FixRequest
-	31, // 80: greenlight.v1.RunService.WatchRun:input_type -> greenlight.v1.WatchRunRequest
-	33, // 81: greenlight.v1.RunService.GetRun:input_type -> greenlight.v1.GetRunRequest
-	35, // 82: greenlight.v1.RunService.ListRuns:input_type -> greenlight.v1.ListRunsRequest
-	37, // 83: greenlight.v1.RunService.DiscoverWorkspace:input_type -> greenlight.v1.DiscoverWorkspaceRequest
-	26, // 84: greenlight.v1.RunService.Verify:output_type -> greenlight.v1.VerifyResponse
-	30, // 85: greenlight.v1.RunService.Fix:output_type -> greenlight.v1.FixResponse
-	32, // 86: greenlight.v1.RunService.WatchRun:output_type -> greenlight.v1.WatchRunResponse
-	34, // 87: greenlight.v1.RunService.GetRun:output_type -> greenlight.v1.GetRunResponse
-	36, // 88: greenlight.v1.RunService.ListRuns:output_type -> greenlight.v1.ListRunsResponse
-	38, // 89: greenlight.v1.RunService.DiscoverWorkspace:output_type -> greenlight.v1.DiscoverWorkspaceResponse
-	84, // [84:90] is the sub-list for method output_type
-	78, // [78:84] is the sub-list for method input_type
-	78, // [78:78] is the sub-list for extension type_name
-	78, // [78:78] is the sub-list for extension extendee
-	0,  // [0:78] is the sub-list for field type_name
+	50, // 27: greenlight.v1.FixMetrics.baseline_inventory:type_name -> greenlight.v1.TestInventory
+	8,  // 28: greenlight.v1.RunCreated.run:type_name -> greenlight.v1.Run
+	51, // 29: greenlight.v1.DiscoveryDone.capabilities:type_name -> greenlight.v1.Capabilities
+	52, // 30: greenlight.v1.DiscoveryDone.pipeline:type_name -> greenlight.v1.Pipeline
+	53, // 31: greenlight.v1.TestsParsed.counts:type_name -> greenlight.v1.TestCounts
+	54, // 32: greenlight.v1.TestsParsed.failures:type_name -> greenlight.v1.Failure
+	55, // 33: greenlight.v1.VerificationDone.score:type_name -> greenlight.v1.Score
+	41, // 34: greenlight.v1.VerificationDone.duration:type_name -> google.protobuf.Duration
+	56, // 35: greenlight.v1.VerificationDone.tiers:type_name -> greenlight.v1.TierSelection
+	57, // 36: greenlight.v1.TierSkipped.tier:type_name -> greenlight.v1.Tier
+	44, // 37: greenlight.v1.RoundStarted.snapshot:type_name -> greenlight.v1.Digest
+	54, // 38: greenlight.v1.PatchRequest.failures:type_name -> greenlight.v1.Failure
+	58, // 39: greenlight.v1.PatchRequest.windows:type_name -> greenlight.v1.CodeWindow
+	5,  // 40: greenlight.v1.PatchRequest.constraints:type_name -> greenlight.v1.Guardrails
+	18, // 41: greenlight.v1.PatchRequested.request:type_name -> greenlight.v1.PatchRequest
+	47, // 42: greenlight.v1.PatchEvaluated.outcome:type_name -> greenlight.v1.PatchOutcome
+	1,  // 43: greenlight.v1.RunFinished.status:type_name -> greenlight.v1.RunStatus
+	46, // 44: greenlight.v1.RunFinished.result:type_name -> greenlight.v1.Result
+	9,  // 45: greenlight.v1.RunFinished.metrics:type_name -> greenlight.v1.FixMetrics
+	45, // 46: greenlight.v1.RunEvent.time:type_name -> google.protobuf.Timestamp
+	10, // 47: greenlight.v1.RunEvent.run_created:type_name -> greenlight.v1.RunCreated
+	11, // 48: greenlight.v1.RunEvent.discovery_done:type_name -> greenlight.v1.DiscoveryDone
+	59, // 49: greenlight.v1.RunEvent.step_started:type_name -> greenlight.v1.StepStarted
+	60, // 50: greenlight.v1.RunEvent.log_chunk:type_name -> greenlight.v1.LogChunk
+	61, // 51: greenlight.v1.RunEvent.step_finished:type_name -> greenlight.v1.StepFinished
+	12, // 52: greenlight.v1.RunEvent.tests_parsed:type_name -> greenlight.v1.TestsParsed
+	55, // 53: greenlight.v1.RunEvent.score:type_name -> greenlight.v1.Score
+	13, // 54: greenlight.v1.RunEvent.verification_done:type_name -> greenlight.v1.VerificationDone
+	14, // 55: greenlight.v1.RunEvent.verify_failed_retry:type_name -> greenlight.v1.VerifyFailedRetry
+	15, // 56: greenlight.v1.RunEvent.verify_failed_max_retries:type_name -> greenlight.v1.VerifyFailedMaxRetries
+	16, // 57: greenlight.v1.RunEvent.tier_skipped:type_name -> greenlight.v1.TierSkipped
+	17, // 58: greenlight.v1.RunEvent.round_started:type_name -> greenlight.v1.RoundStarted
+	19, // 59: greenlight.v1.RunEvent.patch_requested:type_name -> greenlight.v1.PatchRequested
+	20, // 60: greenlight.v1.RunEvent.patch_evaluated:type_name -> greenlight.v1.PatchEvaluated
+	21, // 61: greenlight.v1.RunEvent.run_finished:type_name -> greenlight.v1.RunFinished
+	23, // 62: greenlight.v1.RunEvent.resume_from:type_name -> greenlight.v1.ResumeFrom
+	22, // 63: greenlight.v1.RunEvent.log_capped:type_name -> greenlight.v1.LogCapped
+	44, // 64: greenlight.v1.VerifyRequest.snapshot:type_name -> greenlight.v1.Digest
+	3,  // 65: greenlight.v1.VerifyRequest.options:type_name -> greenlight.v1.VerifyOptions
+	24, // 66: greenlight.v1.VerifyResponse.event:type_name -> greenlight.v1.RunEvent
+	44, // 67: greenlight.v1.FixStart.snapshot:type_name -> greenlight.v1.Digest
+	6,  // 68: greenlight.v1.FixStart.options:type_name -> greenlight.v1.FixOptions
+	48, // 69: greenlight.v1.PatchReply.usage:type_name -> greenlight.v1.Usage
+	27, // 70: greenlight.v1.FixRequest.start:type_name -> greenlight.v1.FixStart
+	28, // 71: greenlight.v1.FixRequest.patch:type_name -> greenlight.v1.PatchReply
+	24, // 72: greenlight.v1.FixResponse.event:type_name -> greenlight.v1.RunEvent
+	24, // 73: greenlight.v1.WatchRunResponse.event:type_name -> greenlight.v1.RunEvent
+	8,  // 74: greenlight.v1.GetRunResponse.run:type_name -> greenlight.v1.Run
+	1,  // 75: greenlight.v1.ListRunsRequest.statuses:type_name -> greenlight.v1.RunStatus
+	8,  // 76: greenlight.v1.ListRunsResponse.runs:type_name -> greenlight.v1.Run
+	44, // 77: greenlight.v1.DiscoverWorkspaceRequest.snapshot:type_name -> greenlight.v1.Digest
+	51, // 78: greenlight.v1.DiscoverWorkspaceResponse.capabilities:type_name -> greenlight.v1.Capabilities
+	25, // 79: greenlight.v1.RunService.Verify:input_type -> greenlight.v1.VerifyRequest
+	29, // 80: greenlight.v1.RunService.Fix:input_type -> greenlight.v1.FixRequest
+	31, // 81: greenlight.v1.RunService.WatchRun:input_type -> greenlight.v1.WatchRunRequest
+	33, // 82: greenlight.v1.RunService.GetRun:input_type -> greenlight.v1.GetRunRequest
+	35, // 83: greenlight.v1.RunService.ListRuns:input_type -> greenlight.v1.ListRunsRequest
+	37, // 84: greenlight.v1.RunService.DiscoverWorkspace:input_type -> greenlight.v1.DiscoverWorkspaceRequest
+	26, // 85: greenlight.v1.RunService.Verify:output_type -> greenlight.v1.VerifyResponse
+	30, // 86: greenlight.v1.RunService.Fix:output_type -> greenlight.v1.FixResponse
+	32, // 87: greenlight.v1.RunService.WatchRun:output_type -> greenlight.v1.WatchRunResponse
+	34, // 88: greenlight.v1.RunService.GetRun:output_type -> greenlight.v1.GetRunResponse
+	36, // 89: greenlight.v1.RunService.ListRuns:output_type -> greenlight.v1.ListRunsResponse
+	38, // 90: greenlight.v1.RunService.DiscoverWorkspace:output_type -> greenlight.v1.DiscoverWorkspaceResponse
+	85, // [85:91] is the sub-list for method output_type
+	79, // [79:85] is the sub-list for method input_type
+	79, // [79:79] is the sub-list for extension type_name
+	79, // [79:79] is the sub-list for extension extendee
+	0,  // [0:79] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_run_proto_init() }

@@ -247,6 +247,7 @@ func (f *fixer) end(err error, reason string) {
 	f.metrics.Rounds = f.round
 	if f.cur != nil && f.baseline != nil {
 		f.metrics.Transitions = f.transitions(f.cur)
+		f.metrics.BaselineInventory = f.baseline.result.GetInventory()
 	}
 	if f.cur == nil {
 		if reason == StopCanceled {
