@@ -94,7 +94,9 @@ func serve(t testing.TB, store *Store, lis net.Listener, target string, dialOpts
 	if _, ok := t.(*testing.B); ok {
 		level = zap.InfoLevel
 	}
-	srv := grpc.NewServer()
+	// WaitForHandlers: Stop in cleanup returns only after every handler has
+	// returned, so none logs to a finished test.
+	srv := grpc.NewServer(grpc.WaitForHandlers(true))
 	glv1.RegisterBlobServiceServer(srv, NewServer(store, zaptest.NewLogger(t, zaptest.Level(level)), srvOpts...))
 	go func() { _ = srv.Serve(lis) }()
 	dialOpts = append(dialOpts, grpc.WithTransportCredentials(insecure.NewCredentials()))
