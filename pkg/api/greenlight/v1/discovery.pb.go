@@ -9,7 +9,6 @@ package greenlightv1
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
-	durationpb "google.golang.org/protobuf/types/known/durationpb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -22,402 +21,6 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// VersionHint is a runtime or tool version found in the tree.
-type VersionHint struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// e.g. "go", "python", "node", "rust", "java".
-	Tool    string `protobuf:"bytes,1,opt,name=tool,proto3" json:"tool,omitempty"`
-	Version string `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
-	// File and key it came from, e.g. "go.mod:toolchain".
-	Source        string `protobuf:"bytes,3,opt,name=source,proto3" json:"source,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *VersionHint) Reset() {
-	*x = VersionHint{}
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[0]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *VersionHint) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*VersionHint) ProtoMessage() {}
-
-func (x *VersionHint) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[0]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use VersionHint.ProtoReflect.Descriptor instead.
-func (*VersionHint) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_discovery_proto_rawDescGZIP(), []int{0}
-}
-
-func (x *VersionHint) GetTool() string {
-	if x != nil {
-		return x.Tool
-	}
-	return ""
-}
-
-func (x *VersionHint) GetVersion() string {
-	if x != nil {
-		return x.Version
-	}
-	return ""
-}
-
-func (x *VersionHint) GetSource() string {
-	if x != nil {
-		return x.Source
-	}
-	return ""
-}
-
-// Subproject is one buildable unit found in the tree.
-type Subproject struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Directory relative to the workspace root ("." for the root).
-	Root string `protobuf:"bytes,1,opt,name=root,proto3" json:"root,omitempty"`
-	// "go", "python", "node", "typescript", "rust", "java", ... .
-	Runtime  string         `protobuf:"bytes,2,opt,name=runtime,proto3" json:"runtime,omitempty"`
-	Versions []*VersionHint `protobuf:"bytes,3,rep,name=versions,proto3" json:"versions,omitempty"`
-	// "npm", "pnpm", "yarn", "pip", "poetry", "uv", "pipenv", "go", "cargo", "maven", "gradle".
-	PackageManager string   `protobuf:"bytes,4,opt,name=package_manager,json=packageManager,proto3" json:"package_manager,omitempty"`
-	TestFrameworks []string `protobuf:"bytes,5,rep,name=test_frameworks,json=testFrameworks,proto3" json:"test_frameworks,omitempty"`
-	Linters        []string `protobuf:"bytes,6,rep,name=linters,proto3" json:"linters,omitempty"`
-	// Marker files that identified it.
-	Markers []string `protobuf:"bytes,7,rep,name=markers,proto3" json:"markers,omitempty"`
-	// Sandbox image chosen for it.
-	Image         string `protobuf:"bytes,8,opt,name=image,proto3" json:"image,omitempty"`
-	HasTests      bool   `protobuf:"varint,9,opt,name=has_tests,json=hasTests,proto3" json:"has_tests,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *Subproject) Reset() {
-	*x = Subproject{}
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[1]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *Subproject) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*Subproject) ProtoMessage() {}
-
-func (x *Subproject) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[1]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use Subproject.ProtoReflect.Descriptor instead.
-func (*Subproject) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_discovery_proto_rawDescGZIP(), []int{1}
-}
-
-func (x *Subproject) GetRoot() string {
-	if x != nil {
-		return x.Root
-	}
-	return ""
-}
-
-func (x *Subproject) GetRuntime() string {
-	if x != nil {
-		return x.Runtime
-	}
-	return ""
-}
-
-func (x *Subproject) GetVersions() []*VersionHint {
-	if x != nil {
-		return x.Versions
-	}
-	return nil
-}
-
-func (x *Subproject) GetPackageManager() string {
-	if x != nil {
-		return x.PackageManager
-	}
-	return ""
-}
-
-func (x *Subproject) GetTestFrameworks() []string {
-	if x != nil {
-		return x.TestFrameworks
-	}
-	return nil
-}
-
-func (x *Subproject) GetLinters() []string {
-	if x != nil {
-		return x.Linters
-	}
-	return nil
-}
-
-func (x *Subproject) GetMarkers() []string {
-	if x != nil {
-		return x.Markers
-	}
-	return nil
-}
-
-func (x *Subproject) GetImage() string {
-	if x != nil {
-		return x.Image
-	}
-	return ""
-}
-
-func (x *Subproject) GetHasTests() bool {
-	if x != nil {
-		return x.HasTests
-	}
-	return false
-}
-
-// ConfigFile is a repository configuration file that was read.
-type ConfigFile struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	Path  string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
-	// "greenlight.yaml", "agent.yaml" or "runr.config.json".
-	Format        string `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *ConfigFile) Reset() {
-	*x = ConfigFile{}
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[2]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *ConfigFile) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*ConfigFile) ProtoMessage() {}
-
-func (x *ConfigFile) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[2]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use ConfigFile.ProtoReflect.Descriptor instead.
-func (*ConfigFile) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_discovery_proto_rawDescGZIP(), []int{2}
-}
-
-func (x *ConfigFile) GetPath() string {
-	if x != nil {
-		return x.Path
-	}
-	return ""
-}
-
-func (x *ConfigFile) GetFormat() string {
-	if x != nil {
-		return x.Format
-	}
-	return ""
-}
-
-// RiskTrigger escalates verification when changed files match.
-type RiskTrigger struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	Patterns      []string               `protobuf:"bytes,2,rep,name=patterns,proto3" json:"patterns,omitempty"`
-	Tier          Tier                   `protobuf:"varint,3,opt,name=tier,proto3,enum=greenlight.v1.Tier" json:"tier,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *RiskTrigger) Reset() {
-	*x = RiskTrigger{}
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[3]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *RiskTrigger) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*RiskTrigger) ProtoMessage() {}
-
-func (x *RiskTrigger) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[3]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use RiskTrigger.ProtoReflect.Descriptor instead.
-func (*RiskTrigger) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_discovery_proto_rawDescGZIP(), []int{3}
-}
-
-func (x *RiskTrigger) GetName() string {
-	if x != nil {
-		return x.Name
-	}
-	return ""
-}
-
-func (x *RiskTrigger) GetPatterns() []string {
-	if x != nil {
-		return x.Patterns
-	}
-	return nil
-}
-
-func (x *RiskTrigger) GetTier() Tier {
-	if x != nil {
-		return x.Tier
-	}
-	return Tier_TIER_UNSPECIFIED
-}
-
-// Capabilities is capabilities.json: everything discovery found.
-type Capabilities struct {
-	state       protoimpl.MessageState `protogen:"open.v1"`
-	Subprojects []*Subproject          `protobuf:"bytes,1,rep,name=subprojects,proto3" json:"subprojects,omitempty"`
-	// The whitelist: every command greenlight may run for this workspace.
-	Commands     []*Step        `protobuf:"bytes,2,rep,name=commands,proto3" json:"commands,omitempty"`
-	Configs      []*ConfigFile  `protobuf:"bytes,3,rep,name=configs,proto3" json:"configs,omitempty"`
-	RiskTriggers []*RiskTrigger `protobuf:"bytes,4,rep,name=risk_triggers,json=riskTriggers,proto3" json:"risk_triggers,omitempty"`
-	// Strongest level any command reaches.
-	MaxLevel   Level                `protobuf:"varint,5,opt,name=max_level,json=maxLevel,proto3,enum=greenlight.v1.Level" json:"max_level,omitempty"`
-	Notes      []string             `protobuf:"bytes,6,rep,name=notes,proto3" json:"notes,omitempty"`
-	TimeBudget *durationpb.Duration `protobuf:"bytes,7,opt,name=time_budget,json=timeBudget,proto3" json:"time_budget,omitempty"`
-	// Globs a repair patch may touch (empty: the whole workspace).
-	PatchAllow    []string `protobuf:"bytes,8,rep,name=patch_allow,json=patchAllow,proto3" json:"patch_allow,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *Capabilities) Reset() {
-	*x = Capabilities{}
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[4]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *Capabilities) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*Capabilities) ProtoMessage() {}
-
-func (x *Capabilities) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[4]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use Capabilities.ProtoReflect.Descriptor instead.
-func (*Capabilities) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_discovery_proto_rawDescGZIP(), []int{4}
-}
-
-func (x *Capabilities) GetSubprojects() []*Subproject {
-	if x != nil {
-		return x.Subprojects
-	}
-	return nil
-}
-
-func (x *Capabilities) GetCommands() []*Step {
-	if x != nil {
-		return x.Commands
-	}
-	return nil
-}
-
-func (x *Capabilities) GetConfigs() []*ConfigFile {
-	if x != nil {
-		return x.Configs
-	}
-	return nil
-}
-
-func (x *Capabilities) GetRiskTriggers() []*RiskTrigger {
-	if x != nil {
-		return x.RiskTriggers
-	}
-	return nil
-}
-
-func (x *Capabilities) GetMaxLevel() Level {
-	if x != nil {
-		return x.MaxLevel
-	}
-	return Level_LEVEL_UNSPECIFIED
-}
-
-func (x *Capabilities) GetNotes() []string {
-	if x != nil {
-		return x.Notes
-	}
-	return nil
-}
-
-func (x *Capabilities) GetTimeBudget() *durationpb.Duration {
-	if x != nil {
-		return x.TimeBudget
-	}
-	return nil
-}
-
-func (x *Capabilities) GetPatchAllow() []string {
-	if x != nil {
-		return x.PatchAllow
-	}
-	return nil
-}
-
 // DiscoverRequest names the snapshot to inspect.
 type DiscoverRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -428,7 +31,7 @@ type DiscoverRequest struct {
 
 func (x *DiscoverRequest) Reset() {
 	*x = DiscoverRequest{}
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[5]
+	mi := &file_greenlight_v1_discovery_proto_msgTypes[0]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -440,7 +43,7 @@ func (x *DiscoverRequest) String() string {
 func (*DiscoverRequest) ProtoMessage() {}
 
 func (x *DiscoverRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[5]
+	mi := &file_greenlight_v1_discovery_proto_msgTypes[0]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -453,7 +56,7 @@ func (x *DiscoverRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscoverRequest.ProtoReflect.Descriptor instead.
 func (*DiscoverRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_discovery_proto_rawDescGZIP(), []int{5}
+	return file_greenlight_v1_discovery_proto_rawDescGZIP(), []int{0}
 }
 
 func (x *DiscoverRequest) GetSnapshot() *Digest {
@@ -473,7 +76,7 @@ type DiscoverResponse struct {
 
 func (x *DiscoverResponse) Reset() {
 	*x = DiscoverResponse{}
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[6]
+	mi := &file_greenlight_v1_discovery_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -485,7 +88,7 @@ func (x *DiscoverResponse) String() string {
 func (*DiscoverResponse) ProtoMessage() {}
 
 func (x *DiscoverResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[6]
+	mi := &file_greenlight_v1_discovery_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -498,7 +101,7 @@ func (x *DiscoverResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscoverResponse.ProtoReflect.Descriptor instead.
 func (*DiscoverResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_discovery_proto_rawDescGZIP(), []int{6}
+	return file_greenlight_v1_discovery_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *DiscoverResponse) GetCapabilities() *Capabilities {
@@ -506,68 +109,6 @@ func (x *DiscoverResponse) GetCapabilities() *Capabilities {
 		return x.Capabilities
 	}
 	return nil
-}
-
-// CommandSelection is a command chosen by a model, as structured data.
-type CommandSelection struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Name of a whitelisted command, or empty to match by command text.
-	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	Command       string `protobuf:"bytes,2,opt,name=command,proto3" json:"command,omitempty"`
-	Workdir       string `protobuf:"bytes,3,opt,name=workdir,proto3" json:"workdir,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *CommandSelection) Reset() {
-	*x = CommandSelection{}
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[7]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *CommandSelection) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*CommandSelection) ProtoMessage() {}
-
-func (x *CommandSelection) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[7]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use CommandSelection.ProtoReflect.Descriptor instead.
-func (*CommandSelection) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_discovery_proto_rawDescGZIP(), []int{7}
-}
-
-func (x *CommandSelection) GetName() string {
-	if x != nil {
-		return x.Name
-	}
-	return ""
-}
-
-func (x *CommandSelection) GetCommand() string {
-	if x != nil {
-		return x.Command
-	}
-	return ""
-}
-
-func (x *CommandSelection) GetWorkdir() string {
-	if x != nil {
-		return x.Workdir
-	}
-	return ""
 }
 
 // PlanRequest asks for the pipeline of one verification.
@@ -589,7 +130,7 @@ type PlanRequest struct {
 
 func (x *PlanRequest) Reset() {
 	*x = PlanRequest{}
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[8]
+	mi := &file_greenlight_v1_discovery_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -601,7 +142,7 @@ func (x *PlanRequest) String() string {
 func (*PlanRequest) ProtoMessage() {}
 
 func (x *PlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[8]
+	mi := &file_greenlight_v1_discovery_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -614,7 +155,7 @@ func (x *PlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanRequest.ProtoReflect.Descriptor instead.
 func (*PlanRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_discovery_proto_rawDescGZIP(), []int{8}
+	return file_greenlight_v1_discovery_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *PlanRequest) GetSnapshot() *Digest {
@@ -677,7 +218,7 @@ type PlanResponse struct {
 
 func (x *PlanResponse) Reset() {
 	*x = PlanResponse{}
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[9]
+	mi := &file_greenlight_v1_discovery_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -689,7 +230,7 @@ func (x *PlanResponse) String() string {
 func (*PlanResponse) ProtoMessage() {}
 
 func (x *PlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_discovery_proto_msgTypes[9]
+	mi := &file_greenlight_v1_discovery_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -702,7 +243,7 @@ func (x *PlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlanResponse.ProtoReflect.Descriptor instead.
 func (*PlanResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_discovery_proto_rawDescGZIP(), []int{9}
+	return file_greenlight_v1_discovery_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *PlanResponse) GetPipeline() *Pipeline {
@@ -723,49 +264,11 @@ var File_greenlight_v1_discovery_proto protoreflect.FileDescriptor
 
 const file_greenlight_v1_discovery_proto_rawDesc = "" +
 	"\n" +
-	"\x1dgreenlight/v1/discovery.proto\x12\rgreenlight.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x19greenlight/v1/types.proto\"S\n" +
-	"\vVersionHint\x12\x12\n" +
-	"\x04tool\x18\x01 \x01(\tR\x04tool\x12\x18\n" +
-	"\aversion\x18\x02 \x01(\tR\aversion\x12\x16\n" +
-	"\x06source\x18\x03 \x01(\tR\x06source\"\xab\x02\n" +
-	"\n" +
-	"Subproject\x12\x12\n" +
-	"\x04root\x18\x01 \x01(\tR\x04root\x12\x18\n" +
-	"\aruntime\x18\x02 \x01(\tR\aruntime\x126\n" +
-	"\bversions\x18\x03 \x03(\v2\x1a.greenlight.v1.VersionHintR\bversions\x12'\n" +
-	"\x0fpackage_manager\x18\x04 \x01(\tR\x0epackageManager\x12'\n" +
-	"\x0ftest_frameworks\x18\x05 \x03(\tR\x0etestFrameworks\x12\x18\n" +
-	"\alinters\x18\x06 \x03(\tR\alinters\x12\x18\n" +
-	"\amarkers\x18\a \x03(\tR\amarkers\x12\x14\n" +
-	"\x05image\x18\b \x01(\tR\x05image\x12\x1b\n" +
-	"\thas_tests\x18\t \x01(\bR\bhasTests\"8\n" +
-	"\n" +
-	"ConfigFile\x12\x12\n" +
-	"\x04path\x18\x01 \x01(\tR\x04path\x12\x16\n" +
-	"\x06format\x18\x02 \x01(\tR\x06format\"f\n" +
-	"\vRiskTrigger\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
-	"\bpatterns\x18\x02 \x03(\tR\bpatterns\x12'\n" +
-	"\x04tier\x18\x03 \x01(\x0e2\x13.greenlight.v1.TierR\x04tier\"\x98\x03\n" +
-	"\fCapabilities\x12;\n" +
-	"\vsubprojects\x18\x01 \x03(\v2\x19.greenlight.v1.SubprojectR\vsubprojects\x12/\n" +
-	"\bcommands\x18\x02 \x03(\v2\x13.greenlight.v1.StepR\bcommands\x123\n" +
-	"\aconfigs\x18\x03 \x03(\v2\x19.greenlight.v1.ConfigFileR\aconfigs\x12?\n" +
-	"\rrisk_triggers\x18\x04 \x03(\v2\x1a.greenlight.v1.RiskTriggerR\friskTriggers\x121\n" +
-	"\tmax_level\x18\x05 \x01(\x0e2\x14.greenlight.v1.LevelR\bmaxLevel\x12\x14\n" +
-	"\x05notes\x18\x06 \x03(\tR\x05notes\x12:\n" +
-	"\vtime_budget\x18\a \x01(\v2\x19.google.protobuf.DurationR\n" +
-	"timeBudget\x12\x1f\n" +
-	"\vpatch_allow\x18\b \x03(\tR\n" +
-	"patchAllow\"D\n" +
+	"\x1dgreenlight/v1/discovery.proto\x12\rgreenlight.v1\x1a\x1agreenlight/v1/events.proto\x1a\x19greenlight/v1/types.proto\"D\n" +
 	"\x0fDiscoverRequest\x121\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x15.greenlight.v1.DigestR\bsnapshot\"S\n" +
 	"\x10DiscoverResponse\x12?\n" +
-	"\fcapabilities\x18\x01 \x01(\v2\x1b.greenlight.v1.CapabilitiesR\fcapabilities\"Z\n" +
-	"\x10CommandSelection\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
-	"\acommand\x18\x02 \x01(\tR\acommand\x12\x18\n" +
-	"\aworkdir\x18\x03 \x01(\tR\aworkdir\"\xfa\x02\n" +
+	"\fcapabilities\x18\x01 \x01(\v2\x1b.greenlight.v1.CapabilitiesR\fcapabilities\"\xfa\x02\n" +
 	"\vPlanRequest\x121\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x15.greenlight.v1.DigestR\bsnapshot\x12#\n" +
 	"\rchanged_files\x18\x02 \x03(\tR\fchangedFiles\x12\x1b\n" +
@@ -796,51 +299,35 @@ func file_greenlight_v1_discovery_proto_rawDescGZIP() []byte {
 	return file_greenlight_v1_discovery_proto_rawDescData
 }
 
-var file_greenlight_v1_discovery_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
+var file_greenlight_v1_discovery_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
 var file_greenlight_v1_discovery_proto_goTypes = []any{
-	(*VersionHint)(nil),         // 0: greenlight.v1.VersionHint
-	(*Subproject)(nil),          // 1: greenlight.v1.Subproject
-	(*ConfigFile)(nil),          // 2: greenlight.v1.ConfigFile
-	(*RiskTrigger)(nil),         // 3: greenlight.v1.RiskTrigger
-	(*Capabilities)(nil),        // 4: greenlight.v1.Capabilities
-	(*DiscoverRequest)(nil),     // 5: greenlight.v1.DiscoverRequest
-	(*DiscoverResponse)(nil),    // 6: greenlight.v1.DiscoverResponse
-	(*CommandSelection)(nil),    // 7: greenlight.v1.CommandSelection
-	(*PlanRequest)(nil),         // 8: greenlight.v1.PlanRequest
-	(*PlanResponse)(nil),        // 9: greenlight.v1.PlanResponse
-	nil,                         // 10: greenlight.v1.PlanRequest.ImagesEntry
-	(Tier)(0),                   // 11: greenlight.v1.Tier
-	(*Step)(nil),                // 12: greenlight.v1.Step
-	(Level)(0),                  // 13: greenlight.v1.Level
-	(*durationpb.Duration)(nil), // 14: google.protobuf.Duration
-	(*Digest)(nil),              // 15: greenlight.v1.Digest
-	(*Pipeline)(nil),            // 16: greenlight.v1.Pipeline
+	(*DiscoverRequest)(nil),  // 0: greenlight.v1.DiscoverRequest
+	(*DiscoverResponse)(nil), // 1: greenlight.v1.DiscoverResponse
+	(*PlanRequest)(nil),      // 2: greenlight.v1.PlanRequest
+	(*PlanResponse)(nil),     // 3: greenlight.v1.PlanResponse
+	nil,                      // 4: greenlight.v1.PlanRequest.ImagesEntry
+	(*Digest)(nil),           // 5: greenlight.v1.Digest
+	(*Capabilities)(nil),     // 6: greenlight.v1.Capabilities
+	(*CommandSelection)(nil), // 7: greenlight.v1.CommandSelection
+	(*Pipeline)(nil),         // 8: greenlight.v1.Pipeline
 }
 var file_greenlight_v1_discovery_proto_depIdxs = []int32{
-	0,  // 0: greenlight.v1.Subproject.versions:type_name -> greenlight.v1.VersionHint
-	11, // 1: greenlight.v1.RiskTrigger.tier:type_name -> greenlight.v1.Tier
-	1,  // 2: greenlight.v1.Capabilities.subprojects:type_name -> greenlight.v1.Subproject
-	12, // 3: greenlight.v1.Capabilities.commands:type_name -> greenlight.v1.Step
-	2,  // 4: greenlight.v1.Capabilities.configs:type_name -> greenlight.v1.ConfigFile
-	3,  // 5: greenlight.v1.Capabilities.risk_triggers:type_name -> greenlight.v1.RiskTrigger
-	13, // 6: greenlight.v1.Capabilities.max_level:type_name -> greenlight.v1.Level
-	14, // 7: greenlight.v1.Capabilities.time_budget:type_name -> google.protobuf.Duration
-	15, // 8: greenlight.v1.DiscoverRequest.snapshot:type_name -> greenlight.v1.Digest
-	4,  // 9: greenlight.v1.DiscoverResponse.capabilities:type_name -> greenlight.v1.Capabilities
-	15, // 10: greenlight.v1.PlanRequest.snapshot:type_name -> greenlight.v1.Digest
-	7,  // 11: greenlight.v1.PlanRequest.selection:type_name -> greenlight.v1.CommandSelection
-	10, // 12: greenlight.v1.PlanRequest.images:type_name -> greenlight.v1.PlanRequest.ImagesEntry
-	16, // 13: greenlight.v1.PlanResponse.pipeline:type_name -> greenlight.v1.Pipeline
-	4,  // 14: greenlight.v1.PlanResponse.capabilities:type_name -> greenlight.v1.Capabilities
-	5,  // 15: greenlight.v1.DiscoveryService.Discover:input_type -> greenlight.v1.DiscoverRequest
-	8,  // 16: greenlight.v1.DiscoveryService.Plan:input_type -> greenlight.v1.PlanRequest
-	6,  // 17: greenlight.v1.DiscoveryService.Discover:output_type -> greenlight.v1.DiscoverResponse
-	9,  // 18: greenlight.v1.DiscoveryService.Plan:output_type -> greenlight.v1.PlanResponse
-	17, // [17:19] is the sub-list for method output_type
-	15, // [15:17] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	5, // 0: greenlight.v1.DiscoverRequest.snapshot:type_name -> greenlight.v1.Digest
+	6, // 1: greenlight.v1.DiscoverResponse.capabilities:type_name -> greenlight.v1.Capabilities
+	5, // 2: greenlight.v1.PlanRequest.snapshot:type_name -> greenlight.v1.Digest
+	7, // 3: greenlight.v1.PlanRequest.selection:type_name -> greenlight.v1.CommandSelection
+	4, // 4: greenlight.v1.PlanRequest.images:type_name -> greenlight.v1.PlanRequest.ImagesEntry
+	8, // 5: greenlight.v1.PlanResponse.pipeline:type_name -> greenlight.v1.Pipeline
+	6, // 6: greenlight.v1.PlanResponse.capabilities:type_name -> greenlight.v1.Capabilities
+	0, // 7: greenlight.v1.DiscoveryService.Discover:input_type -> greenlight.v1.DiscoverRequest
+	2, // 8: greenlight.v1.DiscoveryService.Plan:input_type -> greenlight.v1.PlanRequest
+	1, // 9: greenlight.v1.DiscoveryService.Discover:output_type -> greenlight.v1.DiscoverResponse
+	3, // 10: greenlight.v1.DiscoveryService.Plan:output_type -> greenlight.v1.PlanResponse
+	9, // [9:11] is the sub-list for method output_type
+	7, // [7:9] is the sub-list for method input_type
+	7, // [7:7] is the sub-list for extension type_name
+	7, // [7:7] is the sub-list for extension extendee
+	0, // [0:7] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_discovery_proto_init() }
@@ -848,6 +335,7 @@ func file_greenlight_v1_discovery_proto_init() {
 	if File_greenlight_v1_discovery_proto != nil {
 		return
 	}
+	file_greenlight_v1_events_proto_init()
 	file_greenlight_v1_types_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -855,7 +343,7 @@ func file_greenlight_v1_discovery_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_greenlight_v1_discovery_proto_rawDesc), len(file_greenlight_v1_discovery_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   11,
+			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -9,7 +9,6 @@ package greenlightv1
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
-	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -119,198 +118,6 @@ func (x *ExecuteRequest) GetCaBundle() []byte {
 	return nil
 }
 
-// StepStarted says a step began.
-type StepStarted struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Index         int32                  `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
-	Step          *Step                  `protobuf:"bytes,2,opt,name=step,proto3" json:"step,omitempty"`
-	Time          *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=time,proto3" json:"time,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *StepStarted) Reset() {
-	*x = StepStarted{}
-	mi := &file_greenlight_v1_executor_proto_msgTypes[1]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *StepStarted) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*StepStarted) ProtoMessage() {}
-
-func (x *StepStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_executor_proto_msgTypes[1]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use StepStarted.ProtoReflect.Descriptor instead.
-func (*StepStarted) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_executor_proto_rawDescGZIP(), []int{1}
-}
-
-func (x *StepStarted) GetIndex() int32 {
-	if x != nil {
-		return x.Index
-	}
-	return 0
-}
-
-func (x *StepStarted) GetStep() *Step {
-	if x != nil {
-		return x.Step
-	}
-	return nil
-}
-
-func (x *StepStarted) GetTime() *timestamppb.Timestamp {
-	if x != nil {
-		return x.Time
-	}
-	return nil
-}
-
-// LogChunk is live output of a step; always valid UTF-8.
-type LogChunk struct {
-	state  protoimpl.MessageState `protogen:"open.v1"`
-	Index  int32                  `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
-	Step   string                 `protobuf:"bytes,2,opt,name=step,proto3" json:"step,omitempty"`
-	Stream Stream                 `protobuf:"varint,3,opt,name=stream,proto3,enum=greenlight.v1.Stream" json:"stream,omitempty"`
-	Data   string                 `protobuf:"bytes,4,opt,name=data,proto3" json:"data,omitempty"`
-	// Offset of this chunk in the step's combined output.
-	Offset        int64 `protobuf:"varint,5,opt,name=offset,proto3" json:"offset,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *LogChunk) Reset() {
-	*x = LogChunk{}
-	mi := &file_greenlight_v1_executor_proto_msgTypes[2]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *LogChunk) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*LogChunk) ProtoMessage() {}
-
-func (x *LogChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_executor_proto_msgTypes[2]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use LogChunk.ProtoReflect.Descriptor instead.
-func (*LogChunk) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_executor_proto_rawDescGZIP(), []int{2}
-}
-
-func (x *LogChunk) GetIndex() int32 {
-	if x != nil {
-		return x.Index
-	}
-	return 0
-}
-
-func (x *LogChunk) GetStep() string {
-	if x != nil {
-		return x.Step
-	}
-	return ""
-}
-
-func (x *LogChunk) GetStream() Stream {
-	if x != nil {
-		return x.Stream
-	}
-	return Stream_STREAM_UNSPECIFIED
-}
-
-func (x *LogChunk) GetData() string {
-	if x != nil {
-		return x.Data
-	}
-	return ""
-}
-
-func (x *LogChunk) GetOffset() int64 {
-	if x != nil {
-		return x.Offset
-	}
-	return 0
-}
-
-// StepFinished carries a step's result.
-type StepFinished struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Index         int32                  `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
-	Result        *StepResult            `protobuf:"bytes,2,opt,name=result,proto3" json:"result,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *StepFinished) Reset() {
-	*x = StepFinished{}
-	mi := &file_greenlight_v1_executor_proto_msgTypes[3]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *StepFinished) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*StepFinished) ProtoMessage() {}
-
-func (x *StepFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_executor_proto_msgTypes[3]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use StepFinished.ProtoReflect.Descriptor instead.
-func (*StepFinished) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_executor_proto_rawDescGZIP(), []int{3}
-}
-
-func (x *StepFinished) GetIndex() int32 {
-	if x != nil {
-		return x.Index
-	}
-	return 0
-}
-
-func (x *StepFinished) GetResult() *StepResult {
-	if x != nil {
-		return x.Result
-	}
-	return nil
-}
-
 // ExecuteFinished ends an execution.
 type ExecuteFinished struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
@@ -326,7 +133,7 @@ type ExecuteFinished struct {
 
 func (x *ExecuteFinished) Reset() {
 	*x = ExecuteFinished{}
-	mi := &file_greenlight_v1_executor_proto_msgTypes[4]
+	mi := &file_greenlight_v1_executor_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -338,7 +145,7 @@ func (x *ExecuteFinished) String() string {
 func (*ExecuteFinished) ProtoMessage() {}
 
 func (x *ExecuteFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_executor_proto_msgTypes[4]
+	mi := &file_greenlight_v1_executor_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -351,7 +158,7 @@ func (x *ExecuteFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteFinished.ProtoReflect.Descriptor instead.
 func (*ExecuteFinished) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_executor_proto_rawDescGZIP(), []int{4}
+	return file_greenlight_v1_executor_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *ExecuteFinished) GetManifest() *Manifest {
@@ -399,7 +206,7 @@ type ExecuteResponse struct {
 
 func (x *ExecuteResponse) Reset() {
 	*x = ExecuteResponse{}
-	mi := &file_greenlight_v1_executor_proto_msgTypes[5]
+	mi := &file_greenlight_v1_executor_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -411,7 +218,7 @@ func (x *ExecuteResponse) String() string {
 func (*ExecuteResponse) ProtoMessage() {}
 
 func (x *ExecuteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_executor_proto_msgTypes[5]
+	mi := &file_greenlight_v1_executor_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -424,7 +231,7 @@ func (x *ExecuteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteResponse.ProtoReflect.Descriptor instead.
 func (*ExecuteResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_executor_proto_rawDescGZIP(), []int{5}
+	return file_greenlight_v1_executor_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ExecuteResponse) GetRunId() string {
@@ -509,7 +316,7 @@ var File_greenlight_v1_executor_proto protoreflect.FileDescriptor
 
 const file_greenlight_v1_executor_proto_rawDesc = "" +
 	"\n" +
-	"\x1cgreenlight/v1/executor.proto\x12\rgreenlight.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19greenlight/v1/types.proto\"\x90\x02\n" +
+	"\x1cgreenlight/v1/executor.proto\x12\rgreenlight.v1\x1a\x1agreenlight/v1/events.proto\x1a\x19greenlight/v1/types.proto\"\x90\x02\n" +
 	"\x0eExecuteRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x121\n" +
 	"\bsnapshot\x18\x02 \x01(\v2\x15.greenlight.v1.DigestR\bsnapshot\x123\n" +
@@ -518,20 +325,7 @@ const file_greenlight_v1_executor_proto_rawDesc = "" +
 	"\n" +
 	"commit_sha\x18\x05 \x01(\tR\tcommitSha\x12\x14\n" +
 	"\x05owner\x18\x06 \x01(\tR\x05owner\x12\x1b\n" +
-	"\tca_bundle\x18\a \x01(\fR\bcaBundle\"|\n" +
-	"\vStepStarted\x12\x14\n" +
-	"\x05index\x18\x01 \x01(\x05R\x05index\x12'\n" +
-	"\x04step\x18\x02 \x01(\v2\x13.greenlight.v1.StepR\x04step\x12.\n" +
-	"\x04time\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\"\x8f\x01\n" +
-	"\bLogChunk\x12\x14\n" +
-	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n" +
-	"\x04step\x18\x02 \x01(\tR\x04step\x12-\n" +
-	"\x06stream\x18\x03 \x01(\x0e2\x15.greenlight.v1.StreamR\x06stream\x12\x12\n" +
-	"\x04data\x18\x04 \x01(\tR\x04data\x12\x16\n" +
-	"\x06offset\x18\x05 \x01(\x03R\x06offset\"W\n" +
-	"\fStepFinished\x12\x14\n" +
-	"\x05index\x18\x01 \x01(\x05R\x05index\x121\n" +
-	"\x06result\x18\x02 \x01(\v2\x19.greenlight.v1.StepResultR\x06result\"\xec\x01\n" +
+	"\tca_bundle\x18\a \x01(\fR\bcaBundle\"\xec\x01\n" +
 	"\x0fExecuteFinished\x123\n" +
 	"\bmanifest\x18\x01 \x01(\v2\x17.greenlight.v1.ManifestR\bmanifest\x123\n" +
 	"\aresults\x18\x02 \x03(\v2\x19.greenlight.v1.StepResultR\aresults\x128\n" +
@@ -559,47 +353,40 @@ func file_greenlight_v1_executor_proto_rawDescGZIP() []byte {
 	return file_greenlight_v1_executor_proto_rawDescData
 }
 
-var file_greenlight_v1_executor_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
+var file_greenlight_v1_executor_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
 var file_greenlight_v1_executor_proto_goTypes = []any{
-	(*ExecuteRequest)(nil),        // 0: greenlight.v1.ExecuteRequest
-	(*StepStarted)(nil),           // 1: greenlight.v1.StepStarted
-	(*LogChunk)(nil),              // 2: greenlight.v1.LogChunk
-	(*StepFinished)(nil),          // 3: greenlight.v1.StepFinished
-	(*ExecuteFinished)(nil),       // 4: greenlight.v1.ExecuteFinished
-	(*ExecuteResponse)(nil),       // 5: greenlight.v1.ExecuteResponse
-	(*Digest)(nil),                // 6: greenlight.v1.Digest
-	(*Pipeline)(nil),              // 7: greenlight.v1.Pipeline
-	(*Limits)(nil),                // 8: greenlight.v1.Limits
-	(*Step)(nil),                  // 9: greenlight.v1.Step
-	(*timestamppb.Timestamp)(nil), // 10: google.protobuf.Timestamp
-	(Stream)(0),                   // 11: greenlight.v1.Stream
-	(*StepResult)(nil),            // 12: greenlight.v1.StepResult
-	(*Manifest)(nil),              // 13: greenlight.v1.Manifest
-	(*Artifact)(nil),              // 14: greenlight.v1.Artifact
+	(*ExecuteRequest)(nil),  // 0: greenlight.v1.ExecuteRequest
+	(*ExecuteFinished)(nil), // 1: greenlight.v1.ExecuteFinished
+	(*ExecuteResponse)(nil), // 2: greenlight.v1.ExecuteResponse
+	(*Digest)(nil),          // 3: greenlight.v1.Digest
+	(*Pipeline)(nil),        // 4: greenlight.v1.Pipeline
+	(*Limits)(nil),          // 5: greenlight.v1.Limits
+	(*Manifest)(nil),        // 6: greenlight.v1.Manifest
+	(*StepResult)(nil),      // 7: greenlight.v1.StepResult
+	(*Artifact)(nil),        // 8: greenlight.v1.Artifact
+	(*StepStarted)(nil),     // 9: greenlight.v1.StepStarted
+	(*LogChunk)(nil),        // 10: greenlight.v1.LogChunk
+	(*StepFinished)(nil),    // 11: greenlight.v1.StepFinished
 }
 var file_greenlight_v1_executor_proto_depIdxs = []int32{
-	6,  // 0: greenlight.v1.ExecuteRequest.snapshot:type_name -> greenlight.v1.Digest
-	7,  // 1: greenlight.v1.ExecuteRequest.pipeline:type_name -> greenlight.v1.Pipeline
-	8,  // 2: greenlight.v1.ExecuteRequest.limits:type_name -> greenlight.v1.Limits
-	9,  // 3: greenlight.v1.StepStarted.step:type_name -> greenlight.v1.Step
-	10, // 4: greenlight.v1.StepStarted.time:type_name -> google.protobuf.Timestamp
-	11, // 5: greenlight.v1.LogChunk.stream:type_name -> greenlight.v1.Stream
-	12, // 6: greenlight.v1.StepFinished.result:type_name -> greenlight.v1.StepResult
-	13, // 7: greenlight.v1.ExecuteFinished.manifest:type_name -> greenlight.v1.Manifest
-	12, // 8: greenlight.v1.ExecuteFinished.results:type_name -> greenlight.v1.StepResult
-	6,  // 9: greenlight.v1.ExecuteFinished.combined_log:type_name -> greenlight.v1.Digest
-	14, // 10: greenlight.v1.ExecuteFinished.artifacts:type_name -> greenlight.v1.Artifact
-	1,  // 11: greenlight.v1.ExecuteResponse.step_started:type_name -> greenlight.v1.StepStarted
-	2,  // 12: greenlight.v1.ExecuteResponse.log_chunk:type_name -> greenlight.v1.LogChunk
-	3,  // 13: greenlight.v1.ExecuteResponse.step_finished:type_name -> greenlight.v1.StepFinished
-	4,  // 14: greenlight.v1.ExecuteResponse.finished:type_name -> greenlight.v1.ExecuteFinished
-	0,  // 15: greenlight.v1.ExecutorService.Execute:input_type -> greenlight.v1.ExecuteRequest
-	5,  // 16: greenlight.v1.ExecutorService.Execute:output_type -> greenlight.v1.ExecuteResponse
-	16, // [16:17] is the sub-list for method output_type
-	15, // [15:16] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	3,  // 0: greenlight.v1.ExecuteRequest.snapshot:type_name -> greenlight.v1.Digest
+	4,  // 1: greenlight.v1.ExecuteRequest.pipeline:type_name -> greenlight.v1.Pipeline
+	5,  // 2: greenlight.v1.ExecuteRequest.limits:type_name -> greenlight.v1.Limits
+	6,  // 3: greenlight.v1.ExecuteFinished.manifest:type_name -> greenlight.v1.Manifest
+	7,  // 4: greenlight.v1.ExecuteFinished.results:type_name -> greenlight.v1.StepResult
+	3,  // 5: greenlight.v1.ExecuteFinished.combined_log:type_name -> greenlight.v1.Digest
+	8,  // 6: greenlight.v1.ExecuteFinished.artifacts:type_name -> greenlight.v1.Artifact
+	9,  // 7: greenlight.v1.ExecuteResponse.step_started:type_name -> greenlight.v1.StepStarted
+	10, // 8: greenlight.v1.ExecuteResponse.log_chunk:type_name -> greenlight.v1.LogChunk
+	11, // 9: greenlight.v1.ExecuteResponse.step_finished:type_name -> greenlight.v1.StepFinished
+	1,  // 10: greenlight.v1.ExecuteResponse.finished:type_name -> greenlight.v1.ExecuteFinished
+	0,  // 11: greenlight.v1.ExecutorService.Execute:input_type -> greenlight.v1.ExecuteRequest
+	2,  // 12: greenlight.v1.ExecutorService.Execute:output_type -> greenlight.v1.ExecuteResponse
+	12, // [12:13] is the sub-list for method output_type
+	11, // [11:12] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_executor_proto_init() }
@@ -607,8 +394,9 @@ func file_greenlight_v1_executor_proto_init() {
 	if File_greenlight_v1_executor_proto != nil {
 		return
 	}
+	file_greenlight_v1_events_proto_init()
 	file_greenlight_v1_types_proto_init()
-	file_greenlight_v1_executor_proto_msgTypes[5].OneofWrappers = []any{
+	file_greenlight_v1_executor_proto_msgTypes[2].OneofWrappers = []any{
 		(*ExecuteResponse_StepStarted)(nil),
 		(*ExecuteResponse_LogChunk)(nil),
 		(*ExecuteResponse_StepFinished)(nil),
@@ -620,7 +408,7 @@ func file_greenlight_v1_executor_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_greenlight_v1_executor_proto_rawDesc), len(file_greenlight_v1_executor_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   6,
+			NumMessages:   3,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

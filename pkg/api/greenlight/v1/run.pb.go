@@ -3044,7 +3044,7 @@ var File_greenlight_v1_run_proto protoreflect.FileDescriptor
 
 const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\n" +
-	"\x17greenlight/v1/run.proto\x12\rgreenlight.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dgreenlight/v1/discovery.proto\x1a\x1cgreenlight/v1/executor.proto\x1a\x19greenlight/v1/types.proto\"\x98\x05\n" +
+	"\x17greenlight/v1/run.proto\x12\rgreenlight.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1agreenlight/v1/events.proto\x1a\x19greenlight/v1/types.proto\"\x98\x05\n" +
 	"\rVerifyOptions\x12#\n" +
 	"\rchanged_files\x18\x01 \x03(\tR\fchangedFiles\x12\x1b\n" +
 	"\thigh_risk\x18\x02 \x01(\bR\bhighRisk\x12#\n" +
@@ -3495,8 +3495,7 @@ func file_greenlight_v1_run_proto_init() {
 	if File_greenlight_v1_run_proto != nil {
 		return
 	}
-	file_greenlight_v1_discovery_proto_init()
-	file_greenlight_v1_executor_proto_init()
+	file_greenlight_v1_events_proto_init()
 	file_greenlight_v1_types_proto_init()
 	file_greenlight_v1_run_proto_msgTypes[21].OneofWrappers = []any{
 		(*RunEvent_RunCreated)(nil),
