@@ -231,12 +231,12 @@ func TestEvalSuiteOverRunService(t *testing.T) {
 		t.Errorf("fixable %+v", fixable)
 	}
 	for _, s := range fixable.Runs {
-		if s.ReferencePassed == nil || !*s.ReferencePassed || s.FinalSnapshot == "" || s.Error != "" || s.Status != "passed" || s.Summary == "" {
+		if s.ReferencePassed == nil || !*s.ReferencePassed || s.FinalSnapshot == "" || s.Error != "" || s.Status != "PASS" || s.RunStatus != "PASSED" || s.Summary == "" {
 			t.Errorf("fixable sample %+v", s)
 		}
 	}
 	if hopeless.Passed != 0 || hopeless.PassAt1 != 0 || hopeless.RollbackRate != 1 || hopeless.Runs[0].StopReason != "max_rounds" ||
-		hopeless.Runs[0].Status != "failed" {
+		hopeless.Runs[0].Status != "FAIL" || hopeless.Runs[0].RunStatus != "FAILED" {
 		t.Errorf("hopeless %+v", hopeless)
 	}
 	if rep.PassAt1 != 0.5 || rep.PassAtK != 0.5 || rep.RollbackRate != 0.667 || rep.MedianAttemptsToGreen != 1 {

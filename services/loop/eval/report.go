@@ -1,90 +1,26 @@
 package eval
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/greenlight-dev/greenlight/pkg/contract"
 )
 
-// Sample is one repair run of a task.
-type Sample struct {
-	RunID  string `json:"run_id"`
-	Passed bool   `json:"passed"`
-	Green  bool   `json:"green"`
-	// Status is how the repair run ended: passed, failed, error or
-	// canceled ("" when it never finished; Error says why).
-	Status string `json:"status,omitempty"`
-	// Summary is the run's verdict in one line (for an ERROR run: why).
-	Summary string `json:"summary,omitempty"`
-	// ReferencePassed is set when the task has a reference check and the
-	// run got green.
-	ReferencePassed    *bool   `json:"reference_passed,omitempty"`
-	StopReason         string  `json:"stop_reason"`
-	Rounds             int32   `json:"rounds"`
-	AttemptsToGreen    int32   `json:"attempts_to_green"`
-	TimeToGreenSeconds float64 `json:"time_to_green_seconds"`
-	PatchLines         int32   `json:"patch_lines"`
-	Patches            int     `json:"patches"`
-	Rollbacks          int32   `json:"rollbacks"`
-	Tokens             int64   `json:"tokens"`
-	Cost               float64 `json:"cost"`
-	FinalSnapshot      string  `json:"final_snapshot,omitempty"`
-	WallSeconds        float64 `json:"wall_seconds"`
-	Error              string  `json:"error,omitempty"`
-	// Resolution is the final state against the baseline in the
-	// SWE-bench sense (FULL, PARTIAL, NO); Transitions says it in words.
-	Resolution  string `json:"resolution,omitempty"`
-	Transitions string `json:"transitions,omitempty"`
-	FailToPass  int32  `json:"fail_to_pass"`
-	PassToFail  int32  `json:"pass_to_fail"`
-	// FailingFailToPass and FailingPassToPass are the target ids (as the
-	// task named them) that do not pass at the end.
-	FailingFailToPass []string `json:"failing_fail_to_pass,omitempty"`
-	FailingPassToPass []string `json:"failing_pass_to_pass,omitempty"`
-	// Applied: some patch of the run applied (kept or rolled back).
-	Applied bool `json:"applied"`
-	// Reruns counts failing tests re-run alone to tell flaky ones apart.
-	Reruns int32 `json:"reruns"`
-	// LastPatch grades the tree the last applied patch produced, even
-	// when it was rolled back (a SWE-bench harness grades the patch as
-	// submitted); nil when no patch applied.
-	LastPatch *Grade `json:"last_patch,omitempty"`
-}
+// Sample is one repair run of a task (the contract's shape).
+type Sample = contract.EvalSample
 
 // Grade is one verification's resolution against the targets.
-type Grade struct {
-	Resolution        string   `json:"resolution"`
-	FailingFailToPass []string `json:"failing_fail_to_pass,omitempty"`
-	FailingPassToPass []string `json:"failing_pass_to_pass,omitempty"`
-}
+type Grade = contract.EvalGrade
 
-// TaskReport aggregates one task's samples. Medians are over passing
-// samples; the rollback rate is rolled-back patches over proposed ones.
-type TaskReport struct {
-	Name                     string   `json:"name"`
-	Passed                   int      `json:"passed"`
-	PassAt1                  float64  `json:"pass_at_1"`
-	PassAtK                  float64  `json:"pass_at_k"`
-	MedianPatchLines         float64  `json:"median_patch_lines"`
-	MedianAttemptsToGreen    float64  `json:"median_attempts_to_green"`
-	MedianTimeToGreenSeconds float64  `json:"median_time_to_green_seconds"`
-	RollbackRate             float64  `json:"rollback_rate"`
-	Runs                     []Sample `json:"runs"`
-}
+// TaskReport aggregates one task's samples.
+type TaskReport = contract.EvalTask
 
-// Report is an eval's result: per-suite figures (pass@ averaged over
-// tasks, medians and rollback rate over all samples) and the tasks.
+// Report is an eval's result in the output contract's shape
+// (contract.EvalReport), with the figures computed here.
 type Report struct {
-	Samples                  int          `json:"samples"`
-	K                        int          `json:"k"`
-	PassAt1                  float64      `json:"pass_at_1"`
-	PassAtK                  float64      `json:"pass_at_k"`
-	MedianPatchLines         float64      `json:"median_patch_lines"`
-	MedianAttemptsToGreen    float64      `json:"median_attempts_to_green"`
-	MedianTimeToGreenSeconds float64      `json:"median_time_to_green_seconds"`
-	RollbackRate             float64      `json:"rollback_rate"`
-	Tasks                    []TaskReport `json:"tasks"`
+	contract.EvalReport
 }
 
 // Unmeasured counts the samples that measured nothing about the provider:
@@ -95,7 +31,7 @@ func (r *Report) Unmeasured() (n, total int) {
 	for _, t := range r.Tasks {
 		for _, s := range t.Runs {
 			total++
-			if s.Error != "" || s.Status == "error" || s.Status == "" {
+			if s.Error != "" || s.Status == contract.StatusError {
 				n++
 			}
 		}
@@ -156,11 +92,8 @@ func (r *Report) summarize() {
 
 // JSON renders the report, indented.
 func (r *Report) JSON() ([]byte, error) {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("eval report: %w", err)
-	}
-	return append(b, '\n'), nil
+	r.Normalize()
+	return contract.Marshal(&r.EvalReport)
 }
 
 // Table renders the report as a text table: one row per task, then the

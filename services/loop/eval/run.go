@@ -13,6 +13,7 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/contract"
 	"github.com/greenlight-dev/greenlight/pkg/display"
 	"github.com/greenlight-dev/greenlight/pkg/workspace"
 	"github.com/greenlight-dev/greenlight/services/loop/clientprovider"
@@ -65,7 +66,7 @@ func Run(ctx context.Context, runs Runs, up Uploader, tasks []*Task, opts Option
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Samples: opts.Samples, K: opts.K}
+	rep := &Report{EvalReport: contract.EvalReport{Samples: opts.Samples, K: opts.K}}
 	for ti, t := range tasks {
 		snap, err := upload(ctx, up, t)
 		if err != nil {
@@ -162,7 +163,7 @@ func upload(ctx context.Context, up Uploader, t *Task) (*glv1.Digest, error) {
 // sample runs one repair run of a task (and its reference check).
 func sample(ctx context.Context, runs Runs, t *Task, prov taskProvider, snap *glv1.Digest) Sample {
 	start := time.Now()
-	s := Sample{}
+	s := Sample{Status: contract.StatusError, RunStatus: "UNSPECIFIED"}
 	fin, runID, err := fix(ctx, runs, t, prov, snap)
 	s.RunID = runID
 	if err != nil {
@@ -171,7 +172,7 @@ func sample(ctx context.Context, runs Runs, t *Task, prov taskProvider, snap *gl
 		return s
 	}
 	m := fin.GetMetrics()
-	s.Status = strings.ToLower(strings.TrimPrefix(fin.GetStatus().String(), "RUN_STATUS_"))
+	s.Status, s.RunStatus = contract.Verdict(fin.GetResult().GetStatus()), contract.RunStatus(fin.GetStatus())
 	s.Summary = fin.GetResult().GetSummary()
 	s.Green, s.StopReason, s.Rounds, s.Rollbacks = m.GetGreen(), m.GetStopReason(), m.GetRounds(), m.GetRollbacks()
 	s.AttemptsToGreen, s.PatchLines = m.GetAttemptsToGreen(), m.GetPatchLines()

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+
+	"github.com/greenlight-dev/greenlight/pkg/contract"
 )
 
 // SWEReport is an eval of SWE-bench instances in the shape of
@@ -95,7 +97,7 @@ func SWEReportOf(instances []*Instance, patches map[string]string, rep *Report) 
 		ir.TestsStatus["FAIL_TO_PASS"] = split(in.FailToPass, g.FailingFailToPass)
 		ir.TestsStatus["PASS_TO_PASS"] = split(in.PassToPass, g.FailingPassToPass)
 		switch {
-		case s.Error != "" || s.Status == "error" || s.Status == "":
+		case s.Error != "" || s.Status == contract.StatusError:
 			out.ErrorIDs = append(out.ErrorIDs, id)
 		case ir.Resolved:
 			out.CompletedIDs = append(out.CompletedIDs, id)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/termtext"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/contract"
 	"github.com/greenlight-dev/greenlight/services/loop/eval"
 )
 
@@ -216,10 +217,10 @@ func sampleLine(task string, i, n int, s eval.Sample) string {
 		fmt.Fprintf(&b, "passed after %d patch(es), %d line(s), %.1fs", s.AttemptsToGreen, s.PatchLines, s.TimeToGreenSeconds)
 	case s.Green:
 		b.WriteString("green, but the reference check failed")
-	case s.Status == "error":
+	case s.Status == contract.StatusError:
 		fmt.Fprintf(&b, "not measured: %s", oneLine(s.Summary))
 	default:
-		fmt.Fprintf(&b, "%s (%s) after %d round(s): %d patch(es), %d rolled back", s.Status, s.StopReason, s.Rounds, s.Patches, s.Rollbacks)
+		fmt.Fprintf(&b, "%s (%s) after %d round(s): %d patch(es), %d rolled back", strings.ToLower(s.RunStatus), s.StopReason, s.Rounds, s.Patches, s.Rollbacks)
 	}
 	if s.RunID != "" {
 		b.WriteString("  [" + s.RunID + "]")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/contract"
 	"github.com/greenlight-dev/greenlight/services/loop/eval"
 )
 
@@ -59,9 +60,9 @@ func TestSampleLine(t *testing.T) {
 			want: "eval: t run 1/3: passed after 1 patch(es), 2 line(s), 1.6s  [r_1]"},
 		{name: "green but reference failed", s: eval.Sample{RunID: "r_2", Green: true},
 			want: "eval: t run 1/3: green, but the reference check failed  [r_2]"},
-		{name: "failed", s: eval.Sample{RunID: "r_3", Status: "failed", StopReason: "max_rounds", Rounds: 2, Patches: 2, Rollbacks: 1},
+		{name: "failed", s: eval.Sample{RunID: "r_3", Status: "FAIL", RunStatus: "FAILED", StopReason: "max_rounds", Rounds: 2, Patches: 2, Rollbacks: 1},
 			want: "eval: t run 1/3: failed (max_rounds) after 2 round(s): 2 patch(es), 1 rolled back  [r_3]"},
-		{name: "run error", s: eval.Sample{RunID: "r_4", Status: "error", Summary: "ERROR: executor:\nengine down"},
+		{name: "run error", s: eval.Sample{RunID: "r_4", Status: "ERROR", RunStatus: "ERROR", Summary: "ERROR: executor:\nengine down"},
 			want: "eval: t run 1/3: not measured: ERROR: executor: engine down  [r_4]"},
 		{name: "rpc error", s: eval.Sample{Error: "rpc error: code = Unavailable"},
 			want: "eval: t run 1/3: not measured: rpc error: code = Unavailable"},
@@ -75,7 +76,7 @@ func TestSampleLine(t *testing.T) {
 
 func TestUnmeasuredExit(t *testing.T) {
 	report := func(runs ...eval.Sample) *eval.Report {
-		return &eval.Report{Tasks: []eval.TaskReport{{Name: "t", Runs: runs}}}
+		return &eval.Report{EvalReport: contract.EvalReport{Tasks: []eval.TaskReport{{Name: "t", Runs: runs}}}}
 	}
 	tests := []struct {
 		name string
@@ -83,9 +84,9 @@ func TestUnmeasuredExit(t *testing.T) {
 		code int
 		line string
 	}{
-		{name: "some measured", rep: report(eval.Sample{Status: "error", Summary: "x"}, eval.Sample{Status: "failed"}), code: ExitPass},
-		{name: "all failed is a measurement", rep: report(eval.Sample{Status: "failed"}, eval.Sample{Status: "failed"}), code: ExitPass},
-		{name: "all errors", rep: report(eval.Sample{Status: "error", Summary: "ERROR: engine down"}, eval.Sample{Error: "rpc"}), code: ExitError,
+		{name: "some measured", rep: report(eval.Sample{Status: "ERROR", RunStatus: "ERROR", Summary: "x"}, eval.Sample{Status: "FAIL", RunStatus: "FAILED"}), code: ExitPass},
+		{name: "all failed is a measurement", rep: report(eval.Sample{Status: "FAIL", RunStatus: "FAILED"}, eval.Sample{Status: "FAIL", RunStatus: "FAILED"}), code: ExitPass},
+		{name: "all errors", rep: report(eval.Sample{Status: "ERROR", RunStatus: "ERROR", Summary: "ERROR: engine down"}, eval.Sample{Error: "rpc"}), code: ExitError,
 			line: "greenlight: eval: every run of the eval ended in error, nothing was measured; the first: ERROR: engine down"},
 		{name: "rpc error first", rep: report(eval.Sample{Error: "get run: gone"}), code: ExitError,
 			line: "greenlight: eval: every run of the eval ended in error, nothing was measured; the first: get run: gone"},
