@@ -61,10 +61,10 @@ summarize() {
 	jq -r '
 		def cell: tostring | gsub("[|\t\n]"; " ") | .[0:160];
 		(.counts // {}) as $c
-		| ([.steps[]? | select(.status != "STEP_STATUS_OK" and .status != "STEP_STATUS_SKIPPED")] | first) as $f
+		| ([.steps[]? | select(.status != "OK" and .status != "SKIPPED")] | first) as $f
 		| [ (.status // "?"),
 		    "\($c.passed // 0)/\($c.failed // 0)/\($c.skipped // 0) \($c.format // "-")\(if $c.incomplete then " INCOMPLETE" else "" end)",
-		    (if $f then "\($f.name) (\($f.status | sub("STEP_STATUS_"; "")))" else "-" end),
+		    (if $f then "\($f.name) (\($f.status))" else "-" end),
 		    ((.summary // "") | cell) ]
 		| join("\t")' "$1"
 }

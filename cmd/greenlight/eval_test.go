@@ -48,6 +48,7 @@ func TestEvalExampleSuiteEmbedded(t *testing.T) {
 	u := newUser(t)
 	r := u.runIn(repoRoot(t), "eval", "examples/eval", "-k", "2", "--json")
 	r.wantExit(t, 0, "eval examples/eval -k 2 --json")
+	wantContract(t, "eval --json", []byte(r.stdout))
 	var rep eval.Report
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatalf("--json output is not an eval report: %v\n%s", err, r.stdout)
@@ -68,7 +69,7 @@ func TestEvalExampleSuiteEmbedded(t *testing.T) {
 		t.Errorf("fixable: %+v", fixable)
 	}
 	for _, s := range fixable.Runs {
-		if !s.Passed || s.Status != "passed" || s.ReferencePassed == nil || !*s.ReferencePassed || s.Patches != 1 || s.Error != "" {
+		if !s.Passed || s.Status != "PASS" || s.RunStatus != "PASSED" || s.ReferencePassed == nil || !*s.ReferencePassed || s.Patches != 1 || s.Error != "" {
 			t.Errorf("fixable run: %+v", s)
 		}
 	}
@@ -76,7 +77,7 @@ func TestEvalExampleSuiteEmbedded(t *testing.T) {
 		t.Errorf("unfixable: %+v", unfixable)
 	}
 	for _, s := range unfixable.Runs {
-		if s.Passed || s.Status != "failed" || s.StopReason != "max_rounds" || s.Rollbacks != 2 || s.Patches != 2 || s.Error != "" {
+		if s.Passed || s.Status != "FAIL" || s.RunStatus != "FAILED" || s.StopReason != "max_rounds" || s.Rollbacks != 2 || s.Patches != 2 || s.Error != "" {
 			t.Errorf("unfixable run: %+v", s)
 		}
 	}

@@ -9,6 +9,7 @@ require (
 	github.com/greenlight-dev/greenlight/services/gateway v0.0.0
 	github.com/greenlight-dev/greenlight/services/loop v0.0.0
 	github.com/rivo/uniseg v0.4.7
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
 	go.uber.org/zap v1.28.0
 	golang.org/x/term v0.47.0

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,8 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/summary"
-	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/contract"
 )
 
 // runIDPattern finds a run id in output.
@@ -46,16 +46,17 @@ func TestVerifyExamplesAsAUserWould(t *testing.T) {
 	for _, tc := range []struct {
 		dir  string
 		code int
-		want glv1.Verdict
-	}{{examples("pass"), 0, glv1.Verdict_VERDICT_PASS}, {examples("fail"), 1, glv1.Verdict_VERDICT_FAIL}} {
+		want string
+	}{{examples("pass"), 0, contract.StatusPass}, {examples("fail"), 1, contract.StatusFail}} {
 		r := u.run(nil, "verify", "--json", tc.dir)
 		r.wantExit(t, tc.code, "verify --json "+tc.dir)
-		res, err := summary.ParseContract([]byte(r.stdout))
-		if err != nil {
-			t.Fatalf("--json output is not a Result: %v\n%s", err, r.stdout)
+		wantContract(t, "verify --json", []byte(r.stdout))
+		var res contract.Result
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+			t.Fatalf("--json output is not a contract Result: %v\n%s", err, r.stdout)
 		}
-		if res.GetStatus() != tc.want || res.GetRunId() == "" || len(res.GetManifest().GetCommandsExecuted()) == 0 {
-			t.Errorf("--json result: status %v run %q commands %d", res.GetStatus(), res.GetRunId(), len(res.GetManifest().GetCommandsExecuted()))
+		if res.Status != tc.want || res.RunID == "" || res.Manifest == nil || len(res.Manifest.CommandsExecuted) == 0 || res.Kind != "VERIFY" {
+			t.Errorf("--json result: status %v run %q manifest %+v", res.Status, res.RunID, res.Manifest)
 		}
 	}
 }
@@ -79,9 +80,10 @@ func TestRunsShowArtifactsAfterVerify(t *testing.T) {
 		t.Errorf("show lacks the failure:\n%s", show.stdout)
 	}
 	js := u.run(nil, "show", "--json", id)
-	res, err := summary.ParseContract([]byte(js.stdout))
-	if err != nil || res.GetRunId() != id || res.GetStatus() != glv1.Verdict_VERDICT_FAIL {
-		t.Errorf("show --json: %v %v", res, err)
+	wantContract(t, "show --json", []byte(js.stdout))
+	var res contract.Result
+	if err := json.Unmarshal([]byte(js.stdout), &res); err != nil || res.RunID != id || res.Status != contract.StatusFail {
+		t.Errorf("show --json: %+v %v", res, err)
 	}
 	md := u.run(nil, "show", "--markdown", id)
 	if !strings.Contains(md.stdout, "## greenlight FAIL — run `"+id+"`") {
@@ -107,7 +109,7 @@ func TestDiscoverPrintsCapabilities(t *testing.T) {
 	u := newUser(t)
 	r := u.run(nil, "discover", examples("pass"))
 	r.wantExit(t, 0, "discover")
-	for _, want := range []string{`"commands"`, `"name": "pytest"`, `"max_level": "LEVEL_L4"`} {
+	for _, want := range []string{`"commands"`, `"name": "pytest"`, `"max_level": "L4"`, `"phase": "TEST"`} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("capabilities lack %s:\n%s", want, r.stdout)
 		}
@@ -190,8 +192,9 @@ func TestFixWithTheClientProvider(t *testing.T) {
 	_, _ = patch.Seek(0, 0)
 	r = u.run(patch, "fix", "-q", "--json", "--provider", "client", "--apply", dir)
 	r.wantExit(t, 0, "fix --apply")
-	if !strings.Contains(r.stdout, `"green": true`) || !strings.Contains(r.stdout, "modify temperature/__init__.py") {
-		t.Errorf("fix --json --apply output:\n%s", r.stdout)
+	wantContract(t, "fix --json", []byte(r.stdout))
+	if !strings.Contains(r.stdout, `"green": true`) || !strings.Contains(r.stderr, "modify temperature/__init__.py") {
+		t.Errorf("fix --json --apply output (the changes go to stderr, stdout is JSON):\n%s\n%s", r.stdout, r.stderr)
 	}
 	u.run(nil, "verify", "-q", dir).wantExit(t, 0, "verify after fix --apply")
 }
@@ -220,7 +223,7 @@ func TestServeWithGRPCClientsVerifyAndWatch(t *testing.T) {
 	}
 	w = remote.run(nil, "watch", "--json", "--after", "2", id)
 	w.wantExit(t, 0, "watch --json --after 2")
-	if strings.Contains(w.stdout, `"seq":"1"`) || strings.Contains(w.stdout, `"seq":"2"`) || !strings.Contains(w.stdout, `"run_finished"`) {
+	if strings.Contains(w.stdout, `"seq":1,`) || strings.Contains(w.stdout, `"seq":2,`) || !strings.Contains(w.stdout, `"kind":"run_finished"`) {
 		t.Errorf("watch --after 2 must start at seq 3 and end with run_finished:\n%s", w.stdout)
 	}
 	// A one-shot command on the same home must not fight serve for the

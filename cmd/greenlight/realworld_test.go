@@ -14,8 +14,8 @@ import (
 const stubVerify = `#!/usr/bin/env bash
 dir=${@: -1}
 case $(basename "$dir") in
-green) echo '{"status":"PASS","summary":"PASS: ok","counts":{"passed":3,"skipped":1,"format":"go-json"},"steps":[{"name":"go-test","status":"STEP_STATUS_OK"}]}' ;;
-red) echo '{"status":"FAIL","summary":"FAIL: pytest (failed, exit 1)","counts":{"passed":1,"failed":2,"format":"pytest-junit","incomplete":true},"steps":[{"name":"compileall","status":"STEP_STATUS_OK"},{"name":"pytest","status":"STEP_STATUS_FAILED"}]}'; exit 1 ;;
+green) echo '{"status":"PASS","summary":"PASS: ok","counts":{"passed":3,"skipped":1,"format":"go-json"},"steps":[{"name":"go-test","status":"OK"}]}' ;;
+red) echo '{"status":"FAIL","summary":"FAIL: pytest (failed, exit 1)","counts":{"passed":1,"failed":2,"format":"pytest-junit","incomplete":true},"steps":[{"name":"compileall","status":"OK"},{"name":"pytest","status":"FAILED"}]}'; exit 1 ;;
 *) echo "greenlight: boom" >&2; exit 2 ;;
 esac
 `

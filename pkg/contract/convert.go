@@ -51,7 +51,9 @@ func mapList[In, Out any](in []In, f func(In) Out) []Out {
 	return out
 }
 
-func manifestOf(m *glv1.Manifest) *Manifest {
+// ManifestOf renders a run manifest (manifest.json and a result's
+// "manifest" are this one shape); nil for nil.
+func ManifestOf(m *glv1.Manifest) *Manifest {
 	if m == nil {
 		return nil
 	}

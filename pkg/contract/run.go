@@ -38,7 +38,7 @@ func FromResult(r *glv1.Result) *Result {
 	out := &Result{
 		SchemaVersion: SchemaVersion, Kind: "VERIFY", Status: Verdict(r.GetStatus()), RunID: r.GetRunId(),
 		RunStatus: "UNSPECIFIED", Summary: r.GetSummary(), TailLog: r.GetTailLog(),
-		ArtifactPaths: list(r.GetArtifactPaths()), Manifest: manifestOf(r.GetManifest()), Level: Level(r.GetLevel()),
+		ArtifactPaths: list(r.GetArtifactPaths()), Manifest: ManifestOf(r.GetManifest()), Level: Level(r.GetLevel()),
 		Score: scoreOf(r.GetScore()), Counts: countsOf(r.GetCounts()), Steps: mapList(r.GetSteps(), stepOf),
 		Tests: mapList(r.GetTests(), testOf), Inventory: inventoryOf(r.GetInventory()),
 		Failures: mapList(r.GetFailures(), failureOf), Tiers: mapList(r.GetTiers(), tierOf), StopMemo: r.GetStopMemo(),

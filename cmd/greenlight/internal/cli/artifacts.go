@@ -2,18 +2,43 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/contract"
 	"github.com/greenlight-dev/greenlight/services/executor/executorsvc"
 )
 
+// artifactList is artifacts --json.
+type artifactList struct {
+	RunID string   `json:"run_id"`
+	Dir   string   `json:"dir"`
+	Files []string `json:"files"`
+}
+
+// writeResultJSON writes the run in the output contract as DIR/result.json
+// beside the manifest and logs, so the artifact directory is complete.
+func writeResultJSON(dir string, run *glv1.Run) ([]string, error) {
+	b, err := contract.Marshal(contract.FromRun(run))
+	if err != nil {
+		return nil, err
+	}
+	p := filepath.Join(dir, "result.json")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		return nil, fmt.Errorf("write %s: %w", p, err)
+	}
+	return []string{p}, nil
+}
+
 func (a *app) artifactsCmd() *cobra.Command {
 	var out string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "artifacts RUN -o DIR",
-		Short: "Write a run's artifacts (manifest, full logs) under DIR/runs/RUN/",
+		Short: "Write a run's artifacts (result.json, manifest, full logs) under DIR/runs/RUN/",
 		Args:  exactArgs(1, "a run id (see greenlight runs)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
@@ -37,12 +62,23 @@ func (a *app) artifactsCmd() *cobra.Command {
 				return err
 			}
 			base := filepath.Join(out, "runs", run.GetId())
+			files, err := writeResultJSON(base, run)
+			if err != nil {
+				return err
+			}
 			for _, art := range arts {
-				fmt.Fprintln(a.env.Stdout, filepath.Join(base, filepath.FromSlash(art.GetPath())))
+				files = append(files, filepath.Join(base, filepath.FromSlash(art.GetPath())))
+			}
+			if asJSON {
+				return a.write(contract.Marshal(artifactList{RunID: run.GetId(), Dir: base, Files: files}))
+			}
+			for _, f := range files {
+				fmt.Fprintln(a.env.Stdout, f)
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "artifact `DIR` (the run goes to DIR/runs/RUN)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "list the written files as JSON")
 	return cmd
 }

@@ -10,6 +10,7 @@ import (
 
 func (a *app) discoverCmd() *cobra.Command {
 	var maxBytes string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "discover [DIR]",
 		Short: "Print what greenlight finds in a workspace (capabilities.json): runtimes, tools, commands",
@@ -41,10 +42,13 @@ func (a *app) discoverCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			_, err = a.env.Stdout.Write(append(b, '\n'))
+			_, err = a.env.Stdout.Write(b)
 			return err
 		},
 	}
 	cmd.Flags().StringVar(&maxBytes, "max-workspace-bytes", "1GiB", "refuse a workspace larger than this `size`")
+	// JSON is discover's only output; the flag exists so every command
+	// takes --json.
+	cmd.Flags().BoolVar(&asJSON, "json", true, "print capabilities.json in the output contract's style (the default)")
 	return cmd
 }

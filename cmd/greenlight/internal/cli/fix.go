@@ -234,7 +234,7 @@ func (a *app) fix(ctx context.Context, dir string, f *fixFlags, prov *glv1.Provi
 		return err
 	}
 	if f.json {
-		if err := a.write(summary.RunJSON(run)); err != nil {
+		if err := a.write(summary.JSON(run)); err != nil {
 			return err
 		}
 	} else {
@@ -242,7 +242,11 @@ func (a *app) fix(ctx context.Context, dir string, f *fixFlags, prov *glv1.Provi
 		a.printDiff(run, f.apply)
 	}
 	if f.apply {
-		if err := a.writeBack(ctx, conn, packed, run, f.maxByteVal); err != nil {
+		out := a.env.Stdout
+		if f.json {
+			out = a.env.Stderr
+		}
+		if err := a.writeBack(ctx, out, conn, packed, run, f.maxByteVal); err != nil {
 			return err
 		}
 	}

@@ -55,7 +55,7 @@ func (a *app) runsCmd() *cobra.Command {
 	}
 	cmd.Flags().StringSliceVar(&statuses, "status", nil, "only runs with these statuses: pending, running, passed, failed, error, canceled, interrupted")
 	cmd.Flags().IntVar(&limit, "limit", 20, "list at most `N` runs")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the runs as JSON lines")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the runs as JSON lines, one output-contract document per run")
 	return cmd
 }
 
@@ -76,7 +76,7 @@ func parseStatuses(names []string) ([]glv1.RunStatus, error) {
 // printRunsJSON prints one run per line.
 func (a *app) printRunsJSON(runs []*glv1.Run) error {
 	for _, r := range runs {
-		b, err := summary.RunJSONLine(r)
+		b, err := summary.JSONLine(r)
 		if err != nil {
 			return err
 		}

@@ -35,13 +35,10 @@ func (a *app) showCmd() *cobra.Command {
 				return err
 			}
 			switch {
-			case asJSON && whole:
-				return a.write(summary.RunJSON(run))
 			case asJSON:
-				if run.GetResult() == nil {
-					return fmt.Errorf("run %s has no result yet (%s): try greenlight watch %s", run.GetId(), progress.RunStatus(run.GetStatus()), run.GetId())
-				}
-				return a.write(summary.ContractJSON(run.GetResult()))
+				// The contract carries the fix record too; a run without a
+				// result yet says status PENDING.
+				return a.write(summary.JSON(run))
 			case markdown:
 				_, err := fmt.Fprint(a.env.Stdout, summary.Markdown(run, conn.ReportURL(run.GetId())))
 				return err
@@ -54,8 +51,9 @@ func (a *app) showCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result (output contract) as JSON")
-	cmd.Flags().BoolVar(&whole, "run", false, "with --json: print the whole run record (options, patches, metrics)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run in the output contract (JSON; docs/contract.schema.json)")
+	cmd.Flags().BoolVar(&whole, "run", false, "no effect: --json always includes a fix run's record")
+	_ = cmd.Flags().MarkDeprecated("run", "--json always includes a fix run's record")
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the summary as Markdown")
 	return cmd
 }

@@ -146,7 +146,7 @@ func (a *app) followAndReport(ctx context.Context, conn *stack.Conn, recv recvFu
 // finish prints the summary (or the JSON result) and picks the exit code.
 func (a *app) finish(conn *stack.Conn, run *glv1.Run, asJSON bool) error {
 	if asJSON {
-		b, err := summary.ContractJSON(run.GetResult())
+		b, err := summary.JSON(run)
 		if err != nil {
 			return err
 		}

@@ -6,18 +6,36 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/greenlight-dev/greenlight/pkg/contract"
 )
 
 func (a *app) versionCmd() *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print greenlight's version",
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
+			if asJSON {
+				return a.write(contract.Marshal(versionInfo{Version: a.version(), Go: runtime.Version(), OS: runtime.GOOS,
+					Arch: runtime.GOARCH, SchemaVersion: contract.SchemaVersion}))
+			}
 			_, err := fmt.Fprintf(a.env.Stdout, "greenlight %s (%s, %s/%s)\n", a.version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return err
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the version as JSON")
+	return cmd
+}
+
+// versionInfo is version --json: the build and the output contract it speaks.
+type versionInfo struct {
+	Version       string `json:"version"`
+	Go            string `json:"go"`
+	OS            string `json:"os"`
+	Arch          string `json:"arch"`
+	SchemaVersion string `json:"schema_version"`
 }
 
 // version is the build's version: -ldflags, else the VCS revision Go

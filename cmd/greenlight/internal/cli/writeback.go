@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -38,11 +39,12 @@ func (a *app) printDiff(run *glv1.Run, applying bool) {
 
 // writeBack applies the difference between the original and the final
 // snapshot to the directory, refusing when the directory no longer packs
-// to the original snapshot.
-func (a *app) writeBack(ctx context.Context, conn *stack.Conn, packed *snapshot.Packed, run *glv1.Run, maxBytes int64) error {
+// to the original snapshot. It reports on out: stdout, or stderr when
+// stdout carries --json.
+func (a *app) writeBack(ctx context.Context, out io.Writer, conn *stack.Conn, packed *snapshot.Packed, run *glv1.Run, maxBytes int64) error {
 	final, err := blob.DigestFromProto(run.GetCurrentSnapshot())
 	if err != nil || final == packed.Digest || run.GetCurrentSnapshot() == nil {
-		fmt.Fprintln(a.env.Stdout, "nothing to write back: no patch was kept")
+		fmt.Fprintln(out, "nothing to write back: no patch was kept")
 		return nil
 	}
 	again, err := snapshot.Pack(ctx, packed.Dir, maxBytes, "")
@@ -68,7 +70,7 @@ func (a *app) writeBack(ctx context.Context, conn *stack.Conn, packed *snapshot.
 		return fmt.Errorf("--apply: %w", err)
 	}
 	for _, c := range changes {
-		fmt.Fprintf(a.env.Stdout, "%s %s\n", c.Op, termtext.Clean(c.Path))
+		fmt.Fprintf(out, "%s %s\n", c.Op, termtext.Clean(c.Path))
 	}
 	return nil
 }

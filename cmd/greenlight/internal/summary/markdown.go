@@ -7,6 +7,7 @@ import (
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/progress"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/termtext"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/contract"
 	"github.com/greenlight-dev/greenlight/pkg/display"
 )
 
@@ -22,7 +23,7 @@ func Markdown(run *glv1.Run, reportURL string) string {
 func markdown(run *glv1.Run, reportURL string) string {
 	res := run.GetResult()
 	var b strings.Builder
-	fmt.Fprintf(&b, "## greenlight %s — run `%s`\n\n", verdictWord(res.GetStatus()), run.GetId())
+	fmt.Fprintf(&b, "## greenlight %s — run `%s`\n\n", contract.Verdict(res.GetStatus()), run.GetId())
 	if s := firstLine(res.GetSummary()); s != "" {
 		fmt.Fprintf(&b, "%s\n\n", s)
 	}

@@ -12,7 +12,6 @@ package artifact
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,10 +21,10 @@ import (
 	"regexp"
 	"strings"
 
-	"google.golang.org/protobuf/encoding/protojson"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/contract"
 )
 
 // Paths of the fixed artifacts, relative to the run directory.
@@ -93,20 +92,15 @@ func Build(ctx context.Context, blobs Putter, m *glv1.Manifest, combined *glv1.D
 	return append(arts, reports...), nil
 }
 
-// manifestJSON encodes the manifest as protobuf JSON with the .proto field
-// names and every field present (an exit code of 0 is evidence too),
-// re-indented so the file is stable (protojson's spacing is not).
+// manifestJSON encodes the manifest in the output contract's shape
+// (pkg/contract), the same object a result's "manifest" is: every field
+// present (an exit code of 0 is evidence too), numbers as numbers.
 func manifestJSON(m *glv1.Manifest) ([]byte, error) {
-	raw, err := protojson.MarshalOptions{UseProtoNames: true, EmitUnpopulated: true}.Marshal(m)
+	b, err := contract.Marshal(contract.ManifestOf(m))
 	if err != nil {
 		return nil, fmt.Errorf("encoding manifest.json: %w", err)
 	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, raw, "", "  "); err != nil {
-		return nil, fmt.Errorf("encoding manifest.json: %w", err)
-	}
-	out.WriteByte('\n')
-	return out.Bytes(), nil
+	return b, nil
 }
 
 // Write materializes arts under dir/runs/<runID>/, creating directories as

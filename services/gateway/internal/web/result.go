@@ -5,14 +5,12 @@ import (
 	"net/http"
 
 	"go.uber.org/zap"
-	"google.golang.org/protobuf/encoding/protojson"
 
-	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/contract"
 )
 
-// serveResult answers the run's Result in the output contract's JSON shape
-// (the same as the loop's and the CLI's --json): snake_case names, status
-// "PASS", "FAIL" or "ERROR", tail_log and artifact_paths always present.
+// serveResult answers the run in the output contract's JSON shape
+// (pkg/contract, the same as the CLI's --json).
 func (h *handler) serveResult(w http.ResponseWriter, r *http.Request) {
 	run, ok := h.getRun(w, r)
 	if !ok {
@@ -24,7 +22,7 @@ func (h *handler) serveResult(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	body, err := resultJSON(run.GetResult())
+	body, err := contract.Marshal(contract.FromRun(run))
 	if err != nil {
 		h.Log.Error("encode result", zap.String("run_id", run.GetId()), zap.Error(err))
 		http.Error(w, "internal error", http.StatusInternalServerError)
@@ -33,25 +31,6 @@ func (h *handler) serveResult(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Disposition", `inline; filename="result.json"`)
 	_, _ = w.Write(body)
-}
-
-func resultJSON(res *glv1.Result) ([]byte, error) {
-	raw, err := protojson.MarshalOptions{UseProtoNames: true}.Marshal(res)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, err
-	}
-	m["status"] = enumName(res.GetStatus().String(), "VERDICT_")
-	if _, ok := m["tail_log"]; !ok {
-		m["tail_log"] = ""
-	}
-	if _, ok := m["artifact_paths"]; !ok {
-		m["artifact_paths"] = []string{}
-	}
-	return json.MarshalIndent(m, "", "  ")
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/contract"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/locate"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
@@ -162,7 +163,7 @@ func TestBuildFromRealSteps(t *testing.T) {
 		t.Errorf("artifact paths %v", r.GetArtifactPaths())
 	}
 
-	raw, err := JSON(r)
+	raw, err := contract.Marshal(contract.FromResult(r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestBuildFromRealSteps(t *testing.T) {
 				Name       string `json:"name"`
 				Command    string `json:"command"`
 				ExitCode   *int   `json:"exit_code"`
-				DurationMs string `json:"duration_ms"`
+				DurationMs int64  `json:"duration_ms"`
 			} `json:"commands_executed"`
 			Platform struct {
 				ContainerImage string `json:"container_image"`
@@ -191,7 +192,7 @@ func TestBuildFromRealSteps(t *testing.T) {
 	if doc.Status != "FAIL" || doc.RunID != "run-1" || doc.TailLog == "" || len(doc.ArtifactPaths) != 3 ||
 		doc.Manifest.TimestampStart != "2026-01-02T03:04:05Z" || doc.Manifest.CommitSHA != "abc123" ||
 		len(doc.Manifest.CommandsExecuted) != 3 || doc.Manifest.CommandsExecuted[2].ExitCode == nil ||
-		*doc.Manifest.CommandsExecuted[2].ExitCode != 1 || doc.Manifest.Platform.ContainerImage == "" {
+		*doc.Manifest.CommandsExecuted[2].ExitCode != 1 || doc.Manifest.CommandsExecuted[2].DurationMs != 1500 || doc.Manifest.Platform.ContainerImage == "" {
 		t.Errorf("output contract JSON: %s", raw)
 	}
 }
