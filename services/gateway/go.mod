@@ -3,6 +3,8 @@ module github.com/greenlight-dev/greenlight/services/gateway
 go 1.26.0
 
 require (
+	connectrpc.com/connect v1.19.1
+	connectrpc.com/vanguard v0.4.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/greenlight-dev/greenlight/pkg v0.0.0
 	go.uber.org/zap v1.28.0
@@ -22,6 +24,7 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/term v0.47.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
+	google.golang.org/genproto/googleapis/api v0.0.0-20260817212433-ac3dfec99bb1 // indirect
 )
 
 replace github.com/greenlight-dev/greenlight/pkg => ../../pkg

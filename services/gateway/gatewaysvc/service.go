@@ -62,6 +62,8 @@ type Service struct {
 	run  *runProxy
 	blob *blobProxy
 	web  http.Handler
+	// grpc is where HTTP/JSON calls go: the server Register registered on.
+	grpc grpcTarget
 
 	httpSrv  *http.Server
 	httpAddr string
@@ -116,15 +118,21 @@ func New(ctx context.Context, cfg Config, log *zap.Logger, opts ...Option) (*Ser
 	return s, nil
 }
 
-// httpHandler is the report pages behind the rate limit and the token.
+// httpHandler is, behind the rate limit, the report pages behind the
+// token and the public services as HTTP/JSON (whose calls the gRPC
+// server's interceptors check, token included).
 func (s *Service) httpHandler(runs glv1.RunServiceClient, blobs glv1.BlobServiceClient) (http.Handler, error) {
 	tok, err := auth.New(s.cfg.Token)
 	if err != nil {
 		return nil, fmt.Errorf("%w: token: %w", ErrConfig, err)
 	}
 	pages := web.New(web.Deps{Runs: runs, Blobs: blobs, Watch: s.hub, Log: s.log.Named("http"), Upstream: upstreamContextHTTP})
+	rpc, err := newRPCHandler(&s.grpc)
+	if err != nil {
+		return nil, err
+	}
 	lim := limit.New(float64(s.cfg.RateLimit), s.cfg.RateBurst)
-	return lim.Middleware(tok.Middleware(pages, web.HealthPath), web.HealthPath), nil
+	return lim.Middleware(routeRPC(rpc, tok.Middleware(pages, web.HealthPath)), web.HealthPath), nil
 }
 
 // startHTTP listens (unless HTTP is off) and serves in the background.
@@ -158,14 +166,22 @@ func (s *Service) startHTTP(ctx context.Context, lis net.Listener) error {
 	return nil
 }
 
-// Register adds the gateway's public gRPC services to r.
+// Register adds the gateway's public gRPC services to r. When r is the
+// *grpc.Server itself (the binary and the embedded stack pass it), the
+// HTTP listener also serves them as HTTP/JSON (Connect, gRPC-Web) through
+// it, so HTTP calls pass the same interceptors; otherwise such calls
+// answer Unavailable.
 func (s *Service) Register(r grpc.ServiceRegistrar) {
 	glv1.RegisterRunServiceServer(r, s.run)
 	glv1.RegisterBlobServiceServer(r, s.blob)
+	if srv, ok := r.(*grpc.Server); ok {
+		s.grpc.srv.Store(srv)
+	}
 }
 
-// HTTPHandler returns the report pages with auth and rate limit, for an
-// embedding program that serves HTTP itself (then leave HTTPAddr empty).
+// HTTPHandler returns the report pages and the HTTP/JSON API with auth and
+// rate limit, for an embedding program that serves HTTP itself (then leave
+// HTTPAddr empty).
 func (s *Service) HTTPHandler() http.Handler { return s.web }
 
 // HTTPAddr returns the address the report pages listen on ("" when off).

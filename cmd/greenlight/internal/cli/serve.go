@@ -18,6 +18,7 @@ func (a *app) serveCmd() *cobra.Command {
 	var pool int
 	var grace time.Duration
 	var profileSpecs []string
+	var listen string
 	serviceToken := a.env.Getenv("GREENLIGHT_SERVICE_TOKEN")
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -25,7 +26,10 @@ func (a *app) serveCmd() *cobra.Command {
 		Long: `serve runs the whole greenlight stack in one process, each service on its
 own gRPC address (health and reflection on every one, so grpcurl works),
 with the run database and blobs under the data directory. Clients use the
-gateway: greenlight --addr 127.0.0.1:7070 verify DIR. SIGINT or SIGTERM
+gateway: greenlight --addr 127.0.0.1:7070 verify DIR. --listen HOST:PORT
+moves them all: gateway PORT, discovery PORT+1, executor PORT+2, loop
+PORT+3, report pages and HTTP/JSON PORT+10 (the defaults' scheme, 7070 to
+7080); an address flag given as well wins. SIGINT or SIGTERM
 shuts it down gracefully: health turns NOT_SERVING, in-flight calls get
 --shutdown-grace to finish, running verifications end CANCELED, and the
 executor removes its containers.
@@ -48,6 +52,9 @@ process can drive the executor. To grpcurl them, set one and pass
 -H "x-greenlight-service-token: TOKEN".`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := applyListen(cmd, listen); err != nil {
+				return err
+			}
 			for name, v := range map[string]string{"gateway-addr": addrs.Gateway, "http-addr": addrs.GatewayHTTP,
 				"discovery-addr": addrs.Discovery, "executor-addr": addrs.Executor, "loop-addr": addrs.Loop} {
 				if err := config.ValidateAddr(v); err != nil {
@@ -100,8 +107,9 @@ process can drive the executor. To grpcurl them, set one and pass
 		},
 	}
 	fl := cmd.Flags()
+	fl.StringVar(&listen, "listen", "", listenUsage)
 	fl.StringVar(&addrs.Gateway, "gateway-addr", addrs.Gateway, "gateway gRPC address")
-	fl.StringVar(&addrs.GatewayHTTP, "http-addr", addrs.GatewayHTTP, "gateway report pages (HTTP) address")
+	fl.StringVar(&addrs.GatewayHTTP, "http-addr", addrs.GatewayHTTP, "gateway report pages and HTTP/JSON API address")
 	fl.StringVar(&addrs.Loop, "loop-addr", addrs.Loop, "loop gRPC address")
 	fl.StringVar(&addrs.Discovery, "discovery-addr", addrs.Discovery, "discovery gRPC address")
 	fl.StringVar(&addrs.Executor, "executor-addr", addrs.Executor, "executor gRPC address")
