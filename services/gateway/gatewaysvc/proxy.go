@@ -24,7 +24,7 @@ type runProxy struct {
 var _ glv1.RunServiceServer = (*runProxy)(nil)
 
 // Verify forwards the stream; the client going away cancels the run, as
-// it does on the loop.
+// it does on the loop, unless the request is detached.
 func (p *runProxy) Verify(req *glv1.VerifyRequest, down grpc.ServerStreamingServer[glv1.VerifyResponse]) error {
 	up, err := p.up.Verify(upstreamContext(down.Context()), req)
 	if err != nil {
@@ -82,6 +82,17 @@ func (p *runProxy) GetRun(ctx context.Context, req *glv1.GetRunRequest) (*glv1.G
 // ListRuns forwards.
 func (p *runProxy) ListRuns(ctx context.Context, req *glv1.ListRunsRequest) (*glv1.ListRunsResponse, error) {
 	return p.up.ListRuns(upstreamContext(ctx), req)
+}
+
+// StartRun forwards: the run is detached on the loop, so nothing here
+// holds it.
+func (p *runProxy) StartRun(ctx context.Context, req *glv1.StartRunRequest) (*glv1.StartRunResponse, error) {
+	return p.up.StartRun(upstreamContext(ctx), req)
+}
+
+// CancelRun forwards.
+func (p *runProxy) CancelRun(ctx context.Context, req *glv1.CancelRunRequest) (*glv1.CancelRunResponse, error) {
+	return p.up.CancelRun(upstreamContext(ctx), req)
 }
 
 // DiscoverWorkspace forwards.

@@ -41,12 +41,12 @@ func newRunServer(eng *engine.Engine, runs *store.Store, hub *events.Hub, d glv1
 }
 
 // Verify starts a verification run and streams its events until it
-// finishes. The stream's context is the run's: a client that goes away
-// cancels the run (it finishes CANCELED); WatchRun is the way to follow a
-// run without owning it.
+// finishes. Unless the request is detached, the stream's context is the
+// run's: a client that goes away cancels the run (it finishes CANCELED);
+// WatchRun is the way to follow a run without owning it.
 func (s *runServer) Verify(req *glv1.VerifyRequest, stream grpc.ServerStreamingServer[glv1.VerifyResponse]) error {
 	ctx := stream.Context()
-	started, err := s.eng.StartVerify(engine.WithOwner(ctx, server.OwnerFromIncoming(ctx)), req)
+	started, err := s.eng.StartVerify(runContext(ctx, req.GetDetach()), req)
 	if err != nil {
 		return toStatus(err)
 	}
@@ -73,7 +73,7 @@ func (s *runServer) Fix(stream grpc.BidiStreamingServer[glv1.FixRequest, glv1.Fi
 		return toStatus(fmt.Errorf("%w: the first message of a Fix stream must be a FixStart", errProtocol))
 	}
 	replies := make(chan *glv1.PatchReply, replyBuffer)
-	started, err := s.eng.StartFix(engine.WithOwner(ctx, server.OwnerFromIncoming(ctx)), first.GetStart(), replies)
+	started, err := s.eng.StartFix(runContext(ctx, first.GetStart().GetDetach()), first.GetStart(), replies)
 	if err != nil {
 		return toStatus(err)
 	}
@@ -81,6 +81,44 @@ func (s *runServer) Fix(stream grpc.BidiStreamingServer[glv1.FixRequest, glv1.Fi
 	return s.follow(ctx, started.Run.GetId(), 0, func(ev *glv1.RunEvent) error {
 		return stream.Send(&glv1.FixResponse{Event: ev})
 	})
+}
+
+// StartRun starts a detached verify or fix run and returns it at once.
+func (s *runServer) StartRun(ctx context.Context, req *glv1.StartRunRequest) (*glv1.StartRunResponse, error) {
+	runCtx := runContext(ctx, true)
+	var started *engine.Started
+	var err error
+	switch {
+	case req.GetVerify() != nil:
+		started, err = s.eng.StartVerify(runCtx, req.GetVerify())
+	case req.GetFix() != nil:
+		started, err = s.eng.StartFix(runCtx, req.GetFix(), nil)
+	default:
+		err = fmt.Errorf("%w: StartRunRequest needs verify or fix", engine.ErrInvalidArgument)
+	}
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return &glv1.StartRunResponse{Run: started.Run}, nil
+}
+
+// CancelRun stops a run and returns it as it is afterwards.
+func (s *runServer) CancelRun(ctx context.Context, req *glv1.CancelRunRequest) (*glv1.CancelRunResponse, error) {
+	run, err := s.eng.CancelRun(ctx, req.GetRunId())
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return &glv1.CancelRunResponse{Run: run}, nil
+}
+
+// runContext is the context runs started by a request run under: owned by
+// the caller the gateway authenticated, detached when asked.
+func runContext(ctx context.Context, detach bool) context.Context {
+	ctx = engine.WithOwner(ctx, server.OwnerFromIncoming(ctx))
+	if detach {
+		ctx = engine.Detached(ctx)
+	}
+	return ctx
 }
 
 // receiveReplies hands the caller's PatchReply messages to the run until

@@ -186,6 +186,8 @@ func (r *Renderer) event(ev *glv1.RunEvent) {
 		}
 	case *glv1.RunEvent_StepFinished:
 		r.stepFinished(k.StepFinished)
+	case *glv1.RunEvent_PatchReplyRefused:
+		r.println("patch reply for attempt %d refused: %s", k.PatchReplyRefused.GetAttempt(), k.PatchReplyRefused.GetReason())
 	case *glv1.RunEvent_TestsParsed:
 		if c := k.TestsParsed.GetCounts(); c.GetTotal() > 0 || c.GetIncomplete() {
 			r.println("      tests: %s", Counts(c))

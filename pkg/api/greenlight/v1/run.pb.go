@@ -1878,6 +1878,61 @@ func (x *LogCapped) GetStoredBytes() int64 {
 	return 0
 }
 
+// PatchReplyRefused says a client's PatchReply was not used: it answered
+// an attempt that was not requested (a reply that arrives before its
+// PatchRequested is kept for that attempt, not refused).
+type PatchReplyRefused struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Attempt       int32                  `protobuf:"varint,1,opt,name=attempt,proto3" json:"attempt,omitempty"`
+	Reason        string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PatchReplyRefused) Reset() {
+	*x = PatchReplyRefused{}
+	mi := &file_greenlight_v1_run_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PatchReplyRefused) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PatchReplyRefused) ProtoMessage() {}
+
+func (x *PatchReplyRefused) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_run_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PatchReplyRefused.ProtoReflect.Descriptor instead.
+func (*PatchReplyRefused) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *PatchReplyRefused) GetAttempt() int32 {
+	if x != nil {
+		return x.Attempt
+	}
+	return 0
+}
+
+func (x *PatchReplyRefused) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 // ResumeFrom tells a lagging watcher to re-attach from a seq.
 type ResumeFrom struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1889,7 +1944,7 @@ type ResumeFrom struct {
 
 func (x *ResumeFrom) Reset() {
 	*x = ResumeFrom{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[20]
+	mi := &file_greenlight_v1_run_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1901,7 +1956,7 @@ func (x *ResumeFrom) String() string {
 func (*ResumeFrom) ProtoMessage() {}
 
 func (x *ResumeFrom) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[20]
+	mi := &file_greenlight_v1_run_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1914,7 +1969,7 @@ func (x *ResumeFrom) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeFrom.ProtoReflect.Descriptor instead.
 func (*ResumeFrom) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{20}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ResumeFrom) GetAfterSeq() uint64 {
@@ -1957,6 +2012,7 @@ type RunEvent struct {
 	//	*RunEvent_RunFinished
 	//	*RunEvent_ResumeFrom
 	//	*RunEvent_LogCapped
+	//	*RunEvent_PatchReplyRefused
 	Kind          isRunEvent_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1964,7 +2020,7 @@ type RunEvent struct {
 
 func (x *RunEvent) Reset() {
 	*x = RunEvent{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[21]
+	mi := &file_greenlight_v1_run_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1976,7 +2032,7 @@ func (x *RunEvent) String() string {
 func (*RunEvent) ProtoMessage() {}
 
 func (x *RunEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[21]
+	mi := &file_greenlight_v1_run_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1989,7 +2045,7 @@ func (x *RunEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunEvent.ProtoReflect.Descriptor instead.
 func (*RunEvent) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{21}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *RunEvent) GetRunId() string {
@@ -2173,6 +2229,15 @@ func (x *RunEvent) GetLogCapped() *LogCapped {
 	return nil
 }
 
+func (x *RunEvent) GetPatchReplyRefused() *PatchReplyRefused {
+	if x != nil {
+		if x, ok := x.Kind.(*RunEvent_PatchReplyRefused); ok {
+			return x.PatchReplyRefused
+		}
+	}
+	return nil
+}
+
 type isRunEvent_Kind interface {
 	isRunEvent_Kind()
 }
@@ -2245,6 +2310,10 @@ type RunEvent_LogCapped struct {
 	LogCapped *LogCapped `protobuf:"bytes,26,opt,name=log_capped,json=logCapped,proto3,oneof"`
 }
 
+type RunEvent_PatchReplyRefused struct {
+	PatchReplyRefused *PatchReplyRefused `protobuf:"bytes,27,opt,name=patch_reply_refused,json=patchReplyRefused,proto3,oneof"`
+}
+
 func (*RunEvent_RunCreated) isRunEvent_Kind() {}
 
 func (*RunEvent_DiscoveryDone) isRunEvent_Kind() {}
@@ -2279,20 +2348,25 @@ func (*RunEvent_ResumeFrom) isRunEvent_Kind() {}
 
 func (*RunEvent_LogCapped) isRunEvent_Kind() {}
 
+func (*RunEvent_PatchReplyRefused) isRunEvent_Kind() {}
+
 // VerifyRequest starts a verification of a snapshot.
 type VerifyRequest struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	Snapshot *Digest                `protobuf:"bytes,1,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
 	Options  *VerifyOptions         `protobuf:"bytes,2,opt,name=options,proto3" json:"options,omitempty"`
 	// Informational: the directory the snapshot was packed from.
-	SourceDir     string `protobuf:"bytes,3,opt,name=source_dir,json=sourceDir,proto3" json:"source_dir,omitempty"`
+	SourceDir string `protobuf:"bytes,3,opt,name=source_dir,json=sourceDir,proto3" json:"source_dir,omitempty"`
+	// The run outlives the stream: a caller that goes away no longer cancels
+	// it (CancelRun does). Without it, dropping the stream cancels the run.
+	Detach        bool `protobuf:"varint,4,opt,name=detach,proto3" json:"detach,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *VerifyRequest) Reset() {
 	*x = VerifyRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[22]
+	mi := &file_greenlight_v1_run_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2304,7 +2378,7 @@ func (x *VerifyRequest) String() string {
 func (*VerifyRequest) ProtoMessage() {}
 
 func (x *VerifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[22]
+	mi := &file_greenlight_v1_run_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2317,7 +2391,7 @@ func (x *VerifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyRequest.ProtoReflect.Descriptor instead.
 func (*VerifyRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{22}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *VerifyRequest) GetSnapshot() *Digest {
@@ -2341,6 +2415,13 @@ func (x *VerifyRequest) GetSourceDir() string {
 	return ""
 }
 
+func (x *VerifyRequest) GetDetach() bool {
+	if x != nil {
+		return x.Detach
+	}
+	return false
+}
+
 // VerifyResponse is one event of the run.
 type VerifyResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2351,7 +2432,7 @@ type VerifyResponse struct {
 
 func (x *VerifyResponse) Reset() {
 	*x = VerifyResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[23]
+	mi := &file_greenlight_v1_run_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2363,7 +2444,7 @@ func (x *VerifyResponse) String() string {
 func (*VerifyResponse) ProtoMessage() {}
 
 func (x *VerifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[23]
+	mi := &file_greenlight_v1_run_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2376,7 +2457,7 @@ func (x *VerifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyResponse.ProtoReflect.Descriptor instead.
 func (*VerifyResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{23}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *VerifyResponse) GetEvent() *RunEvent {
@@ -2388,17 +2469,20 @@ func (x *VerifyResponse) GetEvent() *RunEvent {
 
 // FixStart begins a repair run.
 type FixStart struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Snapshot      *Digest                `protobuf:"bytes,1,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
-	Options       *FixOptions            `protobuf:"bytes,2,opt,name=options,proto3" json:"options,omitempty"`
-	SourceDir     string                 `protobuf:"bytes,3,opt,name=source_dir,json=sourceDir,proto3" json:"source_dir,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Snapshot  *Digest                `protobuf:"bytes,1,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
+	Options   *FixOptions            `protobuf:"bytes,2,opt,name=options,proto3" json:"options,omitempty"`
+	SourceDir string                 `protobuf:"bytes,3,opt,name=source_dir,json=sourceDir,proto3" json:"source_dir,omitempty"`
+	// The run outlives the stream (see VerifyRequest.detach). Not with the
+	// CLIENT provider, whose patches come over the stream.
+	Detach        bool `protobuf:"varint,4,opt,name=detach,proto3" json:"detach,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *FixStart) Reset() {
 	*x = FixStart{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[24]
+	mi := &file_greenlight_v1_run_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2410,7 +2494,7 @@ func (x *FixStart) String() string {
 func (*FixStart) ProtoMessage() {}
 
 func (x *FixStart) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[24]
+	mi := &file_greenlight_v1_run_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2423,7 +2507,7 @@ func (x *FixStart) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixStart.ProtoReflect.Descriptor instead.
 func (*FixStart) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{24}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *FixStart) GetSnapshot() *Digest {
@@ -2447,6 +2531,13 @@ func (x *FixStart) GetSourceDir() string {
 	return ""
 }
 
+func (x *FixStart) GetDetach() bool {
+	if x != nil {
+		return x.Detach
+	}
+	return false
+}
+
 // PatchReply answers a PatchRequested event (client provider).
 type PatchReply struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
@@ -2462,7 +2553,7 @@ type PatchReply struct {
 
 func (x *PatchReply) Reset() {
 	*x = PatchReply{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[25]
+	mi := &file_greenlight_v1_run_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2474,7 +2565,7 @@ func (x *PatchReply) String() string {
 func (*PatchReply) ProtoMessage() {}
 
 func (x *PatchReply) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[25]
+	mi := &file_greenlight_v1_run_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2487,7 +2578,7 @@ func (x *PatchReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchReply.ProtoReflect.Descriptor instead.
 func (*PatchReply) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{25}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *PatchReply) GetAttempt() int32 {
@@ -2532,7 +2623,7 @@ type FixRequest struct {
 
 func (x *FixRequest) Reset() {
 	*x = FixRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[26]
+	mi := &file_greenlight_v1_run_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2544,7 +2635,7 @@ func (x *FixRequest) String() string {
 func (*FixRequest) ProtoMessage() {}
 
 func (x *FixRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[26]
+	mi := &file_greenlight_v1_run_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2557,7 +2648,7 @@ func (x *FixRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixRequest.ProtoReflect.Descriptor instead.
 func (*FixRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{26}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *FixRequest) GetMsg() isFixRequest_Msg {
@@ -2611,7 +2702,7 @@ type FixResponse struct {
 
 func (x *FixResponse) Reset() {
 	*x = FixResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[27]
+	mi := &file_greenlight_v1_run_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2623,7 +2714,7 @@ func (x *FixResponse) String() string {
 func (*FixResponse) ProtoMessage() {}
 
 func (x *FixResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[27]
+	mi := &file_greenlight_v1_run_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2636,7 +2727,7 @@ func (x *FixResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixResponse.ProtoReflect.Descriptor instead.
 func (*FixResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{27}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *FixResponse) GetEvent() *RunEvent {
@@ -2658,7 +2749,7 @@ type WatchRunRequest struct {
 
 func (x *WatchRunRequest) Reset() {
 	*x = WatchRunRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[28]
+	mi := &file_greenlight_v1_run_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2670,7 +2761,7 @@ func (x *WatchRunRequest) String() string {
 func (*WatchRunRequest) ProtoMessage() {}
 
 func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[28]
+	mi := &file_greenlight_v1_run_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2683,7 +2774,7 @@ func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunRequest.ProtoReflect.Descriptor instead.
 func (*WatchRunRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{28}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *WatchRunRequest) GetRunId() string {
@@ -2710,7 +2801,7 @@ type WatchRunResponse struct {
 
 func (x *WatchRunResponse) Reset() {
 	*x = WatchRunResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[29]
+	mi := &file_greenlight_v1_run_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2722,7 +2813,7 @@ func (x *WatchRunResponse) String() string {
 func (*WatchRunResponse) ProtoMessage() {}
 
 func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[29]
+	mi := &file_greenlight_v1_run_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2735,7 +2826,7 @@ func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunResponse.ProtoReflect.Descriptor instead.
 func (*WatchRunResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{29}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *WatchRunResponse) GetEvent() *RunEvent {
@@ -2755,7 +2846,7 @@ type GetRunRequest struct {
 
 func (x *GetRunRequest) Reset() {
 	*x = GetRunRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[30]
+	mi := &file_greenlight_v1_run_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2767,7 +2858,7 @@ func (x *GetRunRequest) String() string {
 func (*GetRunRequest) ProtoMessage() {}
 
 func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[30]
+	mi := &file_greenlight_v1_run_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2780,7 +2871,7 @@ func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunRequest.ProtoReflect.Descriptor instead.
 func (*GetRunRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{30}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *GetRunRequest) GetRunId() string {
@@ -2800,7 +2891,7 @@ type GetRunResponse struct {
 
 func (x *GetRunResponse) Reset() {
 	*x = GetRunResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[31]
+	mi := &file_greenlight_v1_run_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2812,7 +2903,7 @@ func (x *GetRunResponse) String() string {
 func (*GetRunResponse) ProtoMessage() {}
 
 func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[31]
+	mi := &file_greenlight_v1_run_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2825,7 +2916,7 @@ func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunResponse.ProtoReflect.Descriptor instead.
 func (*GetRunResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{31}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *GetRunResponse) GetRun() *Run {
@@ -2848,7 +2939,7 @@ type ListRunsRequest struct {
 
 func (x *ListRunsRequest) Reset() {
 	*x = ListRunsRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[32]
+	mi := &file_greenlight_v1_run_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2860,7 +2951,7 @@ func (x *ListRunsRequest) String() string {
 func (*ListRunsRequest) ProtoMessage() {}
 
 func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[32]
+	mi := &file_greenlight_v1_run_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2873,7 +2964,7 @@ func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListRunsRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{32}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ListRunsRequest) GetStatuses() []RunStatus {
@@ -2908,7 +2999,7 @@ type ListRunsResponse struct {
 
 func (x *ListRunsResponse) Reset() {
 	*x = ListRunsResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[33]
+	mi := &file_greenlight_v1_run_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2920,7 +3011,7 @@ func (x *ListRunsResponse) String() string {
 func (*ListRunsResponse) ProtoMessage() {}
 
 func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[33]
+	mi := &file_greenlight_v1_run_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2933,7 +3024,7 @@ func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsResponse.ProtoReflect.Descriptor instead.
 func (*ListRunsResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{33}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ListRunsResponse) GetRuns() []*Run {
@@ -2960,7 +3051,7 @@ type DiscoverWorkspaceRequest struct {
 
 func (x *DiscoverWorkspaceRequest) Reset() {
 	*x = DiscoverWorkspaceRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[34]
+	mi := &file_greenlight_v1_run_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2972,7 +3063,7 @@ func (x *DiscoverWorkspaceRequest) String() string {
 func (*DiscoverWorkspaceRequest) ProtoMessage() {}
 
 func (x *DiscoverWorkspaceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[34]
+	mi := &file_greenlight_v1_run_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2985,7 +3076,7 @@ func (x *DiscoverWorkspaceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscoverWorkspaceRequest.ProtoReflect.Descriptor instead.
 func (*DiscoverWorkspaceRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{34}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *DiscoverWorkspaceRequest) GetSnapshot() *Digest {
@@ -3005,7 +3096,7 @@ type DiscoverWorkspaceResponse struct {
 
 func (x *DiscoverWorkspaceResponse) Reset() {
 	*x = DiscoverWorkspaceResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[35]
+	mi := &file_greenlight_v1_run_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3017,7 +3108,7 @@ func (x *DiscoverWorkspaceResponse) String() string {
 func (*DiscoverWorkspaceResponse) ProtoMessage() {}
 
 func (x *DiscoverWorkspaceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[35]
+	mi := &file_greenlight_v1_run_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3030,12 +3121,231 @@ func (x *DiscoverWorkspaceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscoverWorkspaceResponse.ProtoReflect.Descriptor instead.
 func (*DiscoverWorkspaceResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{35}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *DiscoverWorkspaceResponse) GetCapabilities() *Capabilities {
 	if x != nil {
 		return x.Capabilities
+	}
+	return nil
+}
+
+// StartRunRequest says what to start.
+type StartRunRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Kind:
+	//
+	//	*StartRunRequest_Verify
+	//	*StartRunRequest_Fix
+	Kind          isStartRunRequest_Kind `protobuf_oneof:"kind"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StartRunRequest) Reset() {
+	*x = StartRunRequest{}
+	mi := &file_greenlight_v1_run_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StartRunRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StartRunRequest) ProtoMessage() {}
+
+func (x *StartRunRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_run_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StartRunRequest.ProtoReflect.Descriptor instead.
+func (*StartRunRequest) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *StartRunRequest) GetKind() isStartRunRequest_Kind {
+	if x != nil {
+		return x.Kind
+	}
+	return nil
+}
+
+func (x *StartRunRequest) GetVerify() *VerifyRequest {
+	if x != nil {
+		if x, ok := x.Kind.(*StartRunRequest_Verify); ok {
+			return x.Verify
+		}
+	}
+	return nil
+}
+
+func (x *StartRunRequest) GetFix() *FixStart {
+	if x != nil {
+		if x, ok := x.Kind.(*StartRunRequest_Fix); ok {
+			return x.Fix
+		}
+	}
+	return nil
+}
+
+type isStartRunRequest_Kind interface {
+	isStartRunRequest_Kind()
+}
+
+type StartRunRequest_Verify struct {
+	Verify *VerifyRequest `protobuf:"bytes,1,opt,name=verify,proto3,oneof"`
+}
+
+type StartRunRequest_Fix struct {
+	Fix *FixStart `protobuf:"bytes,2,opt,name=fix,proto3,oneof"`
+}
+
+func (*StartRunRequest_Verify) isStartRunRequest_Kind() {}
+
+func (*StartRunRequest_Fix) isStartRunRequest_Kind() {}
+
+// StartRunResponse carries the created run (PENDING or RUNNING).
+type StartRunResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Run           *Run                   `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StartRunResponse) Reset() {
+	*x = StartRunResponse{}
+	mi := &file_greenlight_v1_run_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StartRunResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StartRunResponse) ProtoMessage() {}
+
+func (x *StartRunResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_run_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StartRunResponse.ProtoReflect.Descriptor instead.
+func (*StartRunResponse) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *StartRunResponse) GetRun() *Run {
+	if x != nil {
+		return x.Run
+	}
+	return nil
+}
+
+// CancelRunRequest names the run to cancel.
+type CancelRunRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RunId         string                 `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelRunRequest) Reset() {
+	*x = CancelRunRequest{}
+	mi := &file_greenlight_v1_run_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelRunRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelRunRequest) ProtoMessage() {}
+
+func (x *CancelRunRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_run_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelRunRequest.ProtoReflect.Descriptor instead.
+func (*CancelRunRequest) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *CancelRunRequest) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+// CancelRunResponse carries the run as it is after the cancel was asked:
+// a running one may still be finishing (watch it for RunFinished).
+type CancelRunResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Run           *Run                   `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelRunResponse) Reset() {
+	*x = CancelRunResponse{}
+	mi := &file_greenlight_v1_run_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelRunResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelRunResponse) ProtoMessage() {}
+
+func (x *CancelRunResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_run_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelRunResponse.ProtoReflect.Descriptor instead.
+func (*CancelRunResponse) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *CancelRunResponse) GetRun() *Run {
+	if x != nil {
+		return x.Run
 	}
 	return nil
 }
@@ -3208,11 +3518,15 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\tLogCapped\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n" +
 	"\x04step\x18\x02 \x01(\tR\x04step\x12!\n" +
-	"\fstored_bytes\x18\x03 \x01(\x03R\vstoredBytes\"A\n" +
+	"\fstored_bytes\x18\x03 \x01(\x03R\vstoredBytes\"E\n" +
+	"\x11PatchReplyRefused\x12\x18\n" +
+	"\aattempt\x18\x01 \x01(\x05R\aattempt\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"A\n" +
 	"\n" +
 	"ResumeFrom\x12\x1b\n" +
 	"\tafter_seq\x18\x01 \x01(\x04R\bafterSeq\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xf7\t\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xcb\n" +
+	"\n" +
 	"\bRunEvent\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x10\n" +
 	"\x03seq\x18\x02 \x01(\x04R\x03seq\x12.\n" +
@@ -3237,20 +3551,23 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\vresume_from\x18\x19 \x01(\v2\x19.greenlight.v1.ResumeFromH\x00R\n" +
 	"resumeFrom\x129\n" +
 	"\n" +
-	"log_capped\x18\x1a \x01(\v2\x18.greenlight.v1.LogCappedH\x00R\tlogCappedB\x06\n" +
-	"\x04kind\"\x99\x01\n" +
+	"log_capped\x18\x1a \x01(\v2\x18.greenlight.v1.LogCappedH\x00R\tlogCapped\x12R\n" +
+	"\x13patch_reply_refused\x18\x1b \x01(\v2 .greenlight.v1.PatchReplyRefusedH\x00R\x11patchReplyRefusedB\x06\n" +
+	"\x04kind\"\xb1\x01\n" +
 	"\rVerifyRequest\x121\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x15.greenlight.v1.DigestR\bsnapshot\x126\n" +
 	"\aoptions\x18\x02 \x01(\v2\x1c.greenlight.v1.VerifyOptionsR\aoptions\x12\x1d\n" +
 	"\n" +
-	"source_dir\x18\x03 \x01(\tR\tsourceDir\"?\n" +
+	"source_dir\x18\x03 \x01(\tR\tsourceDir\x12\x16\n" +
+	"\x06detach\x18\x04 \x01(\bR\x06detach\"?\n" +
 	"\x0eVerifyResponse\x12-\n" +
-	"\x05event\x18\x01 \x01(\v2\x17.greenlight.v1.RunEventR\x05event\"\x91\x01\n" +
+	"\x05event\x18\x01 \x01(\v2\x17.greenlight.v1.RunEventR\x05event\"\xa9\x01\n" +
 	"\bFixStart\x121\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x15.greenlight.v1.DigestR\bsnapshot\x123\n" +
 	"\aoptions\x18\x02 \x01(\v2\x19.greenlight.v1.FixOptionsR\aoptions\x12\x1d\n" +
 	"\n" +
-	"source_dir\x18\x03 \x01(\tR\tsourceDir\"\x81\x01\n" +
+	"source_dir\x18\x03 \x01(\tR\tsourceDir\x12\x16\n" +
+	"\x06detach\x18\x04 \x01(\bR\x06detach\"\x81\x01\n" +
 	"\n" +
 	"PatchReply\x12\x18\n" +
 	"\aattempt\x18\x01 \x01(\x05R\aattempt\x12\x14\n" +
@@ -3284,7 +3601,17 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\x18DiscoverWorkspaceRequest\x121\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x15.greenlight.v1.DigestR\bsnapshot\"\\\n" +
 	"\x19DiscoverWorkspaceResponse\x12?\n" +
-	"\fcapabilities\x18\x01 \x01(\v2\x1b.greenlight.v1.CapabilitiesR\fcapabilities*J\n" +
+	"\fcapabilities\x18\x01 \x01(\v2\x1b.greenlight.v1.CapabilitiesR\fcapabilities\"~\n" +
+	"\x0fStartRunRequest\x126\n" +
+	"\x06verify\x18\x01 \x01(\v2\x1c.greenlight.v1.VerifyRequestH\x00R\x06verify\x12+\n" +
+	"\x03fix\x18\x02 \x01(\v2\x17.greenlight.v1.FixStartH\x00R\x03fixB\x06\n" +
+	"\x04kind\"8\n" +
+	"\x10StartRunResponse\x12$\n" +
+	"\x03run\x18\x01 \x01(\v2\x12.greenlight.v1.RunR\x03run\")\n" +
+	"\x10CancelRunRequest\x12\x15\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\"9\n" +
+	"\x11CancelRunResponse\x12$\n" +
+	"\x03run\x18\x01 \x01(\v2\x12.greenlight.v1.RunR\x03run*J\n" +
 	"\aRunKind\x12\x18\n" +
 	"\x14RUN_KIND_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fRUN_KIND_VERIFY\x10\x01\x12\x10\n" +
@@ -3303,7 +3630,7 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\x14PROVIDER_KIND_CLIENT\x10\x01\x12\x18\n" +
 	"\x14PROVIDER_KIND_OPENAI\x10\x02\x12\x19\n" +
 	"\x15PROVIDER_KIND_COMMAND\x10\x03\x12\x18\n" +
-	"\x14PROVIDER_KIND_REPLAY\x10\x042\xe2\x03\n" +
+	"\x14PROVIDER_KIND_REPLAY\x10\x042\xff\x04\n" +
 	"\n" +
 	"RunService\x12G\n" +
 	"\x06Verify\x12\x1c.greenlight.v1.VerifyRequest\x1a\x1d.greenlight.v1.VerifyResponse0\x01\x12@\n" +
@@ -3311,7 +3638,9 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\bWatchRun\x12\x1e.greenlight.v1.WatchRunRequest\x1a\x1f.greenlight.v1.WatchRunResponse0\x01\x12E\n" +
 	"\x06GetRun\x12\x1c.greenlight.v1.GetRunRequest\x1a\x1d.greenlight.v1.GetRunResponse\x12K\n" +
 	"\bListRuns\x12\x1e.greenlight.v1.ListRunsRequest\x1a\x1f.greenlight.v1.ListRunsResponse\x12f\n" +
-	"\x11DiscoverWorkspace\x12'.greenlight.v1.DiscoverWorkspaceRequest\x1a(.greenlight.v1.DiscoverWorkspaceResponseBIZGgithub.com/greenlight-dev/greenlight/pkg/api/greenlight/v1;greenlightv1b\x06proto3"
+	"\x11DiscoverWorkspace\x12'.greenlight.v1.DiscoverWorkspaceRequest\x1a(.greenlight.v1.DiscoverWorkspaceResponse\x12K\n" +
+	"\bStartRun\x12\x1e.greenlight.v1.StartRunRequest\x1a\x1f.greenlight.v1.StartRunResponse\x12N\n" +
+	"\tCancelRun\x12\x1f.greenlight.v1.CancelRunRequest\x1a .greenlight.v1.CancelRunResponseBIZGgithub.com/greenlight-dev/greenlight/pkg/api/greenlight/v1;greenlightv1b\x06proto3"
 
 var (
 	file_greenlight_v1_run_proto_rawDescOnce sync.Once
@@ -3326,7 +3655,7 @@ func file_greenlight_v1_run_proto_rawDescGZIP() []byte {
 }
 
 var file_greenlight_v1_run_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_greenlight_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
+var file_greenlight_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
 var file_greenlight_v1_run_proto_goTypes = []any{
 	(RunKind)(0),                      // 0: greenlight.v1.RunKind
 	(RunStatus)(0),                    // 1: greenlight.v1.RunStatus
@@ -3351,101 +3680,106 @@ var file_greenlight_v1_run_proto_goTypes = []any{
 	(*PatchEvaluated)(nil),            // 20: greenlight.v1.PatchEvaluated
 	(*RunFinished)(nil),               // 21: greenlight.v1.RunFinished
 	(*LogCapped)(nil),                 // 22: greenlight.v1.LogCapped
-	(*ResumeFrom)(nil),                // 23: greenlight.v1.ResumeFrom
-	(*RunEvent)(nil),                  // 24: greenlight.v1.RunEvent
-	(*VerifyRequest)(nil),             // 25: greenlight.v1.VerifyRequest
-	(*VerifyResponse)(nil),            // 26: greenlight.v1.VerifyResponse
-	(*FixStart)(nil),                  // 27: greenlight.v1.FixStart
-	(*PatchReply)(nil),                // 28: greenlight.v1.PatchReply
-	(*FixRequest)(nil),                // 29: greenlight.v1.FixRequest
-	(*FixResponse)(nil),               // 30: greenlight.v1.FixResponse
-	(*WatchRunRequest)(nil),           // 31: greenlight.v1.WatchRunRequest
-	(*WatchRunResponse)(nil),          // 32: greenlight.v1.WatchRunResponse
-	(*GetRunRequest)(nil),             // 33: greenlight.v1.GetRunRequest
-	(*GetRunResponse)(nil),            // 34: greenlight.v1.GetRunResponse
-	(*ListRunsRequest)(nil),           // 35: greenlight.v1.ListRunsRequest
-	(*ListRunsResponse)(nil),          // 36: greenlight.v1.ListRunsResponse
-	(*DiscoverWorkspaceRequest)(nil),  // 37: greenlight.v1.DiscoverWorkspaceRequest
-	(*DiscoverWorkspaceResponse)(nil), // 38: greenlight.v1.DiscoverWorkspaceResponse
-	nil,                               // 39: greenlight.v1.VerifyOptions.LabelsEntry
-	nil,                               // 40: greenlight.v1.VerifyOptions.ImagesEntry
-	(*durationpb.Duration)(nil),       // 41: google.protobuf.Duration
-	(*Limits)(nil),                    // 42: greenlight.v1.Limits
-	(*CommandSelection)(nil),          // 43: greenlight.v1.CommandSelection
-	(*Digest)(nil),                    // 44: greenlight.v1.Digest
-	(*timestamppb.Timestamp)(nil),     // 45: google.protobuf.Timestamp
-	(*Result)(nil),                    // 46: greenlight.v1.Result
-	(*PatchOutcome)(nil),              // 47: greenlight.v1.PatchOutcome
-	(*Usage)(nil),                     // 48: greenlight.v1.Usage
-	(*Transitions)(nil),               // 49: greenlight.v1.Transitions
-	(*TestInventory)(nil),             // 50: greenlight.v1.TestInventory
-	(*Capabilities)(nil),              // 51: greenlight.v1.Capabilities
-	(*Pipeline)(nil),                  // 52: greenlight.v1.Pipeline
-	(*TestCounts)(nil),                // 53: greenlight.v1.TestCounts
-	(*Failure)(nil),                   // 54: greenlight.v1.Failure
-	(*Score)(nil),                     // 55: greenlight.v1.Score
-	(*TierSelection)(nil),             // 56: greenlight.v1.TierSelection
-	(Tier)(0),                         // 57: greenlight.v1.Tier
-	(*CodeWindow)(nil),                // 58: greenlight.v1.CodeWindow
-	(*StepStarted)(nil),               // 59: greenlight.v1.StepStarted
-	(*LogChunk)(nil),                  // 60: greenlight.v1.LogChunk
-	(*StepFinished)(nil),              // 61: greenlight.v1.StepFinished
+	(*PatchReplyRefused)(nil),         // 23: greenlight.v1.PatchReplyRefused
+	(*ResumeFrom)(nil),                // 24: greenlight.v1.ResumeFrom
+	(*RunEvent)(nil),                  // 25: greenlight.v1.RunEvent
+	(*VerifyRequest)(nil),             // 26: greenlight.v1.VerifyRequest
+	(*VerifyResponse)(nil),            // 27: greenlight.v1.VerifyResponse
+	(*FixStart)(nil),                  // 28: greenlight.v1.FixStart
+	(*PatchReply)(nil),                // 29: greenlight.v1.PatchReply
+	(*FixRequest)(nil),                // 30: greenlight.v1.FixRequest
+	(*FixResponse)(nil),               // 31: greenlight.v1.FixResponse
+	(*WatchRunRequest)(nil),           // 32: greenlight.v1.WatchRunRequest
+	(*WatchRunResponse)(nil),          // 33: greenlight.v1.WatchRunResponse
+	(*GetRunRequest)(nil),             // 34: greenlight.v1.GetRunRequest
+	(*GetRunResponse)(nil),            // 35: greenlight.v1.GetRunResponse
+	(*ListRunsRequest)(nil),           // 36: greenlight.v1.ListRunsRequest
+	(*ListRunsResponse)(nil),          // 37: greenlight.v1.ListRunsResponse
+	(*DiscoverWorkspaceRequest)(nil),  // 38: greenlight.v1.DiscoverWorkspaceRequest
+	(*DiscoverWorkspaceResponse)(nil), // 39: greenlight.v1.DiscoverWorkspaceResponse
+	(*StartRunRequest)(nil),           // 40: greenlight.v1.StartRunRequest
+	(*StartRunResponse)(nil),          // 41: greenlight.v1.StartRunResponse
+	(*CancelRunRequest)(nil),          // 42: greenlight.v1.CancelRunRequest
+	(*CancelRunResponse)(nil),         // 43: greenlight.v1.CancelRunResponse
+	nil,                               // 44: greenlight.v1.VerifyOptions.LabelsEntry
+	nil,                               // 45: greenlight.v1.VerifyOptions.ImagesEntry
+	(*durationpb.Duration)(nil),       // 46: google.protobuf.Duration
+	(*Limits)(nil),                    // 47: greenlight.v1.Limits
+	(*CommandSelection)(nil),          // 48: greenlight.v1.CommandSelection
+	(*Digest)(nil),                    // 49: greenlight.v1.Digest
+	(*timestamppb.Timestamp)(nil),     // 50: google.protobuf.Timestamp
+	(*Result)(nil),                    // 51: greenlight.v1.Result
+	(*PatchOutcome)(nil),              // 52: greenlight.v1.PatchOutcome
+	(*Usage)(nil),                     // 53: greenlight.v1.Usage
+	(*Transitions)(nil),               // 54: greenlight.v1.Transitions
+	(*TestInventory)(nil),             // 55: greenlight.v1.TestInventory
+	(*Capabilities)(nil),              // 56: greenlight.v1.Capabilities
+	(*Pipeline)(nil),                  // 57: greenlight.v1.Pipeline
+	(*TestCounts)(nil),                // 58: greenlight.v1.TestCounts
+	(*Failure)(nil),                   // 59: greenlight.v1.Failure
+	(*Score)(nil),                     // 60: greenlight.v1.Score
+	(*TierSelection)(nil),             // 61: greenlight.v1.TierSelection
+	(Tier)(0),                         // 62: greenlight.v1.Tier
+	(*CodeWindow)(nil),                // 63: greenlight.v1.CodeWindow
+	(*StepStarted)(nil),               // 64: greenlight.v1.StepStarted
+	(*LogChunk)(nil),                  // 65: greenlight.v1.LogChunk
+	(*StepFinished)(nil),              // 66: greenlight.v1.StepFinished
 }
 var file_greenlight_v1_run_proto_depIdxs = []int32{
-	41, // 0: greenlight.v1.VerifyOptions.time_budget:type_name -> google.protobuf.Duration
-	42, // 1: greenlight.v1.VerifyOptions.limits:type_name -> greenlight.v1.Limits
-	43, // 2: greenlight.v1.VerifyOptions.selection:type_name -> greenlight.v1.CommandSelection
-	39, // 3: greenlight.v1.VerifyOptions.labels:type_name -> greenlight.v1.VerifyOptions.LabelsEntry
-	40, // 4: greenlight.v1.VerifyOptions.images:type_name -> greenlight.v1.VerifyOptions.ImagesEntry
+	46, // 0: greenlight.v1.VerifyOptions.time_budget:type_name -> google.protobuf.Duration
+	47, // 1: greenlight.v1.VerifyOptions.limits:type_name -> greenlight.v1.Limits
+	48, // 2: greenlight.v1.VerifyOptions.selection:type_name -> greenlight.v1.CommandSelection
+	44, // 3: greenlight.v1.VerifyOptions.labels:type_name -> greenlight.v1.VerifyOptions.LabelsEntry
+	45, // 4: greenlight.v1.VerifyOptions.images:type_name -> greenlight.v1.VerifyOptions.ImagesEntry
 	2,  // 5: greenlight.v1.ProviderConfig.kind:type_name -> greenlight.v1.ProviderKind
-	41, // 6: greenlight.v1.ProviderConfig.timeout:type_name -> google.protobuf.Duration
+	46, // 6: greenlight.v1.ProviderConfig.timeout:type_name -> google.protobuf.Duration
 	3,  // 7: greenlight.v1.FixOptions.verify:type_name -> greenlight.v1.VerifyOptions
 	4,  // 8: greenlight.v1.FixOptions.provider:type_name -> greenlight.v1.ProviderConfig
-	41, // 9: greenlight.v1.FixOptions.time_budget:type_name -> google.protobuf.Duration
+	46, // 9: greenlight.v1.FixOptions.time_budget:type_name -> google.protobuf.Duration
 	5,  // 10: greenlight.v1.FixOptions.guardrails:type_name -> greenlight.v1.Guardrails
 	7,  // 11: greenlight.v1.FixOptions.targets:type_name -> greenlight.v1.FixTargets
 	0,  // 12: greenlight.v1.Run.kind:type_name -> greenlight.v1.RunKind
 	1,  // 13: greenlight.v1.Run.status:type_name -> greenlight.v1.RunStatus
-	44, // 14: greenlight.v1.Run.snapshot:type_name -> greenlight.v1.Digest
-	44, // 15: greenlight.v1.Run.current_snapshot:type_name -> greenlight.v1.Digest
+	49, // 14: greenlight.v1.Run.snapshot:type_name -> greenlight.v1.Digest
+	49, // 15: greenlight.v1.Run.current_snapshot:type_name -> greenlight.v1.Digest
 	3,  // 16: greenlight.v1.Run.verify_options:type_name -> greenlight.v1.VerifyOptions
 	6,  // 17: greenlight.v1.Run.fix_options:type_name -> greenlight.v1.FixOptions
-	45, // 18: greenlight.v1.Run.created_at:type_name -> google.protobuf.Timestamp
-	45, // 19: greenlight.v1.Run.started_at:type_name -> google.protobuf.Timestamp
-	45, // 20: greenlight.v1.Run.finished_at:type_name -> google.protobuf.Timestamp
-	46, // 21: greenlight.v1.Run.result:type_name -> greenlight.v1.Result
-	47, // 22: greenlight.v1.Run.patches:type_name -> greenlight.v1.PatchOutcome
+	50, // 18: greenlight.v1.Run.created_at:type_name -> google.protobuf.Timestamp
+	50, // 19: greenlight.v1.Run.started_at:type_name -> google.protobuf.Timestamp
+	50, // 20: greenlight.v1.Run.finished_at:type_name -> google.protobuf.Timestamp
+	51, // 21: greenlight.v1.Run.result:type_name -> greenlight.v1.Result
+	52, // 22: greenlight.v1.Run.patches:type_name -> greenlight.v1.PatchOutcome
 	9,  // 23: greenlight.v1.Run.metrics:type_name -> greenlight.v1.FixMetrics
-	41, // 24: greenlight.v1.FixMetrics.time_to_green:type_name -> google.protobuf.Duration
-	48, // 25: greenlight.v1.FixMetrics.usage:type_name -> greenlight.v1.Usage
-	49, // 26: greenlight.v1.FixMetrics.transitions:type_name -> greenlight.v1.Transitions
-	50, // 27: greenlight.v1.FixMetrics.baseline_inventory:type_name -> greenlight.v1.TestInventory
+	46, // 24: greenlight.v1.FixMetrics.time_to_green:type_name -> google.protobuf.Duration
+	53, // 25: greenlight.v1.FixMetrics.usage:type_name -> greenlight.v1.Usage
+	54, // 26: greenlight.v1.FixMetrics.transitions:type_name -> greenlight.v1.Transitions
+	55, // 27: greenlight.v1.FixMetrics.baseline_inventory:type_name -> greenlight.v1.TestInventory
 	8,  // 28: greenlight.v1.RunCreated.run:type_name -> greenlight.v1.Run
-	51, // 29: greenlight.v1.DiscoveryDone.capabilities:type_name -> greenlight.v1.Capabilities
-	52, // 30: greenlight.v1.DiscoveryDone.pipeline:type_name -> greenlight.v1.Pipeline
-	53, // 31: greenlight.v1.TestsParsed.counts:type_name -> greenlight.v1.TestCounts
-	54, // 32: greenlight.v1.TestsParsed.failures:type_name -> greenlight.v1.Failure
-	55, // 33: greenlight.v1.VerificationDone.score:type_name -> greenlight.v1.Score
-	41, // 34: greenlight.v1.VerificationDone.duration:type_name -> google.protobuf.Duration
-	56, // 35: greenlight.v1.VerificationDone.tiers:type_name -> greenlight.v1.TierSelection
-	57, // 36: greenlight.v1.TierSkipped.tier:type_name -> greenlight.v1.Tier
-	44, // 37: greenlight.v1.RoundStarted.snapshot:type_name -> greenlight.v1.Digest
-	54, // 38: greenlight.v1.PatchRequest.failures:type_name -> greenlight.v1.Failure
-	58, // 39: greenlight.v1.PatchRequest.windows:type_name -> greenlight.v1.CodeWindow
+	56, // 29: greenlight.v1.DiscoveryDone.capabilities:type_name -> greenlight.v1.Capabilities
+	57, // 30: greenlight.v1.DiscoveryDone.pipeline:type_name -> greenlight.v1.Pipeline
+	58, // 31: greenlight.v1.TestsParsed.counts:type_name -> greenlight.v1.TestCounts
+	59, // 32: greenlight.v1.TestsParsed.failures:type_name -> greenlight.v1.Failure
+	60, // 33: greenlight.v1.VerificationDone.score:type_name -> greenlight.v1.Score
+	46, // 34: greenlight.v1.VerificationDone.duration:type_name -> google.protobuf.Duration
+	61, // 35: greenlight.v1.VerificationDone.tiers:type_name -> greenlight.v1.TierSelection
+	62, // 36: greenlight.v1.TierSkipped.tier:type_name -> greenlight.v1.Tier
+	49, // 37: greenlight.v1.RoundStarted.snapshot:type_name -> greenlight.v1.Digest
+	59, // 38: greenlight.v1.PatchRequest.failures:type_name -> greenlight.v1.Failure
+	63, // 39: greenlight.v1.PatchRequest.windows:type_name -> greenlight.v1.CodeWindow
 	5,  // 40: greenlight.v1.PatchRequest.constraints:type_name -> greenlight.v1.Guardrails
 	18, // 41: greenlight.v1.PatchRequested.request:type_name -> greenlight.v1.PatchRequest
-	47, // 42: greenlight.v1.PatchEvaluated.outcome:type_name -> greenlight.v1.PatchOutcome
+	52, // 42: greenlight.v1.PatchEvaluated.outcome:type_name -> greenlight.v1.PatchOutcome
 	1,  // 43: greenlight.v1.RunFinished.status:type_name -> greenlight.v1.RunStatus
-	46, // 44: greenlight.v1.RunFinished.result:type_name -> greenlight.v1.Result
+	51, // 44: greenlight.v1.RunFinished.result:type_name -> greenlight.v1.Result
 	9,  // 45: greenlight.v1.RunFinished.metrics:type_name -> greenlight.v1.FixMetrics
-	45, // 46: greenlight.v1.RunEvent.time:type_name -> google.protobuf.Timestamp
+	50, // 46: greenlight.v1.RunEvent.time:type_name -> google.protobuf.Timestamp
 	10, // 47: greenlight.v1.RunEvent.run_created:type_name -> greenlight.v1.RunCreated
 	11, // 48: greenlight.v1.RunEvent.discovery_done:type_name -> greenlight.v1.DiscoveryDone
-	59, // 49: greenlight.v1.RunEvent.step_started:type_name -> greenlight.v1.StepStarted
-	60, // 50: greenlight.v1.RunEvent.log_chunk:type_name -> greenlight.v1.LogChunk
-	61, // 51: greenlight.v1.RunEvent.step_finished:type_name -> greenlight.v1.StepFinished
+	64, // 49: greenlight.v1.RunEvent.step_started:type_name -> greenlight.v1.StepStarted
+	65, // 50: greenlight.v1.RunEvent.log_chunk:type_name -> greenlight.v1.LogChunk
+	66, // 51: greenlight.v1.RunEvent.step_finished:type_name -> greenlight.v1.StepFinished
 	12, // 52: greenlight.v1.RunEvent.tests_parsed:type_name -> greenlight.v1.TestsParsed
-	55, // 53: greenlight.v1.RunEvent.score:type_name -> greenlight.v1.Score
+	60, // 53: greenlight.v1.RunEvent.score:type_name -> greenlight.v1.Score
 	13, // 54: greenlight.v1.RunEvent.verification_done:type_name -> greenlight.v1.VerificationDone
 	14, // 55: greenlight.v1.RunEvent.verify_failed_retry:type_name -> greenlight.v1.VerifyFailedRetry
 	15, // 56: greenlight.v1.RunEvent.verify_failed_max_retries:type_name -> greenlight.v1.VerifyFailedMaxRetries
@@ -3454,40 +3788,49 @@ var file_greenlight_v1_run_proto_depIdxs = []int32{
 	19, // 59: greenlight.v1.RunEvent.patch_requested:type_name -> greenlight.v1.PatchRequested
 	20, // 60: greenlight.v1.RunEvent.patch_evaluated:type_name -> greenlight.v1.PatchEvaluated
 	21, // 61: greenlight.v1.RunEvent.run_finished:type_name -> greenlight.v1.RunFinished
-	23, // 62: greenlight.v1.RunEvent.resume_from:type_name -> greenlight.v1.ResumeFrom
+	24, // 62: greenlight.v1.RunEvent.resume_from:type_name -> greenlight.v1.ResumeFrom
 	22, // 63: greenlight.v1.RunEvent.log_capped:type_name -> greenlight.v1.LogCapped
-	44, // 64: greenlight.v1.VerifyRequest.snapshot:type_name -> greenlight.v1.Digest
-	3,  // 65: greenlight.v1.VerifyRequest.options:type_name -> greenlight.v1.VerifyOptions
-	24, // 66: greenlight.v1.VerifyResponse.event:type_name -> greenlight.v1.RunEvent
-	44, // 67: greenlight.v1.FixStart.snapshot:type_name -> greenlight.v1.Digest
-	6,  // 68: greenlight.v1.FixStart.options:type_name -> greenlight.v1.FixOptions
-	48, // 69: greenlight.v1.PatchReply.usage:type_name -> greenlight.v1.Usage
-	27, // 70: greenlight.v1.FixRequest.start:type_name -> greenlight.v1.FixStart
-	28, // 71: greenlight.v1.FixRequest.patch:type_name -> greenlight.v1.PatchReply
-	24, // 72: greenlight.v1.FixResponse.event:type_name -> greenlight.v1.RunEvent
-	24, // 73: greenlight.v1.WatchRunResponse.event:type_name -> greenlight.v1.RunEvent
-	8,  // 74: greenlight.v1.GetRunResponse.run:type_name -> greenlight.v1.Run
-	1,  // 75: greenlight.v1.ListRunsRequest.statuses:type_name -> greenlight.v1.RunStatus
-	8,  // 76: greenlight.v1.ListRunsResponse.runs:type_name -> greenlight.v1.Run
-	44, // 77: greenlight.v1.DiscoverWorkspaceRequest.snapshot:type_name -> greenlight.v1.Digest
-	51, // 78: greenlight.v1.DiscoverWorkspaceResponse.capabilities:type_name -> greenlight.v1.Capabilities
-	25, // 79: greenlight.v1.RunService.Verify:input_type -> greenlight.v1.VerifyRequest
-	29, // 80: greenlight.v1.RunService.Fix:input_type -> greenlight.v1.FixRequest
-	31, // 81: greenlight.v1.RunService.WatchRun:input_type -> greenlight.v1.WatchRunRequest
-	33, // 82: greenlight.v1.RunService.GetRun:input_type -> greenlight.v1.GetRunRequest
-	35, // 83: greenlight.v1.RunService.ListRuns:input_type -> greenlight.v1.ListRunsRequest
-	37, // 84: greenlight.v1.RunService.DiscoverWorkspace:input_type -> greenlight.v1.DiscoverWorkspaceRequest
-	26, // 85: greenlight.v1.RunService.Verify:output_type -> greenlight.v1.VerifyResponse
-	30, // 86: greenlight.v1.RunService.Fix:output_type -> greenlight.v1.FixResponse
-	32, // 87: greenlight.v1.RunService.WatchRun:output_type -> greenlight.v1.WatchRunResponse
-	34, // 88: greenlight.v1.RunService.GetRun:output_type -> greenlight.v1.GetRunResponse
-	36, // 89: greenlight.v1.RunService.ListRuns:output_type -> greenlight.v1.ListRunsResponse
-	38, // 90: greenlight.v1.RunService.DiscoverWorkspace:output_type -> greenlight.v1.DiscoverWorkspaceResponse
-	85, // [85:91] is the sub-list for method output_type
-	79, // [79:85] is the sub-list for method input_type
-	79, // [79:79] is the sub-list for extension type_name
-	79, // [79:79] is the sub-list for extension extendee
-	0,  // [0:79] is the sub-list for field type_name
+	23, // 64: greenlight.v1.RunEvent.patch_reply_refused:type_name -> greenlight.v1.PatchReplyRefused
+	49, // 65: greenlight.v1.VerifyRequest.snapshot:type_name -> greenlight.v1.Digest
+	3,  // 66: greenlight.v1.VerifyRequest.options:type_name -> greenlight.v1.VerifyOptions
+	25, // 67: greenlight.v1.VerifyResponse.event:type_name -> greenlight.v1.RunEvent
+	49, // 68: greenlight.v1.FixStart.snapshot:type_name -> greenlight.v1.Digest
+	6,  // 69: greenlight.v1.FixStart.options:type_name -> greenlight.v1.FixOptions
+	53, // 70: greenlight.v1.PatchReply.usage:type_name -> greenlight.v1.Usage
+	28, // 71: greenlight.v1.FixRequest.start:type_name -> greenlight.v1.FixStart
+	29, // 72: greenlight.v1.FixRequest.patch:type_name -> greenlight.v1.PatchReply
+	25, // 73: greenlight.v1.FixResponse.event:type_name -> greenlight.v1.RunEvent
+	25, // 74: greenlight.v1.WatchRunResponse.event:type_name -> greenlight.v1.RunEvent
+	8,  // 75: greenlight.v1.GetRunResponse.run:type_name -> greenlight.v1.Run
+	1,  // 76: greenlight.v1.ListRunsRequest.statuses:type_name -> greenlight.v1.RunStatus
+	8,  // 77: greenlight.v1.ListRunsResponse.runs:type_name -> greenlight.v1.Run
+	49, // 78: greenlight.v1.DiscoverWorkspaceRequest.snapshot:type_name -> greenlight.v1.Digest
+	56, // 79: greenlight.v1.DiscoverWorkspaceResponse.capabilities:type_name -> greenlight.v1.Capabilities
+	26, // 80: greenlight.v1.StartRunRequest.verify:type_name -> greenlight.v1.VerifyRequest
+	28, // 81: greenlight.v1.StartRunRequest.fix:type_name -> greenlight.v1.FixStart
+	8,  // 82: greenlight.v1.StartRunResponse.run:type_name -> greenlight.v1.Run
+	8,  // 83: greenlight.v1.CancelRunResponse.run:type_name -> greenlight.v1.Run
+	26, // 84: greenlight.v1.RunService.Verify:input_type -> greenlight.v1.VerifyRequest
+	30, // 85: greenlight.v1.RunService.Fix:input_type -> greenlight.v1.FixRequest
+	32, // 86: greenlight.v1.RunService.WatchRun:input_type -> greenlight.v1.WatchRunRequest
+	34, // 87: greenlight.v1.RunService.GetRun:input_type -> greenlight.v1.GetRunRequest
+	36, // 88: greenlight.v1.RunService.ListRuns:input_type -> greenlight.v1.ListRunsRequest
+	38, // 89: greenlight.v1.RunService.DiscoverWorkspace:input_type -> greenlight.v1.DiscoverWorkspaceRequest
+	40, // 90: greenlight.v1.RunService.StartRun:input_type -> greenlight.v1.StartRunRequest
+	42, // 91: greenlight.v1.RunService.CancelRun:input_type -> greenlight.v1.CancelRunRequest
+	27, // 92: greenlight.v1.RunService.Verify:output_type -> greenlight.v1.VerifyResponse
+	31, // 93: greenlight.v1.RunService.Fix:output_type -> greenlight.v1.FixResponse
+	33, // 94: greenlight.v1.RunService.WatchRun:output_type -> greenlight.v1.WatchRunResponse
+	35, // 95: greenlight.v1.RunService.GetRun:output_type -> greenlight.v1.GetRunResponse
+	37, // 96: greenlight.v1.RunService.ListRuns:output_type -> greenlight.v1.ListRunsResponse
+	39, // 97: greenlight.v1.RunService.DiscoverWorkspace:output_type -> greenlight.v1.DiscoverWorkspaceResponse
+	41, // 98: greenlight.v1.RunService.StartRun:output_type -> greenlight.v1.StartRunResponse
+	43, // 99: greenlight.v1.RunService.CancelRun:output_type -> greenlight.v1.CancelRunResponse
+	92, // [92:100] is the sub-list for method output_type
+	84, // [84:92] is the sub-list for method input_type
+	84, // [84:84] is the sub-list for extension type_name
+	84, // [84:84] is the sub-list for extension extendee
+	0,  // [0:84] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_run_proto_init() }
@@ -3497,7 +3840,7 @@ func file_greenlight_v1_run_proto_init() {
 	}
 	file_greenlight_v1_events_proto_init()
 	file_greenlight_v1_types_proto_init()
-	file_greenlight_v1_run_proto_msgTypes[21].OneofWrappers = []any{
+	file_greenlight_v1_run_proto_msgTypes[22].OneofWrappers = []any{
 		(*RunEvent_RunCreated)(nil),
 		(*RunEvent_DiscoveryDone)(nil),
 		(*RunEvent_StepStarted)(nil),
@@ -3515,10 +3858,15 @@ func file_greenlight_v1_run_proto_init() {
 		(*RunEvent_RunFinished)(nil),
 		(*RunEvent_ResumeFrom)(nil),
 		(*RunEvent_LogCapped)(nil),
+		(*RunEvent_PatchReplyRefused)(nil),
 	}
-	file_greenlight_v1_run_proto_msgTypes[26].OneofWrappers = []any{
+	file_greenlight_v1_run_proto_msgTypes[27].OneofWrappers = []any{
 		(*FixRequest_Start)(nil),
 		(*FixRequest_Patch)(nil),
+	}
+	file_greenlight_v1_run_proto_msgTypes[37].OneofWrappers = []any{
+		(*StartRunRequest_Verify)(nil),
+		(*StartRunRequest_Fix)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -3526,7 +3874,7 @@ func file_greenlight_v1_run_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_greenlight_v1_run_proto_rawDesc), len(file_greenlight_v1_run_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   38,
+			NumMessages:   43,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -25,6 +25,8 @@ const (
 	RunService_GetRun_FullMethodName            = "/greenlight.v1.RunService/GetRun"
 	RunService_ListRuns_FullMethodName          = "/greenlight.v1.RunService/ListRuns"
 	RunService_DiscoverWorkspace_FullMethodName = "/greenlight.v1.RunService/DiscoverWorkspace"
+	RunService_StartRun_FullMethodName          = "/greenlight.v1.RunService/StartRun"
+	RunService_CancelRun_FullMethodName         = "/greenlight.v1.RunService/CancelRun"
 )
 
 // RunServiceClient is the client API for RunService service.
@@ -49,6 +51,15 @@ type RunServiceClient interface {
 	ListRuns(ctx context.Context, in *ListRunsRequest, opts ...grpc.CallOption) (*ListRunsResponse, error)
 	// DiscoverWorkspace returns the capabilities of a snapshot (capabilities.json).
 	DiscoverWorkspace(ctx context.Context, in *DiscoverWorkspaceRequest, opts ...grpc.CallOption) (*DiscoverWorkspaceResponse, error)
+	// StartRun creates a verify or fix run and returns at once, without a
+	// stream to hold: the run goes on whatever the caller does. Follow it with
+	// WatchRun, read it with GetRun, stop it with CancelRun. A detached fix
+	// cannot use the CLIENT provider (nobody is on a stream to answer).
+	StartRun(ctx context.Context, in *StartRunRequest, opts ...grpc.CallOption) (*StartRunResponse, error)
+	// CancelRun stops a pending or running run, which finishes CANCELED with
+	// its events so far kept. Cancelling a finished run changes nothing and
+	// returns it as it is.
+	CancelRun(ctx context.Context, in *CancelRunRequest, opts ...grpc.CallOption) (*CancelRunResponse, error)
 }
 
 type runServiceClient struct {
@@ -140,6 +151,26 @@ func (c *runServiceClient) DiscoverWorkspace(ctx context.Context, in *DiscoverWo
 	return out, nil
 }
 
+func (c *runServiceClient) StartRun(ctx context.Context, in *StartRunRequest, opts ...grpc.CallOption) (*StartRunResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(StartRunResponse)
+	err := c.cc.Invoke(ctx, RunService_StartRun_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *runServiceClient) CancelRun(ctx context.Context, in *CancelRunRequest, opts ...grpc.CallOption) (*CancelRunResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CancelRunResponse)
+	err := c.cc.Invoke(ctx, RunService_CancelRun_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // RunServiceServer is the server API for RunService service.
 // All implementations must embed UnimplementedRunServiceServer
 // for forward compatibility.
@@ -162,6 +193,15 @@ type RunServiceServer interface {
 	ListRuns(context.Context, *ListRunsRequest) (*ListRunsResponse, error)
 	// DiscoverWorkspace returns the capabilities of a snapshot (capabilities.json).
 	DiscoverWorkspace(context.Context, *DiscoverWorkspaceRequest) (*DiscoverWorkspaceResponse, error)
+	// StartRun creates a verify or fix run and returns at once, without a
+	// stream to hold: the run goes on whatever the caller does. Follow it with
+	// WatchRun, read it with GetRun, stop it with CancelRun. A detached fix
+	// cannot use the CLIENT provider (nobody is on a stream to answer).
+	StartRun(context.Context, *StartRunRequest) (*StartRunResponse, error)
+	// CancelRun stops a pending or running run, which finishes CANCELED with
+	// its events so far kept. Cancelling a finished run changes nothing and
+	// returns it as it is.
+	CancelRun(context.Context, *CancelRunRequest) (*CancelRunResponse, error)
 	mustEmbedUnimplementedRunServiceServer()
 }
 
@@ -189,6 +229,12 @@ func (UnimplementedRunServiceServer) ListRuns(context.Context, *ListRunsRequest)
 }
 func (UnimplementedRunServiceServer) DiscoverWorkspace(context.Context, *DiscoverWorkspaceRequest) (*DiscoverWorkspaceResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method DiscoverWorkspace not implemented")
+}
+func (UnimplementedRunServiceServer) StartRun(context.Context, *StartRunRequest) (*StartRunResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method StartRun not implemented")
+}
+func (UnimplementedRunServiceServer) CancelRun(context.Context, *CancelRunRequest) (*CancelRunResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CancelRun not implemented")
 }
 func (UnimplementedRunServiceServer) mustEmbedUnimplementedRunServiceServer() {}
 func (UnimplementedRunServiceServer) testEmbeddedByValue()                    {}
@@ -294,6 +340,42 @@ func _RunService_DiscoverWorkspace_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _RunService_StartRun_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(StartRunRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RunServiceServer).StartRun(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: RunService_StartRun_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RunServiceServer).StartRun(ctx, req.(*StartRunRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _RunService_CancelRun_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CancelRunRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RunServiceServer).CancelRun(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: RunService_CancelRun_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RunServiceServer).CancelRun(ctx, req.(*CancelRunRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // RunService_ServiceDesc is the grpc.ServiceDesc for RunService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -312,6 +394,14 @@ var RunService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DiscoverWorkspace",
 			Handler:    _RunService_DiscoverWorkspace_Handler,
+		},
+		{
+			MethodName: "StartRun",
+			Handler:    _RunService_StartRun_Handler,
+		},
+		{
+			MethodName: "CancelRun",
+			Handler:    _RunService_CancelRun_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -21,7 +21,6 @@ import (
 	"regexp"
 	"strings"
 
-
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
 	"github.com/greenlight-dev/greenlight/pkg/contract"

@@ -105,6 +105,8 @@ func noteText(ev *glv1.RunEvent) string {
 	case *glv1.RunEvent_LogCapped:
 		c := k.LogCapped
 		return fmt.Sprintf("Live output of %s capped at %d bytes; the step's full log link has the rest", c.GetStep(), c.GetStoredBytes())
+	case *glv1.RunEvent_PatchReplyRefused:
+		return fmt.Sprintf("Patch reply for attempt %d refused: %s", k.PatchReplyRefused.GetAttempt(), k.PatchReplyRefused.GetReason())
 	case *glv1.RunEvent_RoundStarted:
 		return fmt.Sprintf("Repair round %d started", k.RoundStarted.GetRound())
 	case *glv1.RunEvent_PatchRequested:

@@ -23,6 +23,8 @@ type Engine struct {
 	mu     sync.Mutex
 	closed bool
 	runs   sync.WaitGroup
+	// live holds each run of this process by id (CancelRun).
+	live map[string]liveRun
 }
 
 // New returns an engine. Every Deps field but Providers is required.
@@ -53,24 +55,46 @@ func (e *Engine) Close() {
 	e.runs.Wait()
 }
 
-// launch starts fn as a run in the background. The run's context ends when
-// the caller's ctx or the engine ends; done is closed when fn returned.
-func (e *Engine) launch(ctx context.Context, fn func(ctx context.Context)) (<-chan struct{}, error) {
+// launch starts fn as run id in the background. The run's context ends
+// when the caller's ctx ends (unless it is Detached), the engine closes or
+// CancelRun names it; done is closed when fn returned.
+func (e *Engine) launch(ctx context.Context, id string, fn func(ctx context.Context)) (<-chan struct{}, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
 		return nil, ErrClosed
 	}
 	runCtx, cancel := context.WithCancel(e.base)
-	stop := context.AfterFunc(ctx, cancel)
+	stop := func() bool { return false }
+	if !isDetached(ctx) {
+		stop = context.AfterFunc(ctx, cancel)
+	}
 	done := make(chan struct{})
+	if e.live == nil {
+		e.live = map[string]liveRun{}
+	}
+	e.live[id] = liveRun{cancel: cancel, done: done}
 	e.runs.Add(1)
 	go func() {
 		defer e.runs.Done()
 		defer close(done)
+		defer e.forget(id)
 		defer cancel()
 		defer stop()
 		fn(runCtx)
 	}()
 	return done, nil
+}
+
+// forget drops a finished run's cancel function.
+func (e *Engine) forget(id string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.live, id)
+}
+
+// liveRun is a running run's handle.
+type liveRun struct {
+	cancel context.CancelFunc
+	done   <-chan struct{}
 }

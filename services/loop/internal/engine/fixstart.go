@@ -58,6 +58,10 @@ func (e *Engine) StartFix(ctx context.Context, start *glv1.FixStart, replies <-c
 	kind := opts.GetProvider().GetKind()
 	var prov Provider
 	if kind == glv1.ProviderKind_PROVIDER_KIND_CLIENT {
+		if isDetached(ctx) {
+			return nil, fmt.Errorf("%w: a detached fix cannot use the CLIENT provider: its patches come over the Fix stream; "+
+				"use Fix without detach, or a COMMAND/OPENAI profile or REPLAY", ErrInvalidArgument)
+		}
 		if replies == nil {
 			return nil, fmt.Errorf("%w: the CLIENT provider needs the Fix stream to answer PatchRequested events", ErrInvalidArgument)
 		}
@@ -146,7 +150,7 @@ func (r *run) pumpReplies(ctx context.Context, replies <-chan *glv1.PatchReply, 
 				return
 			}
 			if err := c.Deliver(reply); err != nil {
-				r.log.Info("patch reply dropped", zap.Int32("attempt", reply.GetAttempt()), zap.Error(err))
+				r.refuseReply(reply, err)
 			}
 		case <-ctx.Done():
 			c.Close(ctx.Err())
@@ -172,4 +176,14 @@ func checkTargets(t *glv1.FixTargets) error {
 		}
 	}
 	return nil
+}
+
+// refuseReply tells the client, on its stream, that a reply was not used.
+func (r *run) refuseReply(reply *glv1.PatchReply, why error) {
+	r.log.Info("patch reply refused", zap.Int32("attempt", reply.GetAttempt()), zap.Error(why))
+	ev := &glv1.RunEvent{Kind: &glv1.RunEvent_PatchReplyRefused{PatchReplyRefused: &glv1.PatchReplyRefused{
+		Attempt: reply.GetAttempt(), Reason: why.Error()}}}
+	if err := r.emit(ev); err != nil {
+		r.log.Warn("recording a refused reply failed", zap.Error(err))
+	}
 }

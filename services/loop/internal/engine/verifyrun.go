@@ -61,7 +61,7 @@ func (e *Engine) accepting() error {
 // start launches a created run; if the engine closed in between, the run
 // is finished CANCELED so it does not stay PENDING.
 func (r *run) start(ctx context.Context, rec *glv1.Run, fn func(context.Context)) (*Started, error) {
-	done, err := r.e.launch(ctx, fn)
+	done, err := r.e.launch(ctx, r.id, fn)
 	if err != nil {
 		r.finish(glv1.RunStatus_RUN_STATUS_CANCELED, nil, nil, "")
 		return nil, fmt.Errorf("%w: the loop is shutting down", err)

@@ -13,15 +13,17 @@ import (
 // Propose hands each request to the send function (the Fix handler turns
 // it into a PatchRequested event on the stream) and waits; the handler
 // passes each PatchReply the client sends to Deliver, which wakes the
-// Propose waiting for that attempt. A reply for another attempt, or with
-// no request pending, is refused and the wait goes on. Close ends every
-// wait (the stream is gone).
+// Propose waiting for that attempt. A reply that arrives before its
+// request (for a later attempt than any requested so far) is kept, one at
+// most, and answers that attempt when it is requested; any other reply is
+// refused and the wait goes on. Close ends every wait (the stream is gone).
 type Client struct {
 	send func(context.Context, *glv1.PatchRequest) error
 
 	mu      sync.Mutex
 	attempt int32                 // the attempt awaited
 	waiting chan *glv1.PatchReply // non-nil while a request is pending
+	early   *glv1.PatchReply      // a reply that came before its request
 	closed  error
 	done    chan struct{}
 }
@@ -61,8 +63,16 @@ func (c *Client) expect(attempt int32) (chan *glv1.PatchReply, error) {
 	case c.waiting != nil:
 		return nil, fmt.Errorf("client provider: attempt %d requested while attempt %d is pending", attempt, c.attempt)
 	}
-	c.attempt, c.waiting = attempt, make(chan *glv1.PatchReply, 1)
-	return c.waiting, nil
+	ch := make(chan *glv1.PatchReply, 1)
+	c.attempt, c.waiting = attempt, ch
+	if e := c.early; e != nil && e.GetAttempt() <= attempt {
+		c.early = nil
+		if e.GetAttempt() == attempt {
+			ch <- e // answered before it was asked
+			c.waiting = nil
+		}
+	}
+	return ch, nil
 }
 
 // stopWaiting clears the pending request if it is still ch.
@@ -75,18 +85,25 @@ func (c *Client) stopWaiting(ch chan *glv1.PatchReply) {
 }
 
 // Deliver passes a client's reply to the waiting Propose. It never
-// blocks. A reply for another attempt than the pending one is refused
-// with ErrWrongAttempt, one without a pending request (or a second reply
-// to the same request) with ErrUnexpectedReply; the error's message is
-// meant for the client.
+// blocks. A reply for a later attempt than any requested, while none is
+// pending, is kept for that attempt. A reply for another attempt than the
+// pending one is refused with ErrWrongAttempt; one for an attempt already
+// answered, or a second early one, with ErrUnexpectedReply; the error's
+// message is meant for the client.
 func (c *Client) Deliver(reply *glv1.PatchReply) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch {
 	case c.closed != nil:
 		return c.closed
+	case c.waiting == nil && reply.GetAttempt() <= c.attempt:
+		return fmt.Errorf("%w: got a reply for attempt %d, which was already answered", ErrUnexpectedReply, reply.GetAttempt())
+	case c.waiting == nil && c.early != nil:
+		return fmt.Errorf("%w: got a reply for attempt %d while the reply for attempt %d still waits for its request",
+			ErrUnexpectedReply, reply.GetAttempt(), c.early.GetAttempt())
 	case c.waiting == nil:
-		return fmt.Errorf("%w: got a reply for attempt %d, but no patch is being requested", ErrUnexpectedReply, reply.GetAttempt())
+		c.early = reply // kept for when its attempt is requested
+		return nil
 	case reply.GetAttempt() != c.attempt:
 		return fmt.Errorf("%w: got a reply for attempt %d, but attempt %d was requested", ErrWrongAttempt, reply.GetAttempt(), c.attempt)
 	}

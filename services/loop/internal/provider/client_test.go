@@ -42,9 +42,6 @@ func propose(ctx context.Context, c *Client, attempt int32) chan proposeResult {
 // give-up over channels.
 func TestClientRoundTrip(t *testing.T) {
 	c, sent := streamClient()
-	if err := c.Deliver(&glv1.PatchReply{Attempt: 1, Patch: calcPatch}); !errors.Is(err, ErrUnexpectedReply) {
-		t.Fatalf("reply before any request: %v", err)
-	}
 	res := propose(context.Background(), c, 1)
 	req := <-sent
 	if req.GetAttempt() != 1 || req.GetFailingCommand() == "" {
@@ -70,6 +67,40 @@ func TestClientRoundTrip(t *testing.T) {
 	must(t, c.Deliver(&glv1.PatchReply{Attempt: 2, GiveUp: true}))
 	if r := <-res; r.err != nil || !r.p.GiveUp {
 		t.Errorf("give up: %+v", r)
+	}
+}
+
+// TestClientKeepsAnEarlyReply: a reply sent before its PatchRequested
+// answers that attempt when it comes; a second early one, or one for an
+// attempt already answered, is refused with a reason.
+func TestClientKeepsAnEarlyReply(t *testing.T) {
+	c, sent := streamClient()
+	must(t, c.Deliver(&glv1.PatchReply{Attempt: 1, Patch: calcPatch}))
+	err := c.Deliver(&glv1.PatchReply{Attempt: 2, Patch: "x"})
+	if !errors.Is(err, ErrUnexpectedReply) || !strings.Contains(err.Error(), "attempt 1 still waits for its request") {
+		t.Fatalf("second early reply: %v", err)
+	}
+	res := propose(context.Background(), c, 1)
+	<-sent
+	if r := <-res; r.err != nil || r.p.Patch != calcPatch {
+		t.Fatalf("attempt 1 answered early: %+v", r)
+	}
+	if err := c.Deliver(&glv1.PatchReply{Attempt: 1, Patch: calcPatch}); !errors.Is(err, ErrUnexpectedReply) ||
+		!strings.Contains(err.Error(), "already answered") {
+		t.Errorf("reply for an answered attempt: %v", err)
+	}
+	// An early reply for a later attempt waits through an earlier one.
+	must(t, c.Deliver(&glv1.PatchReply{Attempt: 3, Patch: "three"}))
+	res = propose(context.Background(), c, 2)
+	<-sent
+	must(t, c.Deliver(&glv1.PatchReply{Attempt: 2, Patch: "two"}))
+	if r := <-res; r.p.Patch != "two" {
+		t.Fatalf("attempt 2: %+v", r)
+	}
+	res = propose(context.Background(), c, 3)
+	<-sent
+	if r := <-res; r.p.Patch != "three" {
+		t.Fatalf("attempt 3: %+v", r)
 	}
 }
 
