@@ -171,6 +171,11 @@ func TestErrorHasNoScoreAndPendingIsNotAVerdict(t *testing.T) {
 	if p.Status != StatusPending || p.Kind != "VERIFY" || p.Steps == nil || p.ArtifactPaths == nil {
 		t.Errorf("running run: %+v", p)
 	}
+	// ListRuns sends runs without their result: the status still says how
+	// they ended.
+	if l := FromRun(&glv1.Run{Id: "r", Status: glv1.RunStatus_RUN_STATUS_PASSED}); l.Status != StatusPass {
+		t.Errorf("listed PASSED run: status %s, want PASS", l.Status)
+	}
 	// A finished run without a verdict concluded nothing: ERROR, never PASS.
 	u := FromRun(&glv1.Run{Id: "r", Status: glv1.RunStatus_RUN_STATUS_CANCELED})
 	if u.Status != StatusError {

@@ -50,11 +50,21 @@ func FromResult(r *glv1.Result) *Result {
 }
 
 // statusOf is the contract status of a run: the verdict once it has
-// finished, PENDING before, ERROR for a finished run without a verdict.
+// finished, PENDING before, ERROR for a finished run without a verdict
+// (a PASSED or FAILED run listed without its result says PASS or FAIL).
 func statusOf(run *glv1.Run) string {
 	switch run.GetStatus() {
 	case glv1.RunStatus_RUN_STATUS_PENDING, glv1.RunStatus_RUN_STATUS_RUNNING:
 		return StatusPending
+	}
+	if run.GetResult() == nil {
+		// A run listed without its result (ListRuns) still says how it ended.
+		switch run.GetStatus() {
+		case glv1.RunStatus_RUN_STATUS_PASSED:
+			return StatusPass
+		case glv1.RunStatus_RUN_STATUS_FAILED:
+			return StatusFail
+		}
 	}
 	return Verdict(run.GetResult().GetStatus())
 }

@@ -16,6 +16,7 @@ import (
 
 func (a *app) showCmd() *cobra.Command {
 	var asJSON, markdown, whole bool
+	var out formatFlags
 	cmd := &cobra.Command{
 		Use:   "show RUN",
 		Short: "Show a run's summary (or its result as JSON or Markdown)",
@@ -33,6 +34,9 @@ func (a *app) showCmd() *cobra.Command {
 			run, err := getRun(ctx, conn, args[0])
 			if err != nil {
 				return err
+			}
+			if out.requested() {
+				return a.showFormat(conn, run, &out)
 			}
 			switch {
 			case asJSON:
@@ -55,6 +59,7 @@ func (a *app) showCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&whole, "run", false, "no effect: --json always includes a fix run's record")
 	_ = cmd.Flags().MarkDeprecated("run", "--json always includes a fix run's record")
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the summary as Markdown")
+	out.bind(cmd, "json", "markdown")
 	return cmd
 }
 

@@ -30,6 +30,7 @@ type verifyFlags struct {
 	commit     string
 	rerun      bool
 	maxByteVal int64
+	out        formatFlags
 }
 
 // bind adds the flags to cmd.
@@ -93,6 +94,7 @@ FAIL and 2 when verification could not be carried out.`,
 		},
 	}
 	f.bind(cmd)
+	f.out.bind(cmd, "json")
 	return cmd
 }
 
@@ -124,6 +126,9 @@ func (a *app) verify(ctx context.Context, dir string, f *verifyFlags) error {
 	run, err := a.followAndReport(ctx, conn, recv, f.quiet, f.logs)
 	if err != nil {
 		return err
+	}
+	if f.out.requested() {
+		return a.verifyFormat(conn, run, &f.out)
 	}
 	return a.finish(conn, run, f.json)
 }
