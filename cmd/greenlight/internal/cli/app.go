@@ -97,7 +97,7 @@ Exit codes: 0 PASS, 1 FAIL, 2 usage or infrastructure error.`,
 			"upstream = public images (node:20-slim, python:3.12-slim, golang:...) pulled from their registry when missing")
 	root.AddCommand(
 		a.verifyCmd(), a.discoverCmd(), a.fixCmd(), a.runsCmd(), a.showCmd(), a.watchCmd(),
-		a.artifactsCmd(), a.evalCmd(), a.serveCmd(), a.versionCmd(),
+		a.artifactsCmd(), a.evalCmd(), a.serveCmd(), a.versionCmd(), a.cancelCmd(),
 	)
 	return root
 }

@@ -19,7 +19,9 @@ type Options struct {
 	Terminal bool
 	// Width is the terminal width the spinner line is clipped to (0: 80).
 	Width int
-	// Logs prints every log chunk (plain mode; prefixed "  | ").
+	// Logs prints every log line as it arrives, prefixed "  | " (on a
+	// terminal above the spinner line). Lines are whole: a line split
+	// across chunks is printed once it ends, or when its step finishes.
 	Logs bool
 	// Now is the clock (nil: time.Now); tests pass a fake one.
 	Now func() time.Time
@@ -43,7 +45,8 @@ type Renderer struct {
 	running   string    // running step's name, "" between steps
 	stepStart time.Time // when the running step started
 	index     int32
-	logLine   string // running step's latest log line
+	logLine   string            // running step's latest log line
+	partial   map[logKey]string // per step and stream: text after the last newline
 	frame     int
 	shown     bool // a spinner line is on screen
 	closed    bool
@@ -250,14 +253,40 @@ func (r *Renderer) logChunk(c *glv1.LogChunk) {
 	if l := lastLine(data); l != "" {
 		r.logLine = l
 	}
-	if r.opts.Logs && !r.opts.Terminal {
-		for _, l := range strings.Split(strings.TrimRight(data, "\n"), "\n") {
-			r.println("  | %s", l)
+	if !r.opts.Logs {
+		return
+	}
+	if r.partial == nil {
+		r.partial = map[logKey]string{}
+	}
+	k := logKey{c.GetIndex(), c.GetStream()}
+	lines := strings.Split(r.partial[k]+data, "\n")
+	r.partial[k] = lines[len(lines)-1]
+	for _, l := range lines[:len(lines)-1] {
+		r.println("  | %s", l)
+	}
+}
+
+// logKey names one stream of one step.
+type logKey struct {
+	index  int32
+	stream glv1.Stream
+}
+
+// flushLogs prints what step index left after its last newline.
+func (r *Renderer) flushLogs(index int32) {
+	for k, rest := range r.partial {
+		if k.index == index {
+			if rest != "" {
+				r.println("  | %s", rest)
+			}
+			delete(r.partial, k)
 		}
 	}
 }
 
 func (r *Renderer) stepFinished(f *glv1.StepFinished) {
+	r.flushLogs(f.GetIndex())
 	res := f.GetResult()
 	mark := "✓"
 	if res.GetStatus() != glv1.StepStatus_STEP_STATUS_OK {
