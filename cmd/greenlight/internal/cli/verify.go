@@ -31,6 +31,7 @@ type verifyFlags struct {
 	rerun      bool
 	maxByteVal int64
 	out        formatFlags
+	detach     bool
 }
 
 // bind adds the flags to cmd.
@@ -48,6 +49,12 @@ func (f *verifyFlags) bind(cmd *cobra.Command) {
 	fl.Int32Var(&f.attempts, "max-attempts", 0, "attempts of the retry policy (default: the server's, 3)")
 	fl.StringVar(&f.commit, "commit", "", "commit sha to record in the manifest")
 	fl.BoolVar(&f.rerun, "rerun-failed", false, "re-run failing tests once to detect flaky ones")
+}
+
+// bindDetach adds verify's --detach.
+func (f *verifyFlags) bindDetach(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&f.detach, "detach", false,
+		"start the run on the server (--addr) and print its id at once; follow it with watch, stop it with cancel")
 }
 
 // parse checks flag values.
@@ -90,10 +97,14 @@ FAIL and 2 when verification could not be carried out.`,
 			if err := f.parse(); err != nil {
 				return err
 			}
+			if f.detach && (a.addr == "" || f.out.requested()) {
+				return usagef("--detach needs --addr (a running greenlight serve: an embedded run ends with this process) and no --format")
+			}
 			return a.verify(cmd.Context(), dirArg(args), &f)
 		},
 	}
 	f.bind(cmd)
+	f.bindDetach(cmd)
 	f.out.bind(cmd, "json")
 	return cmd
 }
@@ -112,6 +123,10 @@ func (a *app) verify(ctx context.Context, dir string, f *verifyFlags) error {
 	defer conn.Close()
 	if err := packed.Upload(ctx, conn.Blobs); err != nil {
 		return err
+	}
+	if f.detach {
+		return a.startDetached(ctx, conn, &glv1.VerifyRequest{
+			Snapshot: packed.Digest.Proto(), Options: f.options(), SourceDir: packed.Dir}, f.json)
 	}
 	stream, err := conn.Run.Verify(ctx, &glv1.VerifyRequest{
 		Snapshot: packed.Digest.Proto(), Options: f.options(), SourceDir: packed.Dir,

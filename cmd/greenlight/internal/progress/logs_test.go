@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
+
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
@@ -42,5 +45,21 @@ func TestLogsPrintWholeLinesOnATerminalToo(t *testing.T) {
 		if strings.Index(got, "FAILED test_a.py::test_c") > strings.Index(got, "✗ pytest") {
 			t.Errorf("terminal=%v: the step's last line must come before its result:\n%s", terminal, got)
 		}
+	}
+}
+
+// Watching a finished run replays its events in milliseconds: the time
+// shown is the run's own, from the events' server timestamps.
+func TestRunTimeIsTheRunsNotTheReplays(t *testing.T) {
+	var out bytes.Buffer
+	r := New(&out, Options{Tick: -1})
+	t0 := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	r.Event(&glv1.RunEvent{Time: timestamppb.New(t0), Kind: &glv1.RunEvent_RunCreated{RunCreated: &glv1.RunCreated{
+		Run: &glv1.Run{Id: "r_1", Kind: glv1.RunKind_RUN_KIND_VERIFY}}}})
+	r.Event(&glv1.RunEvent{Time: timestamppb.New(t0.Add(83 * time.Second)), Kind: &glv1.RunEvent_RunFinished{
+		RunFinished: &glv1.RunFinished{Status: glv1.RunStatus_RUN_STATUS_PASSED}}})
+	r.Close()
+	if want := "run finished: " + RunStatus(glv1.RunStatus_RUN_STATUS_PASSED) + " in " + Duration(83*time.Second); !strings.Contains(out.String(), want) {
+		t.Errorf("want %q in:\n%s", want, out.String())
 	}
 }

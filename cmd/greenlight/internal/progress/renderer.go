@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"google.golang.org/protobuf/types/known/timestamppb"
+
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/termtext"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/display"
@@ -45,8 +47,9 @@ type Renderer struct {
 	running   string    // running step's name, "" between steps
 	stepStart time.Time // when the running step started
 	index     int32
-	logLine   string            // running step's latest log line
-	partial   map[logKey]string // per step and stream: text after the last newline
+	logLine   string                 // running step's latest log line
+	partial   map[logKey]string      // per step and stream: text after the last newline
+	created   *timestamppb.Timestamp // the RunCreated event's time, when seen
 	frame     int
 	shown     bool // a spinner line is on screen
 	closed    bool
@@ -175,6 +178,7 @@ func (r *Renderer) Event(ev *glv1.RunEvent) {
 func (r *Renderer) event(ev *glv1.RunEvent) {
 	switch k := ev.GetKind().(type) {
 	case *glv1.RunEvent_RunCreated:
+		r.created = ev.GetTime()
 		run := k.RunCreated.GetRun()
 		r.println("run %s created (%s)", run.GetId(), strings.ToLower(EnumName(run.GetKind(), "RUN_KIND_")))
 	case *glv1.RunEvent_DiscoveryDone:
@@ -214,8 +218,18 @@ func (r *Renderer) event(ev *glv1.RunEvent) {
 	case *glv1.RunEvent_RunFinished:
 		r.finished = k.RunFinished
 		r.running = ""
-		r.println("run finished: %s in %s", RunStatus(k.RunFinished.GetStatus()), Duration(r.opts.Now().Sub(r.start)))
+		r.println("run finished: %s in %s", RunStatus(k.RunFinished.GetStatus()), Duration(r.runTime(ev)))
 	}
+}
+
+// runTime is how long the run took: from its RunCreated event to fin by
+// the server's clock (so watching a finished run reports the run's time,
+// not the replay's), else since the renderer started.
+func (r *Renderer) runTime(fin *glv1.RunEvent) time.Duration {
+	if r.created != nil && fin.GetTime() != nil {
+		return fin.GetTime().AsTime().Sub(r.created.AsTime())
+	}
+	return r.opts.Now().Sub(r.start)
 }
 
 func (r *Renderer) discovered(d *glv1.DiscoveryDone) {
