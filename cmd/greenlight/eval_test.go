@@ -185,7 +185,7 @@ func TestEvalWithoutAnEngineExit2NothingMeasured(t *testing.T) {
 		t.Errorf("progress should say why each run measured nothing:\n%s", r.stderr)
 	}
 	var rep eval.Report
-	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || len(rep.Tasks) != 2 || rep.Tasks[0].Runs[0].Status != "error" {
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || len(rep.Tasks) != 2 || rep.Tasks[0].Runs[0].Status != "ERROR" {
 		t.Errorf("the report is still printed: %v\n%s", err, r.stdout)
 	}
 }
