@@ -12,10 +12,11 @@ ROOT    := $(CURDIR)
 BIN     := $(ROOT)/.bin
 export PATH := $(BIN):$(PATH)
 MODULES := pkg services/discovery services/executor services/loop services/gateway cmd/greenlight
+CLIENTS := typescript
 SERVICES := discovery executor loop gateway
 
 PHONY_EXTRA := demo up down compose-test test-executor-exec realworld realworld-bugs
-.PHONY: $(PHONY_EXTRA) all tools generate check-generate lint vet fmt-check build test test-unit bench engine images browser clean \
+.PHONY: $(PHONY_EXTRA) all tools generate check-generate lint vet fmt-check build test test-unit test-clients hosttools bench engine images browser clean \
 	bench-blob bench-workspace bench-discovery bench-events bench-parse bench-loop bench-gateway bench-executor fuzz
 
 all: build
@@ -102,8 +103,17 @@ test-unit:
 	@for m in $(MODULES); do echo "== $$m"; (cd $$m && go test -count=1 ./...) || exit 1; done
 
 ## test: every test, unit and integration, against a real Docker engine (the CI command)
-test: engine images browser
+test: engine images browser hosttools build
 	@for m in $(MODULES); do echo "== $$m"; (cd $$m && GREENLIGHT_INTEGRATION=1 GREENLIGHT_ARTIFACTS=$(ROOT)/artifacts go test -count=1 -timeout 20m ./...) || exit 1; done
+	@$(MAKE) --no-print-directory test-clients
+
+## test-clients: the Python and TypeScript clients against a real greenlight serve (each installs what it needs)
+test-clients: build engine images
+	@for c in $(CLIENTS); do echo "== clients/$$c"; GREENLIGHT_INTEGRATION=1 bash clients/$$c/test.sh || exit 1; done
+
+## hosttools: curl and perl, which the README's HTTP/JSON examples (run by a test) use
+hosttools:
+	@command -v curl >/dev/null && command -v perl >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl perl)
 
 ## bench: benchmarks with figures as ratios against baselines measured in the same run
 bench: bench-blob bench-workspace bench-discovery bench-events bench-parse bench-gateway bench-loop bench-executor
