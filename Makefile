@@ -12,7 +12,7 @@ ROOT    := $(CURDIR)
 BIN     := $(ROOT)/.bin
 export PATH := $(BIN):$(PATH)
 MODULES := pkg services/discovery services/executor services/loop services/gateway cmd/greenlight
-CLIENTS := typescript
+CLIENTS := typescript python
 SERVICES := discovery executor loop gateway
 
 PHONY_EXTRA := demo up down compose-test test-executor-exec realworld realworld-bugs
@@ -32,9 +32,11 @@ $(BIN)/protoc-gen-go:
 $(BIN)/protoc-gen-go-grpc:
 	GOBIN=$(BIN) go install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GRPC_VERSION)
 
-## generate: regenerate the Go code from proto/ into pkg/api/
+## generate: regenerate the Go code from proto/ into pkg/api/, and the Python client's stubs
+## (make test-clients checks those: clients/python/test.sh runs generate.sh --check)
 generate: tools
 	buf generate
+	bash clients/python/generate.sh
 
 ## check-generate: fail when the committed generated code is stale
 check-generate: tools

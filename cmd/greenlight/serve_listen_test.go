@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 )
@@ -79,4 +80,19 @@ func TestServeListenMovesEveryService(t *testing.T) {
 	}
 	checkServeAPI(t, s)
 	s.stop(t)
+}
+
+// A serve that fails while starting its services (here: a gateway token
+// too short) says why in one line and exits 2, not with a panic.
+func TestServeWithATooShortTokenExit2(t *testing.T) {
+	requireDocker(t)
+	u := newUser(t)
+	r := u.run(nil, "serve", "--listen", "127.0.0.1:0", "--token", "short")
+	r.wantExit(t, 2, "serve --token short")
+	// serve logs at info level on stderr; the error is the last line.
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "greenlight: serve: ") || !strings.Contains(last, "token too short") ||
+		strings.Contains(r.stderr, "panic") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
 }

@@ -142,6 +142,30 @@ export class GreenlightClient {
     return r.run;
   }
 
+  /**
+   * startVerify packs and uploads a workspace and starts its verification
+   * detached (StartRun): it returns the created run at once and the run goes
+   * on whatever this process does; follow it with watch, stop it with
+   * cancelRun.
+   */
+  async startVerify(workspace: Workspace, options: VerifyOptions = {}, call: CallOptions = {}): Promise<Run> {
+    const { digest, sourceDir } = await this.snapshot(workspace);
+    const r = await this.unary<{ run: Run | null }>(
+      (cb) => this.runs.StartRun({ verify: { snapshot: digest, options, sourceDir } }, cb), call);
+    if (!r.run) throw new Error('StartRun: the answer has no run');
+    return r.run;
+  }
+
+  /**
+   * cancelRun stops a pending or running run (it finishes
+   * RUN_STATUS_CANCELED) and returns it; a finished run comes back unchanged.
+   */
+  async cancelRun(runId: string, call: CallOptions = {}): Promise<Run> {
+    const r = await this.unary<{ run: Run | null }>((cb) => this.runs.CancelRun({ runId }, cb), call);
+    if (!r.run) throw new Error(`CancelRun ${runId}: the answer has no run`);
+    return r.run;
+  }
+
   /** listRuns lists runs, newest first (results left out). */
   listRuns(request: ListRunsRequest = {}, call: CallOptions = {}): Promise<ListRunsResponse> {
     return this.unary<ListRunsResponse>((cb) => this.runs.ListRuns(request, cb), call);

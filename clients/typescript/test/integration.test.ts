@@ -106,6 +106,17 @@ describe('against a real greenlight serve', { skip: skip || prerequisite !== und
     assert.equal((await client.getRun(failed.id)).result?.status, 'VERDICT_FAIL');
   });
 
+  it('starts a detached verification and cancels it', { timeout: 180_000 }, async () => {
+    const started = await client.startVerify(join(FIXTURES, 'pass'));
+    assert.match(started.id, /^r_/);
+    const cancelled = await client.cancelRun(started.id);
+    // Canceled while it ran, or already finished: never left running.
+    assert.ok(['RUN_STATUS_CANCELED', 'RUN_STATUS_PASSED'].includes(cancelled.status), cancelled.status);
+    const { run } = await collect(client.watch(started.id));
+    assert.equal(run.status, cancelled.status);
+    await assert.rejects(client.cancelRun('r_20000101T000000_nothere'), (e: { code?: number }) => e.code === status.NOT_FOUND);
+  });
+
   it('fixes the failing project with this client as the patch provider', { timeout: 300_000 }, async () => {
     const requests: PatchRequest[] = [];
     const { events, run } = await collect(client.fix(join(FIXTURES, 'fail'), (request) => {

@@ -133,3 +133,28 @@ func TestFixReplyBeforeTheRequest(t *testing.T) {
 		t.Fatalf("second early reply: refused event %v", refused)
 	}
 }
+
+// A client provider that drops its Fix stream while a patch is requested
+// cancels the run: it ends CANCELED, never as if the client had given up.
+func TestFixStreamDroppedEndsCanceled(t *testing.T) {
+	e := newEnv(t, enginetest.CalcSteps()...)
+	ctx, cancel := context.WithCancel(e.ctx())
+	stream := e.fixStream(ctx, &glv1.FixOptions{}, e.snapshot(enginetest.CalcFiles))
+	var runID string
+	for {
+		resp, err := stream.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if runID == "" {
+			runID = resp.GetEvent().GetRunId()
+		}
+		if resp.GetEvent().GetPatchRequested() != nil {
+			break
+		}
+	}
+	cancel()
+	if st := e.lastStatus(runID); st != glv1.RunStatus_RUN_STATUS_CANCELED {
+		t.Fatalf("dropped Fix stream: run finished %s, want CANCELED", st)
+	}
+}

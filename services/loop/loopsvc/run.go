@@ -122,12 +122,18 @@ func runContext(ctx context.Context, detach bool) context.Context {
 }
 
 // receiveReplies hands the caller's PatchReply messages to the run until
-// the caller closes its side or the stream ends; then it closes replies.
+// the caller closes its side (then it closes replies: the caller has no
+// more patches) or the stream breaks (then it leaves replies open: the
+// stream's end cancels the run, which must end CANCELED, not as if the
+// caller had given up).
 func (s *runServer) receiveReplies(ctx context.Context, stream grpc.BidiStreamingServer[glv1.FixRequest, glv1.FixResponse],
 	replies chan<- *glv1.PatchReply, runID string) {
-	defer close(replies)
 	for {
 		msg, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			close(replies)
+			return
+		}
 		if err != nil {
 			return
 		}

@@ -110,12 +110,9 @@ func Start(ctx context.Context, opts Options) (st *Stack, err error) {
 	}
 	svcCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	st = &Stack{opts: opts, log: opts.Log, cancel: cancel, stopped: make(chan struct{}), token: tok}
-	defer func() {
-		if err != nil {
-			_ = st.Close()
-		}
-	}()
 	if err := st.build(svcCtx); err != nil {
+		// Close what build started; st itself is not returned.
+		_ = st.Close()
 		return nil, err
 	}
 	for _, h := range st.hosts {

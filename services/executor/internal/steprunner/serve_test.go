@@ -378,7 +378,13 @@ func TestKeepaliveDropsPrivileges(t *testing.T) {
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		b, _ := os.ReadFile("/proc/" + pid + "/status")
-		if strings.Contains(string(b), "Uid:\t65534\t65534\t65534\t65534") && strings.Contains(string(b), "Gid:\t65534\t65534\t65534\t65534") {
+		// Dropped, exec'd into the shell, and the shell's TERM trap
+		// installed (SigCgt has SIGTERM; the Go runtime before the exec
+		// catches it too, hence the cmdline check): a SIGTERM before the
+		// trap would kill it by signal.
+		cmdline, _ := os.ReadFile("/proc/" + pid + "/cmdline")
+		if strings.Contains(string(b), "Uid:\t65534\t65534\t65534\t65534") && strings.Contains(string(b), "Gid:\t65534\t65534\t65534\t65534") &&
+			strings.HasPrefix(string(cmdline), "/bin/sh\x00") && catchesSIGTERM(string(b)) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -411,4 +417,15 @@ func TestKeepaliveExitsAtItsDeadline(t *testing.T) {
 	if d := time.Since(start); d < time.Second || d > 5*time.Second {
 		t.Errorf("keepalive lived %s, want about 1s", d)
 	}
+}
+
+// catchesSIGTERM reads the SigCgt mask of a /proc/PID/status text.
+func catchesSIGTERM(status string) bool {
+	for _, line := range strings.Split(status, "\n") {
+		if mask, ok := strings.CutPrefix(line, "SigCgt:\t"); ok {
+			n, err := strconv.ParseUint(strings.TrimSpace(mask), 16, 64)
+			return err == nil && n&(1<<(uint(syscall.SIGTERM)-1)) != 0
+		}
+	}
+	return false
 }

@@ -1,0 +1,167 @@
+"""Client: greenlight's public API (RunService, BlobService) from Python."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, Optional, Tuple, Union
+
+import grpc
+
+from . import blobs, fixing
+from .connection import bearer_metadata, open_channel
+from .packing import pack
+from .stream import RunStream
+from .v1 import blob_pb2, blob_pb2_grpc, run_pb2, run_pb2_grpc, types_pb2
+
+Target = Union[str, "os.PathLike[str]", types_pb2.Digest]
+"""What verify and fix check: a directory (packed and uploaded first) or
+the digest of a snapshot already in the blob store."""
+
+DEFAULT_ADDRESS = "127.0.0.1:7070"
+
+
+class Client:
+    """A connection to a greenlight gateway (greenlight serve, docker compose).
+
+    Example:
+        with Client("127.0.0.1:7070", token=os.environ["GREENLIGHT_TOKEN"]) as gl:
+            run = gl.verify("path/to/project").wait()
+
+    Attributes:
+        runs: the RunService stub, for calls this class does not wrap.
+        blobs: the BlobService stub.
+        metadata: the call metadata (the bearer token) to pass to the stubs.
+    """
+
+    def __init__(self, address: str = DEFAULT_ADDRESS, *, token: Optional[str] = None, tls: bool = False,
+                 root_certificates: Optional[bytes] = None, channel: Optional[grpc.Channel] = None,
+                 rpc_timeout: Optional[float] = 60.0) -> None:
+        """Connects to address ("host:port"; the connection is made lazily).
+
+        Args:
+            token: sent as "authorization: Bearer TOKEN" on every call.
+            tls: use TLS (system roots, or root_certificates when given).
+            channel: an existing channel to use instead (address, tls and
+                root_certificates are then ignored; close() closes it).
+            rpc_timeout: deadline of unary calls and uploads in seconds
+                (None: none). Run streams take their own timeout argument,
+                none by default: runs take minutes.
+        """
+        self.channel = channel or open_channel(address, tls=tls, root_certificates=root_certificates)
+        self.metadata = bearer_metadata(token)
+        self.runs = run_pb2_grpc.RunServiceStub(self.channel)
+        self.blobs = blob_pb2_grpc.BlobServiceStub(self.channel)
+        self.rpc_timeout = rpc_timeout
+
+    @classmethod
+    def from_env(cls, **kwargs: Any) -> "Client":
+        """Connects to $GREENLIGHT_ADDR (default 127.0.0.1:7070) with the
+        token $GREENLIGHT_TOKEN, as the greenlight CLI does."""
+        addr = os.environ.get("GREENLIGHT_ADDR") or DEFAULT_ADDRESS
+        return cls(addr, token=os.environ.get("GREENLIGHT_TOKEN") or None, **kwargs)
+
+    def close(self) -> None:
+        """Closes the channel."""
+        self.channel.close()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def wait_ready(self, timeout: float = 10.0) -> None:
+        """Blocks until the channel is connected.
+
+        Raises:
+            grpc.FutureTimeoutError: not connected within timeout seconds.
+        """
+        grpc.channel_ready_future(self.channel).result(timeout=timeout)
+
+    def upload(self, source: blobs.Source) -> types_pb2.Digest:
+        """Stores bytes, a file or a Packed snapshot in the blob store (not
+        sent again when the store has it) and returns its digest."""
+        return blobs.upload(self.blobs, source, self.metadata, self.rpc_timeout)
+
+    def stat(self, digest: types_pb2.Digest) -> blob_pb2.StatResponse:
+        """Says whether the blob store has a blob, and its size."""
+        return self.blobs.Stat(blob_pb2.StatRequest(digest=digest), metadata=self.metadata, timeout=self.rpc_timeout)
+
+    def verify(self, target: Target, options: Optional[run_pb2.VerifyOptions] = None,
+               timeout: Optional[float] = None) -> RunStream:
+        """Verifies a directory or an uploaded snapshot.
+
+        A directory is packed (see pack) and uploaded first. The run is
+        created on the server before the first event arrives. timeout
+        bounds the whole stream in seconds (None: no deadline); past it,
+        iterating raises grpc.RpcError DEADLINE_EXCEEDED and, as with
+        cancel(), the server cancels the run.
+
+        Returns:
+            The run's events: iterate them, or wait() for the final Run
+            (run.result.status is VERDICT_PASS or VERDICT_FAIL, with the
+            failures in run.result.failures).
+        """
+        snapshot, source_dir = self._snapshot(target)
+        req = run_pb2.VerifyRequest(snapshot=snapshot, options=options, source_dir=source_dir)
+        deadline = _deadline(timeout)
+        return RunStream(self, self.runs.Verify(req, metadata=self.metadata, timeout=timeout), deadline=deadline)
+
+    def fix(self, target: Target, provider: Optional[fixing.PatchProvider] = None,
+            options: Optional[run_pb2.FixOptions] = None, timeout: Optional[float] = None) -> RunStream:
+        """Runs the repair loop on a directory or an uploaded snapshot.
+
+        With provider, this process is the patch provider
+        (PROVIDER_KIND_CLIENT): provider(request) is called for each patch
+        request and returns a unified diff, or None to give up. Without
+        one, options.provider must name a server-side provider (REPLAY, or
+        a COMMAND or OPENAI profile of the server). The directory itself is
+        never modified: the winning patch is in the final run's patches.
+        timeout bounds the whole stream, as for verify.
+
+        Returns:
+            The run's events: iterate them, or wait() for the final Run
+            (run.metrics.green, run.patches[].applied and .diff).
+
+        Raises:
+            ValueError: provider and options.provider.kind do not match.
+            ProviderError: (while iterating) provider raised; the run's
+                stream is canceled.
+        """
+        opts = fixing.fix_options(options, provider)
+        snapshot, source_dir = self._snapshot(target)
+        start = run_pb2.FixStart(snapshot=snapshot, options=opts, source_dir=source_dir)
+        return fixing.start_fix(self, start, provider, timeout)
+
+    def watch(self, run_id: str, after_seq: int = 0, timeout: Optional[float] = None) -> RunStream:
+        """Follows a run's events: the stored ones with seq > after_seq
+        first, then live ones until the run finishes. timeout bounds the
+        stream (a watcher going away does not affect the run)."""
+        deadline = _deadline(timeout)
+        return RunStream(self, self._watch_call(run_id, after_seq, deadline), deadline=deadline)
+
+    def get_run(self, run_id: str) -> run_pb2.Run:
+        """Returns one run with its result."""
+        resp = self.runs.GetRun(run_pb2.GetRunRequest(run_id=run_id), metadata=self.metadata,
+                                timeout=self.rpc_timeout)
+        return resp.run
+
+    def _watch_call(self, run_id: str, after_seq: int, deadline: Optional[float] = None) -> Any:
+        """Opens WatchRun; deadline is a time.monotonic() value or None."""
+        req = run_pb2.WatchRunRequest(run_id=run_id, after_seq=after_seq)
+        timeout = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+        return self.runs.WatchRun(req, metadata=self.metadata, timeout=timeout)
+
+    def _snapshot(self, target: Target) -> Tuple[types_pb2.Digest, str]:
+        """Returns the snapshot digest of target and the directory it was
+        packed from ("" for a digest), packing and uploading a directory."""
+        if isinstance(target, types_pb2.Digest):
+            return target, ""
+        with pack(target) as packed:
+            self.upload(packed)
+            return packed.digest, packed.directory
+
+
+def _deadline(timeout: Optional[float]) -> Optional[float]:
+    return None if timeout is None else time.monotonic() + timeout
