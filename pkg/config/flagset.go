@@ -109,6 +109,11 @@ func (f *FlagSet) Addr(p *string, name, usage string) {
 	f.fs.Var((*addrValue)(p), name, f.usageWithEnv(name, usage))
 }
 
+// Addrs binds a comma-separated list of host:port addresses.
+func (f *FlagSet) Addrs(p *string, name, usage string) {
+	f.fs.Var((*addrListValue)(p), name, f.usageWithEnv(name, usage))
+}
+
 // Var binds any flag.Value.
 func (f *FlagSet) Var(v flag.Value, name, usage string) {
 	f.fs.Var(v, name, f.usageWithEnv(name, usage))

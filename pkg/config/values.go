@@ -137,6 +137,29 @@ func (a *addrValue) Set(s string) error {
 	return nil
 }
 
+// addrListValue is a comma-separated list of host:port addresses.
+type addrListValue string
+
+func (a *addrListValue) String() string { return string(*a) }
+
+func (a *addrListValue) Set(s string) error {
+	n := 0
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		if err := ValidateAddr(part); err != nil {
+			return err
+		}
+		n++
+	}
+	if n == 0 {
+		return fmt.Errorf("no address in %q", s)
+	}
+	*a = addrListValue(s)
+	return nil
+}
+
 // ValidateAddr checks that s has the form host:port with a numeric port in
 // 0..65535 (host may be empty to mean all interfaces).
 func ValidateAddr(s string) error {

@@ -63,7 +63,7 @@ func ManifestOf(m *glv1.Manifest) *Manifest {
 		CommitSHA: m.GetCommitSha(), Snapshot: digestOf(m.GetSnapshot()),
 		CommandsExecuted: mapList(m.GetCommandsExecuted(), commandOf),
 		Platform: Platform{OS: p.GetOs(), Arch: p.GetArch(), ContainerImage: p.GetContainerImage(),
-			ImageDigest: p.GetImageDigest(), EngineVersion: p.GetEngineVersion()},
+			ImageDigest: p.GetImageDigest(), EngineVersion: p.GetEngineVersion(), Executor: p.GetExecutor()},
 		Limits: limitsOf(m.GetLimits()),
 	}
 }

@@ -33,6 +33,9 @@ type Result struct {
 	Tiers     []TierSelection `json:"tiers"`
 	// StopMemo is the memo written when a retry or repair loop gave up.
 	StopMemo string `json:"stop_memo"`
+	// InfraRetries are the infrastructure failures (an executor lost, an
+	// engine error) after which the verification ran again elsewhere.
+	InfraRetries []string `json:"infra_retries"`
 	// Fix is the repair loop's record; null for a verify run.
 	Fix *Fix `json:"fix" jsonschema:"nullable"`
 }
@@ -72,6 +75,8 @@ type Platform struct {
 	ContainerImage string `json:"container_image"`
 	ImageDigest    string `json:"image_digest"`
 	EngineVersion  string `json:"engine_version"`
+	// Executor is the executor that ran the commands ("" for one executor).
+	Executor string `json:"executor"`
 }
 
 // Limits are the sandbox's resource limits (0: the server default).

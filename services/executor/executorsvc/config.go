@@ -3,6 +3,7 @@ package executorsvc
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -43,6 +44,9 @@ type Config struct {
 	AllowedImages []string
 	// PoolSize is the number of warm containers per image (0 disables).
 	PoolSize int
+	// MaxSandboxes is how many executions run at once; more are refused
+	// with RESOURCE_EXHAUSTED (the loop queues them).
+	MaxSandboxes int
 	// ReapEvery is the period of the stale-container reaper.
 	ReapEvery time.Duration
 	// CacheDir holds the dependency cache ("" disables it).
@@ -94,7 +98,7 @@ func DefaultConfig(dataDir string) Config {
 	}
 	return Config{
 		Images: append([]string(nil), defaultImages...), AllowedImages: image.DefaultAllowed(),
-		PoolSize: 2, ReapEvery: time.Minute,
+		PoolSize: 2, ReapEvery: time.Minute, MaxSandboxes: defaultMaxSandboxes(),
 		CacheDir: cacheDir, CacheMaxBytes: 5 << 30, CacheMaxEntry: 1 << 30, CacheMaxAge: 7 * 24 * time.Hour,
 		Owner: d.Owner, EgressNetwork: d.EgressNetwork, EgressPolicy: EgressAuto,
 		CPUs: d.Defaults.CPUs, MaxCPUs: d.Max.CPUs,
@@ -116,6 +120,7 @@ func (c *Config) RegisterFlags(fs *config.FlagSet) {
 		"offline (the images `make images` builds) or upstream (public images such as node:20-slim, pulled when missing)")
 	fs.Strings(&c.AllowedImages, "allowed-images", "`images` a pipeline may name besides those of --images; any other is refused (\"\": only --images)")
 	fs.Int(&c.PoolSize, "pool-size", "warm containers kept per image (0 disables the pool)")
+	fs.Int(&c.MaxSandboxes, "max-sandboxes", "executions run at once (default 4 per CPU); more are refused so the loop places them elsewhere or queues them")
 	fs.Duration(&c.ReapEvery, "reap-every", "how often stale sandbox containers are looked for")
 	fs.String(&c.CacheDir, "cache-dir", "dependency cache `directory` (empty disables reuse of installs)")
 	fs.Bytes(&c.CacheMaxBytes, "cache-max-bytes", "dependency cache total `size`")
@@ -160,6 +165,9 @@ func (c *Config) Validate() error {
 		if err := image.ValidateReference(ref); err != nil {
 			return fmt.Errorf("allowed-images: %w", err)
 		}
+	}
+	if c.MaxSandboxes < 1 || c.MaxSandboxes > 1024 {
+		return fmt.Errorf("max-sandboxes must be between 1 and 1024, got %d", c.MaxSandboxes)
 	}
 	if c.PoolSize < 0 || c.PoolSize > 32 {
 		return fmt.Errorf("pool-size must be between 0 and 32, got %d", c.PoolSize)
@@ -272,3 +280,7 @@ func (f floatValue) Set(s string) error {
 	*f.p = v
 	return nil
 }
+
+// defaultMaxSandboxes is 4 per CPU: sandboxes mostly wait on I/O and
+// child processes, and each has its own CPU limit.
+func defaultMaxSandboxes() int { return 4 * runtime.NumCPU() }

@@ -55,6 +55,7 @@ type Service struct {
 	allowed image.AllowList
 
 	egress     *egressSetup
+	slots      *slots
 	stopReaper context.CancelFunc
 	reaperDone chan struct{}
 	stop       chan struct{}
@@ -98,7 +99,8 @@ func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, ne
 		}
 		opts = append(opts, sandbox.WithDepCache(cache))
 	}
-	s := &Service{cfg: cfg, images: images, allowed: cfg.allowList(), blobs: blobs, log: log, rt: rt, closer: closer, stop: make(chan struct{})}
+	s := &Service{cfg: cfg, images: images, allowed: cfg.allowList(), blobs: blobs, log: log, rt: rt, closer: closer, stop: make(chan struct{}),
+		slots: &slots{max: cfg.MaxSandboxes}}
 	sc := cfg.sandboxConfig()
 	network, eg, err := applyEgress(cfg, nets, self, log, s.stop, &s.background)
 	if err != nil {
@@ -207,6 +209,11 @@ func (s *Service) Execute(req *glv1.ExecuteRequest, stream grpc.ServerStreamingS
 		log.Info("execution refused", zap.Error(err))
 		return toStatus(err)
 	}
+	if err := s.slots.acquire(); err != nil {
+		log.Info("execution refused", zap.Error(err))
+		return err
+	}
+	defer s.slots.release()
 	runID := req.GetRunId()
 	res, err := s.runner.Run(ctx, sreq, func(ev sandbox.Event) error {
 		return stream.Send(toResponse(runID, req.GetPipeline(), ev))

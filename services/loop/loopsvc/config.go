@@ -100,7 +100,8 @@ func DefaultConfig() Config {
 func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.String(&c.DataDir, "data-dir", "`directory` for the run database and blob store")
 	fs.Addr(&c.DiscoveryAddr, "discovery-addr", "discovery service address `host:port`")
-	fs.Addr(&c.ExecutorAddr, "executor-addr", "executor service address `host:port`")
+	fs.Addrs(&c.ExecutorAddr, "executor-addr", "executor `addresses`: comma-separated host:port entries; a DNS name stands for every "+
+		"address it resolves to (re-resolved every 30 s). Runs go to the healthy executor with the most free sandboxes and queue when all are full")
 	fs.Duration(&c.TimeBudget, "time-budget", "default time budget of one verification")
 	fs.Int(&c.MaxAttempts, "max-attempts", "default attempts of the retry-with-fix-instructions policy")
 	fs.Int(&c.MaxRounds, "max-rounds", "default patch rounds of a repair run")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/greenlight-dev/greenlight/pkg/server"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/engine"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/events"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/fleet"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/store"
 )
 
@@ -65,6 +67,7 @@ type Service struct {
 	run    glv1.RunServiceServer
 
 	conns     []*grpc.ClientConn
+	fleet     *fleet.Fleet // the executors, unless one was given (WithExecutor)
 	stopPrune context.CancelFunc
 	pruneDone chan struct{}
 	closeOnce sync.Once
@@ -130,12 +133,14 @@ func (s *Service) dialDeps(o *options) error {
 		o.discovery = glv1.NewDiscoveryServiceClient(conn)
 	}
 	if o.executor == nil {
-		conn, err := server.Dial(s.cfg.ExecutorAddr, o.dialOpts...)
+		f, err := fleet.New(executorTargets(s.cfg.ExecutorAddr), func(addr string) (*grpc.ClientConn, error) {
+			return server.Dial(addr, o.dialOpts...)
+		}, s.log.Named("fleet"), fleet.Options{})
 		if err != nil {
 			return fmt.Errorf("executor %s: %w", s.cfg.ExecutorAddr, err)
 		}
-		s.conns = append(s.conns, conn)
-		o.executor = glv1.NewExecutorServiceClient(conn)
+		s.fleet = f
+		o.executor = f
 	}
 	return nil
 }
@@ -189,7 +194,22 @@ func (s *Service) Close() error {
 		for _, c := range s.conns {
 			errs = append(errs, c.Close())
 		}
+		if s.fleet != nil {
+			errs = append(errs, s.fleet.Close())
+		}
 		s.closeErr = errors.Join(errs...)
 	})
 	return s.closeErr
+}
+
+// executorTargets splits --executor-addr: comma-separated host:port
+// entries, a host name standing for every address it resolves to.
+func executorTargets(addrs string) []string {
+	var out []string
+	for _, a := range strings.Split(addrs, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			out = append(out, a)
+		}
+	}
+	return out
 }

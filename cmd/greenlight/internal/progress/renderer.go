@@ -193,6 +193,11 @@ func (r *Renderer) event(ev *glv1.RunEvent) {
 		}
 	case *glv1.RunEvent_StepFinished:
 		r.stepFinished(k.StepFinished)
+	case *glv1.RunEvent_Queued:
+		r.println("queued: position %d (all %d sandboxes of the executors are in use)", k.Queued.GetPosition(), k.Queued.GetCapacity())
+	case *glv1.RunEvent_ExecutorRetry:
+		x := k.ExecutorRetry
+		r.println("executor %s failed (%s): running again on another executor", x.GetFailedExecutor(), x.GetReason())
 	case *glv1.RunEvent_PatchReplyRefused:
 		r.println("patch reply for attempt %d refused: %s", k.PatchReplyRefused.GetAttempt(), k.PatchReplyRefused.GetReason())
 	case *glv1.RunEvent_TestsParsed:

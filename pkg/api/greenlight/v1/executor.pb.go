@@ -21,6 +21,116 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// CapacityRequest asks an executor for its capacity.
+type CapacityRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CapacityRequest) Reset() {
+	*x = CapacityRequest{}
+	mi := &file_greenlight_v1_executor_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CapacityRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CapacityRequest) ProtoMessage() {}
+
+func (x *CapacityRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_executor_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CapacityRequest.ProtoReflect.Descriptor instead.
+func (*CapacityRequest) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_executor_proto_rawDescGZIP(), []int{0}
+}
+
+// CapacityResponse is an executor's capacity and load.
+type CapacityResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Concurrent executions it accepts.
+	MaxSandboxes int32 `protobuf:"varint,1,opt,name=max_sandboxes,json=maxSandboxes,proto3" json:"max_sandboxes,omitempty"`
+	// Executions running now.
+	Running int32 `protobuf:"varint,2,opt,name=running,proto3" json:"running,omitempty"`
+	// This executor's name (its egress instance), for results and logs.
+	Name string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	// The Docker engine's version, "" when the engine does not answer.
+	EngineVersion string `protobuf:"bytes,4,opt,name=engine_version,json=engineVersion,proto3" json:"engine_version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CapacityResponse) Reset() {
+	*x = CapacityResponse{}
+	mi := &file_greenlight_v1_executor_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CapacityResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CapacityResponse) ProtoMessage() {}
+
+func (x *CapacityResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_executor_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CapacityResponse.ProtoReflect.Descriptor instead.
+func (*CapacityResponse) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_executor_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *CapacityResponse) GetMaxSandboxes() int32 {
+	if x != nil {
+		return x.MaxSandboxes
+	}
+	return 0
+}
+
+func (x *CapacityResponse) GetRunning() int32 {
+	if x != nil {
+		return x.Running
+	}
+	return 0
+}
+
+func (x *CapacityResponse) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CapacityResponse) GetEngineVersion() string {
+	if x != nil {
+		return x.EngineVersion
+	}
+	return ""
+}
+
 // ExecuteRequest names the run, the snapshot and the pipeline.
 type ExecuteRequest struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
@@ -41,7 +151,7 @@ type ExecuteRequest struct {
 
 func (x *ExecuteRequest) Reset() {
 	*x = ExecuteRequest{}
-	mi := &file_greenlight_v1_executor_proto_msgTypes[0]
+	mi := &file_greenlight_v1_executor_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -53,7 +163,7 @@ func (x *ExecuteRequest) String() string {
 func (*ExecuteRequest) ProtoMessage() {}
 
 func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_executor_proto_msgTypes[0]
+	mi := &file_greenlight_v1_executor_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -66,7 +176,7 @@ func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_executor_proto_rawDescGZIP(), []int{0}
+	return file_greenlight_v1_executor_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ExecuteRequest) GetRunId() string {
@@ -133,7 +243,7 @@ type ExecuteFinished struct {
 
 func (x *ExecuteFinished) Reset() {
 	*x = ExecuteFinished{}
-	mi := &file_greenlight_v1_executor_proto_msgTypes[1]
+	mi := &file_greenlight_v1_executor_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -145,7 +255,7 @@ func (x *ExecuteFinished) String() string {
 func (*ExecuteFinished) ProtoMessage() {}
 
 func (x *ExecuteFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_executor_proto_msgTypes[1]
+	mi := &file_greenlight_v1_executor_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -158,7 +268,7 @@ func (x *ExecuteFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteFinished.ProtoReflect.Descriptor instead.
 func (*ExecuteFinished) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_executor_proto_rawDescGZIP(), []int{1}
+	return file_greenlight_v1_executor_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ExecuteFinished) GetManifest() *Manifest {
@@ -206,7 +316,7 @@ type ExecuteResponse struct {
 
 func (x *ExecuteResponse) Reset() {
 	*x = ExecuteResponse{}
-	mi := &file_greenlight_v1_executor_proto_msgTypes[2]
+	mi := &file_greenlight_v1_executor_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -218,7 +328,7 @@ func (x *ExecuteResponse) String() string {
 func (*ExecuteResponse) ProtoMessage() {}
 
 func (x *ExecuteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_executor_proto_msgTypes[2]
+	mi := &file_greenlight_v1_executor_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -231,7 +341,7 @@ func (x *ExecuteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteResponse.ProtoReflect.Descriptor instead.
 func (*ExecuteResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_executor_proto_rawDescGZIP(), []int{2}
+	return file_greenlight_v1_executor_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ExecuteResponse) GetRunId() string {
@@ -316,7 +426,13 @@ var File_greenlight_v1_executor_proto protoreflect.FileDescriptor
 
 const file_greenlight_v1_executor_proto_rawDesc = "" +
 	"\n" +
-	"\x1cgreenlight/v1/executor.proto\x12\rgreenlight.v1\x1a\x1agreenlight/v1/events.proto\x1a\x19greenlight/v1/types.proto\"\x90\x02\n" +
+	"\x1cgreenlight/v1/executor.proto\x12\rgreenlight.v1\x1a\x1agreenlight/v1/events.proto\x1a\x19greenlight/v1/types.proto\"\x11\n" +
+	"\x0fCapacityRequest\"\x8c\x01\n" +
+	"\x10CapacityResponse\x12#\n" +
+	"\rmax_sandboxes\x18\x01 \x01(\x05R\fmaxSandboxes\x12\x18\n" +
+	"\arunning\x18\x02 \x01(\x05R\arunning\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12%\n" +
+	"\x0eengine_version\x18\x04 \x01(\tR\rengineVersion\"\x90\x02\n" +
 	"\x0eExecuteRequest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x121\n" +
 	"\bsnapshot\x18\x02 \x01(\v2\x15.greenlight.v1.DigestR\bsnapshot\x123\n" +
@@ -337,9 +453,10 @@ const file_greenlight_v1_executor_proto_rawDesc = "" +
 	"\tlog_chunk\x18\x03 \x01(\v2\x17.greenlight.v1.LogChunkH\x00R\blogChunk\x12B\n" +
 	"\rstep_finished\x18\x04 \x01(\v2\x1b.greenlight.v1.StepFinishedH\x00R\fstepFinished\x12<\n" +
 	"\bfinished\x18\x05 \x01(\v2\x1e.greenlight.v1.ExecuteFinishedH\x00R\bfinishedB\a\n" +
-	"\x05event2]\n" +
+	"\x05event2\xaa\x01\n" +
 	"\x0fExecutorService\x12J\n" +
-	"\aExecute\x12\x1d.greenlight.v1.ExecuteRequest\x1a\x1e.greenlight.v1.ExecuteResponse0\x01BIZGgithub.com/greenlight-dev/greenlight/pkg/api/greenlight/v1;greenlightv1b\x06proto3"
+	"\aExecute\x12\x1d.greenlight.v1.ExecuteRequest\x1a\x1e.greenlight.v1.ExecuteResponse0\x01\x12K\n" +
+	"\bCapacity\x12\x1e.greenlight.v1.CapacityRequest\x1a\x1f.greenlight.v1.CapacityResponseBIZGgithub.com/greenlight-dev/greenlight/pkg/api/greenlight/v1;greenlightv1b\x06proto3"
 
 var (
 	file_greenlight_v1_executor_proto_rawDescOnce sync.Once
@@ -353,37 +470,41 @@ func file_greenlight_v1_executor_proto_rawDescGZIP() []byte {
 	return file_greenlight_v1_executor_proto_rawDescData
 }
 
-var file_greenlight_v1_executor_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_greenlight_v1_executor_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
 var file_greenlight_v1_executor_proto_goTypes = []any{
-	(*ExecuteRequest)(nil),  // 0: greenlight.v1.ExecuteRequest
-	(*ExecuteFinished)(nil), // 1: greenlight.v1.ExecuteFinished
-	(*ExecuteResponse)(nil), // 2: greenlight.v1.ExecuteResponse
-	(*Digest)(nil),          // 3: greenlight.v1.Digest
-	(*Pipeline)(nil),        // 4: greenlight.v1.Pipeline
-	(*Limits)(nil),          // 5: greenlight.v1.Limits
-	(*Manifest)(nil),        // 6: greenlight.v1.Manifest
-	(*StepResult)(nil),      // 7: greenlight.v1.StepResult
-	(*Artifact)(nil),        // 8: greenlight.v1.Artifact
-	(*StepStarted)(nil),     // 9: greenlight.v1.StepStarted
-	(*LogChunk)(nil),        // 10: greenlight.v1.LogChunk
-	(*StepFinished)(nil),    // 11: greenlight.v1.StepFinished
+	(*CapacityRequest)(nil),  // 0: greenlight.v1.CapacityRequest
+	(*CapacityResponse)(nil), // 1: greenlight.v1.CapacityResponse
+	(*ExecuteRequest)(nil),   // 2: greenlight.v1.ExecuteRequest
+	(*ExecuteFinished)(nil),  // 3: greenlight.v1.ExecuteFinished
+	(*ExecuteResponse)(nil),  // 4: greenlight.v1.ExecuteResponse
+	(*Digest)(nil),           // 5: greenlight.v1.Digest
+	(*Pipeline)(nil),         // 6: greenlight.v1.Pipeline
+	(*Limits)(nil),           // 7: greenlight.v1.Limits
+	(*Manifest)(nil),         // 8: greenlight.v1.Manifest
+	(*StepResult)(nil),       // 9: greenlight.v1.StepResult
+	(*Artifact)(nil),         // 10: greenlight.v1.Artifact
+	(*StepStarted)(nil),      // 11: greenlight.v1.StepStarted
+	(*LogChunk)(nil),         // 12: greenlight.v1.LogChunk
+	(*StepFinished)(nil),     // 13: greenlight.v1.StepFinished
 }
 var file_greenlight_v1_executor_proto_depIdxs = []int32{
-	3,  // 0: greenlight.v1.ExecuteRequest.snapshot:type_name -> greenlight.v1.Digest
-	4,  // 1: greenlight.v1.ExecuteRequest.pipeline:type_name -> greenlight.v1.Pipeline
-	5,  // 2: greenlight.v1.ExecuteRequest.limits:type_name -> greenlight.v1.Limits
-	6,  // 3: greenlight.v1.ExecuteFinished.manifest:type_name -> greenlight.v1.Manifest
-	7,  // 4: greenlight.v1.ExecuteFinished.results:type_name -> greenlight.v1.StepResult
-	3,  // 5: greenlight.v1.ExecuteFinished.combined_log:type_name -> greenlight.v1.Digest
-	8,  // 6: greenlight.v1.ExecuteFinished.artifacts:type_name -> greenlight.v1.Artifact
-	9,  // 7: greenlight.v1.ExecuteResponse.step_started:type_name -> greenlight.v1.StepStarted
-	10, // 8: greenlight.v1.ExecuteResponse.log_chunk:type_name -> greenlight.v1.LogChunk
-	11, // 9: greenlight.v1.ExecuteResponse.step_finished:type_name -> greenlight.v1.StepFinished
-	1,  // 10: greenlight.v1.ExecuteResponse.finished:type_name -> greenlight.v1.ExecuteFinished
-	0,  // 11: greenlight.v1.ExecutorService.Execute:input_type -> greenlight.v1.ExecuteRequest
-	2,  // 12: greenlight.v1.ExecutorService.Execute:output_type -> greenlight.v1.ExecuteResponse
-	12, // [12:13] is the sub-list for method output_type
-	11, // [11:12] is the sub-list for method input_type
+	5,  // 0: greenlight.v1.ExecuteRequest.snapshot:type_name -> greenlight.v1.Digest
+	6,  // 1: greenlight.v1.ExecuteRequest.pipeline:type_name -> greenlight.v1.Pipeline
+	7,  // 2: greenlight.v1.ExecuteRequest.limits:type_name -> greenlight.v1.Limits
+	8,  // 3: greenlight.v1.ExecuteFinished.manifest:type_name -> greenlight.v1.Manifest
+	9,  // 4: greenlight.v1.ExecuteFinished.results:type_name -> greenlight.v1.StepResult
+	5,  // 5: greenlight.v1.ExecuteFinished.combined_log:type_name -> greenlight.v1.Digest
+	10, // 6: greenlight.v1.ExecuteFinished.artifacts:type_name -> greenlight.v1.Artifact
+	11, // 7: greenlight.v1.ExecuteResponse.step_started:type_name -> greenlight.v1.StepStarted
+	12, // 8: greenlight.v1.ExecuteResponse.log_chunk:type_name -> greenlight.v1.LogChunk
+	13, // 9: greenlight.v1.ExecuteResponse.step_finished:type_name -> greenlight.v1.StepFinished
+	3,  // 10: greenlight.v1.ExecuteResponse.finished:type_name -> greenlight.v1.ExecuteFinished
+	2,  // 11: greenlight.v1.ExecutorService.Execute:input_type -> greenlight.v1.ExecuteRequest
+	0,  // 12: greenlight.v1.ExecutorService.Capacity:input_type -> greenlight.v1.CapacityRequest
+	4,  // 13: greenlight.v1.ExecutorService.Execute:output_type -> greenlight.v1.ExecuteResponse
+	1,  // 14: greenlight.v1.ExecutorService.Capacity:output_type -> greenlight.v1.CapacityResponse
+	13, // [13:15] is the sub-list for method output_type
+	11, // [11:13] is the sub-list for method input_type
 	11, // [11:11] is the sub-list for extension type_name
 	11, // [11:11] is the sub-list for extension extendee
 	0,  // [0:11] is the sub-list for field type_name
@@ -396,7 +517,7 @@ func file_greenlight_v1_executor_proto_init() {
 	}
 	file_greenlight_v1_events_proto_init()
 	file_greenlight_v1_types_proto_init()
-	file_greenlight_v1_executor_proto_msgTypes[2].OneofWrappers = []any{
+	file_greenlight_v1_executor_proto_msgTypes[4].OneofWrappers = []any{
 		(*ExecuteResponse_StepStarted)(nil),
 		(*ExecuteResponse_LogChunk)(nil),
 		(*ExecuteResponse_StepFinished)(nil),
@@ -408,7 +529,7 @@ func file_greenlight_v1_executor_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_greenlight_v1_executor_proto_rawDesc), len(file_greenlight_v1_executor_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   3,
+			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

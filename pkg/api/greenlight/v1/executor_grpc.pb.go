@@ -19,7 +19,8 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	ExecutorService_Execute_FullMethodName = "/greenlight.v1.ExecutorService/Execute"
+	ExecutorService_Execute_FullMethodName  = "/greenlight.v1.ExecutorService/Execute"
+	ExecutorService_Capacity_FullMethodName = "/greenlight.v1.ExecutorService/Capacity"
 )
 
 // ExecutorServiceClient is the client API for ExecutorService service.
@@ -30,7 +31,12 @@ const (
 // only component that talks to Docker. Cancel the stream to cancel the run.
 type ExecutorServiceClient interface {
 	// Execute runs a pipeline against a snapshot and streams what happens.
+	// An executor running its maximum of sandboxes refuses with
+	// RESOURCE_EXHAUSTED (the loop places the run elsewhere or queues it).
 	Execute(ctx context.Context, in *ExecuteRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ExecuteResponse], error)
+	// Capacity says how many sandboxes this executor runs at most and now:
+	// the loop places runs on the executor with the most free capacity.
+	Capacity(ctx context.Context, in *CapacityRequest, opts ...grpc.CallOption) (*CapacityResponse, error)
 }
 
 type executorServiceClient struct {
@@ -60,6 +66,16 @@ func (c *executorServiceClient) Execute(ctx context.Context, in *ExecuteRequest,
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type ExecutorService_ExecuteClient = grpc.ServerStreamingClient[ExecuteResponse]
 
+func (c *executorServiceClient) Capacity(ctx context.Context, in *CapacityRequest, opts ...grpc.CallOption) (*CapacityResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CapacityResponse)
+	err := c.cc.Invoke(ctx, ExecutorService_Capacity_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ExecutorServiceServer is the server API for ExecutorService service.
 // All implementations must embed UnimplementedExecutorServiceServer
 // for forward compatibility.
@@ -68,7 +84,12 @@ type ExecutorService_ExecuteClient = grpc.ServerStreamingClient[ExecuteResponse]
 // only component that talks to Docker. Cancel the stream to cancel the run.
 type ExecutorServiceServer interface {
 	// Execute runs a pipeline against a snapshot and streams what happens.
+	// An executor running its maximum of sandboxes refuses with
+	// RESOURCE_EXHAUSTED (the loop places the run elsewhere or queues it).
 	Execute(*ExecuteRequest, grpc.ServerStreamingServer[ExecuteResponse]) error
+	// Capacity says how many sandboxes this executor runs at most and now:
+	// the loop places runs on the executor with the most free capacity.
+	Capacity(context.Context, *CapacityRequest) (*CapacityResponse, error)
 	mustEmbedUnimplementedExecutorServiceServer()
 }
 
@@ -81,6 +102,9 @@ type UnimplementedExecutorServiceServer struct{}
 
 func (UnimplementedExecutorServiceServer) Execute(*ExecuteRequest, grpc.ServerStreamingServer[ExecuteResponse]) error {
 	return status.Error(codes.Unimplemented, "method Execute not implemented")
+}
+func (UnimplementedExecutorServiceServer) Capacity(context.Context, *CapacityRequest) (*CapacityResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Capacity not implemented")
 }
 func (UnimplementedExecutorServiceServer) mustEmbedUnimplementedExecutorServiceServer() {}
 func (UnimplementedExecutorServiceServer) testEmbeddedByValue()                         {}
@@ -114,13 +138,36 @@ func _ExecutorService_Execute_Handler(srv interface{}, stream grpc.ServerStream)
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type ExecutorService_ExecuteServer = grpc.ServerStreamingServer[ExecuteResponse]
 
+func _ExecutorService_Capacity_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CapacityRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ExecutorServiceServer).Capacity(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ExecutorService_Capacity_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ExecutorServiceServer).Capacity(ctx, req.(*CapacityRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ExecutorService_ServiceDesc is the grpc.ServiceDesc for ExecutorService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
 var ExecutorService_ServiceDesc = grpc.ServiceDesc{
 	ServiceName: "greenlight.v1.ExecutorService",
 	HandlerType: (*ExecutorServiceServer)(nil),
-	Methods:     []grpc.MethodDesc{},
+	Methods: []grpc.MethodDesc{
+		{
+			MethodName: "Capacity",
+			Handler:    _ExecutorService_Capacity_Handler,
+		},
+	},
 	Streams: []grpc.StreamDesc{
 		{
 			StreamName:    "Execute",

@@ -1933,6 +1933,126 @@ func (x *PatchReplyRefused) GetReason() string {
 	return ""
 }
 
+// Queued says the run waits for a sandbox: every executor is at its
+// capacity. Sent when the position changes.
+type Queued struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// 1 is next.
+	Position int32 `protobuf:"varint,1,opt,name=position,proto3" json:"position,omitempty"`
+	// Sandboxes of the healthy executors, all in use.
+	Capacity      int32 `protobuf:"varint,2,opt,name=capacity,proto3" json:"capacity,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Queued) Reset() {
+	*x = Queued{}
+	mi := &file_greenlight_v1_run_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Queued) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Queued) ProtoMessage() {}
+
+func (x *Queued) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_run_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Queued.ProtoReflect.Descriptor instead.
+func (*Queued) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *Queued) GetPosition() int32 {
+	if x != nil {
+		return x.Position
+	}
+	return 0
+}
+
+func (x *Queued) GetCapacity() int32 {
+	if x != nil {
+		return x.Capacity
+	}
+	return 0
+}
+
+// ExecutorRetry says an execution failed for infrastructure reasons (the
+// executor was lost, its engine failed) and runs again from the same
+// snapshot on another executor; the events after it supersede the failed
+// attempt's.
+type ExecutorRetry struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	FailedExecutor string                 `protobuf:"bytes,1,opt,name=failed_executor,json=failedExecutor,proto3" json:"failed_executor,omitempty"`
+	Reason         string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	Executor       string                 `protobuf:"bytes,3,opt,name=executor,proto3" json:"executor,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ExecutorRetry) Reset() {
+	*x = ExecutorRetry{}
+	mi := &file_greenlight_v1_run_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExecutorRetry) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExecutorRetry) ProtoMessage() {}
+
+func (x *ExecutorRetry) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_run_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExecutorRetry.ProtoReflect.Descriptor instead.
+func (*ExecutorRetry) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *ExecutorRetry) GetFailedExecutor() string {
+	if x != nil {
+		return x.FailedExecutor
+	}
+	return ""
+}
+
+func (x *ExecutorRetry) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *ExecutorRetry) GetExecutor() string {
+	if x != nil {
+		return x.Executor
+	}
+	return ""
+}
+
 // ResumeFrom tells a lagging watcher to re-attach from a seq.
 type ResumeFrom struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1944,7 +2064,7 @@ type ResumeFrom struct {
 
 func (x *ResumeFrom) Reset() {
 	*x = ResumeFrom{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[21]
+	mi := &file_greenlight_v1_run_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1956,7 +2076,7 @@ func (x *ResumeFrom) String() string {
 func (*ResumeFrom) ProtoMessage() {}
 
 func (x *ResumeFrom) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[21]
+	mi := &file_greenlight_v1_run_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1969,7 +2089,7 @@ func (x *ResumeFrom) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeFrom.ProtoReflect.Descriptor instead.
 func (*ResumeFrom) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{21}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ResumeFrom) GetAfterSeq() uint64 {
@@ -2013,6 +2133,8 @@ type RunEvent struct {
 	//	*RunEvent_ResumeFrom
 	//	*RunEvent_LogCapped
 	//	*RunEvent_PatchReplyRefused
+	//	*RunEvent_Queued
+	//	*RunEvent_ExecutorRetry
 	Kind          isRunEvent_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2020,7 +2142,7 @@ type RunEvent struct {
 
 func (x *RunEvent) Reset() {
 	*x = RunEvent{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[22]
+	mi := &file_greenlight_v1_run_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2032,7 +2154,7 @@ func (x *RunEvent) String() string {
 func (*RunEvent) ProtoMessage() {}
 
 func (x *RunEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[22]
+	mi := &file_greenlight_v1_run_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2045,7 +2167,7 @@ func (x *RunEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunEvent.ProtoReflect.Descriptor instead.
 func (*RunEvent) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{22}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *RunEvent) GetRunId() string {
@@ -2238,6 +2360,24 @@ func (x *RunEvent) GetPatchReplyRefused() *PatchReplyRefused {
 	return nil
 }
 
+func (x *RunEvent) GetQueued() *Queued {
+	if x != nil {
+		if x, ok := x.Kind.(*RunEvent_Queued); ok {
+			return x.Queued
+		}
+	}
+	return nil
+}
+
+func (x *RunEvent) GetExecutorRetry() *ExecutorRetry {
+	if x != nil {
+		if x, ok := x.Kind.(*RunEvent_ExecutorRetry); ok {
+			return x.ExecutorRetry
+		}
+	}
+	return nil
+}
+
 type isRunEvent_Kind interface {
 	isRunEvent_Kind()
 }
@@ -2314,6 +2454,14 @@ type RunEvent_PatchReplyRefused struct {
 	PatchReplyRefused *PatchReplyRefused `protobuf:"bytes,27,opt,name=patch_reply_refused,json=patchReplyRefused,proto3,oneof"`
 }
 
+type RunEvent_Queued struct {
+	Queued *Queued `protobuf:"bytes,28,opt,name=queued,proto3,oneof"`
+}
+
+type RunEvent_ExecutorRetry struct {
+	ExecutorRetry *ExecutorRetry `protobuf:"bytes,29,opt,name=executor_retry,json=executorRetry,proto3,oneof"`
+}
+
 func (*RunEvent_RunCreated) isRunEvent_Kind() {}
 
 func (*RunEvent_DiscoveryDone) isRunEvent_Kind() {}
@@ -2350,6 +2498,10 @@ func (*RunEvent_LogCapped) isRunEvent_Kind() {}
 
 func (*RunEvent_PatchReplyRefused) isRunEvent_Kind() {}
 
+func (*RunEvent_Queued) isRunEvent_Kind() {}
+
+func (*RunEvent_ExecutorRetry) isRunEvent_Kind() {}
+
 // VerifyRequest starts a verification of a snapshot.
 type VerifyRequest struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
@@ -2366,7 +2518,7 @@ type VerifyRequest struct {
 
 func (x *VerifyRequest) Reset() {
 	*x = VerifyRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[23]
+	mi := &file_greenlight_v1_run_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2378,7 +2530,7 @@ func (x *VerifyRequest) String() string {
 func (*VerifyRequest) ProtoMessage() {}
 
 func (x *VerifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[23]
+	mi := &file_greenlight_v1_run_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2391,7 +2543,7 @@ func (x *VerifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyRequest.ProtoReflect.Descriptor instead.
 func (*VerifyRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{23}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *VerifyRequest) GetSnapshot() *Digest {
@@ -2432,7 +2584,7 @@ type VerifyResponse struct {
 
 func (x *VerifyResponse) Reset() {
 	*x = VerifyResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[24]
+	mi := &file_greenlight_v1_run_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2444,7 +2596,7 @@ func (x *VerifyResponse) String() string {
 func (*VerifyResponse) ProtoMessage() {}
 
 func (x *VerifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[24]
+	mi := &file_greenlight_v1_run_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2457,7 +2609,7 @@ func (x *VerifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyResponse.ProtoReflect.Descriptor instead.
 func (*VerifyResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{24}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *VerifyResponse) GetEvent() *RunEvent {
@@ -2482,7 +2634,7 @@ type FixStart struct {
 
 func (x *FixStart) Reset() {
 	*x = FixStart{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[25]
+	mi := &file_greenlight_v1_run_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2494,7 +2646,7 @@ func (x *FixStart) String() string {
 func (*FixStart) ProtoMessage() {}
 
 func (x *FixStart) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[25]
+	mi := &file_greenlight_v1_run_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2507,7 +2659,7 @@ func (x *FixStart) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixStart.ProtoReflect.Descriptor instead.
 func (*FixStart) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{25}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *FixStart) GetSnapshot() *Digest {
@@ -2553,7 +2705,7 @@ type PatchReply struct {
 
 func (x *PatchReply) Reset() {
 	*x = PatchReply{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[26]
+	mi := &file_greenlight_v1_run_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2565,7 +2717,7 @@ func (x *PatchReply) String() string {
 func (*PatchReply) ProtoMessage() {}
 
 func (x *PatchReply) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[26]
+	mi := &file_greenlight_v1_run_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2578,7 +2730,7 @@ func (x *PatchReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchReply.ProtoReflect.Descriptor instead.
 func (*PatchReply) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{26}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *PatchReply) GetAttempt() int32 {
@@ -2623,7 +2775,7 @@ type FixRequest struct {
 
 func (x *FixRequest) Reset() {
 	*x = FixRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[27]
+	mi := &file_greenlight_v1_run_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2635,7 +2787,7 @@ func (x *FixRequest) String() string {
 func (*FixRequest) ProtoMessage() {}
 
 func (x *FixRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[27]
+	mi := &file_greenlight_v1_run_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2648,7 +2800,7 @@ func (x *FixRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixRequest.ProtoReflect.Descriptor instead.
 func (*FixRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{27}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *FixRequest) GetMsg() isFixRequest_Msg {
@@ -2702,7 +2854,7 @@ type FixResponse struct {
 
 func (x *FixResponse) Reset() {
 	*x = FixResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[28]
+	mi := &file_greenlight_v1_run_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2714,7 +2866,7 @@ func (x *FixResponse) String() string {
 func (*FixResponse) ProtoMessage() {}
 
 func (x *FixResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[28]
+	mi := &file_greenlight_v1_run_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2727,7 +2879,7 @@ func (x *FixResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixResponse.ProtoReflect.Descriptor instead.
 func (*FixResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{28}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *FixResponse) GetEvent() *RunEvent {
@@ -2749,7 +2901,7 @@ type WatchRunRequest struct {
 
 func (x *WatchRunRequest) Reset() {
 	*x = WatchRunRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[29]
+	mi := &file_greenlight_v1_run_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2761,7 +2913,7 @@ func (x *WatchRunRequest) String() string {
 func (*WatchRunRequest) ProtoMessage() {}
 
 func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[29]
+	mi := &file_greenlight_v1_run_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2774,7 +2926,7 @@ func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunRequest.ProtoReflect.Descriptor instead.
 func (*WatchRunRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{29}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *WatchRunRequest) GetRunId() string {
@@ -2801,7 +2953,7 @@ type WatchRunResponse struct {
 
 func (x *WatchRunResponse) Reset() {
 	*x = WatchRunResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[30]
+	mi := &file_greenlight_v1_run_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2813,7 +2965,7 @@ func (x *WatchRunResponse) String() string {
 func (*WatchRunResponse) ProtoMessage() {}
 
 func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[30]
+	mi := &file_greenlight_v1_run_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2826,7 +2978,7 @@ func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunResponse.ProtoReflect.Descriptor instead.
 func (*WatchRunResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{30}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *WatchRunResponse) GetEvent() *RunEvent {
@@ -2846,7 +2998,7 @@ type GetRunRequest struct {
 
 func (x *GetRunRequest) Reset() {
 	*x = GetRunRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[31]
+	mi := &file_greenlight_v1_run_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2858,7 +3010,7 @@ func (x *GetRunRequest) String() string {
 func (*GetRunRequest) ProtoMessage() {}
 
 func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[31]
+	mi := &file_greenlight_v1_run_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2871,7 +3023,7 @@ func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunRequest.ProtoReflect.Descriptor instead.
 func (*GetRunRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{31}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *GetRunRequest) GetRunId() string {
@@ -2891,7 +3043,7 @@ type GetRunResponse struct {
 
 func (x *GetRunResponse) Reset() {
 	*x = GetRunResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[32]
+	mi := &file_greenlight_v1_run_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2903,7 +3055,7 @@ func (x *GetRunResponse) String() string {
 func (*GetRunResponse) ProtoMessage() {}
 
 func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[32]
+	mi := &file_greenlight_v1_run_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2916,7 +3068,7 @@ func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunResponse.ProtoReflect.Descriptor instead.
 func (*GetRunResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{32}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *GetRunResponse) GetRun() *Run {
@@ -2939,7 +3091,7 @@ type ListRunsRequest struct {
 
 func (x *ListRunsRequest) Reset() {
 	*x = ListRunsRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[33]
+	mi := &file_greenlight_v1_run_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2951,7 +3103,7 @@ func (x *ListRunsRequest) String() string {
 func (*ListRunsRequest) ProtoMessage() {}
 
 func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[33]
+	mi := &file_greenlight_v1_run_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2964,7 +3116,7 @@ func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListRunsRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{33}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ListRunsRequest) GetStatuses() []RunStatus {
@@ -2999,7 +3151,7 @@ type ListRunsResponse struct {
 
 func (x *ListRunsResponse) Reset() {
 	*x = ListRunsResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[34]
+	mi := &file_greenlight_v1_run_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3011,7 +3163,7 @@ func (x *ListRunsResponse) String() string {
 func (*ListRunsResponse) ProtoMessage() {}
 
 func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[34]
+	mi := &file_greenlight_v1_run_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3024,7 +3176,7 @@ func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsResponse.ProtoReflect.Descriptor instead.
 func (*ListRunsResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{34}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ListRunsResponse) GetRuns() []*Run {
@@ -3051,7 +3203,7 @@ type DiscoverWorkspaceRequest struct {
 
 func (x *DiscoverWorkspaceRequest) Reset() {
 	*x = DiscoverWorkspaceRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[35]
+	mi := &file_greenlight_v1_run_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3063,7 +3215,7 @@ func (x *DiscoverWorkspaceRequest) String() string {
 func (*DiscoverWorkspaceRequest) ProtoMessage() {}
 
 func (x *DiscoverWorkspaceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[35]
+	mi := &file_greenlight_v1_run_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3076,7 +3228,7 @@ func (x *DiscoverWorkspaceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscoverWorkspaceRequest.ProtoReflect.Descriptor instead.
 func (*DiscoverWorkspaceRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{35}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *DiscoverWorkspaceRequest) GetSnapshot() *Digest {
@@ -3096,7 +3248,7 @@ type DiscoverWorkspaceResponse struct {
 
 func (x *DiscoverWorkspaceResponse) Reset() {
 	*x = DiscoverWorkspaceResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[36]
+	mi := &file_greenlight_v1_run_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3108,7 +3260,7 @@ func (x *DiscoverWorkspaceResponse) String() string {
 func (*DiscoverWorkspaceResponse) ProtoMessage() {}
 
 func (x *DiscoverWorkspaceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[36]
+	mi := &file_greenlight_v1_run_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3121,7 +3273,7 @@ func (x *DiscoverWorkspaceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscoverWorkspaceResponse.ProtoReflect.Descriptor instead.
 func (*DiscoverWorkspaceResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{36}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *DiscoverWorkspaceResponse) GetCapabilities() *Capabilities {
@@ -3145,7 +3297,7 @@ type StartRunRequest struct {
 
 func (x *StartRunRequest) Reset() {
 	*x = StartRunRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[37]
+	mi := &file_greenlight_v1_run_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3157,7 +3309,7 @@ func (x *StartRunRequest) String() string {
 func (*StartRunRequest) ProtoMessage() {}
 
 func (x *StartRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[37]
+	mi := &file_greenlight_v1_run_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3170,7 +3322,7 @@ func (x *StartRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRunRequest.ProtoReflect.Descriptor instead.
 func (*StartRunRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{37}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *StartRunRequest) GetKind() isStartRunRequest_Kind {
@@ -3224,7 +3376,7 @@ type StartRunResponse struct {
 
 func (x *StartRunResponse) Reset() {
 	*x = StartRunResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[38]
+	mi := &file_greenlight_v1_run_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3236,7 +3388,7 @@ func (x *StartRunResponse) String() string {
 func (*StartRunResponse) ProtoMessage() {}
 
 func (x *StartRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[38]
+	mi := &file_greenlight_v1_run_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3249,7 +3401,7 @@ func (x *StartRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRunResponse.ProtoReflect.Descriptor instead.
 func (*StartRunResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{38}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *StartRunResponse) GetRun() *Run {
@@ -3269,7 +3421,7 @@ type CancelRunRequest struct {
 
 func (x *CancelRunRequest) Reset() {
 	*x = CancelRunRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[39]
+	mi := &file_greenlight_v1_run_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3281,7 +3433,7 @@ func (x *CancelRunRequest) String() string {
 func (*CancelRunRequest) ProtoMessage() {}
 
 func (x *CancelRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[39]
+	mi := &file_greenlight_v1_run_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3294,7 +3446,7 @@ func (x *CancelRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRunRequest.ProtoReflect.Descriptor instead.
 func (*CancelRunRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{39}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *CancelRunRequest) GetRunId() string {
@@ -3315,7 +3467,7 @@ type CancelRunResponse struct {
 
 func (x *CancelRunResponse) Reset() {
 	*x = CancelRunResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[40]
+	mi := &file_greenlight_v1_run_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3327,7 +3479,7 @@ func (x *CancelRunResponse) String() string {
 func (*CancelRunResponse) ProtoMessage() {}
 
 func (x *CancelRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[40]
+	mi := &file_greenlight_v1_run_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3340,7 +3492,7 @@ func (x *CancelRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRunResponse.ProtoReflect.Descriptor instead.
 func (*CancelRunResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{40}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *CancelRunResponse) GetRun() *Run {
@@ -3521,12 +3673,18 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\fstored_bytes\x18\x03 \x01(\x03R\vstoredBytes\"E\n" +
 	"\x11PatchReplyRefused\x12\x18\n" +
 	"\aattempt\x18\x01 \x01(\x05R\aattempt\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reason\"A\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"@\n" +
+	"\x06Queued\x12\x1a\n" +
+	"\bposition\x18\x01 \x01(\x05R\bposition\x12\x1a\n" +
+	"\bcapacity\x18\x02 \x01(\x05R\bcapacity\"l\n" +
+	"\rExecutorRetry\x12'\n" +
+	"\x0ffailed_executor\x18\x01 \x01(\tR\x0efailedExecutor\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x1a\n" +
+	"\bexecutor\x18\x03 \x01(\tR\bexecutor\"A\n" +
 	"\n" +
 	"ResumeFrom\x12\x1b\n" +
 	"\tafter_seq\x18\x01 \x01(\x04R\bafterSeq\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xcb\n" +
-	"\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xc3\v\n" +
 	"\bRunEvent\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x10\n" +
 	"\x03seq\x18\x02 \x01(\x04R\x03seq\x12.\n" +
@@ -3552,7 +3710,9 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"resumeFrom\x129\n" +
 	"\n" +
 	"log_capped\x18\x1a \x01(\v2\x18.greenlight.v1.LogCappedH\x00R\tlogCapped\x12R\n" +
-	"\x13patch_reply_refused\x18\x1b \x01(\v2 .greenlight.v1.PatchReplyRefusedH\x00R\x11patchReplyRefusedB\x06\n" +
+	"\x13patch_reply_refused\x18\x1b \x01(\v2 .greenlight.v1.PatchReplyRefusedH\x00R\x11patchReplyRefused\x12/\n" +
+	"\x06queued\x18\x1c \x01(\v2\x15.greenlight.v1.QueuedH\x00R\x06queued\x12E\n" +
+	"\x0eexecutor_retry\x18\x1d \x01(\v2\x1c.greenlight.v1.ExecutorRetryH\x00R\rexecutorRetryB\x06\n" +
 	"\x04kind\"\xb1\x01\n" +
 	"\rVerifyRequest\x121\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x15.greenlight.v1.DigestR\bsnapshot\x126\n" +
@@ -3655,7 +3815,7 @@ func file_greenlight_v1_run_proto_rawDescGZIP() []byte {
 }
 
 var file_greenlight_v1_run_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_greenlight_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
+var file_greenlight_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
 var file_greenlight_v1_run_proto_goTypes = []any{
 	(RunKind)(0),                      // 0: greenlight.v1.RunKind
 	(RunStatus)(0),                    // 1: greenlight.v1.RunStatus
@@ -3681,105 +3841,107 @@ var file_greenlight_v1_run_proto_goTypes = []any{
 	(*RunFinished)(nil),               // 21: greenlight.v1.RunFinished
 	(*LogCapped)(nil),                 // 22: greenlight.v1.LogCapped
 	(*PatchReplyRefused)(nil),         // 23: greenlight.v1.PatchReplyRefused
-	(*ResumeFrom)(nil),                // 24: greenlight.v1.ResumeFrom
-	(*RunEvent)(nil),                  // 25: greenlight.v1.RunEvent
-	(*VerifyRequest)(nil),             // 26: greenlight.v1.VerifyRequest
-	(*VerifyResponse)(nil),            // 27: greenlight.v1.VerifyResponse
-	(*FixStart)(nil),                  // 28: greenlight.v1.FixStart
-	(*PatchReply)(nil),                // 29: greenlight.v1.PatchReply
-	(*FixRequest)(nil),                // 30: greenlight.v1.FixRequest
-	(*FixResponse)(nil),               // 31: greenlight.v1.FixResponse
-	(*WatchRunRequest)(nil),           // 32: greenlight.v1.WatchRunRequest
-	(*WatchRunResponse)(nil),          // 33: greenlight.v1.WatchRunResponse
-	(*GetRunRequest)(nil),             // 34: greenlight.v1.GetRunRequest
-	(*GetRunResponse)(nil),            // 35: greenlight.v1.GetRunResponse
-	(*ListRunsRequest)(nil),           // 36: greenlight.v1.ListRunsRequest
-	(*ListRunsResponse)(nil),          // 37: greenlight.v1.ListRunsResponse
-	(*DiscoverWorkspaceRequest)(nil),  // 38: greenlight.v1.DiscoverWorkspaceRequest
-	(*DiscoverWorkspaceResponse)(nil), // 39: greenlight.v1.DiscoverWorkspaceResponse
-	(*StartRunRequest)(nil),           // 40: greenlight.v1.StartRunRequest
-	(*StartRunResponse)(nil),          // 41: greenlight.v1.StartRunResponse
-	(*CancelRunRequest)(nil),          // 42: greenlight.v1.CancelRunRequest
-	(*CancelRunResponse)(nil),         // 43: greenlight.v1.CancelRunResponse
-	nil,                               // 44: greenlight.v1.VerifyOptions.LabelsEntry
-	nil,                               // 45: greenlight.v1.VerifyOptions.ImagesEntry
-	(*durationpb.Duration)(nil),       // 46: google.protobuf.Duration
-	(*Limits)(nil),                    // 47: greenlight.v1.Limits
-	(*CommandSelection)(nil),          // 48: greenlight.v1.CommandSelection
-	(*Digest)(nil),                    // 49: greenlight.v1.Digest
-	(*timestamppb.Timestamp)(nil),     // 50: google.protobuf.Timestamp
-	(*Result)(nil),                    // 51: greenlight.v1.Result
-	(*PatchOutcome)(nil),              // 52: greenlight.v1.PatchOutcome
-	(*Usage)(nil),                     // 53: greenlight.v1.Usage
-	(*Transitions)(nil),               // 54: greenlight.v1.Transitions
-	(*TestInventory)(nil),             // 55: greenlight.v1.TestInventory
-	(*Capabilities)(nil),              // 56: greenlight.v1.Capabilities
-	(*Pipeline)(nil),                  // 57: greenlight.v1.Pipeline
-	(*TestCounts)(nil),                // 58: greenlight.v1.TestCounts
-	(*Failure)(nil),                   // 59: greenlight.v1.Failure
-	(*Score)(nil),                     // 60: greenlight.v1.Score
-	(*TierSelection)(nil),             // 61: greenlight.v1.TierSelection
-	(Tier)(0),                         // 62: greenlight.v1.Tier
-	(*CodeWindow)(nil),                // 63: greenlight.v1.CodeWindow
-	(*StepStarted)(nil),               // 64: greenlight.v1.StepStarted
-	(*LogChunk)(nil),                  // 65: greenlight.v1.LogChunk
-	(*StepFinished)(nil),              // 66: greenlight.v1.StepFinished
+	(*Queued)(nil),                    // 24: greenlight.v1.Queued
+	(*ExecutorRetry)(nil),             // 25: greenlight.v1.ExecutorRetry
+	(*ResumeFrom)(nil),                // 26: greenlight.v1.ResumeFrom
+	(*RunEvent)(nil),                  // 27: greenlight.v1.RunEvent
+	(*VerifyRequest)(nil),             // 28: greenlight.v1.VerifyRequest
+	(*VerifyResponse)(nil),            // 29: greenlight.v1.VerifyResponse
+	(*FixStart)(nil),                  // 30: greenlight.v1.FixStart
+	(*PatchReply)(nil),                // 31: greenlight.v1.PatchReply
+	(*FixRequest)(nil),                // 32: greenlight.v1.FixRequest
+	(*FixResponse)(nil),               // 33: greenlight.v1.FixResponse
+	(*WatchRunRequest)(nil),           // 34: greenlight.v1.WatchRunRequest
+	(*WatchRunResponse)(nil),          // 35: greenlight.v1.WatchRunResponse
+	(*GetRunRequest)(nil),             // 36: greenlight.v1.GetRunRequest
+	(*GetRunResponse)(nil),            // 37: greenlight.v1.GetRunResponse
+	(*ListRunsRequest)(nil),           // 38: greenlight.v1.ListRunsRequest
+	(*ListRunsResponse)(nil),          // 39: greenlight.v1.ListRunsResponse
+	(*DiscoverWorkspaceRequest)(nil),  // 40: greenlight.v1.DiscoverWorkspaceRequest
+	(*DiscoverWorkspaceResponse)(nil), // 41: greenlight.v1.DiscoverWorkspaceResponse
+	(*StartRunRequest)(nil),           // 42: greenlight.v1.StartRunRequest
+	(*StartRunResponse)(nil),          // 43: greenlight.v1.StartRunResponse
+	(*CancelRunRequest)(nil),          // 44: greenlight.v1.CancelRunRequest
+	(*CancelRunResponse)(nil),         // 45: greenlight.v1.CancelRunResponse
+	nil,                               // 46: greenlight.v1.VerifyOptions.LabelsEntry
+	nil,                               // 47: greenlight.v1.VerifyOptions.ImagesEntry
+	(*durationpb.Duration)(nil),       // 48: google.protobuf.Duration
+	(*Limits)(nil),                    // 49: greenlight.v1.Limits
+	(*CommandSelection)(nil),          // 50: greenlight.v1.CommandSelection
+	(*Digest)(nil),                    // 51: greenlight.v1.Digest
+	(*timestamppb.Timestamp)(nil),     // 52: google.protobuf.Timestamp
+	(*Result)(nil),                    // 53: greenlight.v1.Result
+	(*PatchOutcome)(nil),              // 54: greenlight.v1.PatchOutcome
+	(*Usage)(nil),                     // 55: greenlight.v1.Usage
+	(*Transitions)(nil),               // 56: greenlight.v1.Transitions
+	(*TestInventory)(nil),             // 57: greenlight.v1.TestInventory
+	(*Capabilities)(nil),              // 58: greenlight.v1.Capabilities
+	(*Pipeline)(nil),                  // 59: greenlight.v1.Pipeline
+	(*TestCounts)(nil),                // 60: greenlight.v1.TestCounts
+	(*Failure)(nil),                   // 61: greenlight.v1.Failure
+	(*Score)(nil),                     // 62: greenlight.v1.Score
+	(*TierSelection)(nil),             // 63: greenlight.v1.TierSelection
+	(Tier)(0),                         // 64: greenlight.v1.Tier
+	(*CodeWindow)(nil),                // 65: greenlight.v1.CodeWindow
+	(*StepStarted)(nil),               // 66: greenlight.v1.StepStarted
+	(*LogChunk)(nil),                  // 67: greenlight.v1.LogChunk
+	(*StepFinished)(nil),              // 68: greenlight.v1.StepFinished
 }
 var file_greenlight_v1_run_proto_depIdxs = []int32{
-	46, // 0: greenlight.v1.VerifyOptions.time_budget:type_name -> google.protobuf.Duration
-	47, // 1: greenlight.v1.VerifyOptions.limits:type_name -> greenlight.v1.Limits
-	48, // 2: greenlight.v1.VerifyOptions.selection:type_name -> greenlight.v1.CommandSelection
-	44, // 3: greenlight.v1.VerifyOptions.labels:type_name -> greenlight.v1.VerifyOptions.LabelsEntry
-	45, // 4: greenlight.v1.VerifyOptions.images:type_name -> greenlight.v1.VerifyOptions.ImagesEntry
+	48, // 0: greenlight.v1.VerifyOptions.time_budget:type_name -> google.protobuf.Duration
+	49, // 1: greenlight.v1.VerifyOptions.limits:type_name -> greenlight.v1.Limits
+	50, // 2: greenlight.v1.VerifyOptions.selection:type_name -> greenlight.v1.CommandSelection
+	46, // 3: greenlight.v1.VerifyOptions.labels:type_name -> greenlight.v1.VerifyOptions.LabelsEntry
+	47, // 4: greenlight.v1.VerifyOptions.images:type_name -> greenlight.v1.VerifyOptions.ImagesEntry
 	2,  // 5: greenlight.v1.ProviderConfig.kind:type_name -> greenlight.v1.ProviderKind
-	46, // 6: greenlight.v1.ProviderConfig.timeout:type_name -> google.protobuf.Duration
+	48, // 6: greenlight.v1.ProviderConfig.timeout:type_name -> google.protobuf.Duration
 	3,  // 7: greenlight.v1.FixOptions.verify:type_name -> greenlight.v1.VerifyOptions
 	4,  // 8: greenlight.v1.FixOptions.provider:type_name -> greenlight.v1.ProviderConfig
-	46, // 9: greenlight.v1.FixOptions.time_budget:type_name -> google.protobuf.Duration
+	48, // 9: greenlight.v1.FixOptions.time_budget:type_name -> google.protobuf.Duration
 	5,  // 10: greenlight.v1.FixOptions.guardrails:type_name -> greenlight.v1.Guardrails
 	7,  // 11: greenlight.v1.FixOptions.targets:type_name -> greenlight.v1.FixTargets
 	0,  // 12: greenlight.v1.Run.kind:type_name -> greenlight.v1.RunKind
 	1,  // 13: greenlight.v1.Run.status:type_name -> greenlight.v1.RunStatus
-	49, // 14: greenlight.v1.Run.snapshot:type_name -> greenlight.v1.Digest
-	49, // 15: greenlight.v1.Run.current_snapshot:type_name -> greenlight.v1.Digest
+	51, // 14: greenlight.v1.Run.snapshot:type_name -> greenlight.v1.Digest
+	51, // 15: greenlight.v1.Run.current_snapshot:type_name -> greenlight.v1.Digest
 	3,  // 16: greenlight.v1.Run.verify_options:type_name -> greenlight.v1.VerifyOptions
 	6,  // 17: greenlight.v1.Run.fix_options:type_name -> greenlight.v1.FixOptions
-	50, // 18: greenlight.v1.Run.created_at:type_name -> google.protobuf.Timestamp
-	50, // 19: greenlight.v1.Run.started_at:type_name -> google.protobuf.Timestamp
-	50, // 20: greenlight.v1.Run.finished_at:type_name -> google.protobuf.Timestamp
-	51, // 21: greenlight.v1.Run.result:type_name -> greenlight.v1.Result
-	52, // 22: greenlight.v1.Run.patches:type_name -> greenlight.v1.PatchOutcome
+	52, // 18: greenlight.v1.Run.created_at:type_name -> google.protobuf.Timestamp
+	52, // 19: greenlight.v1.Run.started_at:type_name -> google.protobuf.Timestamp
+	52, // 20: greenlight.v1.Run.finished_at:type_name -> google.protobuf.Timestamp
+	53, // 21: greenlight.v1.Run.result:type_name -> greenlight.v1.Result
+	54, // 22: greenlight.v1.Run.patches:type_name -> greenlight.v1.PatchOutcome
 	9,  // 23: greenlight.v1.Run.metrics:type_name -> greenlight.v1.FixMetrics
-	46, // 24: greenlight.v1.FixMetrics.time_to_green:type_name -> google.protobuf.Duration
-	53, // 25: greenlight.v1.FixMetrics.usage:type_name -> greenlight.v1.Usage
-	54, // 26: greenlight.v1.FixMetrics.transitions:type_name -> greenlight.v1.Transitions
-	55, // 27: greenlight.v1.FixMetrics.baseline_inventory:type_name -> greenlight.v1.TestInventory
+	48, // 24: greenlight.v1.FixMetrics.time_to_green:type_name -> google.protobuf.Duration
+	55, // 25: greenlight.v1.FixMetrics.usage:type_name -> greenlight.v1.Usage
+	56, // 26: greenlight.v1.FixMetrics.transitions:type_name -> greenlight.v1.Transitions
+	57, // 27: greenlight.v1.FixMetrics.baseline_inventory:type_name -> greenlight.v1.TestInventory
 	8,  // 28: greenlight.v1.RunCreated.run:type_name -> greenlight.v1.Run
-	56, // 29: greenlight.v1.DiscoveryDone.capabilities:type_name -> greenlight.v1.Capabilities
-	57, // 30: greenlight.v1.DiscoveryDone.pipeline:type_name -> greenlight.v1.Pipeline
-	58, // 31: greenlight.v1.TestsParsed.counts:type_name -> greenlight.v1.TestCounts
-	59, // 32: greenlight.v1.TestsParsed.failures:type_name -> greenlight.v1.Failure
-	60, // 33: greenlight.v1.VerificationDone.score:type_name -> greenlight.v1.Score
-	46, // 34: greenlight.v1.VerificationDone.duration:type_name -> google.protobuf.Duration
-	61, // 35: greenlight.v1.VerificationDone.tiers:type_name -> greenlight.v1.TierSelection
-	62, // 36: greenlight.v1.TierSkipped.tier:type_name -> greenlight.v1.Tier
-	49, // 37: greenlight.v1.RoundStarted.snapshot:type_name -> greenlight.v1.Digest
-	59, // 38: greenlight.v1.PatchRequest.failures:type_name -> greenlight.v1.Failure
-	63, // 39: greenlight.v1.PatchRequest.windows:type_name -> greenlight.v1.CodeWindow
+	58, // 29: greenlight.v1.DiscoveryDone.capabilities:type_name -> greenlight.v1.Capabilities
+	59, // 30: greenlight.v1.DiscoveryDone.pipeline:type_name -> greenlight.v1.Pipeline
+	60, // 31: greenlight.v1.TestsParsed.counts:type_name -> greenlight.v1.TestCounts
+	61, // 32: greenlight.v1.TestsParsed.failures:type_name -> greenlight.v1.Failure
+	62, // 33: greenlight.v1.VerificationDone.score:type_name -> greenlight.v1.Score
+	48, // 34: greenlight.v1.VerificationDone.duration:type_name -> google.protobuf.Duration
+	63, // 35: greenlight.v1.VerificationDone.tiers:type_name -> greenlight.v1.TierSelection
+	64, // 36: greenlight.v1.TierSkipped.tier:type_name -> greenlight.v1.Tier
+	51, // 37: greenlight.v1.RoundStarted.snapshot:type_name -> greenlight.v1.Digest
+	61, // 38: greenlight.v1.PatchRequest.failures:type_name -> greenlight.v1.Failure
+	65, // 39: greenlight.v1.PatchRequest.windows:type_name -> greenlight.v1.CodeWindow
 	5,  // 40: greenlight.v1.PatchRequest.constraints:type_name -> greenlight.v1.Guardrails
 	18, // 41: greenlight.v1.PatchRequested.request:type_name -> greenlight.v1.PatchRequest
-	52, // 42: greenlight.v1.PatchEvaluated.outcome:type_name -> greenlight.v1.PatchOutcome
+	54, // 42: greenlight.v1.PatchEvaluated.outcome:type_name -> greenlight.v1.PatchOutcome
 	1,  // 43: greenlight.v1.RunFinished.status:type_name -> greenlight.v1.RunStatus
-	51, // 44: greenlight.v1.RunFinished.result:type_name -> greenlight.v1.Result
+	53, // 44: greenlight.v1.RunFinished.result:type_name -> greenlight.v1.Result
 	9,  // 45: greenlight.v1.RunFinished.metrics:type_name -> greenlight.v1.FixMetrics
-	50, // 46: greenlight.v1.RunEvent.time:type_name -> google.protobuf.Timestamp
+	52, // 46: greenlight.v1.RunEvent.time:type_name -> google.protobuf.Timestamp
 	10, // 47: greenlight.v1.RunEvent.run_created:type_name -> greenlight.v1.RunCreated
 	11, // 48: greenlight.v1.RunEvent.discovery_done:type_name -> greenlight.v1.DiscoveryDone
-	64, // 49: greenlight.v1.RunEvent.step_started:type_name -> greenlight.v1.StepStarted
-	65, // 50: greenlight.v1.RunEvent.log_chunk:type_name -> greenlight.v1.LogChunk
-	66, // 51: greenlight.v1.RunEvent.step_finished:type_name -> greenlight.v1.StepFinished
+	66, // 49: greenlight.v1.RunEvent.step_started:type_name -> greenlight.v1.StepStarted
+	67, // 50: greenlight.v1.RunEvent.log_chunk:type_name -> greenlight.v1.LogChunk
+	68, // 51: greenlight.v1.RunEvent.step_finished:type_name -> greenlight.v1.StepFinished
 	12, // 52: greenlight.v1.RunEvent.tests_parsed:type_name -> greenlight.v1.TestsParsed
-	60, // 53: greenlight.v1.RunEvent.score:type_name -> greenlight.v1.Score
+	62, // 53: greenlight.v1.RunEvent.score:type_name -> greenlight.v1.Score
 	13, // 54: greenlight.v1.RunEvent.verification_done:type_name -> greenlight.v1.VerificationDone
 	14, // 55: greenlight.v1.RunEvent.verify_failed_retry:type_name -> greenlight.v1.VerifyFailedRetry
 	15, // 56: greenlight.v1.RunEvent.verify_failed_max_retries:type_name -> greenlight.v1.VerifyFailedMaxRetries
@@ -3788,49 +3950,51 @@ var file_greenlight_v1_run_proto_depIdxs = []int32{
 	19, // 59: greenlight.v1.RunEvent.patch_requested:type_name -> greenlight.v1.PatchRequested
 	20, // 60: greenlight.v1.RunEvent.patch_evaluated:type_name -> greenlight.v1.PatchEvaluated
 	21, // 61: greenlight.v1.RunEvent.run_finished:type_name -> greenlight.v1.RunFinished
-	24, // 62: greenlight.v1.RunEvent.resume_from:type_name -> greenlight.v1.ResumeFrom
+	26, // 62: greenlight.v1.RunEvent.resume_from:type_name -> greenlight.v1.ResumeFrom
 	22, // 63: greenlight.v1.RunEvent.log_capped:type_name -> greenlight.v1.LogCapped
 	23, // 64: greenlight.v1.RunEvent.patch_reply_refused:type_name -> greenlight.v1.PatchReplyRefused
-	49, // 65: greenlight.v1.VerifyRequest.snapshot:type_name -> greenlight.v1.Digest
-	3,  // 66: greenlight.v1.VerifyRequest.options:type_name -> greenlight.v1.VerifyOptions
-	25, // 67: greenlight.v1.VerifyResponse.event:type_name -> greenlight.v1.RunEvent
-	49, // 68: greenlight.v1.FixStart.snapshot:type_name -> greenlight.v1.Digest
-	6,  // 69: greenlight.v1.FixStart.options:type_name -> greenlight.v1.FixOptions
-	53, // 70: greenlight.v1.PatchReply.usage:type_name -> greenlight.v1.Usage
-	28, // 71: greenlight.v1.FixRequest.start:type_name -> greenlight.v1.FixStart
-	29, // 72: greenlight.v1.FixRequest.patch:type_name -> greenlight.v1.PatchReply
-	25, // 73: greenlight.v1.FixResponse.event:type_name -> greenlight.v1.RunEvent
-	25, // 74: greenlight.v1.WatchRunResponse.event:type_name -> greenlight.v1.RunEvent
-	8,  // 75: greenlight.v1.GetRunResponse.run:type_name -> greenlight.v1.Run
-	1,  // 76: greenlight.v1.ListRunsRequest.statuses:type_name -> greenlight.v1.RunStatus
-	8,  // 77: greenlight.v1.ListRunsResponse.runs:type_name -> greenlight.v1.Run
-	49, // 78: greenlight.v1.DiscoverWorkspaceRequest.snapshot:type_name -> greenlight.v1.Digest
-	56, // 79: greenlight.v1.DiscoverWorkspaceResponse.capabilities:type_name -> greenlight.v1.Capabilities
-	26, // 80: greenlight.v1.StartRunRequest.verify:type_name -> greenlight.v1.VerifyRequest
-	28, // 81: greenlight.v1.StartRunRequest.fix:type_name -> greenlight.v1.FixStart
-	8,  // 82: greenlight.v1.StartRunResponse.run:type_name -> greenlight.v1.Run
-	8,  // 83: greenlight.v1.CancelRunResponse.run:type_name -> greenlight.v1.Run
-	26, // 84: greenlight.v1.RunService.Verify:input_type -> greenlight.v1.VerifyRequest
-	30, // 85: greenlight.v1.RunService.Fix:input_type -> greenlight.v1.FixRequest
-	32, // 86: greenlight.v1.RunService.WatchRun:input_type -> greenlight.v1.WatchRunRequest
-	34, // 87: greenlight.v1.RunService.GetRun:input_type -> greenlight.v1.GetRunRequest
-	36, // 88: greenlight.v1.RunService.ListRuns:input_type -> greenlight.v1.ListRunsRequest
-	38, // 89: greenlight.v1.RunService.DiscoverWorkspace:input_type -> greenlight.v1.DiscoverWorkspaceRequest
-	40, // 90: greenlight.v1.RunService.StartRun:input_type -> greenlight.v1.StartRunRequest
-	42, // 91: greenlight.v1.RunService.CancelRun:input_type -> greenlight.v1.CancelRunRequest
-	27, // 92: greenlight.v1.RunService.Verify:output_type -> greenlight.v1.VerifyResponse
-	31, // 93: greenlight.v1.RunService.Fix:output_type -> greenlight.v1.FixResponse
-	33, // 94: greenlight.v1.RunService.WatchRun:output_type -> greenlight.v1.WatchRunResponse
-	35, // 95: greenlight.v1.RunService.GetRun:output_type -> greenlight.v1.GetRunResponse
-	37, // 96: greenlight.v1.RunService.ListRuns:output_type -> greenlight.v1.ListRunsResponse
-	39, // 97: greenlight.v1.RunService.DiscoverWorkspace:output_type -> greenlight.v1.DiscoverWorkspaceResponse
-	41, // 98: greenlight.v1.RunService.StartRun:output_type -> greenlight.v1.StartRunResponse
-	43, // 99: greenlight.v1.RunService.CancelRun:output_type -> greenlight.v1.CancelRunResponse
-	92, // [92:100] is the sub-list for method output_type
-	84, // [84:92] is the sub-list for method input_type
-	84, // [84:84] is the sub-list for extension type_name
-	84, // [84:84] is the sub-list for extension extendee
-	0,  // [0:84] is the sub-list for field type_name
+	24, // 65: greenlight.v1.RunEvent.queued:type_name -> greenlight.v1.Queued
+	25, // 66: greenlight.v1.RunEvent.executor_retry:type_name -> greenlight.v1.ExecutorRetry
+	51, // 67: greenlight.v1.VerifyRequest.snapshot:type_name -> greenlight.v1.Digest
+	3,  // 68: greenlight.v1.VerifyRequest.options:type_name -> greenlight.v1.VerifyOptions
+	27, // 69: greenlight.v1.VerifyResponse.event:type_name -> greenlight.v1.RunEvent
+	51, // 70: greenlight.v1.FixStart.snapshot:type_name -> greenlight.v1.Digest
+	6,  // 71: greenlight.v1.FixStart.options:type_name -> greenlight.v1.FixOptions
+	55, // 72: greenlight.v1.PatchReply.usage:type_name -> greenlight.v1.Usage
+	30, // 73: greenlight.v1.FixRequest.start:type_name -> greenlight.v1.FixStart
+	31, // 74: greenlight.v1.FixRequest.patch:type_name -> greenlight.v1.PatchReply
+	27, // 75: greenlight.v1.FixResponse.event:type_name -> greenlight.v1.RunEvent
+	27, // 76: greenlight.v1.WatchRunResponse.event:type_name -> greenlight.v1.RunEvent
+	8,  // 77: greenlight.v1.GetRunResponse.run:type_name -> greenlight.v1.Run
+	1,  // 78: greenlight.v1.ListRunsRequest.statuses:type_name -> greenlight.v1.RunStatus
+	8,  // 79: greenlight.v1.ListRunsResponse.runs:type_name -> greenlight.v1.Run
+	51, // 80: greenlight.v1.DiscoverWorkspaceRequest.snapshot:type_name -> greenlight.v1.Digest
+	58, // 81: greenlight.v1.DiscoverWorkspaceResponse.capabilities:type_name -> greenlight.v1.Capabilities
+	28, // 82: greenlight.v1.StartRunRequest.verify:type_name -> greenlight.v1.VerifyRequest
+	30, // 83: greenlight.v1.StartRunRequest.fix:type_name -> greenlight.v1.FixStart
+	8,  // 84: greenlight.v1.StartRunResponse.run:type_name -> greenlight.v1.Run
+	8,  // 85: greenlight.v1.CancelRunResponse.run:type_name -> greenlight.v1.Run
+	28, // 86: greenlight.v1.RunService.Verify:input_type -> greenlight.v1.VerifyRequest
+	32, // 87: greenlight.v1.RunService.Fix:input_type -> greenlight.v1.FixRequest
+	34, // 88: greenlight.v1.RunService.WatchRun:input_type -> greenlight.v1.WatchRunRequest
+	36, // 89: greenlight.v1.RunService.GetRun:input_type -> greenlight.v1.GetRunRequest
+	38, // 90: greenlight.v1.RunService.ListRuns:input_type -> greenlight.v1.ListRunsRequest
+	40, // 91: greenlight.v1.RunService.DiscoverWorkspace:input_type -> greenlight.v1.DiscoverWorkspaceRequest
+	42, // 92: greenlight.v1.RunService.StartRun:input_type -> greenlight.v1.StartRunRequest
+	44, // 93: greenlight.v1.RunService.CancelRun:input_type -> greenlight.v1.CancelRunRequest
+	29, // 94: greenlight.v1.RunService.Verify:output_type -> greenlight.v1.VerifyResponse
+	33, // 95: greenlight.v1.RunService.Fix:output_type -> greenlight.v1.FixResponse
+	35, // 96: greenlight.v1.RunService.WatchRun:output_type -> greenlight.v1.WatchRunResponse
+	37, // 97: greenlight.v1.RunService.GetRun:output_type -> greenlight.v1.GetRunResponse
+	39, // 98: greenlight.v1.RunService.ListRuns:output_type -> greenlight.v1.ListRunsResponse
+	41, // 99: greenlight.v1.RunService.DiscoverWorkspace:output_type -> greenlight.v1.DiscoverWorkspaceResponse
+	43, // 100: greenlight.v1.RunService.StartRun:output_type -> greenlight.v1.StartRunResponse
+	45, // 101: greenlight.v1.RunService.CancelRun:output_type -> greenlight.v1.CancelRunResponse
+	94, // [94:102] is the sub-list for method output_type
+	86, // [86:94] is the sub-list for method input_type
+	86, // [86:86] is the sub-list for extension type_name
+	86, // [86:86] is the sub-list for extension extendee
+	0,  // [0:86] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_run_proto_init() }
@@ -3840,7 +4004,7 @@ func file_greenlight_v1_run_proto_init() {
 	}
 	file_greenlight_v1_events_proto_init()
 	file_greenlight_v1_types_proto_init()
-	file_greenlight_v1_run_proto_msgTypes[22].OneofWrappers = []any{
+	file_greenlight_v1_run_proto_msgTypes[24].OneofWrappers = []any{
 		(*RunEvent_RunCreated)(nil),
 		(*RunEvent_DiscoveryDone)(nil),
 		(*RunEvent_StepStarted)(nil),
@@ -3859,12 +4023,14 @@ func file_greenlight_v1_run_proto_init() {
 		(*RunEvent_ResumeFrom)(nil),
 		(*RunEvent_LogCapped)(nil),
 		(*RunEvent_PatchReplyRefused)(nil),
+		(*RunEvent_Queued)(nil),
+		(*RunEvent_ExecutorRetry)(nil),
 	}
-	file_greenlight_v1_run_proto_msgTypes[27].OneofWrappers = []any{
+	file_greenlight_v1_run_proto_msgTypes[29].OneofWrappers = []any{
 		(*FixRequest_Start)(nil),
 		(*FixRequest_Patch)(nil),
 	}
-	file_greenlight_v1_run_proto_msgTypes[37].OneofWrappers = []any{
+	file_greenlight_v1_run_proto_msgTypes[39].OneofWrappers = []any{
 		(*StartRunRequest_Verify)(nil),
 		(*StartRunRequest_Fix)(nil),
 	}
@@ -3874,7 +4040,7 @@ func file_greenlight_v1_run_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_greenlight_v1_run_proto_rawDesc), len(file_greenlight_v1_run_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   43,
+			NumMessages:   45,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

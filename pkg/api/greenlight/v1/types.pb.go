@@ -2410,8 +2410,10 @@ type Platform struct {
 	ContainerImage string                 `protobuf:"bytes,3,opt,name=container_image,json=containerImage,proto3" json:"container_image,omitempty"`
 	ImageDigest    string                 `protobuf:"bytes,4,opt,name=image_digest,json=imageDigest,proto3" json:"image_digest,omitempty"`
 	EngineVersion  string                 `protobuf:"bytes,5,opt,name=engine_version,json=engineVersion,proto3" json:"engine_version,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The executor that ran the commands (its address as the loop knows it).
+	Executor      string `protobuf:"bytes,6,opt,name=executor,proto3" json:"executor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Platform) Reset() {
@@ -2475,6 +2477,13 @@ func (x *Platform) GetImageDigest() string {
 func (x *Platform) GetEngineVersion() string {
 	if x != nil {
 		return x.EngineVersion
+	}
+	return ""
+}
+
+func (x *Platform) GetExecutor() string {
+	if x != nil {
+		return x.Executor
 	}
 	return ""
 }
@@ -2657,7 +2666,11 @@ type Result struct {
 	StopMemo string `protobuf:"bytes,15,opt,name=stop_memo,json=stopMemo,proto3" json:"stop_memo,omitempty"`
 	// Every test of the verification with its outcome (tests[] keeps only a
 	// capped number of records).
-	Inventory     *TestInventory `protobuf:"bytes,16,opt,name=inventory,proto3" json:"inventory,omitempty"`
+	Inventory *TestInventory `protobuf:"bytes,16,opt,name=inventory,proto3" json:"inventory,omitempty"`
+	// Infrastructure failures this verification survived: an executor lost
+	// mid-run or an engine error, after which it ran again, from the same
+	// snapshot, on another executor. Empty when nothing failed.
+	InfraRetries  []string `protobuf:"bytes,17,rep,name=infra_retries,json=infraRetries,proto3" json:"infra_retries,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2800,6 +2813,13 @@ func (x *Result) GetStopMemo() string {
 func (x *Result) GetInventory() *TestInventory {
 	if x != nil {
 		return x.Inventory
+	}
+	return nil
+}
+
+func (x *Result) GetInfraRetries() []string {
+	if x != nil {
+		return x.InfraRetries
 	}
 	return nil
 }
@@ -3564,13 +3584,14 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\vduration_ms\x18\x04 \x01(\x03R\n" +
 	"durationMs\x121\n" +
 	"\x06status\x18\x05 \x01(\x0e2\x19.greenlight.v1.StepStatusR\x06status\x12\x18\n" +
-	"\aworkdir\x18\x06 \x01(\tR\aworkdir\"\xa1\x01\n" +
+	"\aworkdir\x18\x06 \x01(\tR\aworkdir\"\xbd\x01\n" +
 	"\bPlatform\x12\x0e\n" +
 	"\x02os\x18\x01 \x01(\tR\x02os\x12\x12\n" +
 	"\x04arch\x18\x02 \x01(\tR\x04arch\x12'\n" +
 	"\x0fcontainer_image\x18\x03 \x01(\tR\x0econtainerImage\x12!\n" +
 	"\fimage_digest\x18\x04 \x01(\tR\vimageDigest\x12%\n" +
-	"\x0eengine_version\x18\x05 \x01(\tR\rengineVersion\"\xa8\x03\n" +
+	"\x0eengine_version\x18\x05 \x01(\tR\rengineVersion\x12\x1a\n" +
+	"\bexecutor\x18\x06 \x01(\tR\bexecutor\"\xa8\x03\n" +
 	"\bManifest\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12C\n" +
 	"\x0ftimestamp_start\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x0etimestampStart\x12?\n" +
@@ -3583,7 +3604,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x06limits\x18\b \x01(\v2\x15.greenlight.v1.LimitsR\x06limits\"M\n" +
 	"\bArtifact\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12-\n" +
-	"\x06digest\x18\x02 \x01(\v2\x15.greenlight.v1.DigestR\x06digest\"\xc3\x05\n" +
+	"\x06digest\x18\x02 \x01(\v2\x15.greenlight.v1.DigestR\x06digest\"\xe8\x05\n" +
 	"\x06Result\x12.\n" +
 	"\x06status\x18\x01 \x01(\x0e2\x16.greenlight.v1.VerdictR\x06status\x12\x15\n" +
 	"\x06run_id\x18\x02 \x01(\tR\x05runId\x12\x19\n" +
@@ -3601,7 +3622,8 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\asummary\x18\r \x01(\tR\asummary\x122\n" +
 	"\x05tiers\x18\x0e \x03(\v2\x1c.greenlight.v1.TierSelectionR\x05tiers\x12\x1b\n" +
 	"\tstop_memo\x18\x0f \x01(\tR\bstopMemo\x12:\n" +
-	"\tinventory\x18\x10 \x01(\v2\x1c.greenlight.v1.TestInventoryR\tinventory\"l\n" +
+	"\tinventory\x18\x10 \x01(\v2\x1c.greenlight.v1.TestInventoryR\tinventory\x12#\n" +
+	"\rinfra_retries\x18\x11 \x03(\tR\finfraRetries\"l\n" +
 	"\rTestInventory\x12)\n" +
 	"\x04blob\x18\x01 \x01(\v2\x15.greenlight.v1.DigestR\x04blob\x12\x14\n" +
 	"\x05tests\x18\x02 \x01(\x05R\x05tests\x12\x1a\n" +

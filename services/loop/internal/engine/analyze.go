@@ -102,6 +102,9 @@ func (r *run) buildResult(v *verification, sc *glv1.Score) *glv1.Result {
 		in.InfraError = fmt.Sprintf("the time budget of %s ran out before any step could run", v.spec.budget)
 	}
 	res := report.Build(in)
+	if v.exec != nil {
+		recordPlacement(res, v.exec)
+	}
 	v.recordReruns(res)
 	if v.budgetHit {
 		var tiers []string
@@ -243,4 +246,17 @@ func artifactStepName(name string) string {
 		return "step"
 	}
 	return clean
+}
+
+// recordPlacement writes where the verification ran and the
+// infrastructure failures it survived into its result.
+func recordPlacement(res *glv1.Result, ex *execution) {
+	res.InfraRetries = ex.retries
+	if ex.executor == "" || res.GetManifest() == nil {
+		return
+	}
+	if res.Manifest.Platform == nil {
+		res.Manifest.Platform = &glv1.Platform{}
+	}
+	res.Manifest.Platform.Executor = ex.executor
 }

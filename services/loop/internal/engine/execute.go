@@ -5,14 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
+	"go.uber.org/zap"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/fleet"
 )
 
 // executorGrace is how long past the run budget the engine waits for the
@@ -35,6 +38,10 @@ type execution struct {
 	stepArtifacts map[int][]*glv1.Artifact
 	// logs bounds the live log stored per step.
 	logs *logBudget
+	// executor is where it ran ("" unless the executor client is a fleet);
+	// retries are the infrastructure failures it survived.
+	executor string
+	retries  []string
 }
 
 // artifactsFor returns the artifacts the step at index i wrote.
@@ -60,7 +67,11 @@ func (r *run) execute(ctx context.Context, snapshot *glv1.Digest, p *glv1.Pipeli
 }
 
 // executeAs is execute whose run events carry eventIndex[i] for the
-// pipeline's step i.
+// pipeline's step i. An infrastructure failure (the executor lost, its
+// engine failing, the stream ending without its finished event) runs the
+// pipeline once more, from the same snapshot, on another executor when the
+// executor client is a fleet with a healthy alternative; the retry is an
+// ExecutorRetry event and a line of the result's infra_retries.
 func (r *run) executeAs(ctx context.Context, snapshot *glv1.Digest, p *glv1.Pipeline, o *glv1.VerifyOptions, runTimeout time.Duration,
 	eventIndex []int32) (*execution, error) {
 	limits := &glv1.Limits{}
@@ -70,14 +81,69 @@ func (r *run) executeAs(ctx context.Context, snapshot *glv1.Digest, p *glv1.Pipe
 	limits.RunTimeout = durationpb.New(runTimeout)
 	ctx, cancel := context.WithTimeout(ctx, runTimeout+executorGrace)
 	defer cancel()
-	start := time.Now()
-	stream, err := r.e.d.Executor.Execute(ctx, &glv1.ExecuteRequest{
+	ctx = fleet.WithQueueReport(ctx, r.reportQueued)
+	req := &glv1.ExecuteRequest{
 		RunId: r.id, Snapshot: snapshot, Pipeline: p, Limits: limits,
 		CommitSha: o.GetCommitSha(), Owner: r.owner,
-	})
-	if err != nil {
-		return nil, executorError(ctx, err)
 	}
+	var retries []string
+	attemptCtx := ctx
+	for {
+		ex, executor, err := r.executeOnce(attemptCtx, req, eventIndex, limits)
+		if err == nil {
+			ex.executor, ex.retries = executor, retries
+			return ex, nil
+		}
+		if len(retries) > 0 || !r.retryElsewhere(ctx, executor, err) {
+			if len(retries) > 0 {
+				err = fmt.Errorf("%w (after a first failure: %s)", err, retries[0])
+			}
+			return nil, err
+		}
+		why := strings.TrimPrefix(err.Error(), errInfra.Error()+": ")
+		retries = append(retries, fmt.Sprintf("executor %s failed (%s); the verification ran again on another executor", executor, why))
+		ev := &glv1.RunEvent{Kind: &glv1.RunEvent_ExecutorRetry{ExecutorRetry: &glv1.ExecutorRetry{FailedExecutor: executor, Reason: why}}}
+		if err := r.emit(ev); err != nil {
+			return nil, err
+		}
+		r.log.Warn("execution failed on an executor; running it again elsewhere", zap.String("executor", executor), zap.String("reason", why))
+		attemptCtx = fleet.Avoid(ctx, executor)
+	}
+}
+
+// retryElsewhere says whether a failed execution runs again on another
+// executor: an infrastructure failure (not the run's own end) on a known
+// executor of a fleet that has a healthy alternative.
+func (r *run) retryElsewhere(ctx context.Context, executor string, err error) bool {
+	if executor == "" || ctx.Err() != nil || !errors.Is(err, errInfra) {
+		return false
+	}
+	f, ok := r.e.d.Executor.(interface{ HasAlternative(string) bool })
+	return ok && f.HasAlternative(executor)
+}
+
+// reportQueued tells the run's watchers that it waits for a sandbox.
+func (r *run) reportQueued(position, capacity int) {
+	ev := &glv1.RunEvent{Kind: &glv1.RunEvent_Queued{Queued: &glv1.Queued{Position: int32(position), Capacity: int32(capacity)}}}
+	if err := r.emit(ev); err != nil {
+		r.log.Warn("recording the queue position failed", zap.Error(err))
+	}
+}
+
+// executeOnce runs the pipeline on one executor (chosen by the executor
+// client) and returns the execution and that executor's address ("" when
+// unknown: a single executor, or no placement).
+func (r *run) executeOnce(ctx context.Context, req *glv1.ExecuteRequest, eventIndex []int32, limits *glv1.Limits) (*execution, string, error) {
+	start := time.Now()
+	stream, err := r.e.d.Executor.Execute(ctx, req)
+	if err != nil {
+		return nil, "", executorError(ctx, err)
+	}
+	executor := ""
+	if pl, ok := stream.(fleet.Placed); ok {
+		executor = pl.Executor()
+	}
+	p := req.GetPipeline()
 	ex := &execution{results: make([]*glv1.StepResult, len(p.GetSteps())), eventIndex: eventIndex, logs: newLogBudget(limits, p)}
 	for {
 		resp, err := stream.Recv()
@@ -85,22 +151,22 @@ func (r *run) executeAs(ctx context.Context, snapshot *glv1.Digest, p *glv1.Pipe
 			break
 		}
 		if err != nil {
-			return nil, executorError(ctx, err)
+			return nil, executor, executorError(ctx, err)
 		}
 		if err := r.forward(resp, ex); err != nil {
-			return nil, err
+			return nil, executor, err
 		}
 	}
 	ex.elapsed = time.Since(start)
 	if ex.finished == nil {
-		return nil, fmt.Errorf("%w: the executor ended the stream without its finished event", errInfra)
+		return nil, executor, fmt.Errorf("%w: the executor ended the stream without its finished event", errInfra)
 	}
 	for i, res := range ex.finished.GetResults() {
 		if i < len(ex.results) {
 			ex.results[i] = res
 		}
 	}
-	return ex, nil
+	return ex, executor, nil
 }
 
 // forward turns one executor event into a run event.

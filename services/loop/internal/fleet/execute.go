@@ -1,0 +1,174 @@
+package fleet
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+// Execute places the execution on the healthy executor with the most free
+// sandboxes (not the one Avoid names), waiting in a FIFO queue while all
+// are full, and returns its stream; the stream's Executor says where it
+// runs. It fails with UNAVAILABLE when no executor it may use has been
+// healthy for Options.NoneHealthy.
+func (f *Fleet) Execute(ctx context.Context, req *glv1.ExecuteRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[glv1.ExecuteResponse], error) {
+	m, err := f.place(ctx, avoided(ctx))
+	if err != nil {
+		return nil, err
+	}
+	release := f.releaser(m)
+	stop := context.AfterFunc(ctx, release)
+	stream, err := m.client.Execute(ctx, req, opts...)
+	if err != nil {
+		stop()
+		release()
+		return nil, err
+	}
+	return &placed{ServerStreamingClient: stream, addr: m.addr, release: func() { stop(); release() }}, nil
+}
+
+// place waits for a member with a free sandbox and takes one.
+func (f *Fleet) place(ctx context.Context, avoid string) (*member, error) {
+	w := &waiter{}
+	f.mu.Lock()
+	f.queue = append(f.queue, w)
+	f.mu.Unlock()
+	defer f.leave(w)
+	report := queueReport(ctx)
+	lastPos := 0
+	unhealthySince := time.Now()
+	for {
+		f.mu.Lock()
+		m, pos, capacity, anyHealthy := f.pickLocked(w, avoid)
+		if m != nil {
+			m.inflight++
+			f.mu.Unlock()
+			return m, nil
+		}
+		changed := f.changed
+		f.mu.Unlock()
+		if anyHealthy {
+			unhealthySince = time.Now()
+			if report != nil && pos != lastPos {
+				report(pos, capacity)
+				lastPos = pos
+			}
+		} else if time.Since(unhealthySince) >= f.opts.NoneHealthy {
+			return nil, status.Errorf(codes.Unavailable, "no healthy executor to run on for %s: %s", f.opts.NoneHealthy, f.describe(avoid))
+		}
+		select {
+		case <-ctx.Done():
+			return nil, status.FromContextError(ctx.Err()).Err()
+		case <-changed:
+		case <-time.After(f.opts.Poll):
+		}
+	}
+}
+
+// pickLocked returns the member with the most free sandboxes for w, or
+// w's queue position (1 is next), the usable capacity and whether any
+// usable member is healthy. A waiter may take a sandbox only when fewer
+// waiters are ahead of it than there are free sandboxes.
+func (f *Fleet) pickLocked(w *waiter, avoid string) (*member, int, int, bool) {
+	ahead := slices.Index(f.queue, w)
+	var best *member
+	free, capacity, healthy := 0, 0, false
+	for _, m := range f.sortedLocked() {
+		if m.addr == avoid || !m.healthy() {
+			continue
+		}
+		healthy = true
+		capacity += m.max
+		free += m.free()
+		if m.free() > 0 && (best == nil || m.free() > best.free()) {
+			best = m
+		}
+	}
+	if best != nil && ahead < free {
+		return best, 0, capacity, true
+	}
+	return nil, ahead + 1, capacity, healthy
+}
+
+// sortedLocked lists the members in address order (a stable tie-break).
+func (f *Fleet) sortedLocked() []*member {
+	out := make([]*member, 0, len(f.members))
+	for _, m := range f.members {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].addr < out[j].addr })
+	return out
+}
+
+// leave takes w out of the queue and lets the others move up.
+func (f *Fleet) leave(w *waiter) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if i := slices.Index(f.queue, w); i >= 0 {
+		f.queue = slices.Delete(f.queue, i, i+1)
+	}
+	f.wakeLocked()
+}
+
+// releaser returns a once-only release of a sandbox placed on m.
+func (f *Fleet) releaser(m *member) func() {
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			m.inflight--
+			f.wakeLocked()
+		})
+	}
+}
+
+// describe says why no member can be used, for the error message.
+func (f *Fleet) describe(avoid string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var parts []string
+	for _, m := range f.sortedLocked() {
+		switch {
+		case m.addr == avoid:
+			parts = append(parts, m.addr+" (the previous attempt failed there)")
+		case !m.serving:
+			parts = append(parts, m.addr+" (not serving)")
+		case !m.engineOK:
+			parts = append(parts, m.addr+" (its Docker engine does not answer)")
+		}
+	}
+	if len(parts) == 0 {
+		return "no executor is configured or resolved"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// placed is an execution's stream on one member; it frees the sandbox
+// when the stream ends.
+type placed struct {
+	grpc.ServerStreamingClient[glv1.ExecuteResponse]
+	addr    string
+	release func()
+}
+
+// Executor is the member's address.
+func (p *placed) Executor() string { return p.addr }
+
+// Recv receives the next event; the stream's end frees the sandbox.
+func (p *placed) Recv() (*glv1.ExecuteResponse, error) {
+	resp, err := p.ServerStreamingClient.Recv()
+	if err != nil {
+		p.release()
+	}
+	return resp, err
+}
