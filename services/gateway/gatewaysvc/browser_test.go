@@ -116,8 +116,12 @@ func TestBrowserFinishedRuns(t *testing.T) {
 		bt.Screenshot(t, ctx, "report-pass.png")
 
 		bt.Navigate(t, ctx, g.httpURL+"/runs/run-pass/logs/go-test")
-		if got := bt.Eval[string](t, ctx, `document.body.innerText`); strings.TrimSpace(got) != strings.TrimSpace(loopfake.Logs()["go-test"]) {
+		if got := bt.Eval[string](t, ctx, `document.getElementById('log').innerText`); strings.TrimSpace(got) != strings.TrimSpace(loopfake.Logs()["go-test"]) {
 			t.Errorf("log page = %q", got)
+		}
+		bt.Navigate(t, ctx, g.httpURL+"/runs/run-pass/logs/go-test/raw")
+		if got := bt.Eval[string](t, ctx, `document.body.innerText`); strings.TrimSpace(got) != strings.TrimSpace(loopfake.Logs()["go-test"]) {
+			t.Errorf("raw log = %q", got)
 		}
 	})
 
@@ -159,7 +163,7 @@ func TestBrowserLiveRun(t *testing.T) {
 	}
 	// Marks this document: a reload would lose it.
 	bt.Eval[bool](t, ctx, `window.sameDocument = true`)
-	bt.WaitFor(t, ctx, `document.querySelectorAll('#live-steps tr').length === 1`, "the first step row", 10*time.Second)
+	bt.WaitFor(t, ctx, `document.querySelectorAll('#live .live-steps tbody tr').length === 1`, "the first step row", 10*time.Second)
 
 	run := loopfake.PassingFixRun("run-live", nil)
 	results := run.GetResult().GetSteps()
@@ -168,10 +172,10 @@ func TestBrowserLiveRun(t *testing.T) {
 		loopfake.StepFinishedEvent(0, results[0]),
 		loopfake.StepStartedEvent(1, steps[1]),
 		loopfake.LogEvent(1, "go-build", "compiling example.com/svc/calc <b>not bold</b>\n"))
-	bt.WaitFor(t, ctx, `document.querySelectorAll('#live-steps tr').length === 2`, "a second step row", 10*time.Second)
+	bt.WaitFor(t, ctx, `document.querySelectorAll('#live .live-steps tbody tr').length === 2`, "a second step row", 10*time.Second)
 	bt.WaitFor(t, ctx, `document.getElementById('live-log').textContent.includes('compiling example.com/svc/calc <b>not bold</b>')`,
 		"the new log line, as text", 10*time.Second)
-	live := rows(t, ctx, "table.steps:not(#steps)")
+	live := rows(t, ctx, "#live table.live-steps")
 	if len(live) != 2 || live[0][1] != "go-mod-download" || live[0][5] != "OK" || live[0][6] != "cache hit" || live[1][5] != "RUNNING" {
 		t.Errorf("live step rows = %q", live)
 	}
@@ -199,6 +203,9 @@ func TestBrowserLiveRun(t *testing.T) {
 	}
 	if got := len(rows(t, ctx, "#steps")); got != 4 {
 		t.Errorf("final step table has %d rows, want 4", got)
+	}
+	if got := bt.Eval[int](t, ctx, visibleStepTables); got != 1 {
+		t.Errorf("%d step tables are visible after the run finished, want 1 (the final one)", got)
 	}
 	if got := bt.Eval[string](t, ctx, `document.getElementById('live-state').innerText`); got != "PASSED" {
 		t.Errorf("live state badge = %q", got)

@@ -37,7 +37,7 @@ func TestBrowserFollowsARealRun(t *testing.T) {
 
 	bt.Navigate(t, ctx, s.httpBase+"/runs/"+first.GetEvent().GetRunId())
 	bt.Eval[bool](t, ctx, `window.sameDocument = true`)
-	bt.WaitFor(t, ctx, `document.querySelectorAll('#live-steps tr').length >= 1`, "a live step row", 30*time.Second)
+	bt.WaitFor(t, ctx, `document.querySelectorAll('#live .live-steps tbody tr').length >= 1`, "a live step row", 30*time.Second)
 	bt.Screenshot(t, ctx, "real-run-live.png")
 	bt.WaitFor(t, ctx, `document.querySelector('#banner').classList.contains('fail')`, "the failure banner", 90*time.Second)
 
@@ -52,7 +52,7 @@ func TestBrowserFollowsARealRun(t *testing.T) {
 	if len(locs) == 0 || locs[0] != "calc/calc_test.go:13" {
 		t.Errorf("failure locations = %q, want calc/calc_test.go:13 first", locs)
 	}
-	if got := bt.Eval[int](t, ctx, `document.querySelectorAll('#live-steps tr').length`); got != 3 {
+	if got := bt.Eval[int](t, ctx, `document.querySelectorAll('#live .live-steps tbody tr').length`); got != 3 {
 		t.Errorf("live step rows = %d, want 3 (build, vet, test)", got)
 	}
 	if log := bt.Eval[string](t, ctx, `document.getElementById('live-log').textContent`); !strings.Contains(log, "TestDiv") {

@@ -53,6 +53,13 @@ func serveHostExecutor(t *testing.T, blobs *blob.Store, stepDelay time.Duration)
 	return lis.Addr().String()
 }
 
+// Capacity answers the loop's fleet, which places runs only on executors
+// whose engine answers: there is no engine here (steps run on the host),
+// so it names the host instead.
+func (e *hostExecutor) Capacity(context.Context, *glv1.CapacityRequest) (*glv1.CapacityResponse, error) {
+	return &glv1.CapacityResponse{MaxSandboxes: 4, Name: "hostexec", EngineVersion: "host (test executor, no Docker)"}, nil
+}
+
 // Execute runs the pipeline's steps in order, stopping at the first failure.
 func (e *hostExecutor) Execute(req *glv1.ExecuteRequest, stream grpc.ServerStreamingServer[glv1.ExecuteResponse]) error {
 	ctx := stream.Context()

@@ -138,13 +138,17 @@ func (s *Server) GetRun(ctx context.Context, req *glv1.GetRunRequest) (*glv1.Get
 	return &glv1.GetRunResponse{Run: proto.Clone(l.run).(*glv1.Run)}, nil
 }
 
-// ListRuns returns every run, newest first, without results.
+// ListRuns returns the runs with one of req's statuses (every run when
+// none is given), newest first, without results.
 func (s *Server) ListRuns(ctx context.Context, req *glv1.ListRunsRequest) (*glv1.ListRunsResponse, error) {
 	s.record(ctx)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var runs []*glv1.Run
 	for _, l := range s.runs {
+		if st := req.GetStatuses(); len(st) > 0 && !slices.Contains(st, l.run.GetStatus()) {
+			continue
+		}
 		r := proto.Clone(l.run).(*glv1.Run)
 		r.Result = nil
 		runs = append(runs, r)

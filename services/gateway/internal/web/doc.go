@@ -4,11 +4,16 @@
 //
 // Routes (all GET):
 //
-//	/                            recent runs
-//	/runs/{id}                   the report: banner, patches, steps, tests, score
+//	/                            recent runs; ?status= filters (running, passed, failed, error, stopped)
+//	/fragments/runs              the runs list alone (the front page polls it to stay current)
+//	/runs/{id}                   the report: banner, a fix run's baseline and rounds side by side,
+//	                             patches, steps, tests, score, stop memo (Markdown, sanitized)
 //	/runs/{id}/summary           the report's summary block alone (live refresh)
 //	/runs/{id}/events            live progress as Server-Sent Events (from WatchRun)
-//	/runs/{id}/logs/{step}       a step's full stored log, text/plain, streamed
+//	/runs/{id}/logs/{step}       a step's log as numbered, anchored lines (#L12) with a filter box;
+//	                             ?attempt=N picks a fix run's baseline (0) or round N
+//	/runs/{id}/logs/{step}/raw   the stored log bytes, text/plain, streamed
+//	/runs/{id}/code/{path...}    one file of a snapshot of the run (?snapshot=HASH), lines anchored
 //	/runs/{id}/result.json       the output contract Result as JSON
 //	/static/{file}               the page's CSS and JS
 //	/healthz                     "ok" (the only route without auth)

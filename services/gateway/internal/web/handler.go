@@ -53,7 +53,9 @@ const HealthPath = "/healthz"
 // handler serves the pages.
 type handler struct {
 	Deps
-	index, report, errPage *template.Template
+	index, report, errPage, code, logPage *template.Template
+	// replays caches finished fix runs' verifications (rounds.go).
+	replays replayCache
 }
 
 // New returns the HTTP handler of the report pages (without auth: wrap it).
@@ -64,7 +66,8 @@ func New(d Deps) http.Handler {
 	if d.Upstream == nil {
 		d.Upstream = func(ctx context.Context) context.Context { return ctx }
 	}
-	h := &handler{Deps: d, index: page("index.html"), report: page("report.html"), errPage: page("error.html")}
+	h := &handler{Deps: d, index: page("index.html"), report: page("report.html"), errPage: page("error.html"),
+		code: page("code.html"), logPage: page("log.html")}
 	static, err := fs.Sub(staticFiles, "static")
 	if err != nil {
 		panic(err) // the embedded tree is fixed at build time
@@ -74,7 +77,10 @@ func New(d Deps) http.Handler {
 	mux.HandleFunc("GET /runs/{id}", h.serveReport)
 	mux.HandleFunc("GET /runs/{id}/summary", h.serveSummary)
 	mux.HandleFunc("GET /runs/{id}/events", h.serveEvents)
+	mux.HandleFunc("GET /fragments/runs", h.serveRunsFragment)
 	mux.HandleFunc("GET /runs/{id}/logs/{step}", h.serveLog)
+	mux.HandleFunc("GET /runs/{id}/logs/{step}/raw", h.serveRawLog)
+	mux.HandleFunc("GET /runs/{id}/code/{path...}", h.serveCode)
 	mux.HandleFunc("GET /runs/{id}/result.json", h.serveResult)
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 	mux.HandleFunc("GET "+HealthPath, func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("ok\n")) })
@@ -82,9 +88,9 @@ func New(d Deps) http.Handler {
 	return secureHeaders(mux)
 }
 
-// page parses the layout with one page's templates.
+// page parses the layout and the shared parts with one page's templates.
 func page(name string) *template.Template {
-	return template.Must(template.New(name).ParseFS(templateFiles, "templates/layout.html", "templates/"+name))
+	return template.Must(template.New(name).ParseFS(templateFiles, "templates/layout.html", "templates/parts.html", "templates/"+name))
 }
 
 // layoutData is what the layout template gets.

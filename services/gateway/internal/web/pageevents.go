@@ -33,6 +33,12 @@ type (
 	noteEvent struct {
 		Text string `json:"text"`
 	}
+	// verificationEvent starts a verification: a fix run's baseline
+	// (attempt 0) or round N's, a verify run's only one.
+	verificationEvent struct {
+		Attempt int32  `json:"attempt"`
+		Text    string `json:"text"`
+	}
 	finishedEvent struct {
 		Status string `json:"status"`
 		Class  string `json:"class"`
@@ -55,6 +61,8 @@ func pageEvent(ev *glv1.RunEvent) (string, any) {
 	case *glv1.RunEvent_RunFinished:
 		st := runStatusName(k.RunFinished.GetStatus())
 		return "finished", finishedEvent{Status: st, Class: statusClass(st)}
+	case *glv1.RunEvent_DiscoveryDone:
+		return "verification", verificationEvent{Attempt: k.DiscoveryDone.GetAttempt(), Text: noteText(ev)}
 	case *glv1.RunEvent_ResumeFrom:
 		return "", nil
 	}
@@ -105,6 +113,11 @@ func noteText(ev *glv1.RunEvent) string {
 	case *glv1.RunEvent_LogCapped:
 		c := k.LogCapped
 		return fmt.Sprintf("Live output of %s capped at %d bytes; the step's full log link has the rest", c.GetStep(), c.GetStoredBytes())
+	case *glv1.RunEvent_Queued:
+		return fmt.Sprintf("Queued: position %d (all %d sandboxes in use)", k.Queued.GetPosition(), k.Queued.GetCapacity())
+	case *glv1.RunEvent_ExecutorRetry:
+		x := k.ExecutorRetry
+		return fmt.Sprintf("Executor %s failed (%s); running again on another executor", x.GetFailedExecutor(), x.GetReason())
 	case *glv1.RunEvent_PatchReplyRefused:
 		return fmt.Sprintf("Patch reply for attempt %d refused: %s", k.PatchReplyRefused.GetAttempt(), k.PatchReplyRefused.GetReason())
 	case *glv1.RunEvent_RoundStarted:

@@ -10,39 +10,6 @@ import (
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
-// indexPageSize is how many runs the front page lists.
-const indexPageSize = 50
-
-// indexView is the front page's content.
-type indexView struct {
-	Runs []runRow
-	Next string
-}
-
-type runRow struct {
-	ID, URL, Kind, Status, StClass, Created, Duration, Source string
-}
-
-func (h *handler) serveIndex(w http.ResponseWriter, r *http.Request) {
-	resp, err := h.Runs.ListRuns(h.Upstream(r.Context()), &glv1.ListRunsRequest{
-		PageSize: indexPageSize, PageToken: r.URL.Query().Get("page_token"),
-	})
-	if err != nil {
-		h.upstreamError(w, err, "")
-		return
-	}
-	v := indexView{Next: resp.GetNextPageToken()}
-	for _, run := range resp.GetRuns() {
-		st := runStatusName(run.GetStatus())
-		v.Runs = append(v.Runs, runRow{
-			ID: run.GetId(), URL: urlsFor(run.GetId()).Report, Kind: runKindName(run.GetKind()), Status: st,
-			StClass: statusClass(st), Created: formatTime(run.GetCreatedAt()),
-			Duration: span(firstTime(run), run.GetFinishedAt()), Source: run.GetSourceDir(),
-		})
-	}
-	h.render(w, http.StatusOK, h.index, "layout", layoutData{Title: "Runs", Body: v})
-}
-
 // getRun fetches the run named in the path, answering the error page itself
 // when that fails.
 func (h *handler) getRun(w http.ResponseWriter, r *http.Request) (*glv1.Run, bool) {
@@ -60,7 +27,7 @@ func (h *handler) serveReport(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	h.render(w, http.StatusOK, h.report, "layout", layoutData{Title: "Run " + run.GetId(), Body: newReportView(run)})
+	h.render(w, http.StatusOK, h.report, "layout", layoutData{Title: "Run " + run.GetId(), Body: h.reportView(r, run)})
 }
 
 // serveSummary renders the summary block alone; the live page swaps it in
@@ -70,7 +37,21 @@ func (h *handler) serveSummary(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	h.render(w, http.StatusOK, h.report, "summary", newReportView(run))
+	h.render(w, http.StatusOK, h.report, "summary", h.reportView(r, run))
+}
+
+// reportView builds the report, with a fix run's baseline and rounds from
+// its event log. Without them (the log cannot be read) the report still
+// shows the final state and says the rounds are missing.
+func (h *handler) reportView(r *http.Request, run *glv1.Run) reportView {
+	var vs []*verificationRecord
+	if run.GetKind() == glv1.RunKind_RUN_KIND_FIX {
+		var err error
+		if vs, err = h.verifications(h.Upstream(r.Context()), run); err != nil {
+			h.Log.Warn("replaying a fix run's events failed", zap.String("run_id", run.GetId()), zap.Error(err))
+		}
+	}
+	return newReportView(run, vs)
 }
 
 // upstreamError answers a failed loop call: the loop's own message for

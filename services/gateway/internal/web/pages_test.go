@@ -27,13 +27,13 @@ func TestReportPages(t *testing.T) {
 			`href="/runs/run-pass/logs/go-test"`, "12 passed", "L4", "real test assertions", "10</strong> / 10", "<th>Rule</th><td>every required step passed; 12 test assertions ran</td>",
 			`href="/runs/run-pass/result.json"`,
 			"Against the baseline: resolution FULL; tests 1 fail→pass, 11 pass→pass", `<span class="badge ok">FAIL_TO_PASS</span> <span class="muted">target</span>`,
-			"<code>example.com/svc/calc.TestDiv</code>", "<td>failed</td><td>passed</td>",
+			"<code>example.com/svc/calc.TestDiv</code>", `<td data-label="Baseline">failed</td><td data-label="Now">passed</td>`,
 		}, []string{`id="live"`}},
 		{"fail", "/runs/run-fail", 200, []string{
 			`class="banner fail"`, "Execution failed: step go-test (go test -json ./...) exited with code 1",
 			"2 of 13 tests failed.", `<code class="loc">calc/calc_test.go:27</code>`, `<code class="loc">util/util_test.go:14</code>`,
 			"&lt;script&gt;window.pwned=1&lt;/script&gt;", "No patches: this run verified the submitted snapshot",
-			`<td class="num exit">1</td>`,
+			`<td data-label="Exit code" class="num exit">1</td>`,
 		}, []string{"<script>window.pwned", "<img src=x", "Execution passed"}},
 		{"index", "/", 200, []string{`href="/runs/run-pass"`, `href="/runs/run-fail"`, "PASSED", "FAILED"}, nil},
 		{"unknown run", "/runs/nope", 404, []string{"Run not found", "nope"}, nil},
@@ -77,9 +77,9 @@ func TestLiveRunPageIsWiredForEvents(t *testing.T) {
 	}
 }
 
-func TestLogStreamsTheStoredBlob(t *testing.T) {
+func TestRawLogStreamsTheStoredBlob(t *testing.T) {
 	s := startSite(t)
-	code, hdr, body := s.get(t, "/runs/run-fail/logs/go-test")
+	code, hdr, body := s.get(t, "/runs/run-fail/logs/go-test/raw")
 	if code != 200 || body != loopfake.FailingTestLog {
 		t.Fatalf("log = %d %q", code, body)
 	}
@@ -87,7 +87,7 @@ func TestLogStreamsTheStoredBlob(t *testing.T) {
 		hdr.Get("X-Content-Type-Options") != "nosniff" {
 		t.Fatalf("log headers = %v", hdr)
 	}
-	if code, _, _ := s.get(t, "/runs/run-fail/logs/no-such-step"); code != 404 {
+	if code, _, _ := s.get(t, "/runs/run-fail/logs/no-such-step/raw"); code != 404 {
 		t.Fatalf("unknown step = %d, want 404", code)
 	}
 }

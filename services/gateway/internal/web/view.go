@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"html/template"
 	"net/url"
 	"strconv"
 	"strings"
@@ -25,18 +26,21 @@ type reportView struct {
 	Failures []failureView
 	Score    *scoreView
 	Metrics  *metricsView
-	StopMemo string
+	// StopMemo is the memo's Markdown, rendered and sanitized.
+	StopMemo template.HTML
 	Kind     string
+	// Rounds compare a fix run's baseline, rounds and final state.
+	Rounds []roundView
 }
 
 // runURLs are the links of one run's pages.
 type runURLs struct {
-	Report, Summary, Events, Result string
+	Report, Summary, Events, Result, Runs string
 }
 
 func urlsFor(id string) runURLs {
 	base := "/runs/" + url.PathEscape(id)
-	return runURLs{Report: base, Summary: base + "/summary", Events: base + "/events", Result: base + "/result.json"}
+	return runURLs{Report: base, Summary: base + "/summary", Events: base + "/events", Result: base + "/result.json", Runs: "/"}
 }
 
 func logURL(id, step string) string {
@@ -85,6 +89,8 @@ type countsView struct {
 
 type failureView struct {
 	Location, Kind, Test, Message, Evidence string
+	// LocURL opens Location in the code view ("" when it cannot).
+	LocURL string
 }
 
 type scoreView struct {
@@ -104,16 +110,20 @@ type metricsView struct {
 	Omitted     int32
 }
 
-// newReportView builds the report of run.
-func newReportView(run *glv1.Run) reportView {
+// newReportView builds the report of run; vs are its verifications (a
+// fix run's baseline and rounds), nil when unknown.
+func newReportView(run *glv1.Run, vs []*verificationRecord) reportView {
 	res := run.GetResult()
 	v := reportView{
-		Facts:    newFacts(run),
-		Banner:   newBanner(run),
-		Live:     isLive(run.GetStatus()),
-		URLs:     urlsFor(run.GetId()),
-		StopMemo: res.GetStopMemo(),
-		Kind:     runKindName(run.GetKind()),
+		Facts:  newFacts(run),
+		Banner: newBanner(run),
+		Live:   isLive(run.GetStatus()),
+		URLs:   urlsFor(run.GetId()),
+		Kind:   runKindName(run.GetKind()),
+		Rounds: newRoundViews(run, vs),
+	}
+	if memo := res.GetStopMemo(); memo != "" {
+		v.StopMemo = renderMarkdown(memo)
 	}
 	for _, p := range run.GetPatches() {
 		v.Patches = append(v.Patches, newPatchView(p))
@@ -125,8 +135,9 @@ func newReportView(run *glv1.Run) reportView {
 		v.Counts = &countsView{Passed: c.GetPassed(), Failed: c.GetFailed(), Skipped: c.GetSkipped(), Errors: c.GetErrors(),
 			Total: c.GetTotal(), Flaky: c.GetFlaky(), Format: c.GetFormat()}
 	}
+	final := firstDigest(run.GetCurrentSnapshot(), run.GetSnapshot())
 	for _, f := range res.GetFailures() {
-		v.Failures = append(v.Failures, newFailureView(f))
+		v.Failures = append(v.Failures, newFailureView(run.GetId(), final, f))
 	}
 	// An ERROR verified nothing (or not enough): a number would read as a
 	// judgement of the code, so it shows no score, whatever was stored.
@@ -251,8 +262,10 @@ func newPatchView(p *glv1.PatchOutcome) patchView {
 	return v
 }
 
-func newFailureView(f *glv1.Failure) failureView {
-	v := failureView{Kind: failureKindName(f.GetKind()), Test: f.GetTest(), Message: f.GetMessage(), Location: f.GetFile()}
+// newFailureView shows f, its file:line linked into snapshot snap.
+func newFailureView(runID string, snap *glv1.Digest, f *glv1.Failure) failureView {
+	v := failureView{Kind: failureKindName(f.GetKind()), Test: f.GetTest(), Message: f.GetMessage(), Location: f.GetFile(),
+		LocURL: codeURL(runID, snap, f.GetFile(), f.GetLine())}
 	if v.Location == "" {
 		v.Location = "—"
 	} else if f.GetLine() > 0 {
