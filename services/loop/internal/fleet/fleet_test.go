@@ -248,3 +248,33 @@ func TestADNSNameStandsForEveryAddress(t *testing.T) {
 		t.Errorf("placed on %s", s.(Placed).Executor())
 	}
 }
+
+// legacyExecutor implements Execute only (no Capacity), as executors did
+// before the fleet.
+type legacyExecutor struct {
+	glv1.UnimplementedExecutorServiceServer
+}
+
+func (legacyExecutor) Execute(req *glv1.ExecuteRequest, s grpc.ServerStreamingServer[glv1.ExecuteResponse]) error {
+	return s.Send(&glv1.ExecuteResponse{RunId: req.GetRunId(), Event: &glv1.ExecuteResponse_Finished{Finished: &glv1.ExecuteFinished{}}})
+}
+
+func TestAnExecutorWithoutCapacityIsStillUsed(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	glv1.RegisterExecutorServiceServer(srv, legacyExecutor{})
+	healthpb.RegisterHealthServer(srv, health.NewServer())
+	go func() { _ = srv.Serve(lis) }()
+	t.Cleanup(srv.Stop)
+	f := newFleet(t, Options{}, lis.Addr().String())
+	s, err := f.Execute(testCtx(t), &glv1.ExecuteRequest{RunId: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := drain(s); err != nil {
+		t.Fatal(err)
+	}
+}

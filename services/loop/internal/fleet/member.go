@@ -5,10 +5,16 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
+
+// legacyCapacity is assumed for an executor that does not implement
+// Capacity.
+const legacyCapacity = 8
 
 // member is one executor of the fleet. Its fields other than conn, client
 // and addr are guarded by the fleet's mutex.
@@ -70,7 +76,12 @@ func (m *member) pollCapacity(ctx context.Context, period time.Duration, set fun
 		cctx, cancel := context.WithTimeout(ctx, period)
 		c, err := m.client.Capacity(cctx, &glv1.CapacityRequest{})
 		cancel()
-		if err != nil {
+		switch {
+		case status.Code(err) == codes.Unimplemented:
+			// An executor from before Capacity: usable while it serves,
+			// with the default capacity; its engine is checked per run.
+			c = &glv1.CapacityResponse{MaxSandboxes: legacyCapacity, EngineVersion: "unknown"}
+		case err != nil:
 			c = nil
 		}
 		set(c)
