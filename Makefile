@@ -17,7 +17,7 @@ SERVICES := discovery executor loop gateway
 
 PHONY_EXTRA := demo up down compose-test test-executor-exec realworld realworld-bugs
 .PHONY: $(PHONY_EXTRA) all tools generate check-generate lint vet fmt-check build test test-unit test-clients hosttools bench engine images browser clean \
-	bench-blob bench-workspace bench-discovery bench-events bench-parse bench-loop bench-gateway bench-executor fuzz
+	bench-blob bench-workspace bench-discovery bench-events bench-parse bench-loop bench-gateway bench-executor bench-fleet fuzz
 
 all: build
 
@@ -118,7 +118,7 @@ hosttools:
 	@command -v curl >/dev/null && command -v perl >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl perl)
 
 ## bench: benchmarks with figures as ratios against baselines measured in the same run
-bench: bench-blob bench-workspace bench-discovery bench-events bench-parse bench-gateway bench-loop bench-executor
+bench: bench-blob bench-workspace bench-discovery bench-events bench-parse bench-gateway bench-loop bench-executor bench-fleet
 
 bench-blob:
 	cd pkg && go test -run '^$$' -bench . -benchtime 5x ./blob/
@@ -137,6 +137,11 @@ bench-loop: engine images
 	cd services/loop && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench VerifyLoopOverhead -benchtime 10x ./e2e/
 	@if [ -n "$(SWE_SUITE)" ]; then $(MAKE) build && bash scripts/swe-bench-loop.sh "$(SWE_SUITE)"; \
 	else echo "bench-loop: set SWE_SUITE=DIR (OUT/gold of scripts/swe-tasks.sh, docs/realworld.md) for time-to-green on real bug fixes"; fi
+## bench-fleet: 50 parallel verifies through 2 executors (2 engines) vs 1, and a warm-pool verify vs bare docker run
+bench-fleet: engine images
+	cd services/loop && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench 'FleetThroughput' -benchtime 1x -timeout 30m ./e2e/
+	cd services/loop && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench 'WarmVerifyVsDockerRun' -benchtime 10x ./e2e/
+
 bench-executor: engine images
 	cd services/executor && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench . -benchtime 5x ./...
 
