@@ -512,6 +512,8 @@ cmd_stop() {
     drop_rules "${bridges[@]}"
     local b
     for b in "${bridges[@]}"; do
+      # Never the default engine's bridge, whatever its address.
+      [[ $b == docker0 ]] && continue
       if ip link del "$b" 2>/dev/null; then say "deleted bridge $b"; fi
     done
   fi

@@ -68,7 +68,8 @@ EOF`
 		target := bridgeGateway(t) + ":" + port
 		r := e.mustExecute(context.Background(), e.request(nil, install(probe(target))))
 		if tail := r.result(0).GetTail(); !strings.Contains(tail, target+" reached") {
-			t.Errorf("without the policy the host was not reachable, so the test proves nothing:\n%s", tail)
+			t.Errorf("without the policy the host was not reachable, so the test proves nothing (step %s, exit %d, %s):\n%s",
+				r.result(0).GetStatus(), r.result(0).GetExitCode(), r.result(0).GetReason(), tail)
 		}
 	})
 }

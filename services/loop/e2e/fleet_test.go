@@ -38,6 +38,8 @@ func extraEngine(t testing.TB, name string) string {
 		t.Fatalf("a second Docker engine could not start (%s start %s): %v\n%s", script, name, err, exitStderr(err))
 	}
 	host := strings.TrimSpace(string(out))
+	// Leave the machine as it was: the engine goes when the test does.
+	t.Cleanup(func() { _ = exec.Command("bash", script, "stop", name).Run() })
 	if out, err := exec.CommandContext(ctx, "bash", script, "load", name, pythonImage).CombinedOutput(); err != nil {
 		t.Fatalf("loading %s into the second engine: %v\n%s", pythonImage, err, out)
 	}

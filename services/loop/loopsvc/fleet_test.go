@@ -3,12 +3,16 @@ package loopsvc_test
 import (
 	"context"
 	"net"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
@@ -27,10 +31,15 @@ type fleetMember struct {
 	*enginetest.Executor
 	addr string
 	lose bool
+	max  int32 // 0: 4
 }
 
 func (m *fleetMember) Capacity(context.Context, *glv1.CapacityRequest) (*glv1.CapacityResponse, error) {
-	return &glv1.CapacityResponse{MaxSandboxes: 4, Name: m.addr, EngineVersion: "20.10"}, nil
+	max := m.max
+	if max == 0 {
+		max = 4
+	}
+	return &glv1.CapacityResponse{MaxSandboxes: max, Name: m.addr, EngineVersion: "20.10"}, nil
 }
 
 func (m *fleetMember) Execute(req *glv1.ExecuteRequest, s grpc.ServerStreamingServer[glv1.ExecuteResponse]) error {
@@ -63,7 +72,9 @@ func TestFleetRetriesAnInfrastructureFailureElsewhere(t *testing.T) {
 	var svc *loopsvc.Service
 	blobsOf := func() enginetest.Blobs { return svc.Blobs() }
 	bad := &fleetMember{Executor: enginetest.NewExecutor(lazyBlobs{blobsOf}, enginetest.CalcJudge), lose: true}
-	good := &fleetMember{Executor: enginetest.NewExecutor(lazyBlobs{blobsOf}, enginetest.CalcJudge)}
+	// good has fewer sandboxes: once both are healthy, the bad one (more
+	// free) is always chosen first.
+	good := &fleetMember{Executor: enginetest.NewExecutor(lazyBlobs{blobsOf}, enginetest.CalcJudge), max: 2}
 	serveMember(t, bad)
 	serveMember(t, good)
 	cfg := loopsvc.DefaultConfig()
@@ -81,10 +92,10 @@ func TestFleetRetriesAnInfrastructureFailureElsewhere(t *testing.T) {
 	conn := enginetest.Serve(t, func(s *grpc.Server) { svc.Register(s) })
 	e := &env{t: t, svc: svc, runs: glv1.NewRunServiceClient(conn), blobs: blob.NewClient(conn)}
 
-	// The bad executor sorts first or has as many free sandboxes: run until
-	// one verification has met it (placement prefers the most free, ties
-	// by address).
-	for i := 0; i < 4; i++ {
+	// Until both executors answered their first health and capacity
+	// checks, a run may go to the good one directly: run until one met
+	// the bad one.
+	for i := 0; i < 40; i++ {
 		evs := e.verify(&glv1.VerifyRequest{Snapshot: e.snapshot(enginetest.CalcFiles)})
 		fin := evs[len(evs)-1].GetRunFinished()
 		var retry *glv1.ExecutorRetry
@@ -107,6 +118,58 @@ func TestFleetRetriesAnInfrastructureFailureElsewhere(t *testing.T) {
 			}
 			return
 		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatal("no verification was ever placed on the failing executor")
+}
+
+// An embedding process's single executor (WithExecutorConn) queues runs
+// beyond its capacity: every one finishes with its verdict, and the ones
+// that waited were told their position.
+func TestEmbeddedExecutorQueuesBeyondItsCapacity(t *testing.T) {
+	var svc *loopsvc.Service
+	blobsOf := func() enginetest.Blobs { return svc.Blobs() }
+	one := &fleetMember{Executor: enginetest.NewExecutor(lazyBlobs{blobsOf}, enginetest.CalcJudge), max: 1}
+	serveMember(t, one)
+	execConn, err := grpc.NewClient(one.addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = execConn.Close() })
+	cfg := loopsvc.DefaultConfig()
+	cfg.DataDir = t.TempDir()
+	disc := enginetest.NewDiscovery(enginetest.Step("slow", glv1.Tier_TIER_0, glv1.Phase_PHASE_TEST, 0, 300*time.Millisecond))
+	dconn := enginetest.Serve(t, func(s *grpc.Server) { glv1.RegisterDiscoveryServiceServer(s, disc) })
+	svc, err = loopsvc.New(context.Background(), cfg, zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel)),
+		loopsvc.WithDiscovery(glv1.NewDiscoveryServiceClient(dconn)), loopsvc.WithExecutorConn(execConn),
+		loopsvc.WithStoreOptions(store.Options{NoSync: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = svc.Close() })
+	conn := enginetest.Serve(t, func(s *grpc.Server) { svc.Register(s) })
+	e := &env{t: t, svc: svc, runs: glv1.NewRunServiceClient(conn), blobs: blob.NewClient(conn)}
+	snap := e.snapshot(fixedFiles())
+	var wg sync.WaitGroup
+	var queued atomic.Int32
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			evs := e.verify(&glv1.VerifyRequest{Snapshot: snap})
+			if st := evs[len(evs)-1].GetRunFinished().GetStatus(); st != glv1.RunStatus_RUN_STATUS_PASSED {
+				t.Errorf("finished %s", st)
+			}
+			for _, ev := range evs {
+				if ev.GetQueued() != nil {
+					queued.Add(1)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if queued.Load() == 0 {
+		t.Error("three runs on a one-sandbox executor: none was told it queued")
+	}
 }

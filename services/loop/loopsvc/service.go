@@ -30,17 +30,27 @@ type Option func(*options)
 type options struct {
 	discovery glv1.DiscoveryServiceClient
 	executor  glv1.ExecutorServiceClient
-	providers engine.ProviderFactory
-	storeOpts store.Options
-	dialOpts  []grpc.DialOption
+	// executorConn is WithExecutorConn's connection.
+	executorConn *grpc.ClientConn
+	providers    engine.ProviderFactory
+	storeOpts    store.Options
+	dialOpts     []grpc.DialOption
 }
 
 // WithDiscovery uses c instead of dialing Config.DiscoveryAddr (the
 // embedded mode passes an in-process connection).
 func WithDiscovery(c glv1.DiscoveryServiceClient) Option { return func(o *options) { o.discovery = c } }
 
-// WithExecutor uses c instead of dialing Config.ExecutorAddr.
+// WithExecutor uses c instead of dialing Config.ExecutorAddr (c alone
+// decides where executions go: no fleet, no queue).
 func WithExecutor(c glv1.ExecutorServiceClient) Option { return func(o *options) { o.executor = c } }
+
+// WithExecutorConn uses one executor over conn (an embedding process's
+// in-process executor) through a fleet of one, so that runs beyond its
+// capacity queue instead of failing. The caller closes conn.
+func WithExecutorConn(conn *grpc.ClientConn) Option {
+	return func(o *options) { o.executorConn = conn }
+}
 
 // WithProviders replaces the patch providers of Fix runs (all kinds but
 // CLIENT, which the loop serves over the Fix stream itself).
@@ -131,6 +141,10 @@ func (s *Service) dialDeps(o *options) error {
 		}
 		s.conns = append(s.conns, conn)
 		o.discovery = glv1.NewDiscoveryServiceClient(conn)
+	}
+	if o.executor == nil && o.executorConn != nil {
+		s.fleet = fleet.NewConn("embedded", o.executorConn, s.log.Named("fleet"), fleet.Options{})
+		o.executor = s.fleet
 	}
 	if o.executor == nil {
 		f, err := fleet.New(executorTargets(s.cfg.ExecutorAddr), func(addr string) (*grpc.ClientConn, error) {

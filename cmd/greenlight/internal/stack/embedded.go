@@ -179,7 +179,7 @@ func (st *Stack) startLoop(ctx context.Context, disc, exec *grpc.ClientConn) err
 	}
 	loop, err := loopsvc.New(ctx, cfg, st.log.Named("loop"),
 		loopsvc.WithDiscovery(glv1.NewDiscoveryServiceClient(disc)),
-		loopsvc.WithExecutor(glv1.NewExecutorServiceClient(exec)))
+		loopsvc.WithExecutorConn(exec))
 	if err != nil {
 		return fmt.Errorf("start loop: %w", err)
 	}

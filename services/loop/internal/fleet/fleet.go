@@ -47,6 +47,9 @@ type Fleet struct {
 	queue   []*waiter
 	changed chan struct{} // closed and replaced whenever capacity may have grown
 	done    sync.WaitGroup
+	// borrowed: the connections are the caller's (NewConn); the fleet
+	// neither resolves nor closes them.
+	borrowed bool
 }
 
 var _ glv1.ExecutorServiceClient = (*Fleet)(nil)
@@ -62,7 +65,7 @@ func New(targets []string, dial Dial, log *zap.Logger, opts Options) (*Fleet, er
 		return nil, fmt.Errorf("fleet: no executor address")
 	}
 	for _, t := range targets {
-		if _, _, err := net.SplitHostPort(t); err != nil {
+		if _, _, err := net.SplitHostPort(t); err != nil && dial != nil {
 			return nil, fmt.Errorf("fleet: executor address %q: %w (want host:port)", t, err)
 		}
 	}
@@ -84,6 +87,9 @@ func New(targets []string, dial Dial, log *zap.Logger, opts Options) (*Fleet, er
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &Fleet{targets: targets, dial: dial, opts: opts, log: log, ctx: ctx, cancel: cancel,
 		members: map[string]*member{}, changed: make(chan struct{})}
+	if dial == nil {
+		return f, nil // NewConn: a fixed member, nothing to resolve
+	}
 	f.refresh()
 	f.done.Add(1)
 	go f.resolveLoop()
@@ -97,7 +103,9 @@ func (f *Fleet) Close() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for addr, m := range f.members {
-		_ = m.conn.Close()
+		if !f.borrowed {
+			_ = m.conn.Close()
+		}
 		delete(f.members, addr)
 	}
 	return nil
@@ -176,17 +184,34 @@ func (f *Fleet) sync(want map[string]bool) {
 			f.log.Warn("executor cannot be dialed", zap.String("executor", addr), zap.Error(err))
 			continue
 		}
-		ctx, stop := context.WithCancel(f.ctx)
-		m := &member{addr: addr, conn: conn, client: glv1.NewExecutorServiceClient(conn), stop: stop}
-		f.members[addr] = m
-		f.done.Add(2)
-		go func() { defer f.done.Done(); m.watchHealth(ctx, f.opts.Poll, func(ok bool) { f.setServing(m, ok) }) }()
-		go func() {
-			defer f.done.Done()
-			m.pollCapacity(ctx, f.opts.Poll, func(c *glv1.CapacityResponse) { f.setCapacity(m, c) })
-		}()
-		f.log.Info("executor joined the fleet", zap.String("executor", addr))
+		f.addLocked(addr, conn)
 	}
+}
+
+// addLocked makes conn a member and starts watching it.
+func (f *Fleet) addLocked(addr string, conn *grpc.ClientConn) {
+	ctx, stop := context.WithCancel(f.ctx)
+	m := &member{addr: addr, conn: conn, client: glv1.NewExecutorServiceClient(conn), stop: stop}
+	f.members[addr] = m
+	f.done.Add(2)
+	go func() { defer f.done.Done(); m.watchHealth(ctx, f.opts.Poll, func(ok bool) { f.setServing(m, ok) }) }()
+	go func() {
+		defer f.done.Done()
+		m.pollCapacity(ctx, f.opts.Poll, func(c *glv1.CapacityResponse) { f.setCapacity(m, c) })
+	}()
+	f.log.Info("executor joined the fleet", zap.String("executor", addr))
+}
+
+// NewConn is a fleet of one executor over a connection the caller made
+// and closes (an embedding process's in-process executor): its runs get
+// the fleet's capacity-aware queue instead of RESOURCE_EXHAUSTED.
+func NewConn(name string, conn *grpc.ClientConn, log *zap.Logger, opts Options) *Fleet {
+	f, _ := New([]string{name}, nil, log, opts)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.borrowed = true
+	f.addLocked(name, conn)
+	return f
 }
 
 func (f *Fleet) setServing(m *member, ok bool) {

@@ -53,6 +53,17 @@ func (m *member) watchHealth(ctx context.Context, retry time.Duration, set func(
 	hc := healthpb.NewHealthClient(m.conn)
 	for ctx.Err() == nil {
 		stream, err := hc.Watch(ctx, &healthpb.HealthCheckRequest{})
+		if err == nil {
+			var resp *healthpb.HealthCheckResponse
+			if resp, err = stream.Recv(); err == nil {
+				set(resp.GetStatus() == healthpb.HealthCheckResponse_SERVING)
+			} else if status.Code(err) == codes.Unimplemented {
+				// No health service: its Capacity answers decide alone.
+				set(true)
+				<-ctx.Done()
+				return
+			}
+		}
 		for err == nil {
 			var resp *healthpb.HealthCheckResponse
 			if resp, err = stream.Recv(); err == nil {
