@@ -31,7 +31,10 @@ type fleetMember struct {
 	*enginetest.Executor
 	addr string
 	lose bool
-	max  int32 // 0: 4
+	// broken reports every step as one it could not run (an engine whose
+	// containers will not start).
+	broken bool
+	max    int32 // 0: 4
 }
 
 func (m *fleetMember) Capacity(context.Context, *glv1.CapacityRequest) (*glv1.CapacityResponse, error) {
@@ -43,6 +46,12 @@ func (m *fleetMember) Capacity(context.Context, *glv1.CapacityRequest) (*glv1.Ca
 }
 
 func (m *fleetMember) Execute(req *glv1.ExecuteRequest, s grpc.ServerStreamingServer[glv1.ExecuteResponse]) error {
+	if m.broken {
+		res := &glv1.StepResult{Name: "pytest", Status: glv1.StepStatus_STEP_STATUS_ERROR,
+			Reason: "preparing the sandbox failed: container start: could not find bridge docker0"}
+		return s.Send(&glv1.ExecuteResponse{RunId: req.GetRunId(), Event: &glv1.ExecuteResponse_Finished{Finished: &glv1.ExecuteFinished{
+			Results: []*glv1.StepResult{res}}}})
+	}
 	if m.lose {
 		_ = s.Send(&glv1.ExecuteResponse{RunId: req.GetRunId(), Event: &glv1.ExecuteResponse_StepStarted{StepStarted: &glv1.StepStarted{}}})
 		return status.Error(codes.Unavailable, "connection to the Docker engine lost")
@@ -69,9 +78,15 @@ func serveMember(t *testing.T, m *fleetMember) {
 // ends with its true verdict, an ExecutorRetry event and the retry in its
 // result.
 func TestFleetRetriesAnInfrastructureFailureElsewhere(t *testing.T) {
+	t.Run("executor lost mid-run", func(t *testing.T) { testFleetRetry(t, func(m *fleetMember) { m.lose = true }) })
+	t.Run("steps it could not run", func(t *testing.T) { testFleetRetry(t, func(m *fleetMember) { m.broken = true }) })
+}
+
+func testFleetRetry(t *testing.T, breakIt func(*fleetMember)) {
 	var svc *loopsvc.Service
 	blobsOf := func() enginetest.Blobs { return svc.Blobs() }
-	bad := &fleetMember{Executor: enginetest.NewExecutor(lazyBlobs{blobsOf}, enginetest.CalcJudge), lose: true}
+	bad := &fleetMember{Executor: enginetest.NewExecutor(lazyBlobs{blobsOf}, enginetest.CalcJudge)}
+	breakIt(bad)
 	// good has fewer sandboxes: once both are healthy, the bad one (more
 	// free) is always chosen first.
 	good := &fleetMember{Executor: enginetest.NewExecutor(lazyBlobs{blobsOf}, enginetest.CalcJudge), max: 2}

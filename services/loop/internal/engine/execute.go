@@ -92,7 +92,13 @@ func (r *run) executeAs(ctx context.Context, snapshot *glv1.Digest, p *glv1.Pipe
 		ex, executor, err := r.executeOnce(attemptCtx, req, eventIndex, limits)
 		if err == nil {
 			ex.executor, ex.retries = executor, retries
-			return ex, nil
+			why := stepInfraError(ex)
+			if why == "" || len(retries) > 0 || !r.retryElsewhere(ctx, executor, errInfra) {
+				return ex, nil
+			}
+			// A step the executor could not run (its engine failed, its
+			// image would not start): the same pipeline elsewhere.
+			err = fmt.Errorf("%w: %s", errInfra, why)
 		}
 		if len(retries) > 0 || !r.retryElsewhere(ctx, executor, err) {
 			if len(retries) > 0 {
@@ -109,6 +115,17 @@ func (r *run) executeAs(ctx context.Context, snapshot *glv1.Digest, p *glv1.Pipe
 		r.log.Warn("execution failed on an executor; running it again elsewhere", zap.String("executor", executor), zap.String("reason", why))
 		attemptCtx = fleet.Avoid(ctx, executor)
 	}
+}
+
+// stepInfraError is the reason of the first step the executor reports it
+// could not run at all (STEP_STATUS_ERROR), "" when every step ran.
+func stepInfraError(ex *execution) string {
+	for _, res := range ex.results {
+		if res.GetStatus() == glv1.StepStatus_STEP_STATUS_ERROR {
+			return fmt.Sprintf("step %s could not run: %s", res.GetName(), res.GetReason())
+		}
+	}
+	return ""
 }
 
 // retryElsewhere says whether a failed execution runs again on another
