@@ -77,12 +77,16 @@ func (f *Fleet) place(ctx context.Context, avoid string) (*member, error) {
 // pickLocked returns the member with the most free sandboxes for w, or
 // w's queue position (1 is next), the usable capacity and whether any
 // usable member is healthy. A waiter may take a sandbox only when fewer
-// waiters are ahead of it than there are free sandboxes.
+// waiters are ahead of it than there are free sandboxes. With no healthy
+// member, a serving one whose engine does not answer is returned.
 func (f *Fleet) pickLocked(w *waiter, avoid string) (*member, int, int, bool) {
 	ahead := slices.Index(f.queue, w)
-	var best *member
+	var best, fallback *member
 	free, capacity, healthy := 0, 0, false
 	for _, m := range f.sortedLocked() {
+		if m.addr != avoid && m.serving && !m.engineOK && fallback == nil && m.inflight < max(m.max, 1) {
+			fallback = m
+		}
 		if m.addr == avoid || !m.healthy() {
 			continue
 		}
@@ -95,6 +99,12 @@ func (f *Fleet) pickLocked(w *waiter, avoid string) (*member, int, int, bool) {
 	}
 	if best != nil && ahead < free {
 		return best, 0, capacity, true
+	}
+	if !healthy && fallback != nil {
+		// No executor with a working engine: run where one at least
+		// answers, so the caller gets that executor's own precise error
+		// (which engine, which socket) at once instead of a wait.
+		return fallback, 0, 0, false
 	}
 	return nil, ahead + 1, capacity, healthy
 }

@@ -278,3 +278,39 @@ func TestAnExecutorWithoutCapacityIsStillUsed(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// engineDown is an executor that serves but whose engine does not answer.
+type engineDown struct {
+	glv1.UnimplementedExecutorServiceServer
+}
+
+func (engineDown) Capacity(context.Context, *glv1.CapacityRequest) (*glv1.CapacityResponse, error) {
+	return &glv1.CapacityResponse{MaxSandboxes: 2}, nil
+}
+
+func (engineDown) Execute(*glv1.ExecuteRequest, grpc.ServerStreamingServer[glv1.ExecuteResponse]) error {
+	return status.Error(codes.Unavailable, "container engine unavailable: Cannot connect to the Docker daemon at unix:///x.sock")
+}
+
+// With no executor whose engine answers, the execution goes to one that
+// serves at once, so its precise error reaches the caller without a wait.
+func TestAnExecutorWithoutItsEngineAnswersAtOnce(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	glv1.RegisterExecutorServiceServer(srv, engineDown{})
+	healthpb.RegisterHealthServer(srv, health.NewServer())
+	go func() { _ = srv.Serve(lis) }()
+	t.Cleanup(srv.Stop)
+	f := newFleet(t, Options{NoneHealthy: time.Minute}, lis.Addr().String())
+	start := time.Now()
+	s, err := f.Execute(testCtx(t), &glv1.ExecuteRequest{RunId: "r"})
+	if err == nil {
+		err = drain(s)
+	}
+	if status.Code(err) != codes.Unavailable || !strings.Contains(err.Error(), "/x.sock") || time.Since(start) > 10*time.Second {
+		t.Fatalf("after %s: %v", time.Since(start), err)
+	}
+}
