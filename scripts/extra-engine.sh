@@ -205,6 +205,20 @@ ensure_bridge() {
   ip link set "$BRIDGE" up
 }
 
+# restore_docker0 puts back the default engine's bridge, with its address
+# CIDR, when a starting dockerd removed it: dockerd 20.10 started with
+# --bridge deletes the interface named docker0 (seen here: the default
+# engine then fails every container on its "bridge" network with "could
+# not find bridge docker0").
+restore_docker0() {
+  local cidr=$1
+  [[ -n $cidr ]] || return 0
+  ip link show docker0 >/dev/null 2>&1 && return 0
+  ip link add docker0 type bridge && ip addr add "$cidr" dev docker0 && ip link set docker0 up &&
+    say "put back the default engine's bridge docker0 ($cidr), which dockerd's start removed" ||
+    say "warning: could not put back the default engine's bridge docker0 ($cidr)"
+}
+
 # snapshot_docker_rules prints the rules of DOCKER_CHAINS as "table rule".
 snapshot_docker_rules() {
   local tc t c
@@ -348,15 +362,17 @@ cmd_start() {
   [[ -s $CONFIG ]] || echo '{}' >"$CONFIG" # never /etc/docker/daemon.json: the default engine's
   rm -f "$PIDFILE" "$SOCK"                 # stale: its dockerd is gone
   ensure_bridge
-  local args=() snap started=$SECONDS
+  local args=() snap docker0 started=$SECONDS
   mapfile -t args < <(dockerd_args)
   snap=$(snapshot_docker_rules)
+  docker0=$(ip -4 -o addr show dev docker0 2>/dev/null | awk '{print $4}' | head -n 1)
   printf '\n=== %s extra-engine: dockerd %s\n' "$(date -u +%FT%TZ)" "${args[*]}" >>"$LOG"
   say "starting engine $NAME (bridge $BRIDGE $(bridge_cidr "$INDEX"), pool $(pool_cidr "$INDEX"); log: $LOG)"
   # 9>&-: the daemon must not inherit (and so hold forever) the lock.
   setsid -f nohup dockerd "${args[@]}" >>"$LOG" 2>&1 </dev/null 9>&-
   if ! wait_engine; then
     restore_docker_rules <<<"$snap"
+    restore_docker0 "$docker0"
     if engine_pid >/dev/null; then
       say "engine $NAME did not answer within ${WAIT}s; last lines of $LOG:"
     else
@@ -367,6 +383,7 @@ cmd_start() {
     die "engine $NAME failed to start; log: $LOG"
   fi
   restore_docker_rules <<<"$snap"
+  restore_docker0 "$docker0"
   say "engine $NAME ($(answers)) answered after $((SECONDS - started)) s"
   echo "$HOST"
 }

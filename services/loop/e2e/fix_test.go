@@ -17,7 +17,7 @@ import (
 // commandProvider sets up the stack's COMMAND profile to answer request n
 // with patches[n-1] (the last one again after that) and to record each
 // request in the returned directory.
-func (s *stack) commandProvider(t *testing.T, patches ...string) (*glv1.ProviderConfig, string) {
+func (s *stack) commandProvider(t testing.TB, patches ...string) (*glv1.ProviderConfig, string) {
 	t.Helper()
 	dir := s.providerDir
 	files := map[string]string{"provider.sh": `cat > "request-$(ls request-* 2>/dev/null | wc -l).json"

@@ -60,6 +60,16 @@ class DiscoveryDone(_message.Message):
     pipeline: _types_pb2.Pipeline
     def __init__(self, capabilities: _Optional[_Union[_events_pb2.Capabilities, _Mapping]] = ..., pipeline: _Optional[_Union[_types_pb2.Pipeline, _Mapping]] = ..., attempt: _Optional[int] = ...) -> None: ...
 
+class ExecutorRetry(_message.Message):
+    __slots__ = ["executor", "failed_executor", "reason"]
+    EXECUTOR_FIELD_NUMBER: _ClassVar[int]
+    FAILED_EXECUTOR_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    executor: str
+    failed_executor: str
+    reason: str
+    def __init__(self, failed_executor: _Optional[str] = ..., reason: _Optional[str] = ..., executor: _Optional[str] = ...) -> None: ...
+
 class FixMetrics(_message.Message):
     __slots__ = ["attempts_to_green", "baseline_inventory", "green", "patch_lines", "reruns", "rollbacks", "rounds", "stop_reason", "time_to_green", "transitions", "usage"]
     ATTEMPTS_TO_GREEN_FIELD_NUMBER: _ClassVar[int]
@@ -87,9 +97,10 @@ class FixMetrics(_message.Message):
     def __init__(self, green: bool = ..., rounds: _Optional[int] = ..., attempts_to_green: _Optional[int] = ..., time_to_green: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., rollbacks: _Optional[int] = ..., patch_lines: _Optional[int] = ..., usage: _Optional[_Union[_types_pb2.Usage, _Mapping]] = ..., stop_reason: _Optional[str] = ..., transitions: _Optional[_Union[_types_pb2.Transitions, _Mapping]] = ..., reruns: _Optional[int] = ..., baseline_inventory: _Optional[_Union[_types_pb2.TestInventory, _Mapping]] = ...) -> None: ...
 
 class FixOptions(_message.Message):
-    __slots__ = ["baseline", "cost_budget", "guardrails", "max_rounds", "provider", "request_tokens", "score_threshold", "targets", "time_budget", "verify"]
+    __slots__ = ["baseline", "cost_budget", "fail_fast", "guardrails", "max_rounds", "provider", "request_tokens", "score_threshold", "targets", "time_budget", "verify"]
     BASELINE_FIELD_NUMBER: _ClassVar[int]
     COST_BUDGET_FIELD_NUMBER: _ClassVar[int]
+    FAIL_FAST_FIELD_NUMBER: _ClassVar[int]
     GUARDRAILS_FIELD_NUMBER: _ClassVar[int]
     MAX_ROUNDS_FIELD_NUMBER: _ClassVar[int]
     PROVIDER_FIELD_NUMBER: _ClassVar[int]
@@ -100,6 +111,7 @@ class FixOptions(_message.Message):
     VERIFY_FIELD_NUMBER: _ClassVar[int]
     baseline: bool
     cost_budget: float
+    fail_fast: bool
     guardrails: Guardrails
     max_rounds: int
     provider: ProviderConfig
@@ -108,7 +120,7 @@ class FixOptions(_message.Message):
     targets: FixTargets
     time_budget: _duration_pb2.Duration
     verify: VerifyOptions
-    def __init__(self, verify: _Optional[_Union[VerifyOptions, _Mapping]] = ..., provider: _Optional[_Union[ProviderConfig, _Mapping]] = ..., max_rounds: _Optional[int] = ..., time_budget: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., cost_budget: _Optional[float] = ..., score_threshold: _Optional[float] = ..., baseline: bool = ..., guardrails: _Optional[_Union[Guardrails, _Mapping]] = ..., targets: _Optional[_Union[FixTargets, _Mapping]] = ..., request_tokens: _Optional[int] = ...) -> None: ...
+    def __init__(self, verify: _Optional[_Union[VerifyOptions, _Mapping]] = ..., provider: _Optional[_Union[ProviderConfig, _Mapping]] = ..., max_rounds: _Optional[int] = ..., time_budget: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., cost_budget: _Optional[float] = ..., score_threshold: _Optional[float] = ..., baseline: bool = ..., guardrails: _Optional[_Union[Guardrails, _Mapping]] = ..., targets: _Optional[_Union[FixTargets, _Mapping]] = ..., request_tokens: _Optional[int] = ..., fail_fast: bool = ...) -> None: ...
 
 class FixRequest(_message.Message):
     __slots__ = ["patch", "start"]
@@ -284,6 +296,14 @@ class ProviderConfig(_message.Message):
     timeout: _duration_pb2.Duration
     def __init__(self, kind: _Optional[_Union[ProviderKind, str]] = ..., command: _Optional[str] = ..., base_url: _Optional[str] = ..., model: _Optional[str] = ..., api_key_env: _Optional[str] = ..., recording_id: _Optional[str] = ..., timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., cost_per_1k_tokens: _Optional[float] = ..., profile: _Optional[str] = ...) -> None: ...
 
+class Queued(_message.Message):
+    __slots__ = ["capacity", "position"]
+    CAPACITY_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    capacity: int
+    position: int
+    def __init__(self, position: _Optional[int] = ..., capacity: _Optional[int] = ...) -> None: ...
+
 class ResumeFrom(_message.Message):
     __slots__ = ["after_seq", "reason"]
     AFTER_SEQ_FIELD_NUMBER: _ClassVar[int]
@@ -343,13 +363,15 @@ class RunCreated(_message.Message):
     def __init__(self, run: _Optional[_Union[Run, _Mapping]] = ...) -> None: ...
 
 class RunEvent(_message.Message):
-    __slots__ = ["discovery_done", "log_capped", "log_chunk", "patch_evaluated", "patch_reply_refused", "patch_requested", "resume_from", "round_started", "run_created", "run_finished", "run_id", "score", "seq", "step_finished", "step_started", "tests_parsed", "tier_skipped", "time", "verification_done", "verify_failed_max_retries", "verify_failed_retry"]
+    __slots__ = ["discovery_done", "executor_retry", "log_capped", "log_chunk", "patch_evaluated", "patch_reply_refused", "patch_requested", "queued", "resume_from", "round_started", "run_created", "run_finished", "run_id", "score", "seq", "step_finished", "step_started", "tests_parsed", "tier_skipped", "time", "verification_done", "verify_failed_max_retries", "verify_failed_retry"]
     DISCOVERY_DONE_FIELD_NUMBER: _ClassVar[int]
+    EXECUTOR_RETRY_FIELD_NUMBER: _ClassVar[int]
     LOG_CAPPED_FIELD_NUMBER: _ClassVar[int]
     LOG_CHUNK_FIELD_NUMBER: _ClassVar[int]
     PATCH_EVALUATED_FIELD_NUMBER: _ClassVar[int]
     PATCH_REPLY_REFUSED_FIELD_NUMBER: _ClassVar[int]
     PATCH_REQUESTED_FIELD_NUMBER: _ClassVar[int]
+    QUEUED_FIELD_NUMBER: _ClassVar[int]
     RESUME_FROM_FIELD_NUMBER: _ClassVar[int]
     ROUND_STARTED_FIELD_NUMBER: _ClassVar[int]
     RUN_CREATED_FIELD_NUMBER: _ClassVar[int]
@@ -366,11 +388,13 @@ class RunEvent(_message.Message):
     VERIFY_FAILED_MAX_RETRIES_FIELD_NUMBER: _ClassVar[int]
     VERIFY_FAILED_RETRY_FIELD_NUMBER: _ClassVar[int]
     discovery_done: DiscoveryDone
+    executor_retry: ExecutorRetry
     log_capped: LogCapped
     log_chunk: _events_pb2.LogChunk
     patch_evaluated: PatchEvaluated
     patch_reply_refused: PatchReplyRefused
     patch_requested: PatchRequested
+    queued: Queued
     resume_from: ResumeFrom
     round_started: RoundStarted
     run_created: RunCreated
@@ -386,7 +410,7 @@ class RunEvent(_message.Message):
     verification_done: VerificationDone
     verify_failed_max_retries: VerifyFailedMaxRetries
     verify_failed_retry: VerifyFailedRetry
-    def __init__(self, run_id: _Optional[str] = ..., seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., run_created: _Optional[_Union[RunCreated, _Mapping]] = ..., discovery_done: _Optional[_Union[DiscoveryDone, _Mapping]] = ..., step_started: _Optional[_Union[_events_pb2.StepStarted, _Mapping]] = ..., log_chunk: _Optional[_Union[_events_pb2.LogChunk, _Mapping]] = ..., step_finished: _Optional[_Union[_events_pb2.StepFinished, _Mapping]] = ..., tests_parsed: _Optional[_Union[TestsParsed, _Mapping]] = ..., score: _Optional[_Union[_types_pb2.Score, _Mapping]] = ..., verification_done: _Optional[_Union[VerificationDone, _Mapping]] = ..., verify_failed_retry: _Optional[_Union[VerifyFailedRetry, _Mapping]] = ..., verify_failed_max_retries: _Optional[_Union[VerifyFailedMaxRetries, _Mapping]] = ..., tier_skipped: _Optional[_Union[TierSkipped, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., patch_requested: _Optional[_Union[PatchRequested, _Mapping]] = ..., patch_evaluated: _Optional[_Union[PatchEvaluated, _Mapping]] = ..., run_finished: _Optional[_Union[RunFinished, _Mapping]] = ..., resume_from: _Optional[_Union[ResumeFrom, _Mapping]] = ..., log_capped: _Optional[_Union[LogCapped, _Mapping]] = ..., patch_reply_refused: _Optional[_Union[PatchReplyRefused, _Mapping]] = ...) -> None: ...
+    def __init__(self, run_id: _Optional[str] = ..., seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., run_created: _Optional[_Union[RunCreated, _Mapping]] = ..., discovery_done: _Optional[_Union[DiscoveryDone, _Mapping]] = ..., step_started: _Optional[_Union[_events_pb2.StepStarted, _Mapping]] = ..., log_chunk: _Optional[_Union[_events_pb2.LogChunk, _Mapping]] = ..., step_finished: _Optional[_Union[_events_pb2.StepFinished, _Mapping]] = ..., tests_parsed: _Optional[_Union[TestsParsed, _Mapping]] = ..., score: _Optional[_Union[_types_pb2.Score, _Mapping]] = ..., verification_done: _Optional[_Union[VerificationDone, _Mapping]] = ..., verify_failed_retry: _Optional[_Union[VerifyFailedRetry, _Mapping]] = ..., verify_failed_max_retries: _Optional[_Union[VerifyFailedMaxRetries, _Mapping]] = ..., tier_skipped: _Optional[_Union[TierSkipped, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., patch_requested: _Optional[_Union[PatchRequested, _Mapping]] = ..., patch_evaluated: _Optional[_Union[PatchEvaluated, _Mapping]] = ..., run_finished: _Optional[_Union[RunFinished, _Mapping]] = ..., resume_from: _Optional[_Union[ResumeFrom, _Mapping]] = ..., log_capped: _Optional[_Union[LogCapped, _Mapping]] = ..., patch_reply_refused: _Optional[_Union[PatchReplyRefused, _Mapping]] = ..., queued: _Optional[_Union[Queued, _Mapping]] = ..., executor_retry: _Optional[_Union[ExecutorRetry, _Mapping]] = ...) -> None: ...
 
 class RunFinished(_message.Message):
     __slots__ = ["metrics", "result", "status"]

@@ -280,25 +280,28 @@ class Pipeline(_message.Message):
     def __init__(self, runtime: _Optional[str] = ..., image: _Optional[str] = ..., steps: _Optional[_Iterable[_Union[Step, _Mapping]]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., tiers: _Optional[_Iterable[_Union[TierSelection, _Mapping]]] = ..., max_level: _Optional[_Union[Level, str]] = ..., notes: _Optional[_Iterable[str]] = ..., time_budget: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class Platform(_message.Message):
-    __slots__ = ["arch", "container_image", "engine_version", "image_digest", "os"]
+    __slots__ = ["arch", "container_image", "engine_version", "executor", "image_digest", "os"]
     ARCH_FIELD_NUMBER: _ClassVar[int]
     CONTAINER_IMAGE_FIELD_NUMBER: _ClassVar[int]
     ENGINE_VERSION_FIELD_NUMBER: _ClassVar[int]
+    EXECUTOR_FIELD_NUMBER: _ClassVar[int]
     IMAGE_DIGEST_FIELD_NUMBER: _ClassVar[int]
     OS_FIELD_NUMBER: _ClassVar[int]
     arch: str
     container_image: str
     engine_version: str
+    executor: str
     image_digest: str
     os: str
-    def __init__(self, os: _Optional[str] = ..., arch: _Optional[str] = ..., container_image: _Optional[str] = ..., image_digest: _Optional[str] = ..., engine_version: _Optional[str] = ...) -> None: ...
+    def __init__(self, os: _Optional[str] = ..., arch: _Optional[str] = ..., container_image: _Optional[str] = ..., image_digest: _Optional[str] = ..., engine_version: _Optional[str] = ..., executor: _Optional[str] = ...) -> None: ...
 
 class Result(_message.Message):
-    __slots__ = ["artifact_paths", "artifacts", "counts", "failures", "inventory", "level", "manifest", "run_id", "score", "status", "steps", "stop_memo", "summary", "tail_log", "tests", "tiers"]
+    __slots__ = ["artifact_paths", "artifacts", "counts", "failures", "infra_retries", "inventory", "level", "manifest", "run_id", "score", "status", "steps", "stop_memo", "summary", "tail_log", "tests", "tiers"]
     ARTIFACTS_FIELD_NUMBER: _ClassVar[int]
     ARTIFACT_PATHS_FIELD_NUMBER: _ClassVar[int]
     COUNTS_FIELD_NUMBER: _ClassVar[int]
     FAILURES_FIELD_NUMBER: _ClassVar[int]
+    INFRA_RETRIES_FIELD_NUMBER: _ClassVar[int]
     INVENTORY_FIELD_NUMBER: _ClassVar[int]
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     MANIFEST_FIELD_NUMBER: _ClassVar[int]
@@ -315,6 +318,7 @@ class Result(_message.Message):
     artifacts: _containers.RepeatedCompositeFieldContainer[Artifact]
     counts: TestCounts
     failures: _containers.RepeatedCompositeFieldContainer[Failure]
+    infra_retries: _containers.RepeatedScalarFieldContainer[str]
     inventory: TestInventory
     level: Level
     manifest: Manifest
@@ -327,7 +331,7 @@ class Result(_message.Message):
     tail_log: str
     tests: _containers.RepeatedCompositeFieldContainer[TestCase]
     tiers: _containers.RepeatedCompositeFieldContainer[TierSelection]
-    def __init__(self, status: _Optional[_Union[Verdict, str]] = ..., run_id: _Optional[str] = ..., tail_log: _Optional[str] = ..., artifact_paths: _Optional[_Iterable[str]] = ..., manifest: _Optional[_Union[Manifest, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[StepResult, _Mapping]]] = ..., counts: _Optional[_Union[TestCounts, _Mapping]] = ..., failures: _Optional[_Iterable[_Union[Failure, _Mapping]]] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., level: _Optional[_Union[Level, str]] = ..., tests: _Optional[_Iterable[_Union[TestCase, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[Artifact, _Mapping]]] = ..., summary: _Optional[str] = ..., tiers: _Optional[_Iterable[_Union[TierSelection, _Mapping]]] = ..., stop_memo: _Optional[str] = ..., inventory: _Optional[_Union[TestInventory, _Mapping]] = ...) -> None: ...
+    def __init__(self, status: _Optional[_Union[Verdict, str]] = ..., run_id: _Optional[str] = ..., tail_log: _Optional[str] = ..., artifact_paths: _Optional[_Iterable[str]] = ..., manifest: _Optional[_Union[Manifest, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[StepResult, _Mapping]]] = ..., counts: _Optional[_Union[TestCounts, _Mapping]] = ..., failures: _Optional[_Iterable[_Union[Failure, _Mapping]]] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., level: _Optional[_Union[Level, str]] = ..., tests: _Optional[_Iterable[_Union[TestCase, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[Artifact, _Mapping]]] = ..., summary: _Optional[str] = ..., tiers: _Optional[_Iterable[_Union[TierSelection, _Mapping]]] = ..., stop_memo: _Optional[str] = ..., inventory: _Optional[_Union[TestInventory, _Mapping]] = ..., infra_retries: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Score(_message.Message):
     __slots__ = ["build", "decided_by", "has_model_score", "level", "lint", "lint_issues", "model_score", "no_critical", "rule", "tests", "total"]

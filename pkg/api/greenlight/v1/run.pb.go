@@ -570,6 +570,12 @@ type FixOptions struct {
 	// each); 0: 16000. Evidence is dropped to fit, least useful first: log
 	// tail lines, then lower-ranked code windows, then later failures.
 	RequestTokens int32 `protobuf:"varint,10,opt,name=request_tokens,json=requestTokens,proto3" json:"request_tokens,omitempty"`
+	// Before a patched snapshot's full verification, run alone the tests
+	// that fail now (after the install steps, which the dependency cache
+	// restores when the lockfiles did not change): a patch that fixes none
+	// of them is rolled back at once (rule "still-failing") without the
+	// full pipeline; otherwise the full pipeline decides, as always.
+	FailFast      bool `protobuf:"varint,11,opt,name=fail_fast,json=failFast,proto3" json:"fail_fast,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -672,6 +678,13 @@ func (x *FixOptions) GetRequestTokens() int32 {
 		return x.RequestTokens
 	}
 	return 0
+}
+
+func (x *FixOptions) GetFailFast() bool {
+	if x != nil {
+		return x.FailFast
+	}
+	return false
 }
 
 // FixTargets name a fix run's goal explicitly, as a benchmark harness does.
@@ -3546,7 +3559,7 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\x11max_changed_lines\x18\x03 \x01(\x05R\x0fmaxChangedLines\x12,\n" +
 	"\x12allow_test_changes\x18\x04 \x01(\bR\x10allowTestChanges\x120\n" +
 	"\x14allow_lockfile_edits\x18\x05 \x01(\bR\x12allowLockfileEdits\x120\n" +
-	"\x14allow_config_changes\x18\x06 \x01(\bR\x12allowConfigChanges\"\xd5\x03\n" +
+	"\x14allow_config_changes\x18\x06 \x01(\bR\x12allowConfigChanges\"\xf2\x03\n" +
 	"\n" +
 	"FixOptions\x124\n" +
 	"\x06verify\x18\x01 \x01(\v2\x1c.greenlight.v1.VerifyOptionsR\x06verify\x129\n" +
@@ -3564,7 +3577,8 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"guardrails\x123\n" +
 	"\atargets\x18\t \x01(\v2\x19.greenlight.v1.FixTargetsR\atargets\x12%\n" +
 	"\x0erequest_tokens\x18\n" +
-	" \x01(\x05R\rrequestTokens\"f\n" +
+	" \x01(\x05R\rrequestTokens\x12\x1b\n" +
+	"\tfail_fast\x18\v \x01(\bR\bfailFast\"f\n" +
 	"\n" +
 	"FixTargets\x12 \n" +
 	"\ffail_to_pass\x18\x01 \x03(\tR\n" +

@@ -35,6 +35,18 @@ func (f *fixer) evaluate(ctx context.Context, prop *Proposal) error {
 	}
 	out.Usage = prop.Usage
 	before := failingChecks(f.cur)
+	if f.opts.GetFailFast() {
+		why, err := f.failFast(ctx, out.GetSnapshotAfter())
+		if err != nil {
+			return err
+		}
+		if why != "" {
+			out.FailingBefore, out.FailingAfter = int32(before), int32(before)
+			out.RolledBack, out.Reason, out.Rule = true, why, RuleStillFailing
+			f.feedback = why + "\n\nThe patch was rolled back (its full verification was not run); the code is as it was before it."
+			return f.record(out)
+		}
+	}
 	v, err := f.verify(ctx, out.GetSnapshotAfter(), f.round)
 	if err != nil {
 		return err

@@ -1,0 +1,115 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/protobuf/proto"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
+)
+
+// RuleStillFailing rolls back a patch after which none of the tests that
+// failed before it passes (FixOptions.fail_fast).
+const RuleStillFailing = "still-failing"
+
+// probeSuffix names a fail-fast probe step after the step it narrows.
+const probeSuffix = ":probe"
+
+// probe is the fail-fast pipeline of a patched snapshot.
+type probe struct {
+	pipeline *glv1.Pipeline
+	// narrowed are the probe's indexes of the narrowed test steps, with
+	// how many tests failed in each before the patch.
+	narrowed map[int]int
+}
+
+// probeOf builds the probe from the current verification: its install
+// steps as they are, then each failing test step narrowed to its failing
+// tests. ok is false when no step can be narrowed.
+func probeOf(cur *verification) (probe, bool) {
+	p := probe{pipeline: proto.Clone(cur.pipeline).(*glv1.Pipeline), narrowed: map[int]int{}}
+	p.pipeline.Steps = nil
+	for _, o := range cur.outcomes {
+		if o.Step.GetPhase() == glv1.Phase_PHASE_INSTALL && o.Status() == glv1.StepStatus_STEP_STATUS_OK {
+			p.pipeline.Steps = append(p.pipeline.Steps, o.Step)
+			continue
+		}
+		if o.Status() != glv1.StepStatus_STEP_STATUS_FAILED || o.Report == nil ||
+			(o.Step.GetPhase() != glv1.Phase_PHASE_TEST && o.Level() != glv1.Level_LEVEL_L4) {
+			continue
+		}
+		cmd, ok := parse.RerunCommand(o.Step.GetCommand(), o.Report)
+		if !ok {
+			continue
+		}
+		rs := rerunStep(o.Step, cmd)
+		rs.Name = strings.TrimSuffix(rs.GetName(), rerunSuffix) + probeSuffix
+		p.narrowed[len(p.pipeline.Steps)] = o.Report.Counts.Failed + o.Report.Counts.Errors
+		p.pipeline.Steps = append(p.pipeline.Steps, rs)
+	}
+	return p, len(p.narrowed) > 0
+}
+
+// failFast runs the probe on snapshot and returns why the patch fixes none
+// of the failing tests ("" when it fixes some, or when the probe could not
+// tell: the full verification then decides).
+func (f *fixer) failFast(ctx context.Context, snapshot *glv1.Digest) (string, error) {
+	p, ok := probeOf(f.cur)
+	if !ok {
+		return "", nil
+	}
+	left := time.Until(f.deadline)
+	if left <= 0 {
+		return "", nil
+	}
+	base := int32(len(f.cur.pipeline.GetSteps()) + len(f.cur.reruns) + 1)
+	eventIndex := make([]int32, len(p.pipeline.GetSteps()))
+	for i := range eventIndex {
+		eventIndex[i] = base + int32(i)
+	}
+	ex, err := f.r.executeAs(ctx, snapshot, p.pipeline, f.cur.spec.opts, left, eventIndex)
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	if err != nil {
+		if errors.Is(err, errInfra) {
+			f.r.log.Warn("the fail-fast probe could not run; the full verification decides", zap.Error(err))
+			return "", nil
+		}
+		return "", err
+	}
+	return f.stillFailing(ctx, p, ex), nil
+}
+
+// stillFailing reads the probe: "" unless every narrowed step ran and
+// failed as many tests as before the patch.
+func (f *fixer) stillFailing(ctx context.Context, p probe, ex *execution) string {
+	var parts []string
+	for i, before := range p.narrowed {
+		res := ex.results[i]
+		if res.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
+			return "" // it passed, or did not run: the full pipeline decides
+		}
+		o := score.StepOutcome{Step: p.pipeline.GetSteps()[i], Result: res}
+		rep, err := f.r.parseStep(ctx, o, nil, ex.finished.GetArtifacts())
+		if err != nil || rep == nil {
+			return ""
+		}
+		if now := rep.Counts.Failed + rep.Counts.Errors; now < before {
+			return "" // some of its failing tests pass now
+		}
+		parts = append(parts, fmt.Sprintf("%s: %d failing (%d before the patch)", res.GetName(), rep.Counts.Failed+rep.Counts.Errors, before))
+		if len(rep.Failures) > 0 {
+			fl := rep.Failures[0]
+			parts[len(parts)-1] += fmt.Sprintf(" (%s %s:%d: %s)", fl.Test, fl.File, fl.Line, firstLine(fl.Message))
+		}
+	}
+	return "the tests that failed before the patch still fail with it: " + strings.Join(parts, "; ")
+}
