@@ -45,27 +45,47 @@ func TestFixFailFastWithRealPytest(t *testing.T) {
 // BenchmarkFailFastRoundVsColdVerify: the round of a patch that fixes
 // nothing, with fail_fast (the failing test alone, after the install steps
 // from the dependency cache), against a cold verification of the same
-// project on a fresh stack (no pool, empty caches), in the same run.
+// project on a fresh stack (no pool, empty caches), in the same run. Two
+// projects: the tiny calc one (two tests) and calc with a suite that takes
+// 5 s (a test sleeping, standing for a larger suite), where running only
+// the failing test is what saves time.
 func BenchmarkFailFastRoundVsColdVerify(b *testing.B) {
+	slowSuite := map[string]string{}
+	for k, v := range enginetest.CalcFiles {
+		slowSuite[k] = v
+	}
+	slowSuite["tests/test_suite.py"] = "import time\n\n\ndef test_rest_of_the_suite():\n    time.sleep(5)\n"
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+	}{{"calc", enginetest.CalcFiles}, {"calc+5s-suite", slowSuite}} {
+		b.Run(c.name, func(b *testing.B) { benchFailFast(b, c.files) })
+	}
+}
+
+func benchFailFast(b *testing.B, files map[string]string) {
 	var round, cold time.Duration
 	n := 0
 	for b.Loop() {
 		s := newStack(b)
 		prov, _ := s.commandProvider(b, enginetest.BreakingPatch, enginetest.FixPatch)
-		evs := s.fix(&glv1.FixStart{Snapshot: s.snapshot(enginetest.CalcFiles), Options: &glv1.FixOptions{Provider: prov, FailFast: true}})
+		evs := s.fix(&glv1.FixStart{Snapshot: s.snapshot(files), Options: &glv1.FixOptions{Provider: prov, FailFast: true}})
 		var started, evaluated time.Time
 		for _, ev := range evs {
 			if ev.GetRoundStarted() != nil && started.IsZero() {
 				started = ev.GetTime().AsTime()
 			}
-			if ev.GetPatchEvaluated() != nil && evaluated.IsZero() {
+			if o := ev.GetPatchEvaluated().GetOutcome(); o != nil && evaluated.IsZero() {
+				if o.GetRule() != "still-failing" {
+					b.Fatalf("the breaking patch was not rolled back by the probe: %v", o)
+				}
 				evaluated = ev.GetTime().AsTime()
 			}
 		}
 		round += evaluated.Sub(started)
 		c := newStack(b)
 		start := time.Now()
-		c.verify(&glv1.VerifyRequest{Snapshot: c.snapshot(enginetest.CalcFiles)})
+		c.verify(&glv1.VerifyRequest{Snapshot: c.snapshot(files)})
 		cold += time.Since(start)
 		n++
 	}
