@@ -141,6 +141,21 @@ class Client:
         deadline = _deadline(timeout)
         return RunStream(self, self._watch_call(run_id, after_seq, deadline), deadline=deadline)
 
+    def start_verify(self, target: Target, options: Optional[run_pb2.VerifyOptions] = None) -> run_pb2.Run:
+        """Starts a detached verification (StartRun) and returns the created
+        run at once: it goes on whatever this process does. Follow it with
+        watch(run.id), stop it with cancel_run(run.id)."""
+        snapshot, source_dir = self._snapshot(target)
+        req = run_pb2.StartRunRequest(verify=run_pb2.VerifyRequest(snapshot=snapshot, options=options, source_dir=source_dir))
+        return self.runs.StartRun(req, metadata=self.metadata, timeout=self.rpc_timeout).run
+
+    def cancel_run(self, run_id: str) -> run_pb2.Run:
+        """Cancels a pending or running run (it finishes RUN_STATUS_CANCELED)
+        and returns it; a finished run comes back unchanged."""
+        resp = self.runs.CancelRun(run_pb2.CancelRunRequest(run_id=run_id), metadata=self.metadata,
+                                   timeout=self.rpc_timeout)
+        return resp.run
+
     def get_run(self, run_id: str) -> run_pb2.Run:
         """Returns one run with its result."""
         resp = self.runs.GetRun(run_pb2.GetRunRequest(run_id=run_id), metadata=self.metadata,

@@ -186,6 +186,18 @@ def test_fix_provider_error_cancels(client: Client, project):
     assert not run.metrics.green
 
 
+def test_start_detached_then_cancel(client: Client, project):
+    started = client.start_verify(project("passing"))
+    assert started.id.startswith("r_")
+    cancelled = client.cancel_run(started.id)
+    # Canceled while it ran, or already finished: never left running.
+    assert cancelled.status in (run_pb2.RUN_STATUS_CANCELED, run_pb2.RUN_STATUS_PASSED)
+    assert client.watch(started.id).wait().status == cancelled.status
+    with pytest.raises(grpc.RpcError) as err:
+        client.cancel_run("r_20000101T000000_nothere")
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND
+
+
 def test_wrong_token_is_unauthenticated(server):
     with Client(server.address, token="not-the-token-0123456789") as c:
         with pytest.raises(grpc.RpcError) as exc:
