@@ -11,7 +11,6 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
-	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
 )
 
@@ -25,33 +24,35 @@ const probeSuffix = ":probe"
 // probe is the fail-fast pipeline of a patched snapshot.
 type probe struct {
 	pipeline *glv1.Pipeline
-	// narrowed are the probe's indexes of the narrowed test steps, with
-	// how many tests failed in each before the patch.
-	narrowed map[int]int
+	// narrowed are the narrowed test steps, in pipeline order.
+	narrowed []narrowedStep
+}
+
+// narrowedStep is a probe step standing for a failing test step.
+type narrowedStep struct {
+	// index is its place in the probe pipeline; failing is how many of
+	// its tests failed before the patch.
+	index, failing int
 }
 
 // probeOf builds the probe from the current verification: its install
 // steps as they are, then each failing test step narrowed to its failing
 // tests. ok is false when no step can be narrowed.
 func probeOf(cur *verification) (probe, bool) {
-	p := probe{pipeline: proto.Clone(cur.pipeline).(*glv1.Pipeline), narrowed: map[int]int{}}
+	p := probe{pipeline: proto.Clone(cur.pipeline).(*glv1.Pipeline)}
 	p.pipeline.Steps = nil
 	for _, o := range cur.outcomes {
 		if o.Step.GetPhase() == glv1.Phase_PHASE_INSTALL && o.Status() == glv1.StepStatus_STEP_STATUS_OK {
 			p.pipeline.Steps = append(p.pipeline.Steps, o.Step)
 			continue
 		}
-		if o.Status() != glv1.StepStatus_STEP_STATUS_FAILED || o.Report == nil ||
-			(o.Step.GetPhase() != glv1.Phase_PHASE_TEST && o.Level() != glv1.Level_LEVEL_L4) {
-			continue
-		}
-		cmd, ok := parse.RerunCommand(o.Step.GetCommand(), o.Report)
+		cmd, ok := narrowedCommand(o)
 		if !ok {
 			continue
 		}
 		rs := rerunStep(o.Step, cmd)
 		rs.Name = strings.TrimSuffix(rs.GetName(), rerunSuffix) + probeSuffix
-		p.narrowed[len(p.pipeline.Steps)] = o.Report.Counts.Failed + o.Report.Counts.Errors
+		p.narrowed = append(p.narrowed, narrowedStep{index: len(p.pipeline.Steps), failing: o.Report.Counts.Failed + o.Report.Counts.Errors})
 		p.pipeline.Steps = append(p.pipeline.Steps, rs)
 	}
 	return p, len(p.narrowed) > 0
@@ -92,7 +93,8 @@ func (f *fixer) failFast(ctx context.Context, snapshot *glv1.Digest) (string, er
 // failed as many tests as before the patch.
 func (f *fixer) stillFailing(ctx context.Context, p probe, ex *execution) string {
 	var parts []string
-	for i, before := range p.narrowed {
+	for _, n := range p.narrowed {
+		i, before := n.index, n.failing
 		res := ex.results[i]
 		if res.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
 			return "" // it passed, or did not run: the full pipeline decides

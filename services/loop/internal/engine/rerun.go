@@ -115,10 +115,19 @@ func (r *run) rerunFailed(ctx context.Context, v *verification, i int, o *score.
 // rerunCommand returns the re-run command for a step's outcome, or false
 // when the step is not one to re-run.
 func rerunCommand(v *verification, o score.StepOutcome) (string, bool) {
-	switch {
-	case !v.spec.opts.GetRerunFailed() || v.exec == nil || v.budgetHit || o.Report == nil:
+	if !v.spec.opts.GetRerunFailed() || v.exec == nil || v.budgetHit {
 		return "", false
-	case o.Status() != glv1.StepStatus_STEP_STATUS_FAILED:
+	}
+	return narrowedCommand(o)
+}
+
+// narrowedCommand is a failed test step's command narrowed to the failing
+// tests its report named (the framework's own selectors), or false when
+// the step is not a test step that FAILED (a timeout or OOM kill never
+// is) or its tests cannot be selected.
+func narrowedCommand(o score.StepOutcome) (string, bool) {
+	switch {
+	case o.Report == nil || o.Status() != glv1.StepStatus_STEP_STATUS_FAILED:
 		return "", false
 	case o.Step.GetPhase() != glv1.Phase_PHASE_TEST && o.Level() != glv1.Level_LEVEL_L4:
 		return "", false
