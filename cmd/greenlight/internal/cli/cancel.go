@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -9,7 +8,6 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/progress"
-	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/summary"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
@@ -44,20 +42,4 @@ func (a *app) cancelCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run in the output contract (JSON)")
 	return cmd
-}
-
-// startDetached starts a verification with StartRun and prints its id (or
-// the pending run in the output contract) without waiting for it.
-func (a *app) startDetached(ctx context.Context, conn *stack.Conn, req *glv1.VerifyRequest, asJSON bool) error {
-	resp, err := conn.Run.StartRun(ctx, &glv1.StartRunRequest{Kind: &glv1.StartRunRequest_Verify{Verify: req}})
-	if err != nil {
-		return err
-	}
-	run := resp.GetRun()
-	if asJSON {
-		return a.write(summary.JSON(run))
-	}
-	fmt.Fprintln(a.env.Stdout, run.GetId())
-	fmt.Fprintf(a.env.Stderr, "started %s: greenlight watch %s follows it, greenlight cancel %s stops it\n", run.GetId(), run.GetId(), run.GetId())
-	return nil
 }
