@@ -13,13 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/zap"
-	"go.uber.org/zap/zaptest"
-	"google.golang.org/grpc"
-
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
-	"github.com/greenlight-dev/greenlight/pkg/blob"
-	"github.com/greenlight-dev/greenlight/pkg/server"
 	"github.com/greenlight-dev/greenlight/pkg/server/servertest"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
 	"github.com/greenlight-dev/greenlight/services/loop/loopsvc"
@@ -91,19 +85,7 @@ func newFleetStack(t testing.TB, engines []string, execArgs ...string) *fleetSta
 	}
 	cfg := loopsvc.DefaultConfig()
 	cfg.DataDir, cfg.DiscoveryAddr, cfg.ExecutorAddr = dataDir, disc.Addr, strings.Join(addrs, ",")
-	svc, err := loopsvc.New(context.Background(), cfg, zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = svc.Close() })
-	addr := enginetest.ServeTCP(t, func(s *grpc.Server) { svc.Register(s) })
-	conn, err := server.Dial(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = conn.Close() })
-	return &fleetStack{stack: &stack{t: t, runs: glv1.NewRunServiceClient(conn), blobs: blob.NewClient(conn), loopAddr: addr, dataDir: dataDir},
-		execs: execs}
+	return &fleetStack{stack: serveLoop(t, cfg), execs: execs}
 }
 
 // randomSuffix keeps egress instance names of concurrent stacks apart.

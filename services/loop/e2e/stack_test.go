@@ -64,6 +64,16 @@ func newStackImages(t testing.TB, images string) *stack {
 	providerDir := t.TempDir()
 	cfg.ProviderProfiles = []loopsvc.ProviderProfile{{Name: "e2e", Kind: glv1.ProviderKind_PROVIDER_KIND_COMMAND,
 		Command: "cd '" + providerDir + "' && sh provider.sh"}}
+	s := serveLoop(t, cfg)
+	s.providerDir = providerDir
+	s.exec, s.disc = glv1.NewExecutorServiceClient(exec.Conn(t)), glv1.NewDiscoveryServiceClient(disc.Conn(t))
+	return s
+}
+
+// serveLoop starts a loop with cfg on a loopback port and returns a stack
+// whose clients talk to it.
+func serveLoop(t testing.TB, cfg loopsvc.Config) *stack {
+	t.Helper()
 	svc, err := loopsvc.New(context.Background(), cfg, zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel)))
 	if err != nil {
 		t.Fatal(err)
@@ -75,8 +85,7 @@ func newStackImages(t testing.TB, images string) *stack {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = conn.Close() })
-	return &stack{t: t, runs: glv1.NewRunServiceClient(conn), blobs: blob.NewClient(conn), loopAddr: addr, dataDir: dataDir, providerDir: providerDir,
-		exec: glv1.NewExecutorServiceClient(exec.Conn(t)), disc: glv1.NewDiscoveryServiceClient(disc.Conn(t))}
+	return &stack{t: t, runs: glv1.NewRunServiceClient(conn), blobs: blob.NewClient(conn), loopAddr: addr, dataDir: cfg.DataDir}
 }
 
 // startGraceful starts a service binary and stops it with SIGTERM at
