@@ -138,11 +138,11 @@ bench-loop: engine images
 	@if [ -n "$(SWE_SUITE)" ]; then $(MAKE) build && bash scripts/swe-bench-loop.sh "$(SWE_SUITE)"; \
 	else echo "bench-loop: set SWE_SUITE=DIR (OUT/gold of scripts/swe-tasks.sh, docs/realworld.md) for time-to-green on real bug fixes"; fi
 ## bench-fleet: 50 parallel verifies through 2 executors (2 engines) vs 1, a warm-pool verify vs bare docker run,
-## a fail-fast fix round vs a cold verify, events persisted and delivered to 100 watchers
+## fix rounds (rolled back by fail-fast, accepted) vs a cold verify, events persisted and delivered to 100 watchers
 bench-fleet: engine images
 	cd services/loop && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench 'FleetThroughput' -benchtime 1x -timeout 30m ./e2e/
 	cd services/loop && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench 'WarmVerifyVsDockerRun' -benchtime 10x ./e2e/
-	cd services/loop && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench 'FailFastRoundVsColdVerify' -benchtime 3x ./e2e/
+	cd services/loop && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench 'FixRoundVsColdVerify' -benchtime 3x ./e2e/
 	cd services/loop && go test -run '^$$' -bench 'WatchRunDelivery' ./loopsvc/
 
 bench-executor: engine images

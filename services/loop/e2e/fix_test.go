@@ -10,6 +10,8 @@ import (
 
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"google.golang.org/protobuf/proto"
+
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
 )
@@ -73,10 +75,12 @@ func TestFixOneLineBugGreenInRoundOne(t *testing.T) {
 	}
 }
 
+// Fail-fast off: the breaking patch gets its full verification, which
+// sees the regression (TestFixFailFastWithRealPytest covers the default).
 func TestFixRollsBackTwiceThenGreenInRoundThree(t *testing.T) {
 	s := newStack(t)
 	prov, _ := s.commandProvider(t, enginetest.NonApplyingPatch, enginetest.BreakingPatch, enginetest.FixPatch)
-	evs := s.fix(&glv1.FixStart{Snapshot: s.snapshot(enginetest.CalcFiles), Options: &glv1.FixOptions{Provider: prov}})
+	evs := s.fix(&glv1.FixStart{Snapshot: s.snapshot(enginetest.CalcFiles), Options: &glv1.FixOptions{Provider: prov, FailFast: proto.Bool(false)}})
 	fin := finished(evs)
 	m := fin.GetMetrics()
 	if !m.GetGreen() || m.GetAttemptsToGreen() != 3 || m.GetRollbacks() != 2 || m.GetStopReason() != "green" {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
+
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
 )
@@ -136,7 +138,11 @@ func TestFixRefusesConfigEditsThatDeselectTheFailingTest(t *testing.T) {
 		}
 	})
 	t.Run("allowed greenlight.yaml edit: the pinned plan still runs the failing test", func(t *testing.T) {
-		evs := s.fixWithClient(&glv1.FixOptions{MaxRounds: 1, Guardrails: &glv1.Guardrails{AllowConfigChanges: true}}, snap, deselectInGreenlightYAML)
+		// Fail-fast off: it would roll the edit back as fixing nothing
+		// (which also shows the pinned plan ran the failing test); in
+		// full, the edit is kept and the verdict shows the pin held.
+		evs := s.fixWithClient(&glv1.FixOptions{MaxRounds: 1, FailFast: proto.Bool(false), Guardrails: &glv1.Guardrails{AllowConfigChanges: true}},
+			snap, deselectInGreenlightYAML)
 		fin := finished(evs)
 		// Kept: with the plan pinned, the edit changes nothing that runs.
 		if outs := outcomes(evs); len(outs) != 1 || !outs[0].GetApplied() || outs[0].GetRolledBack() {
@@ -185,10 +191,12 @@ const importBreak = "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n-def add(a, 
 
 // ADVERSARIAL row 33 (c): a patch that turns failing tests into an import
 // break (the passing tests disappear, the failing count does not grow) is
-// rolled back as a regression; the correct patch then goes green.
+// rolled back as a regression; the correct patch then goes green. With
+// fail-fast off, so that the full pipeline's regression rule is what
+// catches it (TestFixFailFastCatchesAnImportBreak covers the default).
 func TestFixRollsBackAnImportBreak(t *testing.T) {
 	s := newStack(t)
-	evs := s.fixWithClient(&glv1.FixOptions{MaxRounds: 2}, s.snapshot(manyTests()), importBreak, enginetest.FixPatch)
+	evs := s.fixWithClient(&glv1.FixOptions{MaxRounds: 2, FailFast: proto.Bool(false)}, s.snapshot(manyTests()), importBreak, enginetest.FixPatch)
 	fin := finished(evs)
 	outs := outcomes(evs)
 	if len(outs) != 2 {
@@ -207,6 +215,21 @@ func TestFixRollsBackAnImportBreak(t *testing.T) {
 		t.Errorf("reason does not name the step: %s", outs[0].GetReason())
 	}
 	if outs[1].GetRolledBack() || fin.GetStatus() != glv1.RunStatus_RUN_STATUS_PASSED || !fin.GetMetrics().GetGreen() {
+		t.Fatalf("fix: %v; status %s: %s", outs[1], fin.GetStatus(), fin.GetResult().GetSummary())
+	}
+}
+
+// ADVERSARIAL row 33 (c) with fail-fast on (the default): the probe runs
+// the two failing tests alone, they now error at collection, so the patch
+// fixes none of them and is rolled back without the full pipeline.
+func TestFixFailFastCatchesAnImportBreak(t *testing.T) {
+	s := newStack(t)
+	evs := s.fixWithClient(&glv1.FixOptions{MaxRounds: 2}, s.snapshot(manyTests()), importBreak, enginetest.FixPatch)
+	outs := outcomes(evs)
+	if len(outs) != 2 || !outs[0].GetRolledBack() || outs[0].GetRule() != "still-failing" {
+		t.Fatalf("outcomes %v", outs)
+	}
+	if fin := finished(evs); outs[1].GetRolledBack() || fin.GetStatus() != glv1.RunStatus_RUN_STATUS_PASSED {
 		t.Fatalf("fix: %v; status %s: %s", outs[1], fin.GetStatus(), fin.GetResult().GetSummary())
 	}
 }

@@ -82,6 +82,14 @@ func TestColdLookup(t *testing.T) {
 `,
 }
 
+// flakyPythonInVenv is flakyPython with a dependency (a vendored wheel
+// installed into .venv), and no test of its own.
+func flakyPythonInVenv() map[string]string {
+	files := withAll(flakyPython, vendoredDeps(1, 2))
+	delete(files, "tests/test_deps.py")
+	return files
+}
+
 func TestVerifyRerunFailedMarksFlakyTests(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -97,6 +105,10 @@ func TestVerifyRerunFailedMarksFlakyTests(t *testing.T) {
 		flaky string
 	}{
 		{"pytest", flakyPython, true, "pytest", "python3 -m pytest -rA 'tests/test_cache.py::test_cold_lookup'", "tests/test_cache.py::test_cold_lookup"},
+		// A project with dependencies runs pytest with the venv's python,
+		// and so must its re-run (Debian has no `python`).
+		{"pytest in a venv", flakyPythonInVenv(), false, "pytest",
+			".venv/bin/python -m pytest -rA 'tests/test_cache.py::test_cold_lookup'", "tests/test_cache.py::test_cold_lookup"},
 		{"go test", flakyGo, false, "go-test", "go test -json -count=1 -run '^(TestColdLookup)$' example.com/cache", "example.com/cache.TestColdLookup"},
 	}
 	s := newStack(t)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/snapshot"
@@ -107,7 +108,7 @@ only when the profile allows it).`,
 		"test ids that must pass at the end (the goal; failures at baseline outside it are reported, not chased)")
 	fl.StringSliceVar(&f.passToPass, "pass-to-pass", nil, "test ids that must keep passing (default: every test passing at baseline)")
 	fl.Int32Var(&f.requestTokens, "request-tokens", 0, "size of each patch request's prompt in tokens (default 16000; evidence is dropped to fit)")
-	fl.BoolVar(&f.failFast, "fail-fast", false, "run the failing tests alone first for each patch; one that fixes none of them is rolled back without the full pipeline")
+	fl.BoolVar(&f.failFast, "fail-fast", true, "run the failing tests alone first for each patch; one that fixes none of them is rolled back without the full pipeline (--fail-fast=false: verify every patch in full)")
 	fl.StringSliceVar(&f.targetSteps, "target-step", nil, "step names that must pass at the end (with --fail-to-pass, or alone)")
 	fl.BoolVar(&f.apply, "apply", false, "write the winning patch back to DIR")
 	fl.StringSliceVar(&f.allow, "allow", nil, "globs of paths a patch may touch (default: the whole workspace)")
@@ -196,7 +197,7 @@ func (f *fixFlags) localConfig(getenv func(string) string) (*glv1.ProviderConfig
 func (f *fixFlags) options(p *glv1.ProviderConfig) *glv1.FixOptions {
 	o := &glv1.FixOptions{
 		Verify: f.verifyFlags.options(), Provider: p, MaxRounds: f.maxRounds, CostBudget: f.costBudget,
-		ScoreThreshold: f.threshold, Baseline: f.baseline, RequestTokens: f.requestTokens, FailFast: f.failFast,
+		ScoreThreshold: f.threshold, Baseline: f.baseline, RequestTokens: f.requestTokens, FailFast: proto.Bool(f.failFast),
 	}
 	if f.fixBudget > 0 {
 		o.TimeBudget = durationpb.New(f.fixBudget)

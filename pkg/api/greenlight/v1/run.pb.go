@@ -570,12 +570,15 @@ type FixOptions struct {
 	// each); 0: 16000. Evidence is dropped to fit, least useful first: log
 	// tail lines, then lower-ranked code windows, then later failures.
 	RequestTokens int32 `protobuf:"varint,10,opt,name=request_tokens,json=requestTokens,proto3" json:"request_tokens,omitempty"`
-	// Before a patched snapshot's full verification, run alone the tests
-	// that fail now (after the install steps, which the dependency cache
-	// restores when the lockfiles did not change): a patch that fixes none
-	// of them is rolled back at once (rule "still-failing") without the
-	// full pipeline; otherwise the full pipeline decides, as always.
-	FailFast      bool `protobuf:"varint,11,opt,name=fail_fast,json=failFast,proto3" json:"fail_fast,omitempty"`
+	// Fail fast (on unless set to false): before a patched snapshot's full
+	// verification, run alone the tests that fail now (after the install
+	// steps, which the dependency cache restores when the lockfiles did not
+	// change). A patch that fixes none of them is rolled back at once (rule
+	// "still-failing") without the full pipeline; its round records the
+	// transitions of the tests that ran, marked incomplete. Otherwise (some
+	// of them pass, or a failing check other than those tests could have
+	// been fixed) the full pipeline decides, as always.
+	FailFast      *bool `protobuf:"varint,11,opt,name=fail_fast,json=failFast,proto3,oneof" json:"fail_fast,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -681,8 +684,8 @@ func (x *FixOptions) GetRequestTokens() int32 {
 }
 
 func (x *FixOptions) GetFailFast() bool {
-	if x != nil {
-		return x.FailFast
+	if x != nil && x.FailFast != nil {
+		return *x.FailFast
 	}
 	return false
 }
@@ -3559,7 +3562,7 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\x11max_changed_lines\x18\x03 \x01(\x05R\x0fmaxChangedLines\x12,\n" +
 	"\x12allow_test_changes\x18\x04 \x01(\bR\x10allowTestChanges\x120\n" +
 	"\x14allow_lockfile_edits\x18\x05 \x01(\bR\x12allowLockfileEdits\x120\n" +
-	"\x14allow_config_changes\x18\x06 \x01(\bR\x12allowConfigChanges\"\xf2\x03\n" +
+	"\x14allow_config_changes\x18\x06 \x01(\bR\x12allowConfigChanges\"\x85\x04\n" +
 	"\n" +
 	"FixOptions\x124\n" +
 	"\x06verify\x18\x01 \x01(\v2\x1c.greenlight.v1.VerifyOptionsR\x06verify\x129\n" +
@@ -3577,8 +3580,10 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"guardrails\x123\n" +
 	"\atargets\x18\t \x01(\v2\x19.greenlight.v1.FixTargetsR\atargets\x12%\n" +
 	"\x0erequest_tokens\x18\n" +
-	" \x01(\x05R\rrequestTokens\x12\x1b\n" +
-	"\tfail_fast\x18\v \x01(\bR\bfailFast\"f\n" +
+	" \x01(\x05R\rrequestTokens\x12 \n" +
+	"\tfail_fast\x18\v \x01(\bH\x00R\bfailFast\x88\x01\x01B\f\n" +
+	"\n" +
+	"_fail_fast\"f\n" +
 	"\n" +
 	"FixTargets\x12 \n" +
 	"\ffail_to_pass\x18\x01 \x03(\tR\n" +
@@ -4018,6 +4023,7 @@ func file_greenlight_v1_run_proto_init() {
 	}
 	file_greenlight_v1_events_proto_init()
 	file_greenlight_v1_types_proto_init()
+	file_greenlight_v1_run_proto_msgTypes[3].OneofWrappers = []any{}
 	file_greenlight_v1_run_proto_msgTypes[24].OneofWrappers = []any{
 		(*RunEvent_RunCreated)(nil),
 		(*RunEvent_DiscoveryDone)(nil),

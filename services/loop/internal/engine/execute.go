@@ -52,7 +52,8 @@ func (ex *execution) artifactsFor(i int) []*glv1.Artifact {
 	return ex.finished.GetArtifacts()
 }
 
-// runIndex is the index run events carry for the executed step i.
+// runIndex is the index run events carry for the executed step i; -1:
+// a silent step (a re-run's setup) whose events are not forwarded.
 func (ex *execution) runIndex(i int32) int32 {
 	if i >= 0 && int(i) < len(ex.eventIndex) {
 		return ex.eventIndex[i]
@@ -190,16 +191,22 @@ func (r *run) executeOnce(ctx context.Context, req *glv1.ExecuteRequest, eventIn
 func (r *run) forward(resp *glv1.ExecuteResponse, ex *execution) error {
 	switch ev := resp.GetEvent().(type) {
 	case *glv1.ExecuteResponse_StepStarted:
-		ev.StepStarted.Index = ex.runIndex(ev.StepStarted.GetIndex())
+		if ev.StepStarted.Index = ex.runIndex(ev.StepStarted.GetIndex()); ev.StepStarted.Index < 0 {
+			return nil
+		}
 		return r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_StepStarted{StepStarted: ev.StepStarted}})
 	case *glv1.ExecuteResponse_LogChunk:
-		ev.LogChunk.Index = ex.runIndex(ev.LogChunk.GetIndex())
+		if ev.LogChunk.Index = ex.runIndex(ev.LogChunk.GetIndex()); ev.LogChunk.Index < 0 {
+			return nil
+		}
 		return r.forwardLog(ev.LogChunk, ex.logs)
 	case *glv1.ExecuteResponse_StepFinished:
 		if i := int(ev.StepFinished.GetIndex()); i >= 0 && i < len(ex.results) {
 			ex.results[i] = ev.StepFinished.GetResult()
 		}
-		ev.StepFinished.Index = ex.runIndex(ev.StepFinished.GetIndex())
+		if ev.StepFinished.Index = ex.runIndex(ev.StepFinished.GetIndex()); ev.StepFinished.Index < 0 {
+			return nil
+		}
 		return r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_StepFinished{StepFinished: ev.StepFinished}})
 	case *glv1.ExecuteResponse_Finished:
 		ex.finished = ev.Finished

@@ -22,14 +22,16 @@ func probeJudge(step *glv1.Step, files map[string]string) enginetest.Outcome {
 	return enginetest.CalcJudge(step, files)
 }
 
-// With fail_fast, a patch that fixes none of the failing tests is rolled
-// back after the failing tests alone ran (no full verification); a patch
-// that fixes them gets the full verification, which decides.
+// Fail-fast is on by default: a patch that fixes none of the failing tests
+// is rolled back after the failing tests alone ran (no full verification)
+// and its round records the transitions of those tests, incomplete and
+// ungraded; a patch that fixes them gets the full verification, which
+// decides.
 func TestFixFailFastRollsBackWithoutTheFullPipeline(t *testing.T) {
 	h := newHarness(t, engine.Config{}, enginetest.CalcSteps()...)
 	h.exec.SetJudge(probeJudge)
 	snap := h.snapshot(enginetest.CalcFiles)
-	run, evs, prov := h.fix(&glv1.FixOptions{FailFast: true, MaxRounds: 3}, snap,
+	run, evs, prov := h.fix(&glv1.FixOptions{MaxRounds: 3}, snap,
 		scriptedReply{patch: enginetest.BreakingPatch},
 		scriptedReply{patch: enginetest.FixPatch})
 
@@ -42,6 +44,15 @@ func TestFixFailFastRollsBackWithoutTheFullPipeline(t *testing.T) {
 		!strings.Contains(ps[0].GetReason(), "pytest:probe: 2 failing (1 before the patch)") {
 		t.Fatalf("first patch %v", ps[0])
 	}
+	// The fake pytest ignores the narrowing and runs both tests: the
+	// record lists what the probe ran (test_sub broke too), never the
+	// tests it did not run as disappeared.
+	tr := ps[0].GetTransitions()
+	if tr.GetComplete() || tr.GetResolution() != glv1.Resolution_RESOLUTION_UNSPECIFIED || tr.GetFailToFail() != 1 ||
+		tr.GetPassToFail() != 1 || tr.GetDisappeared() != 0 || len(tr.GetChanges()) != 2 ||
+		tr.GetChanges()[0].GetStep() != "pytest" || !strings.Contains(tr.GetChanges()[0].GetId(), "test_add") {
+		t.Errorf("the probe round's transitions: %v; want test_add FAIL_TO_FAIL, test_sub PASS_TO_FAIL, incomplete, ungraded", tr)
+	}
 	if ps[1].GetRolledBack() || ps[1].GetTransitions().GetResolution() != glv1.Resolution_RESOLUTION_FULL {
 		t.Errorf("second patch %v", ps[1])
 	}
@@ -52,5 +63,40 @@ func TestFixFailFastRollsBackWithoutTheFullPipeline(t *testing.T) {
 	}
 	if reqs := prov.Requests(); len(reqs) != 2 || !strings.Contains(reqs[1].GetFeedback(), "still fail") {
 		t.Errorf("feedback to the model: %q", reqs[len(reqs)-1].GetFeedback())
+	}
+}
+
+// fail_fast set to false verifies every patch in full.
+func TestFixFailFastOff(t *testing.T) {
+	h := newHarness(t, engine.Config{}, enginetest.CalcSteps()...)
+	h.exec.SetJudge(probeJudge)
+	run, evs, _ := h.fix(&glv1.FixOptions{FailFast: proto.Bool(false), MaxRounds: 3}, h.snapshot(enginetest.CalcFiles),
+		scriptedReply{patch: enginetest.BreakingPatch},
+		scriptedReply{patch: enginetest.FixPatch})
+	if ps := run.GetPatches(); len(ps) != 2 || ps[0].GetRule() != engine.RuleRegression {
+		t.Fatalf("patches %v", ps)
+	}
+	if n := count(evs, "verification_done"); n != 3 {
+		t.Errorf("%d full verifications, want 3 (baseline, both patches): %v", n, kinds(evs))
+	}
+}
+
+// A failing required check that is not a test step (a lint here) may be
+// what the patch fixes: the probe cannot tell, so the full pipeline runs.
+func TestFixFailFastSkippedWhenAnotherCheckFails(t *testing.T) {
+	lint := enginetest.Step("lint", glv1.Tier_TIER_0, glv1.Phase_PHASE_LINT, 1, 0)
+	lint.ContinueOnFailure = true
+	steps := enginetest.CalcSteps()
+	h := newHarness(t, engine.Config{}, steps[0], lint, steps[1])
+	h.exec.SetJudge(probeJudge)
+	_, evs, _ := h.fix(&glv1.FixOptions{MaxRounds: 1}, h.snapshot(enginetest.CalcFiles),
+		scriptedReply{patch: enginetest.BreakingPatch})
+	if n := count(evs, "verification_done"); n != 2 {
+		t.Errorf("%d full verifications, want 2 (baseline, the patch): %v", n, kinds(evs))
+	}
+	for _, ev := range evs {
+		if strings.HasSuffix(ev.GetStepStarted().GetStep().GetName(), ":probe") {
+			t.Fatalf("a probe ran although lint fails too: %v", ev)
+		}
 	}
 }

@@ -75,8 +75,9 @@ func (r *run) rerunFailed(ctx context.Context, v *verification, i int, o *score.
 		v.reruns = append(v.reruns, rr)
 		return nil
 	}
-	p, eventIndex := rerunPipeline(v, i, rs)
-	r.log.Info("re-running failing tests", zap.String("step", o.Name()), zap.String("command", cmd), zap.Int("continuing", len(eventIndex)-1))
+	p, eventIndex, at := rerunPipeline(v, i, rs)
+	r.log.Info("re-running failing tests", zap.String("step", o.Name()), zap.String("command", cmd),
+		zap.Int("setup", at), zap.Int("continuing", len(eventIndex)-at-1))
 	ex, err := r.executeAs(ctx, v.spec.snapshot, p, v.spec.opts, left, eventIndex)
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 		return context.Canceled
@@ -91,7 +92,7 @@ func (r *run) rerunFailed(ctx context.Context, v *verification, i int, o *score.
 		v.reruns = append(v.reruns, rr)
 		return nil
 	}
-	rr.outcome.Result, rr.artifacts = ex.results[0], ex.finished.GetArtifacts()
+	rr.outcome.Result, rr.artifacts = ex.results[at], ex.finished.GetArtifacts()
 	var flaky []string
 	if rr.outcome.Result != nil && rr.outcome.Ran() {
 		rep, err := r.parseStep(ctx, rr.outcome, fsys, rr.artifacts)
@@ -105,7 +106,7 @@ func (r *run) rerunFailed(ctx context.Context, v *verification, i int, o *score.
 		flaky = parse.MarkFlaky(o.Report, rep)
 	}
 	if o.Report.PassedOnRerun {
-		continueAfterRerun(v, ex, eventIndex)
+		continueAfterRerun(v, ex, eventIndex, at)
 	}
 	rr.note = rerunNote(o.Name(), before, rr.outcome, flaky)
 	v.reruns = append(v.reruns, rr)
@@ -147,31 +148,59 @@ func rerunStep(step *glv1.Step, cmd string) *glv1.Step {
 	return rs
 }
 
-// rerunPipeline is the pipeline of a re-run: the re-run step, then every
-// later step the executor skipped, with the run-event index of each (the
-// re-run takes a fresh index past the pipeline's, the others keep theirs).
-func rerunPipeline(v *verification, i int, rs *glv1.Step) (*glv1.Pipeline, []int32) {
+// rerunPipeline is the pipeline of a re-run: the setup steps (silent:
+// their events are not forwarded, index -1), the re-run step at index at,
+// then every later step the executor skipped, with the run-event index of
+// each (the re-run takes a fresh index past the pipeline's, the others
+// keep theirs).
+func rerunPipeline(v *verification, i int, rs *glv1.Step) (p *glv1.Pipeline, eventIndex []int32, at int) {
 	steps := v.pipeline.GetSteps()
-	p := proto.Clone(v.pipeline).(*glv1.Pipeline)
-	p.Steps = []*glv1.Step{rs}
-	eventIndex := []int32{int32(len(steps) + len(v.reruns))}
+	p = proto.Clone(v.pipeline).(*glv1.Pipeline)
+	p.Steps = setupSteps(v, i)
+	for range p.Steps {
+		eventIndex = append(eventIndex, -1)
+	}
+	at = len(p.Steps)
+	p.Steps = append(p.Steps, rs)
+	eventIndex = append(eventIndex, int32(len(steps)+len(v.reruns)))
 	for j := i + 1; j < len(steps); j++ {
 		if res := v.exec.results[j]; res == nil || res.GetStatus() == glv1.StepStatus_STEP_STATUS_SKIPPED {
 			p.Steps = append(p.Steps, steps[j])
 			eventIndex = append(eventIndex, int32(j))
 		}
 	}
-	return p, eventIndex
+	return p, eventIndex, at
+}
+
+// setupSteps are the steps of v before pipeline index end that prepare
+// the tree its tests ran in: the install and build steps that ran (a
+// venv, node_modules, built output; the dependency cache restores
+// installs). A narrowed run in a fresh sandbox (a re-run, a fail-fast
+// probe) runs them first, or its tests would not see what the full run's
+// saw.
+func setupSteps(v *verification, end int) []*glv1.Step {
+	var out []*glv1.Step
+	for j, st := range v.pipeline.GetSteps()[:end] {
+		switch st.GetPhase() {
+		case glv1.Phase_PHASE_INSTALL, glv1.Phase_PHASE_BUILD:
+		default:
+			continue
+		}
+		if o := (score.StepOutcome{Step: st, Result: v.exec.results[j]}); o.Result != nil && o.Ran() {
+			out = append(out, st)
+		}
+	}
+	return out
 }
 
 // continueAfterRerun takes the results of the steps that ran after a
-// successful re-run in place of their skipped ones; analyze parses them
-// when it reaches them.
-func continueAfterRerun(v *verification, ex *execution, eventIndex []int32) {
+// successful re-run (at) in place of their skipped ones; analyze parses
+// them when it reaches them.
+func continueAfterRerun(v *verification, ex *execution, eventIndex []int32, at int) {
 	if v.exec.stepArtifacts == nil {
 		v.exec.stepArtifacts = map[int][]*glv1.Artifact{}
 	}
-	for k := 1; k < len(eventIndex) && k < len(ex.results); k++ {
+	for k := at + 1; k < len(eventIndex) && k < len(ex.results); k++ {
 		j := int(eventIndex[k])
 		if ex.results[k] == nil {
 			continue

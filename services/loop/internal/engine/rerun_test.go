@@ -198,7 +198,8 @@ func TestVerifyRerunFailed(t *testing.T) {
 }
 
 // checkRerunRequest checks the second Execute call: same snapshot and run,
-// the re-run step (same workdir, image and env, the narrowed command), then
+// the setup steps that ran before the test step (compileall: a build), the
+// re-run step (same workdir, image and env, the narrowed command), then
 // the steps skipped after the failure.
 func checkRerunRequest(t *testing.T, reqs []*glv1.ExecuteRequest, steps []*glv1.Step, cmd string) {
 	t.Helper()
@@ -207,9 +208,10 @@ func checkRerunRequest(t *testing.T, reqs []*glv1.ExecuteRequest, steps []*glv1.
 		t.Errorf("the re-run ran %v in run %s, want the snapshot %v of run %s", second.GetSnapshot(), second.GetRunId(), first.GetSnapshot(), first.GetRunId())
 	}
 	rs := second.GetPipeline().GetSteps()
-	if len(rs) != 2 || rs[1].GetName() != "smoke" {
-		t.Fatalf("re-run pipeline %v, want the re-run then the skipped smoke step", rs)
+	if len(rs) != 3 || rs[0].GetName() != "compileall" || rs[2].GetName() != "smoke" {
+		t.Fatalf("re-run pipeline %v, want the build, the re-run, then the skipped smoke step", rs)
 	}
+	rs = rs[1:]
 	orig := steps[1]
 	if rs[0].GetName() != "pytest:rerun" || rs[0].GetCommand() != cmd || rs[0].GetWorkdir() != orig.GetWorkdir() ||
 		rs[0].GetImage() != orig.GetImage() || rs[0].GetEnv()["APP_ENV"] != "test" || rs[0].GetPhase() != glv1.Phase_PHASE_TEST {

@@ -35,15 +35,15 @@ func (f *fixer) evaluate(ctx context.Context, prop *Proposal) error {
 	}
 	out.Usage = prop.Usage
 	before := failingChecks(f.cur)
-	if f.opts.GetFailFast() {
-		why, err := f.failFast(ctx, out.GetSnapshotAfter())
+	if failFastOn(f.opts) {
+		pv, err := f.failFast(ctx, out.GetSnapshotAfter())
 		if err != nil {
 			return err
 		}
-		if why != "" {
+		if pv.why != "" {
 			out.FailingBefore, out.FailingAfter = int32(before), int32(before)
-			out.RolledBack, out.Reason, out.Rule = true, why, RuleStillFailing
-			f.feedback = why + "\n\nThe patch was rolled back (its full verification was not run); the code is as it was before it."
+			out.RolledBack, out.Reason, out.Rule, out.Transitions = true, pv.why, RuleStillFailing, pv.transitions
+			f.feedback = pv.why + "\n\nThe patch was rolled back (its full verification was not run); the code is as it was before it."
 			return f.record(out)
 		}
 	}

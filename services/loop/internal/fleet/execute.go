@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"go.uber.org/zap"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -21,19 +22,11 @@ import (
 // runs. It fails with UNAVAILABLE when no executor it may use has been
 // healthy for Options.NoneHealthy.
 func (f *Fleet) Execute(ctx context.Context, req *glv1.ExecuteRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[glv1.ExecuteResponse], error) {
-	m, err := f.place(ctx, avoided(ctx))
-	if err != nil {
+	p := &placed{f: f, ctx: ctx, req: req, opts: opts}
+	if err := p.start(); err != nil {
 		return nil, err
 	}
-	release := f.releaser(m)
-	stop := context.AfterFunc(ctx, release)
-	stream, err := m.client.Execute(ctx, req, opts...)
-	if err != nil {
-		stop()
-		release()
-		return nil, err
-	}
-	return &placed{ServerStreamingClient: stream, addr: m.addr, release: func() { stop(); release() }}, nil
+	return p, nil
 }
 
 // place waits for a member with a free sandbox and takes one.
@@ -142,6 +135,14 @@ func (f *Fleet) releaser(m *member) func() {
 	}
 }
 
+// markFull records that m refused an execution as full: it gets none
+// until its next capacity answer says otherwise.
+func (f *Fleet) markFull(m *member) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m.reported = max(m.reported, m.max)
+}
+
 // describe says why no member can be used, for the error message.
 func (f *Fleet) describe(avoid string) string {
 	f.mu.Lock()
@@ -167,18 +168,56 @@ func (f *Fleet) describe(avoid string) string {
 // when the stream ends.
 type placed struct {
 	grpc.ServerStreamingClient[glv1.ExecuteResponse]
-	addr    string
-	release func()
+	f        *Fleet
+	ctx      context.Context
+	req      *glv1.ExecuteRequest
+	opts     []grpc.CallOption
+	m        *member
+	release  func()
+	received bool
+}
+
+// start places the execution and opens its stream.
+func (p *placed) start() error {
+	m, err := p.f.place(p.ctx, avoided(p.ctx))
+	if err != nil {
+		return err
+	}
+	release := p.f.releaser(m)
+	stop := context.AfterFunc(p.ctx, release)
+	stream, err := m.client.Execute(p.ctx, p.req, p.opts...)
+	if err != nil {
+		stop()
+		release()
+		return err
+	}
+	p.ServerStreamingClient, p.m, p.release = stream, m, func() { stop(); release() }
+	return nil
 }
 
 // Executor is the member's address.
-func (p *placed) Executor() string { return p.addr }
+func (p *placed) Executor() string { return p.m.addr }
 
-// Recv receives the next event; the stream's end frees the sandbox.
+// Recv receives the next event; the stream's end frees the sandbox. An
+// executor that refuses the execution as full before sending anything
+// (another loop filled it since the last capacity poll) ran nothing: the
+// execution is placed again, waiting in the queue if need be, so a burst
+// never reaches the caller as a failure.
 func (p *placed) Recv() (*glv1.ExecuteResponse, error) {
-	resp, err := p.ServerStreamingClient.Recv()
-	if err != nil {
+	for {
+		resp, err := p.ServerStreamingClient.Recv()
+		if err == nil {
+			p.received = true
+			return resp, nil
+		}
 		p.release()
+		if p.received || status.Code(err) != codes.ResourceExhausted || p.ctx.Err() != nil {
+			return nil, err
+		}
+		p.f.markFull(p.m)
+		p.f.log.Info("executor full, placing the execution again", zap.String("executor", p.m.addr), zap.Error(err))
+		if err := p.start(); err != nil {
+			return nil, err
+		}
 	}
-	return resp, err
 }

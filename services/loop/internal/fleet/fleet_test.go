@@ -314,3 +314,31 @@ func TestAnExecutorWithoutItsEngineAnswersAtOnce(t *testing.T) {
 		t.Fatalf("after %s: %v", time.Since(start), err)
 	}
 }
+
+// Two loops whose capacity views are stale (no poll since the start): the
+// second one's execution lands on the executor the first one just filled,
+// which refuses it as full before running anything; it is placed again on
+// the other executor instead of failing.
+func TestAFullRefusalIsPlacedAgain(t *testing.T) {
+	x, y := startFake(t, 1), startFake(t, 1)
+	first := newFleet(t, Options{Poll: time.Hour}, x.addr, y.addr)
+	second := newFleet(t, Options{Poll: time.Hour}, x.addr, y.addr)
+	waitHealthy(t, first, 2)
+	waitHealthy(t, second, 2)
+	ctx := testCtx(t)
+	a := started(t, ctx, first)
+	b := started(t, ctx, second)
+	if a.(Placed).Executor() == b.(Placed).Executor() {
+		t.Fatalf("both on %s", a.(Placed).Executor())
+	}
+	if x.served.Load() != 1 || y.served.Load() != 1 {
+		t.Errorf("served x=%d y=%d, want one each", x.served.Load(), y.served.Load())
+	}
+	close(x.hold)
+	close(y.hold)
+	for _, s := range []grpc.ServerStreamingClient[glv1.ExecuteResponse]{a, b} {
+		if err := drain(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

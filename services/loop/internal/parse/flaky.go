@@ -131,22 +131,52 @@ func goRerun(command string, failing []Test) string {
 	return "go test " + json + "-count=1 -run " + shellQuote("^("+strings.Join(sortedKeys(names), "|")+")$") + " " + strings.Join(sortedKeys(pkgs), " ")
 }
 
-// pytestRunner keeps how the step invoked pytest (`python3 -m pytest`, `pytest`).
+// pytestRunner keeps how the step invoked pytest: the simple command up
+// to pytest itself (`.venv/bin/python -m pytest`, `poetry run pytest`,
+// `FOO=1 python3 -m pytest`), so the re-run uses the same interpreter and
+// environment; the step's own arguments (a JUnit report path, a test
+// directory) are dropped for the selection.
 func pytestRunner(command string) string {
-	for _, pre := range []string{"python3 -m pytest", "python -m pytest", "pytest"} {
-		if strings.Contains(command, pre) {
-			return pre
-		}
+	if r, ok := moduleRunner(command, "pytest"); ok {
+		return r
 	}
 	return "python3 -m pytest"
 }
 
-// unittestRunner keeps how the step invoked unittest.
+// unittestRunner keeps how the step invoked unittest, as pytestRunner.
 func unittestRunner(command string) string {
-	if strings.Contains(command, "python -m unittest") && !strings.Contains(command, "python3 -m unittest") {
-		return "python -m unittest"
+	if r, ok := moduleRunner(command, "unittest"); ok {
+		return r
 	}
 	return "python3 -m unittest"
+}
+
+// reRunner finds a Python tool in a shell command: `PYTHON -m MODULE` or
+// the tool run by its own name (`pytest`, `.venv/bin/pytest`).
+var reRunner = map[string]*regexp.Regexp{
+	"pytest":   regexp.MustCompile(`(?:\S*python[0-9.]*\s+-m\s+pytest|(?:^|\s)(?:\S*/)?pytest)(?:\s|$)`),
+	"unittest": regexp.MustCompile(`\S*python[0-9.]*\s+-m\s+unittest(?:\s|$)`),
+}
+
+// moduleRunner is the simple command of command that runs module, up to
+// and including the module's name: everything after the last shell
+// separator (;, &&, ||, |) before it.
+func moduleRunner(command, module string) (string, bool) {
+	loc := reRunner[module].FindStringIndex(command)
+	if loc == nil {
+		return "", false
+	}
+	end := loc[1]
+	if end > 0 && (command[end-1] == ' ' || command[end-1] == '\t') {
+		end--
+	}
+	start := 0
+	for _, sep := range []string{";", "&&", "||", "|"} {
+		if i := strings.LastIndex(command[:loc[0]], sep); i >= 0 && i+len(sep) > start {
+			start = i + len(sep)
+		}
+	}
+	return strings.TrimSpace(command[start:end]), true
 }
 
 func sortedKeys(m map[string]bool) []string {

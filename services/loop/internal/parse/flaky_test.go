@@ -54,11 +54,11 @@ func TestRerunCommand(t *testing.T) {
 		name string
 		want string
 	}{
-		{"pytest/fail", "python3 -m pytest -rA 'tests/test_calc.py::test_mean' 'tests/test_calc.py::test_add_wrong'"},
+		{"pytest/fail", "CASE=fail python3 -m pytest -rA 'tests/test_calc.py::test_mean' 'tests/test_calc.py::test_add_wrong'"},
 		{"cargo/fail", "cargo test -- --exact 'tests::adds_wrong' 'tests::indexes'"},
 		{"maven/fail", "mvn -B -o test '-Dtest=CalcTest#addsWrong,CalcTest#divides'"},
 		{"go-text/fail", "go test -count=1 -run '^(TestMode)$' example.com/svc/calc"},
-		{"unittest/fail-verbose", "python3 -m unittest -v 'tests.test_calc.CalcTest.test_add_wrong' 'tests.test_calc.CalcTest.test_mean' 'tests.test_calc.CalcTest.test_signs'"},
+		{"unittest/fail-verbose", "CASE=fail /usr/bin/python3 -m unittest -v 'tests.test_calc.CalcTest.test_add_wrong' 'tests.test_calc.CalcTest.test_mean' 'tests.test_calc.CalcTest.test_signs'"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,5 +72,36 @@ func TestRerunCommand(t *testing.T) {
 	rep := runGolden(t, "generic/fail", goldenCases["generic/fail"], rows["generic/fail"])
 	if _, ok := RerunCommand("./check.sh", rep); ok {
 		t.Error("generic format cannot select tests")
+	}
+}
+
+// The re-run keeps the interpreter and wrapper the step used: Debian has
+// no `python`, and a venv's packages are only in the venv's python.
+func TestRerunRunnerKeepsTheInterpreter(t *testing.T) {
+	for _, tc := range []struct{ command, want string }{
+		{".venv/bin/python -m pytest -rA --junitxml=/tmp/r.xml", ".venv/bin/python -m pytest"},
+		{"poetry run python -m pytest -rA", "poetry run python -m pytest"},
+		{"pipenv run python -m pytest", "pipenv run python -m pytest"},
+		{"python3 -m pytest -rA tests", "python3 -m pytest"},
+		{"python -m pytest", "python -m pytest"},
+		{"pytest -x tests", "pytest"},
+		{"uv run pytest -q", "uv run pytest"},
+		{"cd sub && .venv/bin/pytest -q", ".venv/bin/pytest"},
+		{"FOO=1 python3.11 -m pytest -rA", "FOO=1 python3.11 -m pytest"},
+		{"./check.sh", "python3 -m pytest"},
+	} {
+		if got := pytestRunner(tc.command); got != tc.want {
+			t.Errorf("pytestRunner(%q) = %q, want %q", tc.command, got, tc.want)
+		}
+	}
+	for _, tc := range []struct{ command, want string }{
+		{".venv/bin/python -m unittest discover -v", ".venv/bin/python -m unittest"},
+		{"python -m unittest -v", "python -m unittest"},
+		{"python3 -m unittest", "python3 -m unittest"},
+		{"make test", "python3 -m unittest"},
+	} {
+		if got := unittestRunner(tc.command); got != tc.want {
+			t.Errorf("unittestRunner(%q) = %q, want %q", tc.command, got, tc.want)
+		}
 	}
 }

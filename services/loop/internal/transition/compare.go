@@ -16,8 +16,16 @@ const MaxChanges = 500
 func Compare(base, cur *Side, t Targets) *glv1.Transitions {
 	out := &glv1.Transitions{Complete: base.Complete && cur.Complete}
 	goal := t.resolve(base, cur)
+	list(out, base, cur, unionKeys(base, cur), func(k Key) bool { _, ok := goal.tests[k]; return ok })
+	goal.grade(cur, out)
+	return out
+}
+
+// list counts the transitions of keys from base to cur into out and lists
+// every one but PASS_TO_PASS, targets first, at most MaxChanges.
+func list(out *glv1.Transitions, base, cur *Side, keys []Key, target func(Key) bool) {
 	var changes []*glv1.TestTransition
-	for _, k := range unionKeys(base, cur) {
+	for _, k := range keys {
 		b, bok := base.Tests[k]
 		c, cok := cur.Tests[k]
 		kind := kindOf(stateOf(b, bok), stateOf(c, cok))
@@ -25,10 +33,9 @@ func Compare(base, cur *Side, t Targets) *glv1.Transitions {
 			continue
 		}
 		count(out, kind)
-		_, target := goal.tests[k]
 		if kind != glv1.TransitionKind_TRANSITION_KIND_PASS_TO_PASS {
 			changes = append(changes, &glv1.TestTransition{Step: k.Step, Id: k.ID, Kind: kind,
-				Before: statusOf(b, bok), After: statusOf(c, cok), Target: target})
+				Before: statusOf(b, bok), After: statusOf(c, cok), Target: target(k)})
 		}
 	}
 	sort.SliceStable(changes, func(i, j int) bool { return changes[i].GetTarget() && !changes[j].GetTarget() })
@@ -37,8 +44,6 @@ func Compare(base, cur *Side, t Targets) *glv1.Transitions {
 		changes = changes[:MaxChanges]
 	}
 	out.Changes = changes
-	goal.grade(cur, out)
-	return out
 }
 
 // kindOf names the move from one state to another.
