@@ -2,12 +2,10 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"slices"
 	"strings"
-	"time"
 
-	"go.uber.org/zap"
 	"google.golang.org/protobuf/proto"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
@@ -23,45 +21,72 @@ const RuleStillFailing = "still-failing"
 // probeSuffix names a fail-fast probe step after the step it narrows.
 const probeSuffix = ":probe"
 
-// probe is the fail-fast pipeline of a patched snapshot.
+// A fail-fast round verifies a patched snapshot in one execution of the
+// pinned pipeline with the probe steps (the failing test steps narrowed to
+// their failing tests) inserted right before the first of those test
+// steps: the install and build steps before them have run (the dependency
+// cache restores the installs), and a patch that fixes none of the failing
+// tests fails its probe step, which stops the execution there. Otherwise
+// the probe passes and the same execution goes on through the whole
+// pipeline, which alone decides the verdict; when the probe fixed only some
+// tests (it failed, so the rest was skipped), the pipeline runs again alone.
+
+// probe is the fail-fast part of a patched snapshot's verification.
 type probe struct {
-	pipeline *glv1.Pipeline
-	// narrowed are the narrowed test steps, in pipeline order.
+	// steps are the narrowed steps, in pipeline order; narrowed says what
+	// each stands for.
+	steps    []*glv1.Step
 	narrowed []narrowedStep
+	// at is the pipeline index they run before.
+	at int
+	// judge reads the probe steps' results (by their place in steps).
+	judge func(ctx context.Context, results []*glv1.StepResult, arts []*glv1.Artifact) probeVerdict
 }
 
 // narrowedStep is a probe step standing for a failing test step.
 type narrowedStep struct {
-	// step is the name of the test step it narrows.
-	step string
-	// index is its place in the probe pipeline; failing is how many of
-	// its tests failed before the patch.
-	index, failing int
+	// step is the name of the test step it narrows; failing is how many
+	// of its tests failed before the patch.
+	step    string
+	failing int
 }
 
-// probeOf builds the probe from the current verification: its install
-// steps as they are, then each failing test step narrowed to its failing
-// tests. ok is false when no step can be narrowed, or when a required
-// step that ran failed and cannot be narrowed (a build, lint or type
-// check the patch may have fixed: only the full pipeline can tell).
-func probeOf(cur *verification) (probe, bool) {
-	p := probe{pipeline: proto.Clone(cur.pipeline).(*glv1.Pipeline)}
-	p.pipeline.Steps = setupSteps(cur, len(cur.pipeline.GetSteps()))
-	for _, o := range cur.outcomes {
+// probeVerdict is what a fail-fast probe found: why the patch fixes none
+// of the failing tests ("" when it fixes some, or when the probe could not
+// tell: the full verification decides), and the transitions of the tests
+// it ran.
+type probeVerdict struct {
+	why         string
+	transitions *glv1.Transitions
+}
+
+// failFastOn: fail-fast rounds are on unless the options turn them off.
+func failFastOn(o *glv1.FixOptions) bool { return o.FailFast == nil || o.GetFailFast() }
+
+// probeOf builds the probe from the current verification: each failing
+// test step narrowed to its failing tests. ok is false when no step can be
+// narrowed, or when a required step that ran failed and cannot be narrowed
+// (a build, lint or type check the patch may have fixed: only the full
+// pipeline can tell).
+func probeOf(cur *verification) (*probe, bool) {
+	p := &probe{at: -1}
+	for i, o := range cur.outcomes {
 		cmd, ok := narrowedCommand(o)
 		if !ok {
 			if failedOtherwise(o) {
-				return probe{}, false
+				return nil, false
 			}
 			continue
 		}
+		if p.at < 0 {
+			p.at = i
+		}
 		rs := rerunStep(o.Step, cmd)
 		rs.Name = strings.TrimSuffix(rs.GetName(), rerunSuffix) + probeSuffix
-		p.narrowed = append(p.narrowed, narrowedStep{step: o.Step.GetName(), index: len(p.pipeline.Steps),
-			failing: o.Report.Counts.Failed + o.Report.Counts.Errors})
-		p.pipeline.Steps = append(p.pipeline.Steps, rs)
+		p.steps = append(p.steps, rs)
+		p.narrowed = append(p.narrowed, narrowedStep{step: o.Step.GetName(), failing: o.Report.Counts.Failed + o.Report.Counts.Errors})
 	}
-	return p, len(p.narrowed) > 0
+	return p, len(p.steps) > 0 && p.at < len(cur.pipeline.GetSteps())
 }
 
 // failedOtherwise is a required step that ran and failed (or could not
@@ -79,77 +104,86 @@ func failedOtherwise(o score.StepOutcome) bool {
 	return !o.EffectiveOK()
 }
 
-// probeVerdict is what a fail-fast probe found: why the patch fixes none
-// of the failing tests ("" when it fixes some, or when the probe could not
-// tell: the full verification then decides), and the transitions of the
-// tests it ran.
-type probeVerdict struct {
-	why         string
-	transitions *glv1.Transitions
+// combine is pl with the probe steps inserted before index at; eventIndex
+// gives each step its run-event index (the pipeline's steps keep theirs,
+// the probe steps take fresh ones past it) and orig maps each step back to
+// its pipeline index (-1: a probe step).
+func (p *probe) combine(pl *glv1.Pipeline) (combined *glv1.Pipeline, eventIndex []int32, orig []int) {
+	combined = proto.Clone(pl).(*glv1.Pipeline)
+	steps := pl.GetSteps()
+	combined.Steps = slices.Concat(steps[:p.at], p.steps, steps[p.at:])
+	for i := range combined.Steps {
+		switch k := i - p.at; {
+		case k < 0:
+			eventIndex, orig = append(eventIndex, int32(i)), append(orig, i)
+		case k < len(p.steps):
+			eventIndex, orig = append(eventIndex, int32(len(steps)+k)), append(orig, -1)
+		default:
+			eventIndex, orig = append(eventIndex, int32(i-len(p.steps))), append(orig, i-len(p.steps))
+		}
+	}
+	return combined, eventIndex, orig
 }
 
-// failFast runs the probe on snapshot and reads it.
-func (f *fixer) failFast(ctx context.Context, snapshot *glv1.Digest) (probeVerdict, error) {
-	p, ok := probeOf(f.cur)
-	if !ok {
-		return probeVerdict{}, nil
-	}
-	left := time.Until(f.deadline)
-	if left <= 0 {
-		return probeVerdict{}, nil
-	}
-	base := int32(len(f.cur.pipeline.GetSteps()) + len(f.cur.reruns) + 1)
-	eventIndex := make([]int32, len(p.pipeline.GetSteps()))
-	for i := range eventIndex {
-		eventIndex[i] = base + int32(i)
-	}
-	ex, err := f.r.executeAs(ctx, snapshot, p.pipeline, f.cur.spec.opts, left, eventIndex)
-	if ctx.Err() != nil {
-		return probeVerdict{}, ctx.Err()
-	}
-	if err != nil {
-		if errors.Is(err, errInfra) {
-			f.r.log.Warn("the fail-fast probe could not run; the full verification decides", zap.Error(err))
-			return probeVerdict{}, nil
+// split separates a combined execution: the probe steps' results, and the
+// execution as the pipeline alone would have produced it.
+func (p *probe) split(ex *execution, orig []int, n int) (probeResults []*glv1.StepResult, full *execution) {
+	full = &execution{results: make([]*glv1.StepResult, n), finished: ex.finished, elapsed: ex.elapsed,
+		logs: ex.logs, executor: ex.executor, retries: ex.retries}
+	for i, res := range ex.results {
+		if orig[i] < 0 {
+			probeResults = append(probeResults, res)
+		} else {
+			full.results[orig[i]] = res
 		}
-		return probeVerdict{}, err
 	}
-	return f.stillFailing(ctx, p, ex), nil
+	return probeResults, full
 }
 
-// stillFailing reads the probe: no reason unless every narrowed step ran
-// and failed as many tests as before the patch.
-func (f *fixer) stillFailing(ctx context.Context, p probe, ex *execution) probeVerdict {
-	var parts []string
-	probed := &transition.Side{Tests: map[transition.Key]parse.Outcome{}}
-	for _, n := range p.narrowed {
-		i, before := n.index, n.failing
-		res := ex.results[i]
-		if res.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
-			return probeVerdict{} // it passed, or did not run: the full pipeline decides
-		}
-		o := score.StepOutcome{Step: p.pipeline.GetSteps()[i], Result: res}
-		rep, err := f.r.parseStep(ctx, o, nil, ex.finished.GetArtifacts())
-		if err != nil || rep == nil {
-			return probeVerdict{}
-		}
-		if now := rep.Counts.Failed + rep.Counts.Errors; now < before {
-			return probeVerdict{} // some of its failing tests pass now
-		}
-		for _, t := range rep.Inventory {
-			probed.Tests[transition.Key{Step: n.step, ID: t.ID}] = t
-		}
-		parts = append(parts, fmt.Sprintf("%s: %d failing (%d before the patch)", res.GetName(), rep.Counts.Failed+rep.Counts.Errors, before))
-		if len(rep.Failures) > 0 {
-			fl := rep.Failures[0]
-			parts[len(parts)-1] += fmt.Sprintf(" (%s %s:%d: %s)", fl.Test, fl.File, fl.Line, firstLine(fl.Message))
+// probeStopped: a probe step ran and did not pass, so the executor
+// skipped the rest of the pipeline.
+func probeStopped(results []*glv1.StepResult) bool {
+	for _, res := range results {
+		if st := res.GetStatus(); res != nil && st != glv1.StepStatus_STEP_STATUS_OK && st != glv1.StepStatus_STEP_STATUS_SKIPPED {
+			return true
 		}
 	}
-	return probeVerdict{
-		why:         "the tests that failed before the patch still fail with it: " + strings.Join(parts, "; "),
-		transitions: transition.Probed(transition.SideOf(f.baseline.outcomes), probed),
-	}
+	return false
 }
 
-// failFastOn: fail-fast rounds are on unless the options turn them off.
-func failFastOn(o *glv1.FixOptions) bool { return o.FailFast == nil || o.GetFailFast() }
+// probeJudge returns the judge of a fix run's probes: the patch fixes
+// none of the failing tests when every probe step ran and failed as many
+// tests as before the patch.
+func (f *fixer) probeJudge(p *probe) func(context.Context, []*glv1.StepResult, []*glv1.Artifact) probeVerdict {
+	return func(ctx context.Context, results []*glv1.StepResult, arts []*glv1.Artifact) probeVerdict {
+		var parts []string
+		probed := &transition.Side{Tests: map[transition.Key]parse.Outcome{}}
+		for k, n := range p.narrowed {
+			res := results[k]
+			if res.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
+				return probeVerdict{} // it passed, or did not run: the full pipeline decides
+			}
+			rep, err := f.r.parseStep(ctx, score.StepOutcome{Step: p.steps[k], Result: res}, nil, arts)
+			if err != nil || rep == nil {
+				return probeVerdict{}
+			}
+			now := rep.Counts.Failed + rep.Counts.Errors
+			if now < n.failing {
+				return probeVerdict{} // some of its failing tests pass now
+			}
+			for _, t := range rep.Inventory {
+				probed.Tests[transition.Key{Step: n.step, ID: t.ID}] = t
+			}
+			part := fmt.Sprintf("%s: %d failing (%d before the patch)", res.GetName(), now, n.failing)
+			if len(rep.Failures) > 0 {
+				fl := rep.Failures[0]
+				part += fmt.Sprintf(" (%s %s:%d: %s)", fl.Test, fl.File, fl.Line, firstLine(fl.Message))
+			}
+			parts = append(parts, part)
+		}
+		return probeVerdict{
+			why:         "the tests that failed before the patch still fail with it: " + strings.Join(parts, "; "),
+			transitions: transition.Probed(transition.SideOf(f.baseline.outcomes), probed),
+		}
+	}
+}

@@ -56,6 +56,22 @@ func TestFixFailFastRollsBackWithoutTheFullPipeline(t *testing.T) {
 	if ps[1].GetRolledBack() || ps[1].GetTransitions().GetResolution() != glv1.Resolution_RESOLUTION_FULL {
 		t.Errorf("second patch %v", ps[1])
 	}
+	// One execution a round: the probe runs right before pytest in the
+	// pinned pipeline; it stopped the breaking round there, and the fixing
+	// round went on through the whole pipeline in the same execution.
+	reqs := h.exec.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d Execute calls, want 4 (baseline, its re-run of the failing test, one per round)", len(reqs))
+	}
+	for _, req := range reqs[2:] {
+		var names []string
+		for _, st := range req.GetPipeline().GetSteps() {
+			names = append(names, st.GetName())
+		}
+		if got := strings.Join(names, ","); got != "compileall,pytest:probe,pytest" {
+			t.Errorf("round pipeline %s, want compileall,pytest:probe,pytest", got)
+		}
+	}
 	// Baseline and the fixing round were verified in full; the breaking
 	// round was not.
 	if n := count(evs, "verification_done"); n != 2 {

@@ -90,10 +90,28 @@ func (f *fixer) run(ctx context.Context) {
 // pins it; discovery only ever plans from the run's original snapshot,
 // with the request's own changed files.
 func (f *fixer) verify(ctx context.Context, snapshot *glv1.Digest, attempt int32) (*verification, error) {
+	return f.verifyWith(ctx, snapshot, attempt, nil)
+}
+
+// verifyPatched verifies a round's patched snapshot, with the fail-fast
+// probe when it is on and the current verification has one.
+func (f *fixer) verifyPatched(ctx context.Context, snapshot *glv1.Digest) (*verification, error) {
+	var p *probe
+	if failFastOn(f.opts) && f.plan != nil {
+		if pr, ok := probeOf(f.cur); ok {
+			pr.judge = f.probeJudge(pr)
+			p = pr
+		}
+	}
+	return f.verifyWith(ctx, snapshot, f.round, p)
+}
+
+// verifyWith is verify with an optional fail-fast probe.
+func (f *fixer) verifyWith(ctx context.Context, snapshot *glv1.Digest, attempt int32, p *probe) (*verification, error) {
 	budget := min(f.opts.GetVerify().GetTimeBudget().AsDuration(), time.Until(f.deadline))
 	o := proto.Clone(f.opts.GetVerify()).(*glv1.VerifyOptions)
 	spec := verifySpec{snapshot: snapshot, opts: o, attempt: attempt, budget: max(budget, 0),
-		plan: f.plan, planFrom: f.rec.GetSnapshot(), pin: f.plan == nil, threshold: f.opts.GetScoreThreshold()}
+		plan: f.plan, planFrom: f.rec.GetSnapshot(), pin: f.plan == nil, threshold: f.opts.GetScoreThreshold(), probe: p}
 	v, err := f.r.verify(ctx, spec, f.tr)
 	if err == nil {
 		f.metrics.Reruns += int32(len(v.reruns))

@@ -162,7 +162,7 @@ func rerunPipeline(v *verification, i int, rs *glv1.Step) (p *glv1.Pipeline, eve
 	}
 	at = len(p.Steps)
 	p.Steps = append(p.Steps, rs)
-	eventIndex = append(eventIndex, int32(len(steps)+len(v.reruns)))
+	eventIndex = append(eventIndex, int32(len(steps)+v.extraIndices+len(v.reruns)))
 	for j := i + 1; j < len(steps); j++ {
 		if res := v.exec.results[j]; res == nil || res.GetStatus() == glv1.StepStatus_STEP_STATUS_SKIPPED {
 			p.Steps = append(p.Steps, steps[j])

@@ -35,21 +35,15 @@ func (f *fixer) evaluate(ctx context.Context, prop *Proposal) error {
 	}
 	out.Usage = prop.Usage
 	before := failingChecks(f.cur)
-	if failFastOn(f.opts) {
-		pv, err := f.failFast(ctx, out.GetSnapshotAfter())
-		if err != nil {
-			return err
-		}
-		if pv.why != "" {
-			out.FailingBefore, out.FailingAfter = int32(before), int32(before)
-			out.RolledBack, out.Reason, out.Rule, out.Transitions = true, pv.why, RuleStillFailing, pv.transitions
-			f.feedback = pv.why + "\n\nThe patch was rolled back (its full verification was not run); the code is as it was before it."
-			return f.record(out)
-		}
-	}
-	v, err := f.verify(ctx, out.GetSnapshotAfter(), f.round)
+	v, err := f.verifyPatched(ctx, out.GetSnapshotAfter())
 	if err != nil {
 		return err
+	}
+	if pv := v.probed; pv != nil {
+		out.FailingBefore, out.FailingAfter = int32(before), int32(before)
+		out.RolledBack, out.Reason, out.Rule, out.Transitions = true, pv.why, RuleStillFailing, pv.transitions
+		f.feedback = pv.why + "\n\nThe patch was rolled back (the rest of its verification was not run); the code is as it was before it."
+		return f.record(out)
 	}
 	out.FailingBefore, out.FailingAfter = int32(before), int32(failingChecks(v))
 	out.Transitions = f.transitions(v)

@@ -39,6 +39,9 @@ type verifySpec struct {
 	// (greenlight.yaml time_budget, planned as Pipeline.limits.run_timeout)
 	// replace budget: the request left it to the server.
 	repoBudget bool
+	// probe, when set, runs a fix round's fail-fast probe in the same
+	// execution (see failfast.go).
+	probe *probe
 }
 
 // verification is the outcome of one verification (DISCOVER → SCORE).
@@ -58,6 +61,13 @@ type verification struct {
 	budgetHit bool
 	// infra is why the verification could not be carried out ("" if it was).
 	infra  string
+	// probed is set when the fail-fast probe found the patch fixes none of
+	// the failing tests: the execution stopped there, nothing else ran and
+	// the verification is not analyzed.
+	probed *probeVerdict
+	// extraIndices are the run-event indices past the pipeline's that the
+	// probe's steps took (re-runs take the next ones).
+	extraIndices int
 	result *glv1.Result
 	// transitions against a fix run's baseline, computed once.
 	transitions *glv1.Transitions
@@ -80,6 +90,9 @@ func (r *run) verify(ctx context.Context, spec verifySpec, tr *trees) (*verifica
 	if v.infra == "" && !v.budgetHit {
 		if err := r.runPipeline(ctx, v, deadline); err != nil {
 			return nil, err
+		}
+		if v.probed != nil {
+			return v, nil
 		}
 	}
 	if err := r.recordSkips(v); err != nil {
@@ -164,21 +177,59 @@ func (r *run) runPipeline(ctx context.Context, v *verification, deadline time.Ti
 		v.budgetHit = true
 		return nil
 	}
-	ex, err := r.execute(ctx, v.spec.snapshot, v.pipeline, v.spec.opts, left)
-	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
-		return context.Canceled
+	if p := v.spec.probe; p != nil && p.at < len(v.pipeline.GetSteps()) {
+		return r.runProbed(ctx, v, p, deadline)
 	}
-	if err != nil {
-		if !errors.Is(err, errInfra) {
-			return err
-		}
-		v.infra = strings.TrimPrefix(err.Error(), errInfra.Error()+": ")
-		r.log.Warn("execution failed", zap.Error(err))
-		return nil
+	ex, err := r.execute(ctx, v.spec.snapshot, v.pipeline, v.spec.opts, left)
+	if ok, err := r.executed(ctx, v, err); !ok {
+		return err
 	}
 	v.exec = ex
 	v.budgetHit = budgetExhausted(ex.results, left, ex.elapsed)
 	return nil
+}
+
+// runProbed executes the pipeline with the fail-fast probe inserted (see
+// failfast.go): it stops at a probe that shows the patch fixes nothing
+// (v.probed), runs the pipeline again alone when the probe fixed only
+// some tests, and otherwise keeps the execution without the probe steps.
+func (r *run) runProbed(ctx context.Context, v *verification, p *probe, deadline time.Time) error {
+	left := time.Until(deadline)
+	combined, eventIndex, orig := p.combine(v.pipeline)
+	ex, err := r.executeAs(ctx, v.spec.snapshot, combined, v.spec.opts, left, eventIndex)
+	if ok, err := r.executed(ctx, v, err); !ok {
+		return err
+	}
+	v.extraIndices = len(p.steps)
+	probeResults, full := p.split(ex, orig, len(v.pipeline.GetSteps()))
+	if pv := p.judge(ctx, probeResults, ex.finished.GetArtifacts()); pv.why != "" {
+		v.probed = &pv
+		return nil
+	}
+	if probeStopped(probeResults) {
+		v.spec.probe = nil
+		return r.runPipeline(ctx, v, deadline)
+	}
+	v.exec = full
+	v.budgetHit = budgetExhausted(full.results, left, full.elapsed)
+	return nil
+}
+
+// executed sorts an execution's error: ok when there is none; a
+// cancellation or our own failure is returned; an infrastructure failure
+// becomes the verification's infra reason (ok false, nil error).
+func (r *run) executed(ctx context.Context, v *verification, err error) (bool, error) {
+	switch {
+	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+		return false, context.Canceled
+	case err == nil:
+		return true, nil
+	case !errors.Is(err, errInfra):
+		return false, err
+	}
+	v.infra = strings.TrimPrefix(err.Error(), errInfra.Error()+": ")
+	r.log.Warn("execution failed", zap.Error(err))
+	return false, nil
 }
 
 // recordSkips emits a TierSkipped event for every tier the budget cut
