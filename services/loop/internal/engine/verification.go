@@ -60,7 +60,7 @@ type verification struct {
 	// budgetHit says the time budget ended the verification early.
 	budgetHit bool
 	// infra is why the verification could not be carried out ("" if it was).
-	infra  string
+	infra string
 	// probed is set when the fail-fast probe found the patch fixes none of
 	// the failing tests: the execution stopped there, nothing else ran and
 	// the verification is not analyzed.
@@ -68,7 +68,7 @@ type verification struct {
 	// extraIndices are the run-event indices past the pipeline's that the
 	// probe's steps took (re-runs take the next ones).
 	extraIndices int
-	result *glv1.Result
+	result       *glv1.Result
 	// transitions against a fix run's baseline, computed once.
 	transitions *glv1.Transitions
 }
