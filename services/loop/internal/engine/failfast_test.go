@@ -39,6 +39,9 @@ func TestFixFailFastRollsBackWithoutTheFullPipeline(t *testing.T) {
 	if !m.GetGreen() || m.GetAttemptsToGreen() != 2 || m.GetRollbacks() != 1 {
 		t.Fatalf("metrics %v (events %v)", m, kinds(evs))
 	}
+	if ff := run.GetFixOptions().FailFast; ff == nil || !*ff {
+		t.Errorf("the run records fail_fast %v; want true, as it applied", ff)
+	}
 	ps := run.GetPatches()
 	if len(ps) != 2 || ps[0].GetRule() != engine.RuleStillFailing || !ps[0].GetRolledBack() || !ps[0].GetApplied() ||
 		!strings.Contains(ps[0].GetReason(), "pytest:probe: 2 failing (1 before the patch)") {

@@ -90,6 +90,10 @@ func (e *Engine) fixOptions(o *glv1.FixOptions) (*glv1.FixOptions, error) {
 	if out.Guardrails == nil {
 		out.Guardrails = &glv1.Guardrails{}
 	}
+	if out.FailFast == nil {
+		// Recorded as it applies: on unless the caller turned it off.
+		out.FailFast = proto.Bool(true)
+	}
 	return out, nil
 }
 
