@@ -64,14 +64,7 @@ func failedTest(fin *glv1.RunFinished, name string) bool {
 
 // withFiles returns CalcFiles plus extra files.
 func withFiles(extra map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range enginetest.CalcFiles {
-		out[k] = v
-	}
-	for k, v := range extra {
-		out[k] = v
-	}
-	return out
+	return withAll(enginetest.CalcFiles, extra)
 }
 
 // selectOnlyPassing is a greenlight.yaml that runs only the passing test.

@@ -86,7 +86,7 @@ func probeOf(cur *verification) (*probe, bool) {
 		p.steps = append(p.steps, rs)
 		p.narrowed = append(p.narrowed, narrowedStep{step: o.Step.GetName(), failing: o.Report.Counts.Failed + o.Report.Counts.Errors})
 	}
-	return p, len(p.steps) > 0 && p.at < len(cur.pipeline.GetSteps())
+	return p, len(p.steps) > 0
 }
 
 // failedOtherwise is a required step that ran and failed (or could not

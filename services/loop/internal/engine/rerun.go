@@ -175,9 +175,9 @@ func rerunPipeline(v *verification, i int, rs *glv1.Step) (p *glv1.Pipeline, eve
 // setupSteps are the steps of v before pipeline index end that prepare
 // the tree its tests ran in: the install and build steps that ran (a
 // venv, node_modules, built output; the dependency cache restores
-// installs). A narrowed run in a fresh sandbox (a re-run, a fail-fast
-// probe) runs them first, or its tests would not see what the full run's
-// saw.
+// installs). A re-run in a fresh sandbox runs them first, or its tests
+// would not see what the full run's saw. (A fail-fast probe needs none:
+// it runs inside the pipeline, after them.)
 func setupSteps(v *verification, end int) []*glv1.Step {
 	var out []*glv1.Step
 	for j, st := range v.pipeline.GetSteps()[:end] {
