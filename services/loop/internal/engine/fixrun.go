@@ -52,12 +52,15 @@ type fixer struct {
 	targets transition.Targets
 	// plan is the plan pinned from the first verification (the unpatched
 	// snapshot); every later verification runs it.
-	plan     *pinnedPlan
-	changed  []string
-	round    int32
-	feedback string
-	patches  []*glv1.PatchOutcome
-	metrics  *glv1.FixMetrics
+	plan *pinnedPlan
+	// testPaths are the files the baseline collected tests from; patches
+	// may not touch them (patch.Guardrails.TestPaths).
+	testPaths []string
+	changed   []string
+	round     int32
+	feedback  string
+	patches   []*glv1.PatchOutcome
+	metrics   *glv1.FixMetrics
 }
 
 // run drives the loop: verify, then rounds of request → propose → guard →
@@ -80,6 +83,7 @@ func (f *fixer) run(ctx context.Context) {
 		return
 	}
 	f.cur, f.baseline = v, v
+	f.testPaths = f.baselineTests(ctx)
 	f.targets = transition.TargetsOf(f.opts.GetTargets())
 	reason, err := f.loop(ctx)
 	f.end(err, reason)

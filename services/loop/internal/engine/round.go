@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"go.uber.org/zap"
 
@@ -140,6 +141,7 @@ func (f *fixer) apply(ctx context.Context, p *patch.Patch) (*glv1.PatchOutcome, 
 func (f *fixer) effectiveGuard() patch.Guardrails {
 	g := f.guard
 	g.ConfigPaths = f.plan.planReads()
+	g.TestPaths = append(slices.Clone(g.TestPaths), f.testPaths...)
 	if len(g.AllowedGlobs) == 0 && f.plan != nil {
 		repo := patch.Guardrails{AllowedGlobs: f.plan.caps.GetPatchAllow()}
 		if len(repo.AllowedGlobs) > 0 && repo.Validate() == nil {

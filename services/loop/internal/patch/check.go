@@ -164,16 +164,18 @@ func checkLockfiles(p *Patch, g Guardrails) *Refusal {
 	return nil
 }
 
-// checkTests refuses, unless test changes are allowed: deleting a test
-// file (or renaming it out of the test paths), adding a skip marker
-// anywhere, removing assertions from a test file, and any other edit of an
-// existing test file. New test files are welcome.
+// checkTests refuses, unless test changes are allowed, any change of the
+// grader's tests: adding a test file (a new TestMain, conftest or plugin
+// module can rewrite how every test reports), deleting it or renaming it
+// away, adding a skip marker anywhere, removing assertions, and any other
+// edit. A path is a test by name (testGlobs) or because the baseline run
+// collected tests from it (Guardrails.TestPaths).
 func checkTests(p *Patch, g Guardrails) *Refusal {
 	if g.AllowTestChanges {
 		return nil
 	}
 	for _, f := range p.Files {
-		if r := checkTestFile(f); r != nil {
+		if r := checkTestFile(f, g); r != nil {
 			return r
 		}
 	}
@@ -181,13 +183,16 @@ func checkTests(p *Patch, g Guardrails) *Refusal {
 }
 
 // checkTestFile applies the test rules to one file change.
-func checkTestFile(f *File) *Refusal {
-	wasTest := f.OldPath != "" && isTestPath(f.OldPath)
+func checkTestFile(f *File, g Guardrails) *Refusal {
+	wasTest := f.OldPath != "" && g.isTest(f.OldPath)
+	isTest := f.NewPath != "" && g.isTest(f.NewPath)
 	switch {
 	case wasTest && f.Op == OpDelete:
 		return refuse(RuleTestDeletion, f.OldPath, "test files may not be deleted; fix the code under test")
-	case wasTest && f.Op == OpRename && !isTestPath(f.NewPath):
+	case wasTest && f.Op == OpRename && !isTest:
 		return refuse(RuleTestDeletion, f.OldPath, "test files may not be moved out of the tests; fix the code under test")
+	case !wasTest && isTest:
+		return refuse(RuleTestAddition, f.NewPath, "%s; fix the code under test", testAdditionHint)
 	}
 	added, removed := 0, 0
 	for _, h := range f.Hunks {
@@ -205,8 +210,13 @@ func checkTestFile(f *File) *Refusal {
 	switch {
 	case wasTest && removed > added:
 		return refuse(RuleTestWeakening, f.OldPath, "removes %d assertion line(s) and adds %d; tests may not be weakened", removed, added)
-	case wasTest && len(f.Hunks) > 0:
+	case wasTest && (len(f.Hunks) > 0 || f.Op == OpRename):
 		return refuse(RuleTestEdit, f.OldPath, "existing test files may not be edited; the tests define correct behaviour, fix the code under test")
 	}
 	return nil
 }
+
+// testAdditionHint explains the test-addition rule to the model and the
+// caller.
+const testAdditionHint = "new test files, fixtures and test data may not be added by a patch: " +
+	"the tests are the grader's (the caller can allow test changes with allow_test_changes)"

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"path"
 	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -32,6 +34,15 @@ var configGlobs = []string{
 	// Files that change what a pinned command runs without naming a test:
 	// npm/yarn settings (script-shell) and Python start-up hooks.
 	"**/.npmrc", "**/.yarnrc", "**/.yarnrc.yml", "**/sitecustomize.py", "**/usercustomize.py", "**/.coveragerc",
+	// Python path hooks run code at every interpreter start.
+	"**/*.pth",
+	// Modules named like the tools greenlight runs, which a workspace on
+	// sys.path would put in their place; node's and npm's hook points.
+	"**/pytest.py", "**/pytest/**", "**/_pytest/**", "**/pluggy/**", "**/pluggy.py", "**/pip/**", "**/pip.py",
+	"**/setuptools/**", "**/unittest/**", "**/unittest.py", "**/site.py",
+	"**/.pnpmfile.cjs", "**/.node-options", "**/.nvmrc", "**/.node-version", "**/.python-version", "**/.tool-versions",
+	// Installed dependencies: a patch may not write into them.
+	"**/node_modules/**", "**/.venv/**", "**/venv/**", "**/site-packages/**",
 }
 
 // isConfigPath reports whether a workspace path is verification config,
@@ -87,6 +98,8 @@ func checkConfigContent(name string, old, new []byte, g Guardrails) *Refusal {
 		changed = changedSections(old, new, pyprojectSections)
 	case "setup.cfg":
 		changed = changedSections(old, new, setupCfgSections)
+	case "setup.py":
+		changed = changedHookLines(old, new)
 	}
 	if changed == "" {
 		return nil
@@ -96,16 +109,53 @@ func checkConfigContent(name string, old, new []byte, g Guardrails) *Refusal {
 
 // The keys and sections watched by checkConfigContent.
 var (
-	packageJSONKeys   = []string{"scripts", "jest", "vitest", "mocha", "ava", "c8", "nyc"}
-	pyprojectSections = []string{"tool.pytest", "tool.tox", "tool.hatch.envs", "tool.poe", "tool.nox", "tool.coverage"}
-	setupCfgSections  = []string{"tool:pytest", "pytest", "tox", "testenv", "coverage:"}
+	// package.json: scripts (with their pre/post hooks), runner config,
+	// and what npm runs or links at install (bin, workspaces, overrides).
+	packageJSONKeys = []string{"scripts", "jest", "vitest", "mocha", "ava", "c8", "nyc", "tap", "bin",
+		"workspaces", "overrides", "resolutions", "pnpm", "config", "husky"}
+	// pyproject.toml: runner config and entry points (a pytest11 entry point
+	// of the project itself loads a plugin into every pytest run).
+	pyprojectSections = []string{"tool.pytest", "tool.tox", "tool.hatch.envs", "tool.poe", "tool.nox", "tool.coverage",
+		"project.entry-points", "project.scripts", "tool.poetry.plugins", "tool.poetry.scripts", "tool.setuptools.cmdclass",
+		"build-system"}
+	setupCfgSections = []string{"tool:pytest", "pytest", "tox", "testenv", "coverage:", "options.entry_points", "options.cmdclass"}
 )
+
+// setupHooks matches the setup.py keywords through which installing the
+// project registers or runs code beyond the package itself: entry points
+// (pytest11 plugins), custom commands, build-time requirements.
+var setupHooks = regexp.MustCompile(`\b(entry_points|pytest11|cmdclass|setup_requires|tests_require|test_suite|distclass|ext_modules)\b`)
+
+// changedHookLines names the setup.py hook keyword a change adds or
+// removes ("" when none): the lines mentioning one must be the same
+// before and after.
+func changedHookLines(old, new []byte) string {
+	pick := func(b []byte) []string {
+		var out []string
+		for _, line := range strings.Split(string(b), "\n") {
+			if m := setupHooks.FindString(line); m != "" {
+				out = append(out, strings.TrimSpace(line))
+			}
+		}
+		return out
+	}
+	a, b := pick(old), pick(new)
+	if slices.Equal(a, b) {
+		return ""
+	}
+	for _, l := range append(b, a...) {
+		if !slices.Contains(a, l) || !slices.Contains(b, l) {
+			return "the setup() argument " + setupHooks.FindString(l)
+		}
+	}
+	return "the setup() entry points"
+}
 
 // isKeyedConfig reports whether a path is a manifest whose watched keys
 // are checked against the tree (checkConfigContent).
 func isKeyedConfig(name string) bool {
 	switch path.Base(name) {
-	case "package.json", "pyproject.toml", "setup.cfg":
+	case "package.json", "pyproject.toml", "setup.cfg", "setup.py":
 		return true
 	}
 	return false

@@ -19,6 +19,7 @@ var configFiles = tree{
 	"pyproject.toml":      "[project]\nname = \"x\"\nversion = \"1\"\n\n[tool.pytest.ini_options]\naddopts = \"-q\"\n",
 	"setup.cfg":           "[metadata]\nname = x\n\n[tool:pytest]\naddopts = -q\n",
 	".github/workflows/c": "on: push\n",
+	"setup.py":            "from setuptools import setup\n\nsetup(\n    name=\"x\",\n    packages=[\"x\"],\n)\n",
 }
 
 // TestConfigRefusals checks the config rule: every kind of verification
@@ -56,6 +57,14 @@ func TestConfigRefusals(t *testing.T) {
 			Guardrails{AllowedGlobs: []string{"greenlight.yaml", "src/**"}}, "greenlight.yaml", ""},
 		{"Makefile the plan runs", edit("Makefile", "\tpytest", "\ttrue"), Guardrails{ConfigPaths: []string{"Makefile"}}, "Makefile", ""},
 		{"script the plan runs", edit("scripts/run.sh", "pytest", "true"), Guardrails{ConfigPaths: []string{"scripts/run.sh"}}, "scripts/run.sh", ""},
+		{"setup.py pytest11 entry point", edit("setup.py", `    packages=["x"],`, `    packages=["x"], entry_points={"pytest11": ["x = x.plugin"]},`), Guardrails{}, "setup.py", "entry_points"},
+		{"setup.py cmdclass", edit("setup.py", `    packages=["x"],`, "    packages=[\"x\"], cmdclass={\"install\": Evil},"), Guardrails{}, "setup.py", "cmdclass"},
+		{"pyproject entry point section", edit("pyproject.toml", `version = "1"`, `entry-points.pytest11.x = "x.plugin"`), Guardrails{}, "pyproject.toml", "project.entry-points"},
+		{"a .pth start-up hook", add("src/zz.pth", "import x.plugin"), Guardrails{}, "src/zz.pth", ""},
+		{"a module shadowing pytest", add("pytest/__main__.py", "import sys; sys.exit(0)"), Guardrails{}, "pytest/__main__.py", ""},
+		{"a module shadowing pip", add("pip/__main__.py", "import os"), Guardrails{}, "pip/__main__.py", ""},
+		{"a file inside node_modules", add("web/node_modules/jest/bin/jest.js", "process.exit(0)"), Guardrails{}, "web/node_modules/jest/bin/jest.js", ""},
+		{"package.json posttest hook", edit("web/package.json", `    "test": "jest"`, `    "test": "jest", "posttest": "true"`), Guardrails{}, "web/package.json", `"scripts" key`},
 		{"package.json scripts", edit("web/package.json", `    "test": "jest"`, `    "test": "true"`), Guardrails{}, "web/package.json", `"scripts" key`},
 		{"package.json jest key added", edit("web/package.json", `  "version": "1.0.0",`, `  "version": "1.0.0", "jest": {"testMatch": []},`), Guardrails{}, "web/package.json", `"jest" key`},
 		{"package.json broken around scripts", edit("web/package.json", `    "test": "jest"`, `    "test": "true",,`), Guardrails{}, "web/package.json", `not a JSON object`},

@@ -42,6 +42,7 @@ const (
 	RuleTestSkip      Rule = "test-skip"      // adds a skip marker
 	RuleTestWeakening Rule = "test-weakening" // removes assertions
 	RuleTestEdit      Rule = "test-edit"      // edits an existing test file
+	RuleTestAddition  Rule = "test-addition"  // adds a test file, fixture or test data
 	RuleLockfile      Rule = "lockfile"       // edits a dependency lockfile
 	RuleConflict      Rule = "conflict"       // touches one path twice
 	RuleConfig        Rule = "config"         // edits verification config

@@ -72,6 +72,16 @@ func TestGuardrailRefusals(t *testing.T) {
 		{"edit package-lock.json", edit("package-lock.json", "{}", `{"lockfileVersion": 3}`), Guardrails{}, RuleLockfile, "package-lock.json", "lockfiles"},
 		{"edit go.sum", edit("go.sum", "example.com/x v1.0.0 h1:abc=", "example.com/x v1.0.0 h1:xyz="), Guardrails{}, RuleLockfile, "go.sum", "lockfiles"},
 		{"add a nested yarn.lock", "--- /dev/null\n+++ b/web/yarn.lock\n@@ -0,0 +1 @@\n+# yarn\n", Guardrails{}, RuleLockfile, "web/yarn.lock", "lockfiles"},
+		{"new Go test file with TestMain", "--- /dev/null\n+++ b/pkg/zz_main_test.go\n@@ -0,0 +1,3 @@\n+package pkg\n+\n+func TestMain(m *testing.M) { m.Run(); os.Exit(0) }\n", Guardrails{}, RuleTestAddition, "pkg/zz_main_test.go", "may not be added"},
+		{"new pytest module", "--- /dev/null\n+++ b/test_zz.py\n@@ -0,0 +1 @@\n+pytest_plugins = ['evil']\n", Guardrails{}, RuleTestAddition, "test_zz.py", "the grader's"},
+		{"new jest file", "--- /dev/null\n+++ b/src/zz.test.ts\n@@ -0,0 +1 @@\n+process.exitCode = 0\n", Guardrails{}, RuleTestAddition, "src/zz.test.ts", "may not be added"},
+		{"new fixture", "--- /dev/null\n+++ b/pkg/testdata/golden.txt\n@@ -0,0 +1 @@\n+ok\n", Guardrails{}, RuleTestAddition, "pkg/testdata/golden.txt", "may not be added"},
+		{"new helper under tests/", "--- /dev/null\n+++ b/tests/helpers.py\n@@ -0,0 +1 @@\n+X = 1\n", Guardrails{}, RuleTestAddition, "tests/helpers.py", "may not be added"},
+		{"new snapshot", "--- /dev/null\n+++ web/__snapshots__/a.snap\n@@ -0,0 +1 @@\n+x\n", Guardrails{}, RuleTestAddition, "web/__snapshots__/a.snap", "may not be added"},
+		{"rename a source file into the tests", "*** Begin Patch\n*** Update File: src/app.py\n*** Move to: tests/test_app2.py\n*** End Patch\n", Guardrails{}, RuleTestAddition, "tests/test_app2.py", "may not be added"},
+		{"rename a test file within the tests", "*** Begin Patch\n*** Update File: tests/test_app.py\n*** Move to: tests/test_app_old.py\n*** End Patch\n", Guardrails{}, RuleTestEdit, "tests/test_app.py", "may not be edited"},
+		{"edit a file the baseline collected tests from", edit("src/util.go", "return 1", "return 2"), Guardrails{TestPaths: []string{"src/util.go"}}, RuleTestEdit, "src/util.go", "may not be edited"},
+		{"add a file the hidden tests own", "--- /dev/null\n+++ b/hidden_check.py\n@@ -0,0 +1 @@\n+x = 1\n", Guardrails{TestPaths: []string{"hidden_check.py"}}, RuleTestAddition, "hidden_check.py", "may not be added"},
 		{"one path twice", edit("src/app.py", "def f():", "def g():") + edit("src/app.py", "def f():", "def h():"), Guardrails{}, RuleConflict, "src/app.py", "more than once"},
 	}
 	for _, c := range cases {
@@ -102,8 +112,8 @@ func TestGuardrailsAllow(t *testing.T) {
 			Guardrails{AllowLockfileEdits: true}, "go.sum", "example.com/x v1.0.0 h1:xyz=\n"},
 		{"inside allow-list", edit("src/app.py", "def f():", "def g():"),
 			Guardrails{AllowedGlobs: []string{"docs/*.md", "src/**/*.py"}}, "src/app.py", "def g():\n    return 1\n"},
-		{"new test file", "--- /dev/null\n+++ b/tests/test_new.py\n@@ -0,0 +1,2 @@\n+def test_new():\n+    assert True\n",
-			Guardrails{}, "tests/test_new.py", "def test_new():\n    assert True\n"},
+		{"new test file when test changes are allowed", "--- /dev/null\n+++ b/tests/test_new.py\n@@ -0,0 +1,2 @@\n+def test_new():\n+    assert True\n",
+			Guardrails{AllowTestChanges: true}, "tests/test_new.py", "def test_new():\n    assert True\n"},
 		{"no caps", "--- /dev/null\n+++ b/src/big.py\n@@ -0,0 +1,300 @@\n" + strings.Repeat("+x = 1\n", 300),
 			Guardrails{MaxChangedLines: -1, MaxBytes: -1}, "src/big.py", strings.Repeat("x = 1\n", 300)},
 	}

@@ -43,6 +43,24 @@ type Guardrails struct {
 	// the files the run's pinned plan reads (a Makefile when a step runs
 	// make, a script a step runs). Exact paths, not globs.
 	ConfigPaths []string
+	// TestPaths are more workspace paths treated as tests: the files the
+	// baseline run collected tests from (whatever their names) and the
+	// caller's hidden tests. Exact paths, not globs.
+	TestPaths []string
+}
+
+// isTest reports whether a workspace path is a test, by name or because
+// the run knows it holds tests (TestPaths).
+func (g Guardrails) isTest(p string) bool {
+	if isTestPath(p) {
+		return true
+	}
+	for _, t := range g.TestPaths {
+		if t == p {
+			return true
+		}
+	}
+	return false
 }
 
 // GuardrailsFromProto converts the API's guardrails, validating the globs.

@@ -1,0 +1,57 @@
+package engine
+
+import (
+	"slices"
+	"testing"
+	"testing/fstest"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
+)
+
+// TestBaselineTestPathsComeFromWhatTheRunnerCollected checks that the
+// grader's test files are the files the baseline's tests came from, by
+// pytest node id, JavaScript file prefix, unittest dotted id and recorded
+// file, whatever the files are called, and only files the tree holds.
+func TestBaselineTestPathsComeFromWhatTheRunnerCollected(t *testing.T) {
+	tree := fstest.MapFS{
+		"checks/verify_parser.py": {}, "lib/test_tools.py": {}, "web/src/sum.check.js": {},
+		"tests/cases.py": {}, "pkg/a_test.go": {}, "src/app.py": {},
+	}
+	out := func(workdir string, rep *parse.StepReport) score.StepOutcome {
+		return score.StepOutcome{Step: &glv1.Step{Workdir: workdir}, Report: rep}
+	}
+	outcomes := []score.StepOutcome{
+		out("", &parse.StepReport{HasTests: true, Inventory: []parse.Outcome{
+			{ID: "checks/verify_parser.py::test_x"}, {ID: "tests.cases.Case.test_y"}, {ID: "nowhere/gone.py::test_z"},
+		}}),
+		out("web", &parse.StepReport{HasTests: true, Inventory: []parse.Outcome{{ID: "src/sum.check.js > sum > adds"}}}),
+		out("", &parse.StepReport{HasTests: true, Tests: []parse.Test{{ID: "example.com/m/pkg.TestA", File: "pkg/a_test.go"}}}),
+		out("", &parse.StepReport{HasTests: false, Tests: []parse.Test{{File: "src/app.py"}}}),
+	}
+	got := baselineTestPaths(outcomes, tree)
+	want := []string{"checks/verify_parser.py", "pkg/a_test.go", "tests/cases.py", "web/src/sum.check.js"}
+	if !slices.Equal(got, want) {
+		t.Errorf("baselineTestPaths = %q, want %q", got, want)
+	}
+}
+
+// TestTestIDFiles checks the files each id style can name.
+func TestTestIDFiles(t *testing.T) {
+	cases := []struct {
+		id   string
+		want []string
+	}{
+		{"tests/test_x.py::C::test_y[1]", []string{"tests/test_x.py"}},
+		{"src/a.test.ts > suite > case", []string{"src/a.test.ts"}},
+		{"tests.test_more.Case.test_y", []string{"tests.py", "tests/test_more.py", "tests/test_more/Case.py"}},
+		{"github.com/x/y.TestZ", nil},
+		{"TestPlain", nil},
+	}
+	for _, c := range cases {
+		if got := testIDFiles(c.id); !slices.Equal(got, c.want) {
+			t.Errorf("testIDFiles(%q) = %q, want %q", c.id, got, c.want)
+		}
+	}
+}
