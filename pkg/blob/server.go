@@ -23,6 +23,7 @@ type server struct {
 	log       *zap.Logger
 	chunkSize int
 	inflight  *inflight
+	access    Access
 }
 
 var _ glv1.BlobServiceServer = (*server)(nil)
@@ -37,6 +38,28 @@ func WithReadChunkSize(n int) ServerOption {
 			s.chunkSize = n
 		}
 	}
+}
+
+// Access decides which blobs the caller of a request may see. The store
+// is content-addressed and shared by every client, so knowing a digest
+// must not be enough to read a blob: a policy lets a caller read what it
+// uploaded itself or what belongs to its own runs.
+type Access interface {
+	// Readable reports whether the caller of ctx may read blob d or learn
+	// that it is stored. A blob that is not readable is answered exactly
+	// like one that is not stored (NotFound, or Stat's found=false), so
+	// that a digest's existence does not leak either.
+	Readable(ctx context.Context, d Digest) (bool, error)
+	// Wrote records that the caller of ctx uploaded blob d in full (its
+	// bytes were checked against d, whether or not it was stored before).
+	Wrote(ctx context.Context, d Digest) error
+}
+
+// WithAccess makes the server check every Read and Stat against a and
+// tell a of every finished upload. Without it every caller may read every
+// blob (greenlight's own services, an embedded store).
+func WithAccess(a Access) ServerOption {
+	return func(s *server) { s.access = a }
 }
 
 // NewServer returns the BlobService backed by store. The store's maximum blob
@@ -74,27 +97,32 @@ func (s *server) Write(stream grpc.ClientStreamingServer[glv1.WriteRequest, glv1
 	defer s.inflight.release(want.Size)
 	body := newWriteStream(stream, first)
 	d, existed, err := s.store.putVerified(stream.Context(), want, body)
-	if err == nil && existed {
-		err = drain(body, want)
+	if err == nil && existed && !body.touched {
+		err = drain(stream.Context(), body, want)
 	}
 	if err != nil {
 		return s.fail(log, err)
+	}
+	if s.access != nil {
+		if err := s.access.Wrote(stream.Context(), d); err != nil {
+			return s.fail(log, err)
+		}
 	}
 	log.Debug("blob written", zap.Bool("already_existed", existed))
 	return stream.SendAndClose(&glv1.WriteResponse{Digest: d.Proto(), AlreadyExisted: existed})
 }
 
-// drain consumes the rest of an upload whose blob is already stored, still
-// refusing more bytes than were declared.
-func drain(body io.Reader, want Digest) error {
-	n, err := io.Copy(io.Discard, io.LimitReader(body, want.Size+1))
+// drain consumes the rest of an upload whose blob is already stored and
+// checks it like a new one: the uploader must send exactly the declared
+// bytes. That an upload "already existed" is only said to one who proved it
+// holds the content, since with WithAccess a completed upload opens the
+// blob to its uploader.
+func drain(ctx context.Context, body io.Reader, want Digest) error {
+	got, over, err := copyHashed(ctx, io.Discard, body, want.Size)
 	if err != nil {
-		return fmt.Errorf("blob store: read input: %w", err)
+		return err
 	}
-	if n > want.Size {
-		return fmt.Errorf("%w: declared %s, received more than %d bytes", ErrDigestMismatch, want, want.Size)
-	}
-	return nil
+	return checkWritten(&want, got, over, want.Size)
 }
 
 // Read streams a blob or a range of it in chunks.
@@ -104,6 +132,9 @@ func (s *server) Read(req *glv1.ReadRequest, stream grpc.ServerStreamingServer[g
 		return s.fail(s.log, err)
 	}
 	log := s.log.With(zap.Stringer("digest", d))
+	if err := s.checkReadable(stream.Context(), d); err != nil {
+		return s.fail(log, err)
+	}
 	rc, err := s.store.OpenRange(stream.Context(), d, req.GetOffset(), req.GetLimit())
 	if err != nil {
 		return s.fail(log, err)
@@ -141,11 +172,32 @@ func (s *server) Stat(ctx context.Context, req *glv1.StatRequest) (*glv1.StatRes
 	if err != nil {
 		return nil, s.fail(s.log, err)
 	}
+	if err := s.checkReadable(ctx, d); errors.Is(err, ErrNotFound) {
+		return &glv1.StatResponse{}, nil
+	} else if err != nil {
+		return nil, s.fail(s.log.With(zap.Stringer("digest", d)), err)
+	}
 	size, found, err := s.store.Stat(ctx, d)
 	if err != nil {
 		return nil, s.fail(s.log.With(zap.Stringer("digest", d)), err)
 	}
 	return &glv1.StatResponse{Found: found, SizeBytes: size}, nil
+}
+
+// checkReadable asks the access policy about d: a blob the caller may not
+// see is the store's own ErrNotFound, word for word.
+func (s *server) checkReadable(ctx context.Context, d Digest) error {
+	if s.access == nil {
+		return nil
+	}
+	ok, err := s.access.Readable(ctx, d)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("%w: %s", ErrNotFound, d)
+	}
+	return nil
 }
 
 // fail maps err to a gRPC status, logging unexpected errors in full.

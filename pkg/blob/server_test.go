@@ -198,15 +198,21 @@ func TestGRPCWriteAlreadyExisted(t *testing.T) {
 		name    string
 		body    []byte
 		wantErr error
+		msg     string
 	}{
-		{"same bytes", data, nil},
-		{"more bytes than declared", append(append([]byte{}, data...), 1), ErrDigestMismatch},
+		{"same bytes", data, nil, ""},
+		{"more bytes than declared", append(append([]byte{}, data...), 1), ErrDigestMismatch, "received more than"},
+		// Claiming a stored blob takes its bytes: with an access policy a
+		// finished upload opens the blob to the uploader.
+		{"same size, other bytes", append([]byte{data[0] ^ 1}, data[1:]...), ErrDigestMismatch, "same size, different content"},
+		{"fewer bytes than declared", data[:len(data)-1], ErrDigestMismatch, "size"},
+		{"nothing but the digest", nil, ErrDigestMismatch, "size 0 instead of"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			resp, err := rawWrite(ctx, r.raw, d.Proto(), tt.body, 64<<10)
 			if tt.wantErr != nil {
-				assertRemoteError(t, fromStatus(err), codes.InvalidArgument, tt.wantErr, "received more than")
+				assertRemoteError(t, fromStatus(err), codes.InvalidArgument, tt.wantErr, tt.msg)
 				return
 			}
 			if err != nil || !resp.GetAlreadyExisted() || resp.GetDigest().GetHash() != d.Hash {

@@ -17,6 +17,9 @@ type writeStream struct {
 	buf    []byte
 	// done is set by finish_write or the end of the stream.
 	done bool
+	// touched is set by the first Read: the store read (and checked) the
+	// payload, rather than finding the blob already stored.
+	touched bool
 }
 
 func newWriteStream(stream grpc.ClientStreamingServer[glv1.WriteRequest, glv1.WriteResponse], first *glv1.WriteRequest) *writeStream {
@@ -25,6 +28,7 @@ func newWriteStream(stream grpc.ClientStreamingServer[glv1.WriteRequest, glv1.Wr
 
 // Read returns payload bytes, receiving the next message when needed.
 func (w *writeStream) Read(p []byte) (int, error) {
+	w.touched = true
 	for len(w.buf) == 0 {
 		if w.done {
 			return 0, io.EOF

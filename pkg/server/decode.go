@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -23,7 +24,12 @@ import (
 // InvalidArgument before any handler acts on the empty message.
 
 // decodeFailures maps a message being decoded to why it could not be.
-type decodeFailures struct{ m sync.Map }
+type decodeFailures struct {
+	m sync.Map
+	// decodes counts Unmarshal calls: tests check that a refused call
+	// was never decoded.
+	decodes atomic.Int64
+}
 
 // take returns and forgets the failure recorded for msg.
 func (d *decodeFailures) take(msg any) error {
@@ -42,6 +48,7 @@ type recordingCodec struct {
 // Unmarshal decodes data into v; a failure is recorded, v reset and nil
 // returned (see above).
 func (c recordingCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	c.failures.decodes.Add(1)
 	err := c.CodecV2.Unmarshal(data, v)
 	if err == nil {
 		return nil

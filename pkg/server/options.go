@@ -11,6 +11,7 @@ type options struct {
 	grpcOptions  []grpc.ServerOption
 	handleSignal bool
 	serviceToken *ServiceToken
+	gates        []Gate
 	decode       *decodeFailures
 }
 

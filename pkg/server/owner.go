@@ -47,3 +47,60 @@ func WithOwner(ctx context.Context, owner string) context.Context {
 	md.Set(OwnerKey, owner)
 	return metadata.NewOutgoingContext(ctx, md)
 }
+
+// OperatorKey is the gRPC metadata key by which the gateway says that the
+// client it authenticated holds an operator token: the loop then shows it
+// every owner's runs and blobs. Like OwnerKey it is set (or removed) by
+// the gateway on every call, never taken from a client.
+const OperatorKey = "x-greenlight-operator"
+
+// Caller is who an incoming call is made for, as the gateway vouched.
+type Caller struct {
+	// Owner is the authenticated identity; "" when the call carries none
+	// or an unusable one (then Vouched tells which).
+	Owner string
+	// Operator sees every owner's runs and blobs.
+	Operator bool
+	// Vouched is true when the call carries OwnerKey at all: it came
+	// through a gateway, which always sets it. A call without it comes
+	// from greenlight's own services or an embedding process, which the
+	// service token (or loopback) already trusts with everything.
+	Vouched bool
+}
+
+// SeesAll reports whether the caller may see every owner's runs and blobs:
+// an operator, or a trusted internal caller no gateway spoke for.
+func (c Caller) SeesAll() bool { return c.Operator || !c.Vouched }
+
+// CallerFromIncoming reads who an incoming call is for. A call with
+// OwnerKey metadata that is not exactly one valid owner is Vouched with no
+// Owner: it sees nothing, rather than everything.
+func CallerFromIncoming(ctx context.Context) Caller {
+	md, _ := metadata.FromIncomingContext(ctx)
+	vals := md.Get(OwnerKey)
+	if len(vals) == 0 {
+		return Caller{}
+	}
+	c := Caller{Vouched: true}
+	if len(vals) == 1 && ValidOwner(vals[0]) {
+		c.Owner = vals[0]
+		op := md.Get(OperatorKey)
+		c.Operator = len(op) == 1 && op[0] == "true"
+	}
+	return c
+}
+
+// WithCaller returns ctx whose outgoing metadata carries owner under
+// OwnerKey and, for an operator, OperatorKey; both replace any value
+// already there (a non-operator's outgoing metadata loses OperatorKey).
+func WithCaller(ctx context.Context, owner string, operator bool) context.Context {
+	md, _ := metadata.FromOutgoingContext(ctx)
+	md = md.Copy()
+	md.Set(OwnerKey, owner)
+	if operator {
+		md.Set(OperatorKey, "true")
+	} else {
+		md.Delete(OperatorKey)
+	}
+	return metadata.NewOutgoingContext(ctx, md)
+}

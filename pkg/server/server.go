@@ -51,18 +51,29 @@ func New(cfg Config, log *zap.Logger, opts ...Option) *Server {
 	o = withDecodeErrors(o)
 	unary := []grpc.UnaryServerInterceptor{unaryLogging(log), unaryRecovery(), unaryDecodeTake(o.decode)}
 	stream := []grpc.StreamServerInterceptor{streamLogging(log), streamRecovery()}
+	var gs gates
 	if o.serviceToken != nil {
-		unary = append(unary, o.serviceToken.UnaryInterceptor())
-		stream = append(stream, o.serviceToken.StreamInterceptor())
+		gs = append(gs, o.serviceToken.Gate())
+	}
+	gs = append(gs, o.gates...)
+	var tapOpt []grpc.ServerOption
+	if len(gs) > 0 {
+		// The gates run at the transport, before the request is read, and
+		// again (for calls that bypass it, see gates.ungated) ahead of
+		// every interceptor but logging, recovery and the decode record's
+		// removal, which must see every call.
+		tapOpt = append(tapOpt, grpc.InTapHandle(gs.tapHandle))
+		unary = append(unary, gs.unaryInterceptor())
+		stream = append(stream, gs.streamInterceptor())
 	}
 	unary = append(unary, o.unary...)
 	stream = append(stream, o.stream...)
-	grpcOpts := append([]grpc.ServerOption{
+	grpcOpts := append(append([]grpc.ServerOption{
 		grpc.MaxRecvMsgSize(cfg.MaxRecvMsgBytes),
 		grpc.MaxSendMsgSize(cfg.MaxSendMsgBytes),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
-	}, o.grpcOptions...)
+	}, tapOpt...), o.grpcOptions...)
 
 	s := &Server{
 		cfg:          cfg,

@@ -96,11 +96,11 @@ func ReadServiceTokenFile(path string) (string, error) {
 // check compares the presented token with the configured one in constant
 // time over SHA-256 digests, so neither content nor length leaks. Exactly
 // one value must be present.
-func (t *ServiceToken) check(ctx context.Context) bool {
+func (t *ServiceToken) check(md metadata.MD) bool {
 	if t == nil {
 		return true
 	}
-	vals := metadata.ValueFromIncomingContext(ctx, ServiceTokenKey)
+	vals := md.Get(ServiceTokenKey)
 	if len(vals) != 1 {
 		return false
 	}
@@ -116,31 +116,21 @@ const healthPrefix = "/grpc.health.v1.Health/"
 
 func serviceAuthExempt(method string) bool { return strings.HasPrefix(method, healthPrefix) }
 
-// UnaryInterceptor refuses unary RPCs (health excepted) without the token.
-func (t *ServiceToken) UnaryInterceptor() grpc.UnaryServerInterceptor {
-	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		if !serviceAuthExempt(info.FullMethod) && !t.check(ctx) {
+// Gate refuses every RPC but health without the token, from the call's
+// headers, before its request is read.
+func (t *ServiceToken) Gate() Gate {
+	return func(ctx context.Context, method string, md metadata.MD) (context.Context, error) {
+		if !serviceAuthExempt(method) && !t.check(md) {
 			return nil, errServiceUnauthenticated
 		}
-		return handler(ctx, req)
-	}
-}
-
-// StreamInterceptor refuses streaming RPCs (health excepted) without the
-// token, before the handler reads anything.
-func (t *ServiceToken) StreamInterceptor() grpc.StreamServerInterceptor {
-	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-		if !serviceAuthExempt(info.FullMethod) && !t.check(ss.Context()) {
-			return errServiceUnauthenticated
-		}
-		return handler(srv, ss)
+		return ctx, nil
 	}
 }
 
 // WithServiceToken makes the server require t on every RPC but health.
-// Its check runs right after logging and recovery, before every other
-// interceptor, so an unauthenticated call reaches nothing else. A nil t
-// changes nothing.
+// Its check is the first gate (see Gate): it runs when the call's headers
+// arrive, before its request is read or decoded, so an unauthenticated
+// call reaches nothing else. A nil t changes nothing.
 func WithServiceToken(t *ServiceToken) Option {
 	return func(o *options) { o.serviceToken = t }
 }
