@@ -21,9 +21,22 @@
 //	├── patches/
 //	│   └── <run id>/
 //	│       └── <attempt, 4 bytes> → PatchOutcome    one outcome per attempt
-//	└── recordings/
-//	    └── <run id>/
-//	        └── <seq, 8 bytes> → opaque bytes        provider exchanges (replay)
+//	├── recordings/
+//	│   └── <run id>/
+//	│       └── <seq, 8 bytes> → opaque bytes        provider exchanges (replay)
+//	├── run_owners/
+//	│   └── <run id>       → owner     who created the run (absent: nobody
+//	│                                  recorded, only unrestricted readers see it)
+//	└── blob_grants/
+//	    └── <hash, 64 hex><owner> → "" the owner may read the blob: it uploaded
+//	                                   it or one of its runs refers to it
+//
+// # Tenancy
+//
+// Reads through a context made with WithViewer show only the viewer's
+// runs: GetRun and Events answer ErrNotFound for anyone else's, ListRuns
+// leaves them out. Grants for a run's blobs are written with the record,
+// event or patch outcome that names them (see owners.go).
 //
 // A schema change that cannot be read by this code gets a new root bucket
 // (v2/...) and a migration; Open refuses a file whose only root is unknown.

@@ -110,6 +110,11 @@ func appendTx(b buckets, runs map[string]*glv1.Run, g *appendGroup, runID string
 	if err := log.SetSequence(seq); err != nil {
 		return 0, nil, err
 	}
+	if !droppable(ev) {
+		if err := grantRunBlobs(b, runID, ev); err != nil {
+			return 0, nil, err
+		}
+	}
 	if fin := ev.GetRunFinished(); fin != nil {
 		g.finished[runID] = true
 		return seq, nil, finishTx(b, run, ev, fin)
@@ -132,7 +137,7 @@ func finishTx(b buckets, run *glv1.Run, ev *glv1.RunEvent, fin *glv1.RunFinished
 
 // Events returns up to limit events of a run with seq > afterSeq, in seq
 // order (limit 0 means DefaultEventsLimit; at most MaxEventsLimit). An
-// unknown run is ErrNotFound; an empty slice means nothing newer is stored.
+// unknown run, or one ctx's viewer may not see, is ErrNotFound; an empty slice means nothing newer is stored.
 // Readers that want everything call it in a loop: it never holds a read
 // transaction across calls.
 func (s *Store) Events(ctx context.Context, runID string, afterSeq uint64, limit int) ([]*glv1.RunEvent, error) {
@@ -154,7 +159,7 @@ func (s *Store) Events(ctx context.Context, runID string, afterSeq uint64, limit
 	err := s.db.View(func(tx *bolt.Tx) error {
 		b := open(tx)
 		log := b.events.Bucket([]byte(runID))
-		if log == nil {
+		if log == nil || checkVisible(ctx, b, runID) != nil {
 			return ErrNotFound
 		}
 		c := log.Cursor()

@@ -14,6 +14,8 @@ var (
 	eventsBucket     = []byte("events")
 	patchesBucket    = []byte("patches")
 	recordingsBucket = []byte("recordings")
+	runOwnersBucket  = []byte("run_owners")
+	blobGrantsBucket = []byte("blob_grants")
 	schemaKey        = []byte("schema")
 )
 

@@ -39,7 +39,8 @@ type RunPage struct {
 }
 
 // ListRuns lists runs newest first (by created_at, then id). Filtering reads
-// only the small index entries, so skipping non-matching runs is cheap.
+// only the small index and owner entries, so skipping non-matching runs is
+// cheap. Runs ctx's viewer may not see (WithViewer) are left out.
 func (s *Store) ListRuns(ctx context.Context, q ListQuery) (RunPage, error) {
 	if err := ctx.Err(); err != nil {
 		return RunPage{}, err
@@ -58,14 +59,17 @@ func (s *Store) ListRuns(ctx context.Context, q ListQuery) (RunPage, error) {
 			if !keep(statusOf(v)) {
 				continue
 			}
+			_, id, ok := createdKeyParts(k)
+			if !ok {
+				return fmt.Errorf("corrupt index key %x", k)
+			}
+			if !visible(ctx, runOwner(b, id)) {
+				continue
+			}
 			if len(page.Runs) == size {
 				// One more match exists, so a next page is worth offering.
 				page.NextPageToken = encodePageToken(lastKey)
 				return nil
-			}
-			_, id, ok := createdKeyParts(k)
-			if !ok {
-				return fmt.Errorf("corrupt index key %x", k)
 			}
 			run, err := loadRun(b, id, false)
 			if err != nil {

@@ -32,7 +32,10 @@ func (s *Store) PutPatch(ctx context.Context, runID string, outcome *glv1.PatchO
 		if err != nil {
 			return err
 		}
-		return pb.Put(attemptKey(outcome.GetAttempt()), val)
+		if err := pb.Put(attemptKey(outcome.GetAttempt()), val); err != nil {
+			return err
+		}
+		return grantRunBlobs(b, runID, outcome)
 	})
 	if err != nil {
 		return fmt.Errorf("put patch attempt %d for run %s: %w", outcome.GetAttempt(), runID, err)

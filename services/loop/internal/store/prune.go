@@ -163,6 +163,9 @@ func deleteRuns(b buckets, victims []victim, rep *PruneReport) error {
 		if err := b.runs.Delete(id); err != nil {
 			return err
 		}
+		if err := b.runOwners.Delete(id); err != nil {
+			return err
+		}
 		rep.Runs = append(rep.Runs, v.id)
 	}
 	return nil

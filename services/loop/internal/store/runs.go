@@ -16,8 +16,16 @@ const maxRunIDLen = 128
 // CreateRun stores a new run before any work starts on it. An empty id is
 // filled with NewRunID, a missing created_at with the store clock and an
 // unspecified status with PENDING; the caller's message is updated in place.
-// It also creates the run's (empty) event log.
+// It also creates the run's (empty) event log. The run has no owner: only
+// readers without a viewer (see WithViewer) see it.
 func (s *Store) CreateRun(ctx context.Context, run *glv1.Run) error {
+	return s.CreateOwnedRun(ctx, run, "")
+}
+
+// CreateOwnedRun is CreateRun for a run that belongs to owner: in the same
+// transaction it records the owner and opens to it the blobs the run
+// refers to (its snapshot).
+func (s *Store) CreateOwnedRun(ctx context.Context, run *glv1.Run, owner string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -39,6 +47,14 @@ func (s *Store) CreateRun(ctx context.Context, run *glv1.Run) error {
 		}
 		if err := b.byCreated.Put(createdKey(run.GetCreatedAt().AsTime(), run.GetId()), statusValue(int32(run.GetStatus()))); err != nil {
 			return err
+		}
+		if owner != "" {
+			if err := b.runOwners.Put(id, []byte(owner)); err != nil {
+				return err
+			}
+			if err := grantRunBlobs(b, run.GetId(), run); err != nil {
+				return err
+			}
 		}
 		_, err := b.events.CreateBucket(id)
 		return err
@@ -75,15 +91,20 @@ func (s *Store) prepareNewRun(run *glv1.Run) error {
 	return nil
 }
 
-// GetRun returns a run with last_seq and its patch outcomes filled in.
+// GetRun returns a run with last_seq and its patch outcomes filled in. A
+// run ctx's viewer may not see (WithViewer) is ErrNotFound.
 func (s *Store) GetRun(ctx context.Context, id string) (*glv1.Run, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	var run *glv1.Run
 	err := s.db.View(func(tx *bolt.Tx) error {
+		b := open(tx)
+		if err := checkVisible(ctx, b, id); err != nil {
+			return err
+		}
 		var err error
-		run, err = loadRun(open(tx), id, true)
+		run, err = loadRun(b, id, true)
 		return err
 	})
 	if err != nil {
@@ -196,6 +217,9 @@ func putRun(b buckets, run *glv1.Run) error {
 		return fmt.Errorf("marshal run: %w", err)
 	}
 	if err := b.runs.Put([]byte(run.GetId()), val); err != nil {
+		return err
+	}
+	if err := grantRunBlobs(b, run.GetId(), run); err != nil {
 		return err
 	}
 	return b.byCreated.Put(createdKey(run.GetCreatedAt().AsTime(), run.GetId()), statusValue(int32(run.GetStatus())))

@@ -123,7 +123,8 @@ func initSchema(tx *bolt.Tx) error {
 	if err != nil {
 		return fmt.Errorf("create root bucket: %w", err)
 	}
-	for _, name := range [][]byte{metaBucket, runsBucket, byCreatedBucket, eventsBucket, patchesBucket, recordingsBucket} {
+	for _, name := range [][]byte{metaBucket, runsBucket, byCreatedBucket, eventsBucket, patchesBucket, recordingsBucket,
+		runOwnersBucket, blobGrantsBucket} {
 		if _, err := root.CreateBucketIfNotExists(name); err != nil {
 			return fmt.Errorf("create bucket %s: %w", name, err)
 		}
@@ -155,6 +156,7 @@ func refuseForeignRoots(tx *bolt.Tx) error {
 // buckets are the top-level buckets of the root, resolved in one transaction.
 type buckets struct {
 	runs, byCreated, events, patches, recordings *bolt.Bucket
+	runOwners, blobGrants                        *bolt.Bucket
 }
 
 // open resolves the top-level buckets; initSchema guarantees they exist.
@@ -166,5 +168,7 @@ func open(tx *bolt.Tx) buckets {
 		events:     root.Bucket(eventsBucket),
 		patches:    root.Bucket(patchesBucket),
 		recordings: root.Bucket(recordingsBucket),
+		runOwners:  root.Bucket(runOwnersBucket),
+		blobGrants: root.Bucket(blobGrantsBucket),
 	}
 }
