@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/capability"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/plan"
 )
@@ -17,7 +18,7 @@ import (
 func TestFixtures(t *testing.T) {
 	// goTest is the default Go test step: go test -json teed into a report file.
 	const goTest = `mkdir -p /tmp/greenlight/reports && rm -f /tmp/greenlight/reports/go-test.rc && { go test -json ./...; echo $? >/tmp/greenlight/reports/go-test.rc; } | tee /tmp/greenlight/reports/go-test.jsonl; exit "$(cat /tmp/greenlight/reports/go-test.rc 2>/dev/null || echo 1)"`
-	const compileall = `python3 -m compileall -q -x '(^|/)(\.venv|\.tox|\.nox|node_modules)/' .`
+	const compileall = `python3 -P -m compileall -q -x '(^|/)(\.venv|\.tox|\.nox|node_modules)/' .`
 	tests := []struct {
 		fixture     string
 		subprojects []string
@@ -138,7 +139,7 @@ func TestFixtures(t *testing.T) {
 		{"c-header-tests", []string{". cpp make []"}, []string{"make-tests: make -C tests"}, "L4"},
 		{"polyglot", []string{"api go go [go test]", "engine rust cargo [cargo test]", "native cpp make []", "py python pip [pytest]", "web node npm [node:test]"},
 			[]string{"api:go-build: go build ./...", "engine:cargo-build: cargo build", "native:make: make",
-				"py:compileall: python3 -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+				"py:compileall: python3 -P -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
 				"api:go-vet: go vet ./...", "api:go-test: " + goTest, "engine:cargo-test: cargo test", "native:make-test: make test",
 				"py:pytest: python3 -m pytest -rA --junitxml=/tmp/greenlight/reports/py_pytest.xml", "web:npm-test: npm test"}, "L4"},
 		{"malformed-package-json", []string{". node npm []"},
@@ -166,7 +167,8 @@ func TestFixtures(t *testing.T) {
 					steps = append(steps, s.Name) // its script: TestGolden, the integration tests
 					continue
 				}
-				steps = append(steps, s.Name+": "+s.Command)
+				// The launcher reads as the `python -m TOOL` it runs.
+				steps = append(steps, s.Name+": "+pylaunch.Readable(s.Command))
 			}
 			if !slices.Equal(steps, tt.steps) {
 				t.Errorf("steps:\n  %s\nwant:\n  %s", strings.Join(steps, "\n  "), strings.Join(tt.steps, "\n  "))
@@ -185,8 +187,8 @@ func TestFixtures(t *testing.T) {
 
 // pipInstall is the pip-install step of a project installed with args.
 func pipInstall(args string) string {
-	return "pip-install: python3 -m venv --system-site-packages .venv && rm -f .venv/greenlight-installed && { { " +
-		".venv/bin/python -m pip install --no-build-isolation " + args + " || .venv/bin/python -m pip install " + args +
+	return "pip-install: python3 -P -m venv --system-site-packages .venv && rm -f .venv/greenlight-installed && { { " +
+		".venv/bin/python -P -m pip install --no-build-isolation " + args + " || .venv/bin/python -P -m pip install " + args +
 		"; }; echo $? >.venv/greenlight-pip.rc; } 2>&1 | tee .venv/greenlight-pip.log && [ \"$(cat .venv/greenlight-pip.rc)\" = 0 ] && touch .venv/greenlight-installed"
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/cisource"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
 )
@@ -38,7 +39,7 @@ func (c *Capabilities) learn(ci cisource.Learned) {
 // maintainersRun finds a learned command that runs the same tool as a
 // discovered one, in the same subproject, over at least the same files.
 func (c *Capabilities) maintainersRun(cmd command.Command, ci cisource.Learned) (cisource.Command, bool) {
-	for _, part := range cisource.Parts(cmd.Command) {
+	for _, part := range cisource.Parts(pylaunch.Readable(cmd.Command)) {
 		inv, ok := cisource.Parse(part)
 		if !ok {
 			continue

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/detect"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/snapshot"
@@ -39,7 +40,9 @@ func extract(t *testing.T, files map[string]string) ([]string, []string, []comma
 	for _, sp := range res.Subprojects {
 		ex := command.Extract(sp)
 		for _, c := range ex.Commands {
-			lines = append(lines, c.Name+"|"+c.Tier.String()+"|"+c.Command)
+			// The launcher's code reads as the `python -m TOOL` it runs
+			// (pylaunch's own tests run it).
+			lines = append(lines, c.Name+"|"+c.Tier.String()+"|"+pylaunch.Readable(c.Command))
 		}
 		all = append(all, ex.Commands...)
 		notes = append(notes, ex.Notes...)
@@ -58,7 +61,7 @@ func TestExtract(t *testing.T) {
 			"pyproject.toml": "[tool.poetry]\nname = \"p\"\n[tool.poetry.dependencies]\npython = \"^3.11\"\nx = \"*\"\n", "poetry.lock": "", "tests/test_a.py": "",
 		}, want: []string{
 			"poetry-install|tier0|poetry install --no-interaction",
-			"compileall|tier0|poetry run python -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"compileall|tier0|poetry run python -P -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
 			"pytest|tier0|poetry run python -m pytest -rA --junitxml=/tmp/greenlight/reports/pytest.xml",
 		}},
 		{name: "uv and pipenv", files: map[string]string{
@@ -66,15 +69,15 @@ func TestExtract(t *testing.T) {
 			"b/Pipfile": "[packages]\nx = \"*\"\n", "b/Pipfile.lock": "{}",
 		}, notes: []string{"a: uv.lock: installed with pip into .venv"}, want: []string{
 			"a:" + pipProject("-e ."), "a:pip-fallback",
-			"a:compileall|tier0|.venv/bin/python -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"a:compileall|tier0|.venv/bin/python -P -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
 			"b:pipenv-install|tier0|pipenv install --dev --deploy",
-			"b:compileall|tier0|pipenv run python -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"b:compileall|tier0|pipenv run python -P -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
 		}},
 		{name: "unittest with a non-package tests dir", files: map[string]string{
 			"setup.py": "", "tox.ini": "[testenv]\ncommands = python -m unittest\n", "tests/test_x.py": "",
 		}, want: []string{
 			pipProject("-e ."), "pip-fallback",
-			"compileall|tier0|.venv/bin/python -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"compileall|tier0|.venv/bin/python -P -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
 			"unittest|tier0|.venv/bin/python -m unittest discover -v -s tests",
 		}},
 		// PEP 735: the test groups' requirements (include-group followed)
@@ -85,7 +88,7 @@ func TestExtract(t *testing.T) {
 			"g/__init__.py": "", "tests/test_g.py": "",
 		}, want: []string{
 			pipProject("'pytest>=8' mypy -e ."), "pip-fallback",
-			"compileall|tier0|.venv/bin/python -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"compileall|tier0|.venv/bin/python -P -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
 			"pytest|tier0|.venv/bin/python -m pytest -rA --junitxml=/tmp/greenlight/reports/pytest.xml",
 			"import-g|tier1|.venv/bin/python -c 'import g'",
 		}},
@@ -96,7 +99,7 @@ func TestExtract(t *testing.T) {
 			"tests/test_s.py": "",
 		}, want: []string{
 			pipProject("-e '.[test]'"), "pip-fallback",
-			"compileall|tier0|.venv/bin/python -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"compileall|tier0|.venv/bin/python -P -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
 			"pytest|tier0|.venv/bin/python -m pytest -rA --junitxml=/tmp/greenlight/reports/pytest.xml",
 		}},
 		{name: "src layout smoke and a bad entry point", files: map[string]string{
@@ -104,7 +107,7 @@ func TestExtract(t *testing.T) {
 			"src/s/__init__.py": "", "src/s/cli.py": "",
 		}, want: []string{
 			pipProject("-e ."), "pip-fallback",
-			"compileall|tier0|.venv/bin/python -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"compileall|tier0|.venv/bin/python -P -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
 			"import-s|tier0|.venv/bin/python -c 'import s'",
 			`cli-ok-help|tier0|.venv/bin/python -c 'import sys; from s.cli import main; sys.argv = ["ok", "--help"]; sys.exit(main())'`,
 		}, notes: []string{`entry point "bad" skipped`, "no Python tests found"}},
@@ -145,7 +148,7 @@ func TestExtract(t *testing.T) {
 		{name: "makefile test is promoted when nothing else tests", files: map[string]string{
 			"pyproject.toml": "[project]\nname = \"m\"\n", "Makefile": "test:\n\t./scripts/test.sh\nlint:\n\truff .\n",
 		}, want: []string{
-			"compileall|tier0|python3 -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"compileall|tier0|python3 -P -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
 			"make-lint|tier1|make lint", "make-test|tier0|make test",
 		}},
 		{name: "bare makefile is tier0", files: map[string]string{"Makefile": "check:\n\t./t.sh\nintegration:\n\t./it.sh\n"},
@@ -192,8 +195,8 @@ func TestExtractedCommandShape(t *testing.T) {
 
 // pipProject is the pip-install line of a project installed with args.
 func pipProject(args string) string {
-	return "pip-install|tier0|python3 -m venv --system-site-packages .venv && rm -f .venv/greenlight-installed && { { " +
-		".venv/bin/python -m pip install --no-build-isolation " + args + " || .venv/bin/python -m pip install " + args +
+	return "pip-install|tier0|python3 -P -m venv --system-site-packages .venv && rm -f .venv/greenlight-installed && { { " +
+		".venv/bin/python -P -m pip install --no-build-isolation " + args + " || .venv/bin/python -P -m pip install " + args +
 		"; }; echo $? >.venv/greenlight-pip.rc; } 2>&1 | tee .venv/greenlight-pip.log && [ \"$(cat .venv/greenlight-pip.rc)\" = 0 ] && touch .venv/greenlight-installed"
 }
 

@@ -1,6 +1,10 @@
 package command
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
+)
 
 // Files pip-install leaves in the venv: its log and exit status, which
 // pip-fallback reads to tell an unreachable package index from a broken
@@ -52,12 +56,12 @@ func (e *extractor) pipInstall(c Command) {
 	if c.Source.File == "" {
 		c.Source.File = e.sp.Markers[0]
 	}
-	pip := ".venv/bin/python -m pip install "
+	pip := pylaunch.Module(".venv/bin/python", "pip") + " install "
 	attempts := pip + strings.Join(args, " ")
 	if info.ProjectFile != "" {
 		attempts = pip + "--no-build-isolation " + strings.Join(args, " ") + " || " + attempts
 	}
-	c.Command = "python3 -m venv --system-site-packages .venv && rm -f " + pipDone + " && { { " + attempts + "; }; echo $? >" + pipRC + "; } 2>&1 | tee " + pipLog +
+	c.Command = pylaunch.Module("python3", "venv") + " --system-site-packages .venv && rm -f " + pipDone + " && { { " + attempts + "; }; echo $? >" + pipRC + "; } 2>&1 | tee " + pipLog +
 		` && [ "$(cat ` + pipRC + `)" = 0 ] && touch ` + pipDone
 	e.add(c)
 	last := &e.out.Commands[len(e.out.Commands)-1]
@@ -118,7 +122,7 @@ func (e *extractor) pipFallback(args []string) string {
 		if info.SrcLayout {
 			where += " with PYTHONPATH=src"
 		}
-		s += "if .venv/bin/python -m pip install -q --no-deps --no-build-isolation -e . >" + pipLog + ".project 2>&1; then " +
+		s += "if " + pylaunch.Module(".venv/bin/python", "pip") + " install -q --no-deps --no-build-isolation -e . >" + pipLog + ".project 2>&1; then " +
 			say("installed the project without its dependencies (none could be fetched)") + "; else grep -E '(Error|Exception): ' " + pipLog + ".project | tail -n 1; " +
 			say("project not installed (build backend "+backend+" unavailable offline, or the image's version rejects the project's metadata): tests run "+where) + "; fi; "
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/detect"
 )
 
@@ -40,10 +41,10 @@ func (e *extractor) python() {
 	marker := e.sp.Markers[0]
 	def := Source{File: marker, Origin: OriginDefault}
 	e.add(Command{Name: "compileall", Phase: PhaseBuild, Env: clone(py.env), Source: def,
-		Command: py.python + ` -m compileall -q -x '(^|/)(\.venv|\.tox|\.nox|node_modules)/' .`})
+		Command: pylaunch.Module(py.python, "compileall") + ` -q -x '(^|/)(\.venv|\.tox|\.nox|node_modules)/' .`})
 	if info.Invalid {
 		e.add(Command{Name: "pyproject-toml", Phase: PhaseBuild, Source: Source{File: e.file("pyproject.toml"), Origin: OriginDefault},
-			Command: `python3 -c 'import tomllib; tomllib.load(open("pyproject.toml", "rb"))'`})
+			Command: `python3 -P -c 'import tomllib; tomllib.load(open("pyproject.toml", "rb"))'`})
 	}
 	e.pythonLint(py)
 	e.pythonTests(py)
@@ -99,14 +100,14 @@ func (e *extractor) pythonInstall(py pyEnv) {
 func (e *extractor) pythonLint(py pyEnv) {
 	tools := e.sp.Python.Tools
 	if loc, ok := tools["ruff"]; ok {
-		e.add(Command{Name: "ruff", Phase: PhaseLint, Env: clone(py.env), Command: py.python + " -m ruff check .", Source: located(loc)})
+		e.add(pyTool(Command{Name: "ruff", Phase: PhaseLint, Env: clone(py.env), Source: located(loc)}, py.python, "ruff", "check ."))
 	}
 	if loc, ok := tools["mypy"]; ok {
-		cmd := py.python + " -m mypy"
+		args := ""
 		if !e.sp.Python.MypyFiles {
-			cmd += " ."
+			args = "."
 		}
-		e.add(Command{Name: "mypy", Phase: PhaseTypecheck, Env: clone(py.env), Command: cmd, Source: located(loc)})
+		e.add(pyTool(Command{Name: "mypy", Phase: PhaseTypecheck, Env: clone(py.env), Source: located(loc)}, py.python, "mypy", args))
 	}
 }
 
@@ -125,21 +126,42 @@ func (e *extractor) pythonTests(py pyEnv) {
 	if loc, ok := info.Tools["pytest"]; ok {
 		src = located(loc)
 	}
-	env := checkoutEnv(py.env, info.SrcLayout)
+	var paths []string
+	if info.SrcLayout {
+		paths = []string{"src"}
+	}
 	switch e.sp.TestFrameworks[0] {
 	case "unittest":
-		cmd := py.python + " -m unittest discover -v"
+		args := "discover -v"
 		if info.TestsDir != "" && !info.TestsDirIsPackage {
-			cmd += " -s " + info.TestsDir
+			args += " -s " + info.TestsDir
 		}
-		e.add(Command{Name: "unittest", Phase: PhaseTest, Env: env, Command: cmd, Source: src})
+		e.add(pyTool(Command{Name: "unittest", Phase: PhaseTest, Env: clone(py.env), Source: src}, py.python, "unittest", args, paths...))
 	default:
-		e.add(Command{Name: "pytest", Phase: PhaseTest, Env: env, Source: src})
+		e.add(Command{Name: "pytest", Phase: PhaseTest, Env: clone(py.env), Source: src})
 		c := &e.out.Commands[len(e.out.Commands)-1]
 		report := ReportDir + "/" + fileName(c.Name) + ".xml"
-		c.Command = py.python + " -m pytest -rA --junitxml=" + report
+		*c = pyTool(*c, py.python, "pytest", "-rA --junitxml="+report, paths...)
 		c.ReportFiles = []string{report}
 	}
+}
+
+// pyTool sets c to run the Python tool through pylaunch's launcher (the
+// workspace cannot replace the tool, nor add pytest plugins), with args;
+// paths are the PYTHONPATH entries the tool's run needs (src in a src
+// layout), handed to the launcher instead of the interpreter's
+// environment. The display is the `python -m tool args` a person types.
+func pyTool(c Command, python, tool, args string, paths ...string) Command {
+	c.Command = pylaunch.Tool(python, tool, paths...)
+	c.Display = python + " -m " + tool
+	if args != "" {
+		c.Command += " " + args
+		c.Display += " " + args
+	}
+	if len(paths) > 0 {
+		c.Display = "PYTHONPATH=" + strings.Join(paths, ":") + " " + c.Display
+	}
+	return c
 }
 
 var dottedIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)

@@ -183,7 +183,9 @@ func (p *planner) resolve(s Selection) (command.Command, error) {
 		if s.Name != "" && c.Name != s.Name {
 			continue
 		}
-		if s.Command != "" && squash(c.Command) != squash(s.Command) {
+		// The display matches too: it is the command a model was shown
+		// (`python3 -m pytest` for the launcher that runs pytest).
+		if s.Command != "" && squash(c.Command) != squash(s.Command) && (c.Display == "" || squash(c.Display) != squash(s.Command)) {
 			continue
 		}
 		if wd != "" && path.Clean(c.Workdir) != wd {
