@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/report"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
@@ -141,6 +142,13 @@ func rerunStep(step *glv1.Step, cmd string) *glv1.Step {
 	rs := proto.Clone(step).(*glv1.Step)
 	rs.Name = rs.GetName()[:min(len(rs.GetName()), maxStepName-len(rerunSuffix))] + rerunSuffix
 	rs.Command = cmd
+	// The display of the whole step's command does not describe the
+	// narrowed one: show the narrowed command, the launcher read as the
+	// `python -m TOOL` it runs.
+	rs.DisplayCommand = ""
+	if d := pylaunch.Readable(cmd); d != cmd {
+		rs.DisplayCommand = d
+	}
 	// The narrowed command writes no machine-readable report: its log
 	// (pytest -rA, go test -json, ...) is what gets parsed.
 	rs.ReportFiles = nil

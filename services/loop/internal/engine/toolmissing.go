@@ -10,6 +10,7 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/image"
+	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
 )
 
 // shellExitNotFound is the exit status /bin/sh gives a command it cannot find.
@@ -20,6 +21,10 @@ var envAssign = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
 
 // stepProgram returns the program a step's command runs first and, for
 // "python -m MODULE", the module (which is then the step's real tool).
+//
+// The interpreter's flags before -m (-P, -I, -B, ...) are skipped, and
+// greenlight's launcher (pylaunch), which runs the tool it names as
+// `python -m` would, counts as `python -m TOOL`.
 func stepProgram(command string) (program, module string) {
 	words := strings.Fields(command)
 	for len(words) > 0 && envAssign.MatchString(words[0]) {
@@ -29,11 +34,34 @@ func stepProgram(command string) (program, module string) {
 		return "", ""
 	}
 	program = words[0]
-	if isPython(path.Base(program)) && len(words) > 2 && words[1] == "-m" {
-		module = words[2]
+	if !isPython(path.Base(program)) {
+		return program, ""
+	}
+	if f, ok := pylaunch.Find(command); ok && f.Python == program && onlyAssignments(command[:f.Start]) {
+		return program, f.Tool
+	}
+	rest := words[1:]
+	for len(rest) > 0 && interpreterFlag.MatchString(rest[0]) {
+		rest = rest[1:]
+	}
+	if len(rest) > 1 && rest[0] == "-m" {
+		module = rest[1]
 	}
 	return program, module
 }
+
+// onlyAssignments reports whether s holds nothing but NAME=value words.
+func onlyAssignments(s string) bool {
+	for _, w := range strings.Fields(s) {
+		if !envAssign.MatchString(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// interpreterFlag is a Python option that takes no value (-P, -I, -u, -BP).
+var interpreterFlag = regexp.MustCompile(`^-[bBdEhiIOPqsSuvx]+$`)
 
 var pythonName = regexp.MustCompile(`^python[0-9.]*$`)
 

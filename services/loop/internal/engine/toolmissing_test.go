@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
 )
 
 func TestMissingTool(t *testing.T) {
@@ -19,6 +20,12 @@ func TestMissingTool(t *testing.T) {
 		{"after env assignments", "CI=1 GOFLAGS=-mod=mod golangci-lint run", "/bin/sh: 1: golangci-lint: not found\n", 127, failed, "golangci-lint"},
 		{"venv python module", ".venv/bin/python -m mypy .", ".venv/bin/python: No module named mypy\n", 1, failed, "mypy"},
 		{"versioned python module", "python3.12 -m flake8", "/usr/bin/python3.12: No module named flake8\n", 1, failed, "flake8"},
+		{"-P before -m", ".venv/bin/python -P -m pip install .", ".venv/bin/python: No module named pip\n", 1, failed, "pip"},
+		// greenlight's launcher says what `python -m` says.
+		{"launcher", pylaunch.Tool(".venv/bin/python", "mypy") + " .", "/workspace/.venv/bin/python: No module named mypy\n", 1, failed, "mypy"},
+		{"launcher after env", "CI=1 " + pylaunch.Tool("python3", "ruff") + " check .", "/usr/bin/python3: No module named ruff\n", 1, failed, "ruff"},
+		{"launcher, another module", pylaunch.Tool("python3", "pytest") + " -rA", "/usr/bin/python3: No module named pytest_cov\n", 1, failed, ""},
+		{"launcher later in the command", "true && " + pylaunch.Tool("python3", "mypy"), "/usr/bin/python3: No module named mypy\n", 1, failed, ""},
 		{"another program missing", "ruff check . && flake8", "/bin/sh: 1: flake8: not found\n", 127, failed, ""},
 		{"inside a script", "./lint.sh", "./lint.sh: 4: ruff: not found\n", 127, failed, ""},
 		{"a test importing a missing module", "python3 -m pytest", "E   ModuleNotFoundError: No module named 'requests'\n", 1, failed, ""},

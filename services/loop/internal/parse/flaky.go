@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
 )
 
 // MarkFlaky marks the failing tests of orig that passed when only the
@@ -136,11 +138,15 @@ func goRerun(command string, failing []Test) string {
 // `FOO=1 python3 -m pytest`), so the re-run uses the same interpreter and
 // environment; the step's own arguments (a JUnit report path, a test
 // directory) are dropped for the selection.
+//
+// A step that ran the tool through greenlight's launcher (pylaunch) keeps
+// it; one whose runner cannot be found gets the launcher too, so the
+// narrowed run cannot be replaced from the workspace either.
 func pytestRunner(command string) string {
 	if r, ok := moduleRunner(command, "pytest"); ok {
 		return r
 	}
-	return "python3 -m pytest"
+	return pylaunch.Tool("python3", "pytest")
 }
 
 // unittestRunner keeps how the step invoked unittest, as pytestRunner.
@@ -148,7 +154,7 @@ func unittestRunner(command string) string {
 	if r, ok := moduleRunner(command, "unittest"); ok {
 		return r
 	}
-	return "python3 -m unittest"
+	return pylaunch.Tool("python3", "unittest")
 }
 
 // reRunner finds a Python tool in a shell command: `PYTHON -m MODULE` or
@@ -162,6 +168,9 @@ var reRunner = map[string]*regexp.Regexp{
 // and including the module's name: everything after the last shell
 // separator (;, &&, ||, |) before it.
 func moduleRunner(command, module string) (string, bool) {
+	if f, ok := pylaunch.Find(command); ok && f.Tool == module {
+		return strings.TrimSpace(command[simpleStart(command, f.Start):f.End]), true
+	}
 	loc := reRunner[module].FindStringIndex(command)
 	if loc == nil {
 		return "", false
@@ -170,13 +179,19 @@ func moduleRunner(command, module string) (string, bool) {
 	if end > 0 && (command[end-1] == ' ' || command[end-1] == '\t') {
 		end--
 	}
+	return strings.TrimSpace(command[simpleStart(command, loc[0]):end]), true
+}
+
+// simpleStart is where the simple command holding offset at begins: after
+// the last shell separator before it.
+func simpleStart(command string, at int) int {
 	start := 0
 	for _, sep := range []string{";", "&&", "||", "|"} {
-		if i := strings.LastIndex(command[:loc[0]], sep); i >= 0 && i+len(sep) > start {
+		if i := strings.LastIndex(command[:at], sep); i >= 0 && i+len(sep) > start {
 			start = i + len(sep)
 		}
 	}
-	return strings.TrimSpace(command[start:end]), true
+	return start
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -3,6 +3,8 @@ package parse
 import (
 	"strings"
 	"testing"
+
+	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
 )
 
 func TestMarkFlakyRealRerun(t *testing.T) {
@@ -88,7 +90,10 @@ func TestRerunRunnerKeepsTheInterpreter(t *testing.T) {
 		{"uv run pytest -q", "uv run pytest"},
 		{"cd sub && .venv/bin/pytest -q", ".venv/bin/pytest"},
 		{"FOO=1 python3.11 -m pytest -rA", "FOO=1 python3.11 -m pytest"},
-		{"./check.sh", "python3 -m pytest"},
+		{"./check.sh", pylaunch.Tool("python3", "pytest")},
+		// greenlight's launcher, with the src layout's path.
+		{pylaunch.Tool(".venv/bin/python", "pytest", "src") + " -rA --junitxml=/tmp/r.xml", pylaunch.Tool(".venv/bin/python", "pytest", "src")},
+		{"cd sub && " + pylaunch.Tool("poetry run python", "pytest") + " -rA", pylaunch.Tool("poetry run python", "pytest")},
 	} {
 		if got := pytestRunner(tc.command); got != tc.want {
 			t.Errorf("pytestRunner(%q) = %q, want %q", tc.command, got, tc.want)
@@ -98,7 +103,8 @@ func TestRerunRunnerKeepsTheInterpreter(t *testing.T) {
 		{".venv/bin/python -m unittest discover -v", ".venv/bin/python -m unittest"},
 		{"python -m unittest -v", "python -m unittest"},
 		{"python3 -m unittest", "python3 -m unittest"},
-		{"make test", "python3 -m unittest"},
+		{"make test", pylaunch.Tool("python3", "unittest")},
+		{pylaunch.Tool(".venv/bin/python", "unittest") + " discover -v -s tests", pylaunch.Tool(".venv/bin/python", "unittest")},
 	} {
 		if got := unittestRunner(tc.command); got != tc.want {
 			t.Errorf("unittestRunner(%q) = %q, want %q", tc.command, got, tc.want)
