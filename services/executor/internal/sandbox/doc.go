@@ -6,6 +6,7 @@
 // small Runtime interface (implemented by internal/docker), blobs through the
 // Blobs interface, and callers receive plain Go events. The rules that make
 // the sandbox safe (hardening, network policy, limits, timeouts, output caps,
-// cleanup) all live here, so they can be read in one place and tested with a
-// fake runtime as well as a real engine.
+// cleanup) all live here, so they can be read in one place. Their tests run
+// against a real Docker engine; only the runner's protocol handshake is also
+// checked against a stub Runtime.
 package sandbox
