@@ -24,6 +24,7 @@ type env struct {
 	svc   *loopsvc.Service
 	runs  glv1.RunServiceClient
 	blobs *blob.Client
+	conn  grpc.ClientConnInterface
 	disc  *enginetest.Discovery
 	exec  *enginetest.Executor
 }
@@ -60,6 +61,7 @@ func newEnvConfig(t *testing.T, mod func(*loopsvc.Config), steps ...*glv1.Step) 
 	t.Cleanup(func() { _ = svc.Close() })
 	e.runs = glv1.NewRunServiceClient(conn)
 	e.blobs = blob.NewClient(conn)
+	e.conn = conn
 	return e
 }
 

@@ -182,11 +182,14 @@ func (s *Service) Blobs() *blob.Store { return s.blobs }
 // can call it in-process.
 func (s *Service) RunServer() glv1.RunServiceServer { return s.run }
 
-// Register adds the loop's gRPC services (RunService, BlobService) to r.
+// Register adds the loop's gRPC services (RunService, BlobService) to r,
+// each call served for the caller the gateway names (see tenancy.go).
 func (s *Service) Register(r grpc.ServiceRegistrar) {
-	glv1.RegisterRunServiceServer(r, s.run)
+	visible := visibleTo(s.runs)
+	r.RegisterService(tenantService(&glv1.RunService_ServiceDesc, visible), s.run)
 	glv1.RegisterBlobServiceServer(r, blob.NewServer(s.blobs, s.log.Named("blob"),
-		blob.WithMaxInFlightBytes(capOrOff(s.cfg.UploadInFlightBytes))))
+		blob.WithMaxInFlightBytes(capOrOff(s.cfg.UploadInFlightBytes)),
+		blob.WithAccess(blobAccess{runs: s.runs, visible: visible})))
 }
 
 // Close cancels runs still in progress (they finish CANCELED), stops the

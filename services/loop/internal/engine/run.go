@@ -28,7 +28,7 @@ type run struct {
 func (e *Engine) create(ctx context.Context, rec *glv1.Run) (*run, error) {
 	rec.Status = glv1.RunStatus_RUN_STATUS_PENDING
 	rec.CreatedAt = timestamppb.New(e.now())
-	if err := e.d.Store.CreateRun(ctx, rec); err != nil {
+	if err := e.d.Store.CreateOwnedRun(ctx, rec, e.ownerOf(ctx)); err != nil {
 		return nil, fmt.Errorf("create run: %w", err)
 	}
 	r := &run{e: e, id: rec.GetId(), kind: rec.GetKind(), log: e.log.With(zap.String("run_id", rec.GetId())), created: rec.GetCreatedAt().AsTime(),
