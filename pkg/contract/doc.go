@@ -12,7 +12,8 @@
 // (empty lists as [], absent objects as null), numbers are JSON numbers
 // (durations in milliseconds, sizes in bytes) and times are RFC 3339 UTC
 // strings or null. docs/contract.schema.json is generated from these types
-// (make contract-schema) and checked by a test.
+// by this package's tests (go test ./contract -update in pkg/ rewrites it)
+// and checked by TestSchemaIsCurrent.
 package contract
 
 // SchemaVersion names this shape; it changes only on an incompatible change.
