@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/greenlight-dev/greenlight/pkg/config"
@@ -39,11 +38,22 @@ type Config struct {
 	GRPCAddr string
 
 	// Token is the bearer token clients must present; empty means none,
-	// which is allowed only when every listener is on loopback.
+	// which is allowed only when every listener is on loopback. Each
+	// token is its own tenant: runs belong to the token that started them
+	// and nobody else (operators aside) sees them.
 	Token string
-	// TokenFile holds the token (surrounding whitespace ignored); it wins
-	// over Token.
+	// TokenFile holds the tenant tokens, one per line (surrounding
+	// whitespace ignored, blank lines and # comments skipped); it wins
+	// over Token. Validate sets Token to its first.
 	TokenFile string
+	// OperatorToken is a bearer token that sees every tenant's runs,
+	// events, reports and blobs; OperatorTokenFile holds one or more (as
+	// TokenFile) and wins over it.
+	OperatorToken     string
+	OperatorTokenFile string
+
+	// tenants and operators are every configured token, set by Validate.
+	tenants, operators []string
 
 	// MaxUploadBytes caps the bytes of one BlobService.Write stream.
 	MaxUploadBytes int
@@ -84,7 +94,9 @@ func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.Addr(&c.LoopAddr, "loop-addr", "loop service address `host:port`")
 	fs.String(&c.HTTPAddr, "http-addr", "HTTP listen address for report pages `host:port` (empty: no HTTP)")
 	fs.String(&c.Token, "token", "bearer `token` clients must send; required unless every listener is on loopback")
-	fs.String(&c.TokenFile, "token-file", "`file` holding the bearer token (wins over --token)")
+	fs.String(&c.TokenFile, "token-file", "`file` holding the bearer token, or several, one per line, each its own tenant (wins over --token)")
+	fs.String(&c.OperatorToken, "operator-token", "bearer `token` that sees every tenant's runs and blobs")
+	fs.String(&c.OperatorTokenFile, "operator-token-file", "`file` holding the operator token(s), one per line (wins over --operator-token)")
 	fs.Bytes(&c.MaxUploadBytes, "max-upload-bytes", "largest BlobService.Write upload, a `size` such as 1GiB")
 	fs.Int(&c.RateLimit, "rate-limit", "requests per second per client IP (0: unlimited)")
 	fs.Int(&c.RateBurst, "rate-burst", "burst of requests per client IP")
@@ -94,8 +106,8 @@ func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	c.addrFlag = fs.Std().Lookup("addr")
 }
 
-// Validate checks the settings, loads TokenFile into Token and refuses a
-// listener off loopback without a token (auth.ErrTokenRequired).
+// Validate checks the settings, loads the token files and refuses a
+// listener off loopback without any token (auth.ErrTokenRequired).
 func (c *Config) Validate() error {
 	if c.addrFlag != nil {
 		c.GRPCAddr = c.addrFlag.Value.String()
@@ -105,17 +117,18 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("%w: http-addr: %w", ErrConfig, err)
 		}
 	}
-	if c.TokenFile != "" {
-		b, err := os.ReadFile(c.TokenFile)
-		if err != nil {
-			return fmt.Errorf("%w: token-file: %w", ErrConfig, err)
-		}
-		if c.Token = strings.TrimSpace(string(b)); c.Token == "" {
-			return fmt.Errorf("%w: token-file %s is empty", ErrConfig, c.TokenFile)
-		}
+	var err error
+	if c.tenants, err = tokens("token-file", c.TokenFile, c.Token); err != nil {
+		return err
 	}
-	if _, err := auth.New(c.Token); err != nil {
-		return fmt.Errorf("%w: token: %w", ErrConfig, err)
+	if c.operators, err = tokens("operator-token-file", c.OperatorTokenFile, c.OperatorToken); err != nil {
+		return err
+	}
+	if len(c.tenants) > 0 {
+		c.Token = c.tenants[0]
+	}
+	if _, err := c.keys(); err != nil {
+		return err
 	}
 	switch {
 	case c.MaxUploadBytes <= 0:
@@ -125,7 +138,7 @@ func (c *Config) Validate() error {
 	case c.WatchWindow <= 0 || c.WatchWindowBytes <= 0 || c.WatchStallTimeout <= 0:
 		return fmt.Errorf("%w: watch-window, watch-window-bytes and watch-stall-timeout must be positive", ErrConfig)
 	}
-	if err := auth.RequireForExposure(c.Token != "",
+	if err := auth.RequireForExposure(len(c.tenants)+len(c.operators) > 0,
 		auth.Listener{Flag: "addr", Addr: c.GRPCAddr}, auth.Listener{Flag: "http-addr", Addr: c.HTTPAddr}); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
@@ -135,4 +148,40 @@ func (c *Config) Validate() error {
 // fanoutOptions is the fan-out's part of the configuration.
 func (c *Config) fanoutOptions() fanout.Options {
 	return fanout.Options{Window: c.WatchWindow, WindowBytes: int64(c.WatchWindowBytes), StallTimeout: c.WatchStallTimeout}
+}
+
+// tokens returns the tokens of file (one per line), else value's.
+func tokens(flag, file, value string) ([]string, error) {
+	if file == "" {
+		if value == "" {
+			return nil, nil
+		}
+		return []string{value}, nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, flag, err)
+	}
+	toks := auth.ParseTokenFile(string(b))
+	if len(toks) == 0 {
+		return nil, fmt.Errorf("%w: %s %s is empty", ErrConfig, flag, file)
+	}
+	return toks, nil
+}
+
+// keys are the configured tokens. Before Validate (an embedding program
+// that filled Token and OperatorToken itself) those two are used.
+func (c *Config) keys() (*auth.Keys, error) {
+	tenants, operators := c.tenants, c.operators
+	if tenants == nil && c.Token != "" {
+		tenants = []string{c.Token}
+	}
+	if operators == nil && c.OperatorToken != "" {
+		operators = []string{c.OperatorToken}
+	}
+	k, err := auth.NewKeys(tenants, operators)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	return k, nil
 }

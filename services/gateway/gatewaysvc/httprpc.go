@@ -1,6 +1,7 @@
 package gatewaysvc
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -91,6 +92,25 @@ func (c jsonCodec) Unmarshal(data []byte, msg proto.Message) error {
 			"the request is not a valid %s message in JSON: %w", msg.ProtoReflect().Descriptor().FullName(), err))
 	}
 	return nil
+}
+
+// unauthenticatedRPC answers an HTTP/JSON call refused for its token in
+// the call's own protocol (a Connect error body with HTTP 401, a Connect
+// end-of-stream frame, gRPC or gRPC-Web trailers with Unauthenticated),
+// before its body is read; anything else gets a bare 401.
+func unauthenticatedRPC() func(http.ResponseWriter, *http.Request) {
+	ew := connect.NewErrorWriter()
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="greenlight"`)
+		w.Header().Set("Cache-Control", "no-store")
+		if !ew.IsSupported(r) {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = w.Write([]byte("unauthorized\n"))
+			return
+		}
+		_ = ew.Write(w, r, connect.NewError(connect.CodeUnauthenticated, errors.New("unauthenticated")))
+	}
 }
 
 // routeRPC sends the public services' paths to rpc and everything else to

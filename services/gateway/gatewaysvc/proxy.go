@@ -8,7 +8,6 @@ import (
 	"google.golang.org/grpc"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
-	"github.com/greenlight-dev/greenlight/services/gateway/internal/fanout"
 )
 
 // runProxy forwards RunService to the loop. Every handler calls upstream
@@ -17,8 +16,8 @@ import (
 // WatchRun goes through the fan-out hub.
 type runProxy struct {
 	glv1.UnimplementedRunServiceServer
-	up  glv1.RunServiceClient
-	hub *fanout.Hub
+	up    glv1.RunServiceClient
+	watch ownedWatch
 }
 
 var _ glv1.RunServiceServer = (*runProxy)(nil)
@@ -67,9 +66,10 @@ func forwardRequests(down grpc.BidiStreamingServer[glv1.FixRequest, glv1.FixResp
 	}
 }
 
-// WatchRun attaches the caller to the run's shared upstream stream.
+// WatchRun attaches the caller to the run's shared upstream stream, once
+// the loop showed the caller the run.
 func (p *runProxy) WatchRun(req *glv1.WatchRunRequest, down grpc.ServerStreamingServer[glv1.WatchRunResponse]) error {
-	return p.hub.Watch(down.Context(), req.GetRunId(), req.GetAfterSeq(), func(ev *glv1.RunEvent) error {
+	return p.watch.Watch(down.Context(), req.GetRunId(), req.GetAfterSeq(), func(ev *glv1.RunEvent) error {
 		return down.Send(&glv1.WatchRunResponse{Event: ev})
 	})
 }

@@ -94,18 +94,20 @@ func New(ctx context.Context, cfg Config, log *zap.Logger, opts ...Option) (*Ser
 		}
 		s.conn, up = conn, conn
 	}
-	tok, err := auth.New(cfg.Token)
+	keys, err := cfg.keys()
 	if err != nil {
 		_ = s.Close()
-		return nil, fmt.Errorf("%w: token: %w", ErrConfig, err)
+		return nil, err
 	}
-	stamped := ownerConn{ClientConnInterface: up, owner: tok.Identity()}
+	stamped := callerConn{ClientConnInterface: up}
 	runs := glv1.NewRunServiceClient(stamped)
 	blobs := glv1.NewBlobServiceClient(stamped)
-	s.hub = fanout.NewHub(ctx, runs, log.Named("fanout"), cfg.fanoutOptions())
-	s.run = &runProxy{up: runs, hub: s.hub}
+	s.hub = fanout.NewHub(ctx, glv1.NewRunServiceClient(callerConn{ClientConnInterface: up, fixed: &fanoutIdentity}),
+		log.Named("fanout"), cfg.fanoutOptions())
+	watch := ownedWatch{runs: runs, hub: s.hub}
+	s.run = &runProxy{up: runs, watch: watch}
 	s.blob = &blobProxy{up: blobs, maxUpload: int64(cfg.MaxUploadBytes)}
-	h, err := s.httpHandler(runs, blobs)
+	h, err := s.httpHandler(keys, runs, blobs, watch)
 	if err != nil {
 		_ = s.Close()
 		return nil, err
@@ -119,20 +121,17 @@ func New(ctx context.Context, cfg Config, log *zap.Logger, opts ...Option) (*Ser
 }
 
 // httpHandler is, behind the rate limit, the report pages behind the
-// token and the public services as HTTP/JSON (whose calls the gRPC
-// server's interceptors check, token included).
-func (s *Service) httpHandler(runs glv1.RunServiceClient, blobs glv1.BlobServiceClient) (http.Handler, error) {
-	tok, err := auth.New(s.cfg.Token)
-	if err != nil {
-		return nil, fmt.Errorf("%w: token: %w", ErrConfig, err)
-	}
-	pages := web.New(web.Deps{Runs: runs, Blobs: blobs, Watch: s.hub, Log: s.log.Named("http"), Upstream: upstreamContextHTTP})
+// tokens (each request seeing what its token's identity may see) and the
+// public services as HTTP/JSON, whose bearer token is checked before the
+// body is read (and again by the gRPC server's gates).
+func (s *Service) httpHandler(keys *auth.Keys, runs glv1.RunServiceClient, blobs glv1.BlobServiceClient, watch web.Watcher) (http.Handler, error) {
+	pages := web.New(web.Deps{Runs: runs, Blobs: blobs, Watch: watch, Log: s.log.Named("http"), Upstream: upstreamContextHTTP})
 	rpc, err := newRPCHandler(&s.grpc)
 	if err != nil {
 		return nil, err
 	}
 	lim := limit.New(float64(s.cfg.RateLimit), s.cfg.RateBurst)
-	return lim.Middleware(routeRPC(rpc, tok.Middleware(pages, web.HealthPath)), web.HealthPath), nil
+	return lim.Middleware(routeRPC(keys.RequireBearer(rpc, unauthenticatedRPC()), keys.Middleware(pages, web.HealthPath)), web.HealthPath), nil
 }
 
 // startHTTP listens (unless HTTP is off) and serves in the background.
@@ -162,7 +161,7 @@ func (s *Service) startHTTP(ctx context.Context, lis net.Listener) error {
 			s.log.Error("http server failed", zap.Error(err))
 		}
 	}()
-	s.log.Info("http serving", zap.String("addr", s.httpAddr), zap.Bool("token_required", s.cfg.Token != ""))
+	s.log.Info("http serving", zap.String("addr", s.httpAddr), zap.Bool("token_required", s.cfg.Token != "" || s.cfg.OperatorToken != ""))
 	return nil
 }
 

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -20,6 +22,8 @@ func (a *app) serveCmd() *cobra.Command {
 	var profileSpecs []string
 	var listen string
 	serviceToken := a.env.Getenv("GREENLIGHT_SERVICE_TOKEN")
+	operatorToken := a.env.Getenv("GREENLIGHT_OPERATOR_TOKEN")
+	var operatorTokenFile string
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run all four services (gateway, loop, discovery, executor) in this process",
@@ -35,7 +39,11 @@ shuts it down gracefully: health turns NOT_SERVING, in-flight calls get
 executor removes its containers.
 
 The gateway requires --token (env GREENLIGHT_TOKEN) from its clients when
-given; without one it refuses to listen on anything but loopback.
+given; without one it refuses to listen on anything but loopback. Runs
+belong to the token that started them: another token sees none of them
+(NotFound). --operator-token (env GREENLIGHT_OPERATOR_TOKEN) or
+--operator-token-file is a second token that sees every token's runs,
+reports and blobs.
 
 Fix requests may use the client and replay providers; command and openai
 providers run only as profiles configured here with --provider-profile
@@ -80,11 +88,20 @@ process can drive the executor. To grpcurl them, set one and pass
 			if err := server.ValidateServiceToken(serviceToken); err != nil {
 				return usagef("--service-token: %v", err)
 			}
+			if operatorTokenFile != "" {
+				b, err := os.ReadFile(operatorTokenFile)
+				if err != nil {
+					return usagef("--operator-token-file: %v", err)
+				}
+				if operatorToken = strings.TrimSpace(string(b)); operatorToken == "" {
+					return usagef("--operator-token-file: %s is empty", operatorTokenFile)
+				}
+			}
 			defer func() { _ = log.Sync() }()
 			ctx := cmd.Context()
 			st, err := stack.Start(ctx, stack.Options{
 				Home: a.dataDir(), Listen: true, Addrs: addrs, Gateway: true, PoolSize: pool,
-				ShutdownGrace: grace, Log: log, Token: a.token, ProviderProfiles: profiles, ServiceToken: serviceToken, CABundle: ca,
+				ShutdownGrace: grace, Log: log, Token: a.token, OperatorToken: operatorToken, ProviderProfiles: profiles, ServiceToken: serviceToken, CABundle: ca,
 				Images: images, Command: "serve",
 			})
 			if err != nil {
@@ -115,6 +132,8 @@ process can drive the executor. To grpcurl them, set one and pass
 	fl.StringVar(&addrs.Executor, "executor-addr", addrs.Executor, "executor gRPC address")
 	fl.IntVar(&pool, "pool-size", 2, "warm sandbox containers kept per image")
 	fl.StringVar(&serviceToken, "service-token", serviceToken, "secret loop, discovery and executor require from their callers (env GREENLIGHT_SERVICE_TOKEN; default: random per process)")
+	fl.StringVar(&operatorToken, "operator-token", operatorToken, "bearer token that sees every token's runs and blobs (env GREENLIGHT_OPERATOR_TOKEN)")
+	fl.StringVar(&operatorTokenFile, "operator-token-file", "", "file holding the operator token (wins over --operator-token)")
 	fl.DurationVar(&grace, "shutdown-grace", 10*time.Second, "how long in-flight calls may run after a shutdown signal")
 	fl.StringArrayVar(&profileSpecs, "provider-profile", nil, "a command or openai patch provider Fix requests may select by name (repeatable; see above)")
 	return cmd

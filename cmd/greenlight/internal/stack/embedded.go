@@ -36,6 +36,9 @@ type Options struct {
 	// Token is the bearer token the gateway requires ("" for none, which
 	// the gateway allows on loopback only).
 	Token string
+	// OperatorToken is a second gateway token that sees every token's
+	// runs and blobs ("" for none).
+	OperatorToken string
 	// ServiceToken is the shared secret discovery, executor and loop
 	// require from each other (and from the gateway) when listening on TCP.
 	// Empty: a fresh random one, since nothing outside this process needs
@@ -215,7 +218,7 @@ func (st *Stack) startGateway(ctx context.Context) error {
 	}
 	cfg := gatewaysvc.DefaultConfig()
 	cfg.LoopAddr, cfg.GRPCAddr, cfg.HTTPAddr = st.loopLn.addr(), ln.addr(), httpLn.Addr().String()
-	cfg.Token = st.opts.Token
+	cfg.Token, cfg.OperatorToken = st.opts.Token, st.opts.OperatorToken
 	srvOpts, err := gatewaysvc.ServerOptions(cfg)
 	if err != nil {
 		_ = httpLn.Close()

@@ -4,10 +4,11 @@ import (
 	"context"
 	"strings"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+
+	"github.com/greenlight-dev/greenlight/pkg/server"
 )
 
 // errUnauthenticated is the one answer every refused RPC gets: no hint
@@ -22,33 +23,28 @@ const healthPrefix = "/grpc.health.v1.Health/"
 // exempt reports whether method may be called without a token.
 func exempt(method string) bool { return strings.HasPrefix(method, healthPrefix) }
 
-// authorized checks the "authorization" metadata of an incoming RPC. Only
-// the first value counts; several values are refused as ambiguous.
-func (t *Token) authorized(ctx context.Context) bool {
-	if !t.Enabled() {
-		return true
-	}
-	vals := metadata.ValueFromIncomingContext(ctx, "authorization")
-	return len(vals) == 1 && t.CheckBearer(vals[0])
-}
-
-// UnaryInterceptor refuses unary RPCs without the token.
-func (t *Token) UnaryInterceptor() grpc.UnaryServerInterceptor {
-	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		if !exempt(info.FullMethod) && !t.authorized(ctx) {
+// Gate checks the "authorization" metadata of an incoming RPC (health
+// excepted, reflection included) when its headers arrive, before a byte
+// of its request is read or decoded, and attaches the caller's Identity to
+// the call's context. Only one value is accepted; several are refused as
+// ambiguous.
+func (k *Keys) Gate() server.Gate {
+	return func(ctx context.Context, method string, md metadata.MD) (context.Context, error) {
+		if exempt(method) {
+			return ctx, nil
+		}
+		vals := md.Get("authorization")
+		if k.Enabled() && len(vals) != 1 {
 			return nil, errUnauthenticated
 		}
-		return handler(ctx, req)
-	}
-}
-
-// StreamInterceptor refuses streaming RPCs (reflection included) without
-// the token, before the handler reads anything.
-func (t *Token) StreamInterceptor() grpc.StreamServerInterceptor {
-	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-		if !exempt(info.FullMethod) && !t.authorized(ss.Context()) {
-			return errUnauthenticated
+		header := ""
+		if len(vals) == 1 {
+			header = vals[0]
 		}
-		return handler(srv, ss)
+		id, ok := k.Bearer(header)
+		if !ok {
+			return nil, errUnauthenticated
+		}
+		return WithIdentity(ctx, id), nil
 	}
 }

@@ -13,47 +13,79 @@ const CookieName = "greenlight_session"
 const TokenParam = "token"
 
 // Middleware guards next: a request passes with a valid "Authorization:
-// Bearer" header or session cookie. A request carrying a valid ?token= gets
-// the session cookie (HttpOnly, SameSite=Strict, Secure over TLS) and a 303
-// redirect to the same URL without the parameter, so the secret leaves the
-// address bar and history. Everything else gets a bare 401. open lists
-// paths that need no token (a health probe).
-func (t *Token) Middleware(next http.Handler, open ...string) http.Handler {
+// Bearer" header or session cookie, and next sees its Identity in the
+// request's context (IdentityFrom). A request carrying a valid ?token=
+// gets that token's session cookie (HttpOnly, SameSite=Strict, Secure over
+// TLS) and a 303 redirect to the same URL without the parameter, so the
+// secret leaves the address bar and history. Everything else gets a bare
+// 401. open lists paths that need no token (a health probe).
+func (k *Keys) Middleware(next http.Handler, open ...string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !t.Enabled() || slices.Contains(open, r.URL.Path) {
+		if slices.Contains(open, r.URL.Path) {
 			next.ServeHTTP(w, r)
+			return
+		}
+		if !k.Enabled() {
+			next.ServeHTTP(w, r.WithContext(WithIdentity(r.Context(), anonymous)))
 			return
 		}
 		q := r.URL.Query()
 		if q.Has(TokenParam) {
-			t.exchange(w, r, q)
+			k.exchange(w, r, q)
 			return
 		}
 		if h := r.Header.Get("Authorization"); h != "" {
-			if t.CheckBearer(h) {
-				next.ServeHTTP(w, r)
+			if id, ok := k.Bearer(h); ok {
+				next.ServeHTTP(w, r.WithContext(WithIdentity(r.Context(), id)))
 				return
 			}
 			refuse(w)
 			return
 		}
-		if c, err := r.Cookie(CookieName); err == nil && t.CheckCookie(c.Value) {
-			next.ServeHTTP(w, r)
-			return
+		if c, err := r.Cookie(CookieName); err == nil {
+			if id, ok := k.Cookie(c.Value); ok {
+				next.ServeHTTP(w, r.WithContext(WithIdentity(r.Context(), id)))
+				return
+			}
 		}
 		refuse(w)
 	})
 }
 
-// exchange turns a valid ?token= into the session cookie and redirects to
+// RequireBearer guards the HTTP/JSON API: a request passes only with a
+// valid "Authorization: Bearer" header (the session cookie does not open
+// the API), checked before anything reads the body, so a malformed body
+// without a token, or with a wrong one, is refused and never decoded.
+// refused writes the refusal in the request's protocol (nil: a bare 401).
+func (k *Keys) RequireBearer(next http.Handler, refused func(http.ResponseWriter, *http.Request)) http.Handler {
+	if refused == nil {
+		refused = func(w http.ResponseWriter, _ *http.Request) { refuse(w) }
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !k.Enabled() {
+			next.ServeHTTP(w, r.WithContext(WithIdentity(r.Context(), anonymous)))
+			return
+		}
+		if h := r.Header.Values("Authorization"); len(h) == 1 {
+			if id, ok := k.Bearer(h[0]); ok {
+				next.ServeHTTP(w, r.WithContext(WithIdentity(r.Context(), id)))
+				return
+			}
+		}
+		refused(w, r)
+	})
+}
+
+// exchange turns a valid ?token= into its session cookie and redirects to
 // the URL without it.
-func (t *Token) exchange(w http.ResponseWriter, r *http.Request, q url.Values) {
-	if !t.Check(q.Get(TokenParam)) {
+func (k *Keys) exchange(w http.ResponseWriter, r *http.Request, q url.Values) {
+	id, ok := k.Secret(q.Get(TokenParam))
+	if !ok {
 		refuse(w)
 		return
 	}
 	http.SetCookie(w, &http.Cookie{
-		Name: CookieName, Value: t.CookieValue(), Path: "/",
+		Name: CookieName, Value: k.cookieFor(id), Path: "/",
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
 	})
 	q.Del(TokenParam)

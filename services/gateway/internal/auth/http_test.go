@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -9,7 +10,11 @@ import (
 
 func TestMiddleware(t *testing.T) {
 	tok, _ := New(secret)
-	h := tok.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	keys, err := NewKeys([]string{secret}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := keys.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte("report"))
 	}), "/healthz")
 	cookie := &http.Cookie{Name: CookieName, Value: tok.CookieValue()}
@@ -59,5 +64,97 @@ func TestMiddleware(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// bodyReader fails the test when the request body is read.
+type bodyReader struct{ t *testing.T }
+
+func (b bodyReader) Read([]byte) (int, error) {
+	b.t.Error("the body of an unauthenticated request was read")
+	return 0, io.EOF
+}
+
+// TestRequireBearer: the API answers 401 before anything reads the body
+// unless one valid bearer token is present (a session cookie is not
+// enough), and hands the token's identity on.
+func TestRequireBearer(t *testing.T) {
+	keys, err := NewKeys([]string{secret, secretB}, []string{operator})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := New(secretB)
+	var got Identity
+	h := keys.RequireBearer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got, _ = IdentityFrom(r.Context())
+		_, _ = io.Copy(io.Discard, r.Body)
+	}), nil)
+	tests := []struct {
+		name    string
+		headers []string
+		cookie  bool
+		want    int
+	}{
+		{"nothing", nil, false, http.StatusUnauthorized},
+		{"wrong", []string{"Bearer wrong-wrong-wrong-wrong"}, false, http.StatusUnauthorized},
+		{"two headers", []string{"Bearer " + secretB, "Bearer " + secretB}, false, http.StatusUnauthorized},
+		{"cookie only", nil, true, http.StatusUnauthorized},
+		{"tenant B", []string{"Bearer " + secretB}, false, http.StatusOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got = Identity{}
+			body := io.Reader(strings.NewReader("{not json"))
+			if tt.want != http.StatusOK {
+				body = bodyReader{t}
+			}
+			req := httptest.NewRequest(http.MethodPost, "/greenlight.v1.RunService/GetRun", body)
+			for _, v := range tt.headers {
+				req.Header.Add("Authorization", v)
+			}
+			if tt.cookie {
+				req.AddCookie(&http.Cookie{Name: CookieName, Value: b.CookieValue()})
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != tt.want {
+				t.Fatalf("code = %d, want %d", rec.Code, tt.want)
+			}
+			if tt.want == http.StatusOK && got.Owner != "token:"+b.fingerprint() {
+				t.Fatalf("identity = %+v", got)
+			}
+		})
+	}
+}
+
+// TestMiddlewareIdentity: pages see the identity of the token or cookie
+// that opened them; the cookie a tenant's ?token= sets is that tenant's.
+func TestMiddlewareIdentity(t *testing.T) {
+	keys, err := NewKeys([]string{secret, secretB}, []string{operator})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Identity
+	h := keys.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got, _ = IdentityFrom(r.Context())
+	}))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/runs/r1?token="+secretB, nil))
+	cookies := rec.Result().Cookies()
+	if rec.Code != http.StatusSeeOther || len(cookies) != 1 {
+		t.Fatalf("exchange: %d %v", rec.Code, cookies)
+	}
+	req := httptest.NewRequest(http.MethodGet, "/runs/r1", nil)
+	req.AddCookie(cookies[0])
+	h.ServeHTTP(httptest.NewRecorder(), req)
+	b, _ := New(secretB)
+	if got != (Identity{Owner: "token:" + b.fingerprint()}) {
+		t.Fatalf("identity from B's cookie = %+v", got)
+	}
+	req = httptest.NewRequest(http.MethodGet, "/", nil)
+	req.Header.Set("Authorization", "Bearer "+operator)
+	h.ServeHTTP(httptest.NewRecorder(), req)
+	if !got.Operator {
+		t.Fatalf("identity from the operator token = %+v", got)
 	}
 }

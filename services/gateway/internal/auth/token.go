@@ -67,7 +67,7 @@ func (t *Token) Identity() string {
 	if !t.Enabled() {
 		return AnonymousIdentity
 	}
-	return "token:" + hex.EncodeToString(t.digest[:6])
+	return "token:" + t.fingerprint()
 }
 
 // Enabled reports whether requests must present the token.

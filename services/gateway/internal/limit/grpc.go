@@ -8,34 +8,28 @@ import (
 	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/durationpb"
+
+	"github.com/greenlight-dev/greenlight/pkg/server"
 )
 
 // healthPrefix names RPCs never limited: probes must keep working while a
 // client is being throttled.
 const healthPrefix = "/grpc.health.v1.Health/"
 
-// UnaryInterceptor limits unary calls per peer IP.
-func (l *Limiter) UnaryInterceptor() grpc.UnaryServerInterceptor {
-	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		if err := l.check(ctx, info.FullMethod); err != nil {
+// Gate limits calls per peer IP when their headers arrive, before the
+// request is read; it runs ahead of the token check, so guessing tokens is
+// limited too.
+func (l *Limiter) Gate() server.Gate {
+	return func(ctx context.Context, method string, _ metadata.MD) (context.Context, error) {
+		if err := l.check(ctx, method); err != nil {
 			return nil, err
 		}
-		return handler(ctx, req)
-	}
-}
-
-// StreamInterceptor limits stream openings per peer IP.
-func (l *Limiter) StreamInterceptor() grpc.StreamServerInterceptor {
-	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-		if err := l.check(ss.Context(), info.FullMethod); err != nil {
-			return err
-		}
-		return handler(srv, ss)
+		return ctx, nil
 	}
 }
 

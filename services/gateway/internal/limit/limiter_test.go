@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
@@ -70,12 +69,12 @@ func TestDisabledLimiter(t *testing.T) {
 	}
 }
 
-func TestUnaryInterceptorRetryInfo(t *testing.T) {
+func TestGateRetryInfo(t *testing.T) {
 	l, _ := newTestLimiter(1, 1)
 	ctx := peer.NewContext(context.Background(), &peer.Peer{Addr: &net.TCPAddr{IP: net.IPv4(10, 0, 0, 7), Port: 4242}})
-	ic := l.UnaryInterceptor()
+	gate := l.Gate()
 	call := func(method string) error {
-		_, err := ic(ctx, nil, &grpc.UnaryServerInfo{FullMethod: method}, func(context.Context, any) (any, error) { return nil, nil })
+		_, err := gate(ctx, method, nil)
 		return err
 	}
 	if err := call("/greenlight.v1.RunService/GetRun"); err != nil {
