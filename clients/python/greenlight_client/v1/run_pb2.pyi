@@ -71,10 +71,12 @@ class ExecutorRetry(_message.Message):
     def __init__(self, failed_executor: _Optional[str] = ..., reason: _Optional[str] = ..., executor: _Optional[str] = ...) -> None: ...
 
 class FixMetrics(_message.Message):
-    __slots__ = ["attempts_to_green", "baseline_inventory", "green", "patch_lines", "reruns", "rollbacks", "rounds", "stop_reason", "time_to_green", "transitions", "usage"]
+    __slots__ = ["attempts_to_green", "baseline_hidden_tests", "baseline_inventory", "green", "hidden_tests", "patch_lines", "reruns", "rollbacks", "rounds", "stop_reason", "time_to_green", "transitions", "usage"]
     ATTEMPTS_TO_GREEN_FIELD_NUMBER: _ClassVar[int]
+    BASELINE_HIDDEN_TESTS_FIELD_NUMBER: _ClassVar[int]
     BASELINE_INVENTORY_FIELD_NUMBER: _ClassVar[int]
     GREEN_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_TESTS_FIELD_NUMBER: _ClassVar[int]
     PATCH_LINES_FIELD_NUMBER: _ClassVar[int]
     RERUNS_FIELD_NUMBER: _ClassVar[int]
     ROLLBACKS_FIELD_NUMBER: _ClassVar[int]
@@ -84,8 +86,10 @@ class FixMetrics(_message.Message):
     TRANSITIONS_FIELD_NUMBER: _ClassVar[int]
     USAGE_FIELD_NUMBER: _ClassVar[int]
     attempts_to_green: int
+    baseline_hidden_tests: _types_pb2.HiddenTests
     baseline_inventory: _types_pb2.TestInventory
     green: bool
+    hidden_tests: _types_pb2.HiddenTests
     patch_lines: int
     reruns: int
     rollbacks: int
@@ -94,14 +98,16 @@ class FixMetrics(_message.Message):
     time_to_green: _duration_pb2.Duration
     transitions: _types_pb2.Transitions
     usage: _types_pb2.Usage
-    def __init__(self, green: bool = ..., rounds: _Optional[int] = ..., attempts_to_green: _Optional[int] = ..., time_to_green: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., rollbacks: _Optional[int] = ..., patch_lines: _Optional[int] = ..., usage: _Optional[_Union[_types_pb2.Usage, _Mapping]] = ..., stop_reason: _Optional[str] = ..., transitions: _Optional[_Union[_types_pb2.Transitions, _Mapping]] = ..., reruns: _Optional[int] = ..., baseline_inventory: _Optional[_Union[_types_pb2.TestInventory, _Mapping]] = ...) -> None: ...
+    def __init__(self, green: bool = ..., rounds: _Optional[int] = ..., attempts_to_green: _Optional[int] = ..., time_to_green: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., rollbacks: _Optional[int] = ..., patch_lines: _Optional[int] = ..., usage: _Optional[_Union[_types_pb2.Usage, _Mapping]] = ..., stop_reason: _Optional[str] = ..., transitions: _Optional[_Union[_types_pb2.Transitions, _Mapping]] = ..., reruns: _Optional[int] = ..., baseline_inventory: _Optional[_Union[_types_pb2.TestInventory, _Mapping]] = ..., hidden_tests: _Optional[_Union[_types_pb2.HiddenTests, _Mapping]] = ..., baseline_hidden_tests: _Optional[_Union[_types_pb2.HiddenTests, _Mapping]] = ...) -> None: ...
 
 class FixOptions(_message.Message):
-    __slots__ = ["baseline", "cost_budget", "fail_fast", "guardrails", "max_rounds", "provider", "request_tokens", "score_threshold", "targets", "time_budget", "verify"]
+    __slots__ = ["baseline", "cost_budget", "fail_fast", "guardrails", "hidden_targets", "hidden_tests", "max_rounds", "provider", "request_tokens", "score_threshold", "targets", "time_budget", "verify"]
     BASELINE_FIELD_NUMBER: _ClassVar[int]
     COST_BUDGET_FIELD_NUMBER: _ClassVar[int]
     FAIL_FAST_FIELD_NUMBER: _ClassVar[int]
     GUARDRAILS_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_TARGETS_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_TESTS_FIELD_NUMBER: _ClassVar[int]
     MAX_ROUNDS_FIELD_NUMBER: _ClassVar[int]
     PROVIDER_FIELD_NUMBER: _ClassVar[int]
     REQUEST_TOKENS_FIELD_NUMBER: _ClassVar[int]
@@ -113,6 +119,8 @@ class FixOptions(_message.Message):
     cost_budget: float
     fail_fast: bool
     guardrails: Guardrails
+    hidden_targets: _containers.RepeatedScalarFieldContainer[str]
+    hidden_tests: _types_pb2.Digest
     max_rounds: int
     provider: ProviderConfig
     request_tokens: int
@@ -120,7 +128,7 @@ class FixOptions(_message.Message):
     targets: FixTargets
     time_budget: _duration_pb2.Duration
     verify: VerifyOptions
-    def __init__(self, verify: _Optional[_Union[VerifyOptions, _Mapping]] = ..., provider: _Optional[_Union[ProviderConfig, _Mapping]] = ..., max_rounds: _Optional[int] = ..., time_budget: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., cost_budget: _Optional[float] = ..., score_threshold: _Optional[float] = ..., baseline: bool = ..., guardrails: _Optional[_Union[Guardrails, _Mapping]] = ..., targets: _Optional[_Union[FixTargets, _Mapping]] = ..., request_tokens: _Optional[int] = ..., fail_fast: bool = ...) -> None: ...
+    def __init__(self, verify: _Optional[_Union[VerifyOptions, _Mapping]] = ..., provider: _Optional[_Union[ProviderConfig, _Mapping]] = ..., max_rounds: _Optional[int] = ..., time_budget: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., cost_budget: _Optional[float] = ..., score_threshold: _Optional[float] = ..., baseline: bool = ..., guardrails: _Optional[_Union[Guardrails, _Mapping]] = ..., targets: _Optional[_Union[FixTargets, _Mapping]] = ..., request_tokens: _Optional[int] = ..., fail_fast: bool = ..., hidden_tests: _Optional[_Union[_types_pb2.Digest, _Mapping]] = ..., hidden_targets: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class FixRequest(_message.Message):
     __slots__ = ["patch", "start"]
@@ -457,20 +465,22 @@ class TierSkipped(_message.Message):
     def __init__(self, tier: _Optional[_Union[_types_pb2.Tier, str]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class VerificationDone(_message.Message):
-    __slots__ = ["attempt", "duration", "failed_command", "ok", "score", "tiers"]
+    __slots__ = ["attempt", "duration", "failed_command", "hidden_tests", "ok", "score", "tiers"]
     ATTEMPT_FIELD_NUMBER: _ClassVar[int]
     DURATION_FIELD_NUMBER: _ClassVar[int]
     FAILED_COMMAND_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_TESTS_FIELD_NUMBER: _ClassVar[int]
     OK_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     TIERS_FIELD_NUMBER: _ClassVar[int]
     attempt: int
     duration: _duration_pb2.Duration
     failed_command: str
+    hidden_tests: bool
     ok: bool
     score: _types_pb2.Score
     tiers: _containers.RepeatedCompositeFieldContainer[_types_pb2.TierSelection]
-    def __init__(self, ok: bool = ..., attempt: _Optional[int] = ..., score: _Optional[_Union[_types_pb2.Score, _Mapping]] = ..., failed_command: _Optional[str] = ..., duration: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., tiers: _Optional[_Iterable[_Union[_types_pb2.TierSelection, _Mapping]]] = ...) -> None: ...
+    def __init__(self, ok: bool = ..., attempt: _Optional[int] = ..., score: _Optional[_Union[_types_pb2.Score, _Mapping]] = ..., failed_command: _Optional[str] = ..., duration: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., tiers: _Optional[_Iterable[_Union[_types_pb2.TierSelection, _Mapping]]] = ..., hidden_tests: bool = ...) -> None: ...
 
 class VerifyFailedMaxRetries(_message.Message):
     __slots__ = ["attempts", "stop_memo"]

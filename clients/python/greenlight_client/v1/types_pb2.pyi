@@ -185,6 +185,18 @@ class Frame(_message.Message):
     project: bool
     def __init__(self, file: _Optional[str] = ..., line: _Optional[int] = ..., column: _Optional[int] = ..., function: _Optional[str] = ..., project: bool = ...) -> None: ...
 
+class HiddenTests(_message.Message):
+    __slots__ = ["failed", "failing", "missing", "passed"]
+    FAILED_FIELD_NUMBER: _ClassVar[int]
+    FAILING_FIELD_NUMBER: _ClassVar[int]
+    MISSING_FIELD_NUMBER: _ClassVar[int]
+    PASSED_FIELD_NUMBER: _ClassVar[int]
+    failed: int
+    failing: _containers.RepeatedScalarFieldContainer[str]
+    missing: int
+    passed: int
+    def __init__(self, passed: _Optional[int] = ..., failed: _Optional[int] = ..., missing: _Optional[int] = ..., failing: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class Limits(_message.Message):
     __slots__ = ["cpus", "log_bytes_per_step", "memory_bytes", "pids", "run_timeout", "tmpfs_bytes", "workspace_bytes"]
     CPUS_FIELD_NUMBER: _ClassVar[int]
@@ -224,7 +236,7 @@ class Manifest(_message.Message):
     def __init__(self, run_id: _Optional[str] = ..., timestamp_start: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., timestamp_end: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., commit_sha: _Optional[str] = ..., snapshot: _Optional[_Union[Digest, _Mapping]] = ..., commands_executed: _Optional[_Iterable[_Union[CommandRecord, _Mapping]]] = ..., platform: _Optional[_Union[Platform, _Mapping]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ...) -> None: ...
 
 class PatchOutcome(_message.Message):
-    __slots__ = ["applied", "attempt", "diff", "failing_after", "failing_before", "files", "format", "lines_added", "lines_removed", "reason", "rolled_back", "rule", "snapshot_after", "snapshot_before", "transitions", "usage"]
+    __slots__ = ["applied", "attempt", "diff", "failing_after", "failing_before", "files", "format", "hidden_tests", "lines_added", "lines_removed", "reason", "rolled_back", "rule", "snapshot_after", "snapshot_before", "transitions", "usage"]
     APPLIED_FIELD_NUMBER: _ClassVar[int]
     ATTEMPT_FIELD_NUMBER: _ClassVar[int]
     DIFF_FIELD_NUMBER: _ClassVar[int]
@@ -232,6 +244,7 @@ class PatchOutcome(_message.Message):
     FAILING_BEFORE_FIELD_NUMBER: _ClassVar[int]
     FILES_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_TESTS_FIELD_NUMBER: _ClassVar[int]
     LINES_ADDED_FIELD_NUMBER: _ClassVar[int]
     LINES_REMOVED_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
@@ -248,6 +261,7 @@ class PatchOutcome(_message.Message):
     failing_before: int
     files: _containers.RepeatedScalarFieldContainer[str]
     format: PatchFormat
+    hidden_tests: HiddenTests
     lines_added: int
     lines_removed: int
     reason: str
@@ -257,7 +271,7 @@ class PatchOutcome(_message.Message):
     snapshot_before: Digest
     transitions: Transitions
     usage: Usage
-    def __init__(self, attempt: _Optional[int] = ..., diff: _Optional[str] = ..., format: _Optional[_Union[PatchFormat, str]] = ..., applied: bool = ..., rolled_back: bool = ..., reason: _Optional[str] = ..., lines_added: _Optional[int] = ..., lines_removed: _Optional[int] = ..., files: _Optional[_Iterable[str]] = ..., snapshot_before: _Optional[_Union[Digest, _Mapping]] = ..., snapshot_after: _Optional[_Union[Digest, _Mapping]] = ..., failing_before: _Optional[int] = ..., failing_after: _Optional[int] = ..., usage: _Optional[_Union[Usage, _Mapping]] = ..., rule: _Optional[str] = ..., transitions: _Optional[_Union[Transitions, _Mapping]] = ...) -> None: ...
+    def __init__(self, attempt: _Optional[int] = ..., diff: _Optional[str] = ..., format: _Optional[_Union[PatchFormat, str]] = ..., applied: bool = ..., rolled_back: bool = ..., reason: _Optional[str] = ..., lines_added: _Optional[int] = ..., lines_removed: _Optional[int] = ..., files: _Optional[_Iterable[str]] = ..., snapshot_before: _Optional[_Union[Digest, _Mapping]] = ..., snapshot_after: _Optional[_Union[Digest, _Mapping]] = ..., failing_before: _Optional[int] = ..., failing_after: _Optional[int] = ..., usage: _Optional[_Union[Usage, _Mapping]] = ..., rule: _Optional[str] = ..., transitions: _Optional[_Union[Transitions, _Mapping]] = ..., hidden_tests: _Optional[_Union[HiddenTests, _Mapping]] = ...) -> None: ...
 
 class Pipeline(_message.Message):
     __slots__ = ["image", "limits", "max_level", "notes", "runtime", "steps", "tiers", "time_budget"]
@@ -413,7 +427,7 @@ class Step(_message.Message):
     def __init__(self, name: _Optional[str] = ..., phase: _Optional[_Union[Phase, str]] = ..., command: _Optional[str] = ..., workdir: _Optional[str] = ..., env: _Optional[_Mapping[str, str]] = ..., timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., network: bool = ..., tier: _Optional[_Union[Tier, str]] = ..., level: _Optional[_Union[Level, str]] = ..., continue_on_failure: bool = ..., group: _Optional[str] = ..., source: _Optional[_Union[CommandSource, _Mapping]] = ..., subproject: _Optional[str] = ..., image: _Optional[str] = ..., cache_key_files: _Optional[_Iterable[str]] = ..., cache_paths: _Optional[_Iterable[str]] = ..., optional: bool = ..., report_files: _Optional[_Iterable[str]] = ..., failure_scope: _Optional[str] = ..., display_command: _Optional[str] = ..., required_by: _Optional[_Union[CommandSource, _Mapping]] = ...) -> None: ...
 
 class StepResult(_message.Message):
-    __slots__ = ["cache_hit", "cache_note", "command", "counts", "display_command", "duration", "exit_code", "finished_at", "image", "level", "lint_issues", "log_digest", "name", "optional", "output_bytes", "phase", "reason", "started_at", "status", "tail", "tier", "truncated", "workdir"]
+    __slots__ = ["cache_hit", "cache_note", "command", "counts", "display_command", "duration", "exit_code", "finished_at", "image", "level", "lint_issues", "log_digest", "name", "optional", "output_bytes", "phase", "reason", "rule", "started_at", "status", "tail", "tier", "truncated", "workdir"]
     CACHE_HIT_FIELD_NUMBER: _ClassVar[int]
     CACHE_NOTE_FIELD_NUMBER: _ClassVar[int]
     COMMAND_FIELD_NUMBER: _ClassVar[int]
@@ -431,6 +445,7 @@ class StepResult(_message.Message):
     OUTPUT_BYTES_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
     STARTED_AT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     TAIL_FIELD_NUMBER: _ClassVar[int]
@@ -454,13 +469,14 @@ class StepResult(_message.Message):
     output_bytes: int
     phase: Phase
     reason: str
+    rule: str
     started_at: _timestamp_pb2.Timestamp
     status: StepStatus
     tail: str
     tier: Tier
     truncated: bool
     workdir: str
-    def __init__(self, name: _Optional[str] = ..., phase: _Optional[_Union[Phase, str]] = ..., command: _Optional[str] = ..., workdir: _Optional[str] = ..., exit_code: _Optional[int] = ..., status: _Optional[_Union[StepStatus, str]] = ..., started_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., finished_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., duration: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., log_digest: _Optional[_Union[Digest, _Mapping]] = ..., tail: _Optional[str] = ..., truncated: bool = ..., output_bytes: _Optional[int] = ..., reason: _Optional[str] = ..., cache_hit: bool = ..., tier: _Optional[_Union[Tier, str]] = ..., level: _Optional[_Union[Level, str]] = ..., image: _Optional[str] = ..., optional: bool = ..., counts: _Optional[_Union[TestCounts, _Mapping]] = ..., lint_issues: _Optional[int] = ..., cache_note: _Optional[str] = ..., display_command: _Optional[str] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., phase: _Optional[_Union[Phase, str]] = ..., command: _Optional[str] = ..., workdir: _Optional[str] = ..., exit_code: _Optional[int] = ..., status: _Optional[_Union[StepStatus, str]] = ..., started_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., finished_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., duration: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., log_digest: _Optional[_Union[Digest, _Mapping]] = ..., tail: _Optional[str] = ..., truncated: bool = ..., output_bytes: _Optional[int] = ..., reason: _Optional[str] = ..., cache_hit: bool = ..., tier: _Optional[_Union[Tier, str]] = ..., level: _Optional[_Union[Level, str]] = ..., image: _Optional[str] = ..., optional: bool = ..., counts: _Optional[_Union[TestCounts, _Mapping]] = ..., lint_issues: _Optional[int] = ..., cache_note: _Optional[str] = ..., display_command: _Optional[str] = ..., rule: _Optional[str] = ...) -> None: ...
 
 class TestCase(_message.Message):
     __slots__ = ["duration", "file", "flaky", "id", "line", "message", "name", "status", "step", "suite"]

@@ -578,7 +578,23 @@ type FixOptions struct {
 	// transitions of the tests that ran, marked incomplete. Otherwise (some
 	// of them pass, or a failing check other than those tests could have
 	// been fixed) the full pipeline decides, as always.
-	FailFast      *bool `protobuf:"varint,11,opt,name=fail_fast,json=failFast,proto3,oneof" json:"fail_fast,omitempty"`
+	FailFast *bool `protobuf:"varint,11,opt,name=fail_fast,json=failFast,proto3,oneof" json:"fail_fast,omitempty"`
+	// Hidden tests (SWE-bench's test_patch): a unified diff, stored with
+	// BlobService.Write like a snapshot, that adds or changes test files the
+	// model never sees. It is applied (with the loop's patch code, after the
+	// candidate's patch) to each candidate snapshot only for the grading
+	// verification, which decides acceptance and green; never to the
+	// snapshot patches apply to, and nothing of it (content, path, test
+	// name) is sent in a patch request: the model learns only how many
+	// hidden tests fail. A patch that touches a path the diff touches is
+	// refused. A diff that does not apply to the snapshot is refused with
+	// InvalidArgument before the run starts.
+	HiddenTests *Digest `protobuf:"bytes,12,opt,name=hidden_tests,json=hiddenTests,proto3" json:"hidden_tests,omitempty"`
+	// Test ids among the hidden tests that must pass (matched as FixTargets
+	// ids are); empty: every test collected from the files hidden_tests adds
+	// or changes, in the baseline's or the candidate's grading verification.
+	// A hidden target that is not collected fails.
+	HiddenTargets []string `protobuf:"bytes,13,rep,name=hidden_targets,json=hiddenTargets,proto3" json:"hidden_targets,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -688,6 +704,20 @@ func (x *FixOptions) GetFailFast() bool {
 		return *x.FailFast
 	}
 	return false
+}
+
+func (x *FixOptions) GetHiddenTests() *Digest {
+	if x != nil {
+		return x.HiddenTests
+	}
+	return nil
+}
+
+func (x *FixOptions) GetHiddenTargets() []string {
+	if x != nil {
+		return x.HiddenTargets
+	}
+	return nil
 }
 
 // FixTargets name a fix run's goal explicitly, as a benchmark harness does.
@@ -945,8 +975,12 @@ type FixMetrics struct {
 	// verification's is Result.inventory), so a harness needs no separate
 	// verify of the unpatched tree.
 	BaselineInventory *TestInventory `protobuf:"bytes,11,opt,name=baseline_inventory,json=baselineInventory,proto3" json:"baseline_inventory,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// The hidden tests (FixOptions.hidden_tests) in the final accepted
+	// grading verification, and in the baseline's; unset without them.
+	HiddenTests         *HiddenTests `protobuf:"bytes,12,opt,name=hidden_tests,json=hiddenTests,proto3" json:"hidden_tests,omitempty"`
+	BaselineHiddenTests *HiddenTests `protobuf:"bytes,13,opt,name=baseline_hidden_tests,json=baselineHiddenTests,proto3" json:"baseline_hidden_tests,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *FixMetrics) Reset() {
@@ -1052,6 +1086,20 @@ func (x *FixMetrics) GetReruns() int32 {
 func (x *FixMetrics) GetBaselineInventory() *TestInventory {
 	if x != nil {
 		return x.BaselineInventory
+	}
+	return nil
+}
+
+func (x *FixMetrics) GetHiddenTests() *HiddenTests {
+	if x != nil {
+		return x.HiddenTests
+	}
+	return nil
+}
+
+func (x *FixMetrics) GetBaselineHiddenTests() *HiddenTests {
+	if x != nil {
+		return x.BaselineHiddenTests
 	}
 	return nil
 }
@@ -1240,6 +1288,10 @@ type VerificationDone struct {
 	FailedCommand string                 `protobuf:"bytes,4,opt,name=failed_command,json=failedCommand,proto3" json:"failed_command,omitempty"`
 	Duration      *durationpb.Duration   `protobuf:"bytes,5,opt,name=duration,proto3" json:"duration,omitempty"`
 	Tiers         []*TierSelection       `protobuf:"bytes,6,rep,name=tiers,proto3" json:"tiers,omitempty"`
+	// The verification ran with the fix run's hidden tests laid over its
+	// snapshot: the grading verification. A run with hidden tests also
+	// verifies the current snapshot without them, for the patch request.
+	HiddenTests   bool `protobuf:"varint,7,opt,name=hidden_tests,json=hiddenTests,proto3" json:"hidden_tests,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1314,6 +1366,13 @@ func (x *VerificationDone) GetTiers() []*TierSelection {
 		return x.Tiers
 	}
 	return nil
+}
+
+func (x *VerificationDone) GetHiddenTests() bool {
+	if x != nil {
+		return x.HiddenTests
+	}
+	return false
 }
 
 // VerifyFailedRetry says a failed verification will be retried.
@@ -3562,7 +3621,7 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\x11max_changed_lines\x18\x03 \x01(\x05R\x0fmaxChangedLines\x12,\n" +
 	"\x12allow_test_changes\x18\x04 \x01(\bR\x10allowTestChanges\x120\n" +
 	"\x14allow_lockfile_edits\x18\x05 \x01(\bR\x12allowLockfileEdits\x120\n" +
-	"\x14allow_config_changes\x18\x06 \x01(\bR\x12allowConfigChanges\"\x85\x04\n" +
+	"\x14allow_config_changes\x18\x06 \x01(\bR\x12allowConfigChanges\"\xe6\x04\n" +
 	"\n" +
 	"FixOptions\x124\n" +
 	"\x06verify\x18\x01 \x01(\v2\x1c.greenlight.v1.VerifyOptionsR\x06verify\x129\n" +
@@ -3581,7 +3640,9 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\atargets\x18\t \x01(\v2\x19.greenlight.v1.FixTargetsR\atargets\x12%\n" +
 	"\x0erequest_tokens\x18\n" +
 	" \x01(\x05R\rrequestTokens\x12 \n" +
-	"\tfail_fast\x18\v \x01(\bH\x00R\bfailFast\x88\x01\x01B\f\n" +
+	"\tfail_fast\x18\v \x01(\bH\x00R\bfailFast\x88\x01\x01\x128\n" +
+	"\fhidden_tests\x18\f \x01(\v2\x15.greenlight.v1.DigestR\vhiddenTests\x12%\n" +
+	"\x0ehidden_targets\x18\r \x03(\tR\rhiddenTargetsB\f\n" +
 	"\n" +
 	"_fail_fast\"f\n" +
 	"\n" +
@@ -3613,7 +3674,7 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\ametrics\x18\x0e \x01(\v2\x19.greenlight.v1.FixMetricsR\ametrics\x12\x14\n" +
 	"\x05error\x18\x0f \x01(\tR\x05error\x12\x1d\n" +
 	"\n" +
-	"source_dir\x18\x10 \x01(\tR\tsourceDir\"\xd4\x03\n" +
+	"source_dir\x18\x10 \x01(\tR\tsourceDir\"\xe3\x04\n" +
 	"\n" +
 	"FixMetrics\x12\x14\n" +
 	"\x05green\x18\x01 \x01(\bR\x05green\x12\x16\n" +
@@ -3629,7 +3690,9 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\vtransitions\x18\t \x01(\v2\x1a.greenlight.v1.TransitionsR\vtransitions\x12\x16\n" +
 	"\x06reruns\x18\n" +
 	" \x01(\x05R\x06reruns\x12K\n" +
-	"\x12baseline_inventory\x18\v \x01(\v2\x1c.greenlight.v1.TestInventoryR\x11baselineInventory\"2\n" +
+	"\x12baseline_inventory\x18\v \x01(\v2\x1c.greenlight.v1.TestInventoryR\x11baselineInventory\x12=\n" +
+	"\fhidden_tests\x18\f \x01(\v2\x1a.greenlight.v1.HiddenTestsR\vhiddenTests\x12N\n" +
+	"\x15baseline_hidden_tests\x18\r \x01(\v2\x1a.greenlight.v1.HiddenTestsR\x13baselineHiddenTests\"2\n" +
 	"\n" +
 	"RunCreated\x12$\n" +
 	"\x03run\x18\x01 \x01(\v2\x12.greenlight.v1.RunR\x03run\"\x9f\x01\n" +
@@ -3642,14 +3705,15 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\x06counts\x18\x02 \x01(\v2\x19.greenlight.v1.TestCountsR\x06counts\x122\n" +
 	"\bfailures\x18\x03 \x03(\v2\x16.greenlight.v1.FailureR\bfailures\x12\x1f\n" +
 	"\vlint_issues\x18\x04 \x01(\x05R\n" +
-	"lintIssues\"\xfa\x01\n" +
+	"lintIssues\"\x9d\x02\n" +
 	"\x10VerificationDone\x12\x0e\n" +
 	"\x02ok\x18\x01 \x01(\bR\x02ok\x12\x18\n" +
 	"\aattempt\x18\x02 \x01(\x05R\aattempt\x12*\n" +
 	"\x05score\x18\x03 \x01(\v2\x14.greenlight.v1.ScoreR\x05score\x12%\n" +
 	"\x0efailed_command\x18\x04 \x01(\tR\rfailedCommand\x125\n" +
 	"\bduration\x18\x05 \x01(\v2\x19.google.protobuf.DurationR\bduration\x122\n" +
-	"\x05tiers\x18\x06 \x03(\v2\x1c.greenlight.v1.TierSelectionR\x05tiers\"\xa2\x01\n" +
+	"\x05tiers\x18\x06 \x03(\v2\x1c.greenlight.v1.TierSelectionR\x05tiers\x12!\n" +
+	"\fhidden_tests\x18\a \x01(\bR\vhiddenTests\"\xa2\x01\n" +
 	"\x11VerifyFailedRetry\x12\x18\n" +
 	"\aattempt\x18\x01 \x01(\x05R\aattempt\x12!\n" +
 	"\fmax_attempts\x18\x02 \x01(\x05R\vmaxAttempts\x12%\n" +
@@ -3894,17 +3958,18 @@ var file_greenlight_v1_run_proto_goTypes = []any{
 	(*Usage)(nil),                     // 55: greenlight.v1.Usage
 	(*Transitions)(nil),               // 56: greenlight.v1.Transitions
 	(*TestInventory)(nil),             // 57: greenlight.v1.TestInventory
-	(*Capabilities)(nil),              // 58: greenlight.v1.Capabilities
-	(*Pipeline)(nil),                  // 59: greenlight.v1.Pipeline
-	(*TestCounts)(nil),                // 60: greenlight.v1.TestCounts
-	(*Failure)(nil),                   // 61: greenlight.v1.Failure
-	(*Score)(nil),                     // 62: greenlight.v1.Score
-	(*TierSelection)(nil),             // 63: greenlight.v1.TierSelection
-	(Tier)(0),                         // 64: greenlight.v1.Tier
-	(*CodeWindow)(nil),                // 65: greenlight.v1.CodeWindow
-	(*StepStarted)(nil),               // 66: greenlight.v1.StepStarted
-	(*LogChunk)(nil),                  // 67: greenlight.v1.LogChunk
-	(*StepFinished)(nil),              // 68: greenlight.v1.StepFinished
+	(*HiddenTests)(nil),               // 58: greenlight.v1.HiddenTests
+	(*Capabilities)(nil),              // 59: greenlight.v1.Capabilities
+	(*Pipeline)(nil),                  // 60: greenlight.v1.Pipeline
+	(*TestCounts)(nil),                // 61: greenlight.v1.TestCounts
+	(*Failure)(nil),                   // 62: greenlight.v1.Failure
+	(*Score)(nil),                     // 63: greenlight.v1.Score
+	(*TierSelection)(nil),             // 64: greenlight.v1.TierSelection
+	(Tier)(0),                         // 65: greenlight.v1.Tier
+	(*CodeWindow)(nil),                // 66: greenlight.v1.CodeWindow
+	(*StepStarted)(nil),               // 67: greenlight.v1.StepStarted
+	(*LogChunk)(nil),                  // 68: greenlight.v1.LogChunk
+	(*StepFinished)(nil),              // 69: greenlight.v1.StepFinished
 }
 var file_greenlight_v1_run_proto_depIdxs = []int32{
 	48, // 0: greenlight.v1.VerifyOptions.time_budget:type_name -> google.protobuf.Duration
@@ -3919,101 +3984,104 @@ var file_greenlight_v1_run_proto_depIdxs = []int32{
 	48, // 9: greenlight.v1.FixOptions.time_budget:type_name -> google.protobuf.Duration
 	5,  // 10: greenlight.v1.FixOptions.guardrails:type_name -> greenlight.v1.Guardrails
 	7,  // 11: greenlight.v1.FixOptions.targets:type_name -> greenlight.v1.FixTargets
-	0,  // 12: greenlight.v1.Run.kind:type_name -> greenlight.v1.RunKind
-	1,  // 13: greenlight.v1.Run.status:type_name -> greenlight.v1.RunStatus
-	51, // 14: greenlight.v1.Run.snapshot:type_name -> greenlight.v1.Digest
-	51, // 15: greenlight.v1.Run.current_snapshot:type_name -> greenlight.v1.Digest
-	3,  // 16: greenlight.v1.Run.verify_options:type_name -> greenlight.v1.VerifyOptions
-	6,  // 17: greenlight.v1.Run.fix_options:type_name -> greenlight.v1.FixOptions
-	52, // 18: greenlight.v1.Run.created_at:type_name -> google.protobuf.Timestamp
-	52, // 19: greenlight.v1.Run.started_at:type_name -> google.protobuf.Timestamp
-	52, // 20: greenlight.v1.Run.finished_at:type_name -> google.protobuf.Timestamp
-	53, // 21: greenlight.v1.Run.result:type_name -> greenlight.v1.Result
-	54, // 22: greenlight.v1.Run.patches:type_name -> greenlight.v1.PatchOutcome
-	9,  // 23: greenlight.v1.Run.metrics:type_name -> greenlight.v1.FixMetrics
-	48, // 24: greenlight.v1.FixMetrics.time_to_green:type_name -> google.protobuf.Duration
-	55, // 25: greenlight.v1.FixMetrics.usage:type_name -> greenlight.v1.Usage
-	56, // 26: greenlight.v1.FixMetrics.transitions:type_name -> greenlight.v1.Transitions
-	57, // 27: greenlight.v1.FixMetrics.baseline_inventory:type_name -> greenlight.v1.TestInventory
-	8,  // 28: greenlight.v1.RunCreated.run:type_name -> greenlight.v1.Run
-	58, // 29: greenlight.v1.DiscoveryDone.capabilities:type_name -> greenlight.v1.Capabilities
-	59, // 30: greenlight.v1.DiscoveryDone.pipeline:type_name -> greenlight.v1.Pipeline
-	60, // 31: greenlight.v1.TestsParsed.counts:type_name -> greenlight.v1.TestCounts
-	61, // 32: greenlight.v1.TestsParsed.failures:type_name -> greenlight.v1.Failure
-	62, // 33: greenlight.v1.VerificationDone.score:type_name -> greenlight.v1.Score
-	48, // 34: greenlight.v1.VerificationDone.duration:type_name -> google.protobuf.Duration
-	63, // 35: greenlight.v1.VerificationDone.tiers:type_name -> greenlight.v1.TierSelection
-	64, // 36: greenlight.v1.TierSkipped.tier:type_name -> greenlight.v1.Tier
-	51, // 37: greenlight.v1.RoundStarted.snapshot:type_name -> greenlight.v1.Digest
-	61, // 38: greenlight.v1.PatchRequest.failures:type_name -> greenlight.v1.Failure
-	65, // 39: greenlight.v1.PatchRequest.windows:type_name -> greenlight.v1.CodeWindow
-	5,  // 40: greenlight.v1.PatchRequest.constraints:type_name -> greenlight.v1.Guardrails
-	18, // 41: greenlight.v1.PatchRequested.request:type_name -> greenlight.v1.PatchRequest
-	54, // 42: greenlight.v1.PatchEvaluated.outcome:type_name -> greenlight.v1.PatchOutcome
-	1,  // 43: greenlight.v1.RunFinished.status:type_name -> greenlight.v1.RunStatus
-	53, // 44: greenlight.v1.RunFinished.result:type_name -> greenlight.v1.Result
-	9,  // 45: greenlight.v1.RunFinished.metrics:type_name -> greenlight.v1.FixMetrics
-	52, // 46: greenlight.v1.RunEvent.time:type_name -> google.protobuf.Timestamp
-	10, // 47: greenlight.v1.RunEvent.run_created:type_name -> greenlight.v1.RunCreated
-	11, // 48: greenlight.v1.RunEvent.discovery_done:type_name -> greenlight.v1.DiscoveryDone
-	66, // 49: greenlight.v1.RunEvent.step_started:type_name -> greenlight.v1.StepStarted
-	67, // 50: greenlight.v1.RunEvent.log_chunk:type_name -> greenlight.v1.LogChunk
-	68, // 51: greenlight.v1.RunEvent.step_finished:type_name -> greenlight.v1.StepFinished
-	12, // 52: greenlight.v1.RunEvent.tests_parsed:type_name -> greenlight.v1.TestsParsed
-	62, // 53: greenlight.v1.RunEvent.score:type_name -> greenlight.v1.Score
-	13, // 54: greenlight.v1.RunEvent.verification_done:type_name -> greenlight.v1.VerificationDone
-	14, // 55: greenlight.v1.RunEvent.verify_failed_retry:type_name -> greenlight.v1.VerifyFailedRetry
-	15, // 56: greenlight.v1.RunEvent.verify_failed_max_retries:type_name -> greenlight.v1.VerifyFailedMaxRetries
-	16, // 57: greenlight.v1.RunEvent.tier_skipped:type_name -> greenlight.v1.TierSkipped
-	17, // 58: greenlight.v1.RunEvent.round_started:type_name -> greenlight.v1.RoundStarted
-	19, // 59: greenlight.v1.RunEvent.patch_requested:type_name -> greenlight.v1.PatchRequested
-	20, // 60: greenlight.v1.RunEvent.patch_evaluated:type_name -> greenlight.v1.PatchEvaluated
-	21, // 61: greenlight.v1.RunEvent.run_finished:type_name -> greenlight.v1.RunFinished
-	26, // 62: greenlight.v1.RunEvent.resume_from:type_name -> greenlight.v1.ResumeFrom
-	22, // 63: greenlight.v1.RunEvent.log_capped:type_name -> greenlight.v1.LogCapped
-	23, // 64: greenlight.v1.RunEvent.patch_reply_refused:type_name -> greenlight.v1.PatchReplyRefused
-	24, // 65: greenlight.v1.RunEvent.queued:type_name -> greenlight.v1.Queued
-	25, // 66: greenlight.v1.RunEvent.executor_retry:type_name -> greenlight.v1.ExecutorRetry
-	51, // 67: greenlight.v1.VerifyRequest.snapshot:type_name -> greenlight.v1.Digest
-	3,  // 68: greenlight.v1.VerifyRequest.options:type_name -> greenlight.v1.VerifyOptions
-	27, // 69: greenlight.v1.VerifyResponse.event:type_name -> greenlight.v1.RunEvent
-	51, // 70: greenlight.v1.FixStart.snapshot:type_name -> greenlight.v1.Digest
-	6,  // 71: greenlight.v1.FixStart.options:type_name -> greenlight.v1.FixOptions
-	55, // 72: greenlight.v1.PatchReply.usage:type_name -> greenlight.v1.Usage
-	30, // 73: greenlight.v1.FixRequest.start:type_name -> greenlight.v1.FixStart
-	31, // 74: greenlight.v1.FixRequest.patch:type_name -> greenlight.v1.PatchReply
-	27, // 75: greenlight.v1.FixResponse.event:type_name -> greenlight.v1.RunEvent
-	27, // 76: greenlight.v1.WatchRunResponse.event:type_name -> greenlight.v1.RunEvent
-	8,  // 77: greenlight.v1.GetRunResponse.run:type_name -> greenlight.v1.Run
-	1,  // 78: greenlight.v1.ListRunsRequest.statuses:type_name -> greenlight.v1.RunStatus
-	8,  // 79: greenlight.v1.ListRunsResponse.runs:type_name -> greenlight.v1.Run
-	51, // 80: greenlight.v1.DiscoverWorkspaceRequest.snapshot:type_name -> greenlight.v1.Digest
-	58, // 81: greenlight.v1.DiscoverWorkspaceResponse.capabilities:type_name -> greenlight.v1.Capabilities
-	28, // 82: greenlight.v1.StartRunRequest.verify:type_name -> greenlight.v1.VerifyRequest
-	30, // 83: greenlight.v1.StartRunRequest.fix:type_name -> greenlight.v1.FixStart
-	8,  // 84: greenlight.v1.StartRunResponse.run:type_name -> greenlight.v1.Run
-	8,  // 85: greenlight.v1.CancelRunResponse.run:type_name -> greenlight.v1.Run
-	28, // 86: greenlight.v1.RunService.Verify:input_type -> greenlight.v1.VerifyRequest
-	32, // 87: greenlight.v1.RunService.Fix:input_type -> greenlight.v1.FixRequest
-	34, // 88: greenlight.v1.RunService.WatchRun:input_type -> greenlight.v1.WatchRunRequest
-	36, // 89: greenlight.v1.RunService.GetRun:input_type -> greenlight.v1.GetRunRequest
-	38, // 90: greenlight.v1.RunService.ListRuns:input_type -> greenlight.v1.ListRunsRequest
-	40, // 91: greenlight.v1.RunService.DiscoverWorkspace:input_type -> greenlight.v1.DiscoverWorkspaceRequest
-	42, // 92: greenlight.v1.RunService.StartRun:input_type -> greenlight.v1.StartRunRequest
-	44, // 93: greenlight.v1.RunService.CancelRun:input_type -> greenlight.v1.CancelRunRequest
-	29, // 94: greenlight.v1.RunService.Verify:output_type -> greenlight.v1.VerifyResponse
-	33, // 95: greenlight.v1.RunService.Fix:output_type -> greenlight.v1.FixResponse
-	35, // 96: greenlight.v1.RunService.WatchRun:output_type -> greenlight.v1.WatchRunResponse
-	37, // 97: greenlight.v1.RunService.GetRun:output_type -> greenlight.v1.GetRunResponse
-	39, // 98: greenlight.v1.RunService.ListRuns:output_type -> greenlight.v1.ListRunsResponse
-	41, // 99: greenlight.v1.RunService.DiscoverWorkspace:output_type -> greenlight.v1.DiscoverWorkspaceResponse
-	43, // 100: greenlight.v1.RunService.StartRun:output_type -> greenlight.v1.StartRunResponse
-	45, // 101: greenlight.v1.RunService.CancelRun:output_type -> greenlight.v1.CancelRunResponse
-	94, // [94:102] is the sub-list for method output_type
-	86, // [86:94] is the sub-list for method input_type
-	86, // [86:86] is the sub-list for extension type_name
-	86, // [86:86] is the sub-list for extension extendee
-	0,  // [0:86] is the sub-list for field type_name
+	51, // 12: greenlight.v1.FixOptions.hidden_tests:type_name -> greenlight.v1.Digest
+	0,  // 13: greenlight.v1.Run.kind:type_name -> greenlight.v1.RunKind
+	1,  // 14: greenlight.v1.Run.status:type_name -> greenlight.v1.RunStatus
+	51, // 15: greenlight.v1.Run.snapshot:type_name -> greenlight.v1.Digest
+	51, // 16: greenlight.v1.Run.current_snapshot:type_name -> greenlight.v1.Digest
+	3,  // 17: greenlight.v1.Run.verify_options:type_name -> greenlight.v1.VerifyOptions
+	6,  // 18: greenlight.v1.Run.fix_options:type_name -> greenlight.v1.FixOptions
+	52, // 19: greenlight.v1.Run.created_at:type_name -> google.protobuf.Timestamp
+	52, // 20: greenlight.v1.Run.started_at:type_name -> google.protobuf.Timestamp
+	52, // 21: greenlight.v1.Run.finished_at:type_name -> google.protobuf.Timestamp
+	53, // 22: greenlight.v1.Run.result:type_name -> greenlight.v1.Result
+	54, // 23: greenlight.v1.Run.patches:type_name -> greenlight.v1.PatchOutcome
+	9,  // 24: greenlight.v1.Run.metrics:type_name -> greenlight.v1.FixMetrics
+	48, // 25: greenlight.v1.FixMetrics.time_to_green:type_name -> google.protobuf.Duration
+	55, // 26: greenlight.v1.FixMetrics.usage:type_name -> greenlight.v1.Usage
+	56, // 27: greenlight.v1.FixMetrics.transitions:type_name -> greenlight.v1.Transitions
+	57, // 28: greenlight.v1.FixMetrics.baseline_inventory:type_name -> greenlight.v1.TestInventory
+	58, // 29: greenlight.v1.FixMetrics.hidden_tests:type_name -> greenlight.v1.HiddenTests
+	58, // 30: greenlight.v1.FixMetrics.baseline_hidden_tests:type_name -> greenlight.v1.HiddenTests
+	8,  // 31: greenlight.v1.RunCreated.run:type_name -> greenlight.v1.Run
+	59, // 32: greenlight.v1.DiscoveryDone.capabilities:type_name -> greenlight.v1.Capabilities
+	60, // 33: greenlight.v1.DiscoveryDone.pipeline:type_name -> greenlight.v1.Pipeline
+	61, // 34: greenlight.v1.TestsParsed.counts:type_name -> greenlight.v1.TestCounts
+	62, // 35: greenlight.v1.TestsParsed.failures:type_name -> greenlight.v1.Failure
+	63, // 36: greenlight.v1.VerificationDone.score:type_name -> greenlight.v1.Score
+	48, // 37: greenlight.v1.VerificationDone.duration:type_name -> google.protobuf.Duration
+	64, // 38: greenlight.v1.VerificationDone.tiers:type_name -> greenlight.v1.TierSelection
+	65, // 39: greenlight.v1.TierSkipped.tier:type_name -> greenlight.v1.Tier
+	51, // 40: greenlight.v1.RoundStarted.snapshot:type_name -> greenlight.v1.Digest
+	62, // 41: greenlight.v1.PatchRequest.failures:type_name -> greenlight.v1.Failure
+	66, // 42: greenlight.v1.PatchRequest.windows:type_name -> greenlight.v1.CodeWindow
+	5,  // 43: greenlight.v1.PatchRequest.constraints:type_name -> greenlight.v1.Guardrails
+	18, // 44: greenlight.v1.PatchRequested.request:type_name -> greenlight.v1.PatchRequest
+	54, // 45: greenlight.v1.PatchEvaluated.outcome:type_name -> greenlight.v1.PatchOutcome
+	1,  // 46: greenlight.v1.RunFinished.status:type_name -> greenlight.v1.RunStatus
+	53, // 47: greenlight.v1.RunFinished.result:type_name -> greenlight.v1.Result
+	9,  // 48: greenlight.v1.RunFinished.metrics:type_name -> greenlight.v1.FixMetrics
+	52, // 49: greenlight.v1.RunEvent.time:type_name -> google.protobuf.Timestamp
+	10, // 50: greenlight.v1.RunEvent.run_created:type_name -> greenlight.v1.RunCreated
+	11, // 51: greenlight.v1.RunEvent.discovery_done:type_name -> greenlight.v1.DiscoveryDone
+	67, // 52: greenlight.v1.RunEvent.step_started:type_name -> greenlight.v1.StepStarted
+	68, // 53: greenlight.v1.RunEvent.log_chunk:type_name -> greenlight.v1.LogChunk
+	69, // 54: greenlight.v1.RunEvent.step_finished:type_name -> greenlight.v1.StepFinished
+	12, // 55: greenlight.v1.RunEvent.tests_parsed:type_name -> greenlight.v1.TestsParsed
+	63, // 56: greenlight.v1.RunEvent.score:type_name -> greenlight.v1.Score
+	13, // 57: greenlight.v1.RunEvent.verification_done:type_name -> greenlight.v1.VerificationDone
+	14, // 58: greenlight.v1.RunEvent.verify_failed_retry:type_name -> greenlight.v1.VerifyFailedRetry
+	15, // 59: greenlight.v1.RunEvent.verify_failed_max_retries:type_name -> greenlight.v1.VerifyFailedMaxRetries
+	16, // 60: greenlight.v1.RunEvent.tier_skipped:type_name -> greenlight.v1.TierSkipped
+	17, // 61: greenlight.v1.RunEvent.round_started:type_name -> greenlight.v1.RoundStarted
+	19, // 62: greenlight.v1.RunEvent.patch_requested:type_name -> greenlight.v1.PatchRequested
+	20, // 63: greenlight.v1.RunEvent.patch_evaluated:type_name -> greenlight.v1.PatchEvaluated
+	21, // 64: greenlight.v1.RunEvent.run_finished:type_name -> greenlight.v1.RunFinished
+	26, // 65: greenlight.v1.RunEvent.resume_from:type_name -> greenlight.v1.ResumeFrom
+	22, // 66: greenlight.v1.RunEvent.log_capped:type_name -> greenlight.v1.LogCapped
+	23, // 67: greenlight.v1.RunEvent.patch_reply_refused:type_name -> greenlight.v1.PatchReplyRefused
+	24, // 68: greenlight.v1.RunEvent.queued:type_name -> greenlight.v1.Queued
+	25, // 69: greenlight.v1.RunEvent.executor_retry:type_name -> greenlight.v1.ExecutorRetry
+	51, // 70: greenlight.v1.VerifyRequest.snapshot:type_name -> greenlight.v1.Digest
+	3,  // 71: greenlight.v1.VerifyRequest.options:type_name -> greenlight.v1.VerifyOptions
+	27, // 72: greenlight.v1.VerifyResponse.event:type_name -> greenlight.v1.RunEvent
+	51, // 73: greenlight.v1.FixStart.snapshot:type_name -> greenlight.v1.Digest
+	6,  // 74: greenlight.v1.FixStart.options:type_name -> greenlight.v1.FixOptions
+	55, // 75: greenlight.v1.PatchReply.usage:type_name -> greenlight.v1.Usage
+	30, // 76: greenlight.v1.FixRequest.start:type_name -> greenlight.v1.FixStart
+	31, // 77: greenlight.v1.FixRequest.patch:type_name -> greenlight.v1.PatchReply
+	27, // 78: greenlight.v1.FixResponse.event:type_name -> greenlight.v1.RunEvent
+	27, // 79: greenlight.v1.WatchRunResponse.event:type_name -> greenlight.v1.RunEvent
+	8,  // 80: greenlight.v1.GetRunResponse.run:type_name -> greenlight.v1.Run
+	1,  // 81: greenlight.v1.ListRunsRequest.statuses:type_name -> greenlight.v1.RunStatus
+	8,  // 82: greenlight.v1.ListRunsResponse.runs:type_name -> greenlight.v1.Run
+	51, // 83: greenlight.v1.DiscoverWorkspaceRequest.snapshot:type_name -> greenlight.v1.Digest
+	59, // 84: greenlight.v1.DiscoverWorkspaceResponse.capabilities:type_name -> greenlight.v1.Capabilities
+	28, // 85: greenlight.v1.StartRunRequest.verify:type_name -> greenlight.v1.VerifyRequest
+	30, // 86: greenlight.v1.StartRunRequest.fix:type_name -> greenlight.v1.FixStart
+	8,  // 87: greenlight.v1.StartRunResponse.run:type_name -> greenlight.v1.Run
+	8,  // 88: greenlight.v1.CancelRunResponse.run:type_name -> greenlight.v1.Run
+	28, // 89: greenlight.v1.RunService.Verify:input_type -> greenlight.v1.VerifyRequest
+	32, // 90: greenlight.v1.RunService.Fix:input_type -> greenlight.v1.FixRequest
+	34, // 91: greenlight.v1.RunService.WatchRun:input_type -> greenlight.v1.WatchRunRequest
+	36, // 92: greenlight.v1.RunService.GetRun:input_type -> greenlight.v1.GetRunRequest
+	38, // 93: greenlight.v1.RunService.ListRuns:input_type -> greenlight.v1.ListRunsRequest
+	40, // 94: greenlight.v1.RunService.DiscoverWorkspace:input_type -> greenlight.v1.DiscoverWorkspaceRequest
+	42, // 95: greenlight.v1.RunService.StartRun:input_type -> greenlight.v1.StartRunRequest
+	44, // 96: greenlight.v1.RunService.CancelRun:input_type -> greenlight.v1.CancelRunRequest
+	29, // 97: greenlight.v1.RunService.Verify:output_type -> greenlight.v1.VerifyResponse
+	33, // 98: greenlight.v1.RunService.Fix:output_type -> greenlight.v1.FixResponse
+	35, // 99: greenlight.v1.RunService.WatchRun:output_type -> greenlight.v1.WatchRunResponse
+	37, // 100: greenlight.v1.RunService.GetRun:output_type -> greenlight.v1.GetRunResponse
+	39, // 101: greenlight.v1.RunService.ListRuns:output_type -> greenlight.v1.ListRunsResponse
+	41, // 102: greenlight.v1.RunService.DiscoverWorkspace:output_type -> greenlight.v1.DiscoverWorkspaceResponse
+	43, // 103: greenlight.v1.RunService.StartRun:output_type -> greenlight.v1.StartRunResponse
+	45, // 104: greenlight.v1.RunService.CancelRun:output_type -> greenlight.v1.CancelRunResponse
+	97, // [97:105] is the sub-list for method output_type
+	89, // [89:97] is the sub-list for method input_type
+	89, // [89:89] is the sub-list for extension type_name
+	89, // [89:89] is the sub-list for extension extendee
+	0,  // [0:89] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_run_proto_init() }

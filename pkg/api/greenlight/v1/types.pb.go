@@ -1388,8 +1388,13 @@ type StepResult struct {
 	// The step's display_command (the command as a person would type it);
 	// empty means command, which is always what ran.
 	DisplayCommand string `protobuf:"bytes,23,opt,name=display_command,json=displayCommand,proto3" json:"display_command,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The verdict rule that changed this step's status from what its exit
+	// code said, e.g. "report-disagrees" (exit 0 while the runner's report
+	// shows failed tests), "tests-vanished" (fewer tests than the baseline
+	// with no deselection by the caller); empty when the exit code stands.
+	Rule          string `protobuf:"bytes,24,opt,name=rule,proto3" json:"rule,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StepResult) Reset() {
@@ -1579,6 +1584,13 @@ func (x *StepResult) GetCacheNote() string {
 func (x *StepResult) GetDisplayCommand() string {
 	if x != nil {
 		return x.DisplayCommand
+	}
+	return ""
+}
+
+func (x *StepResult) GetRule() string {
+	if x != nil {
+		return x.Rule
 	}
 	return ""
 }
@@ -3191,7 +3203,10 @@ type PatchOutcome struct {
 	// or "regression" when it was rolled back; empty when kept.
 	Rule string `protobuf:"bytes,15,opt,name=rule,proto3" json:"rule,omitempty"`
 	// The patched verification against the run's baseline.
-	Transitions   *Transitions `protobuf:"bytes,16,opt,name=transitions,proto3" json:"transitions,omitempty"`
+	Transitions *Transitions `protobuf:"bytes,16,opt,name=transitions,proto3" json:"transitions,omitempty"`
+	// The run's hidden tests in the patched snapshot's grading verification
+	// (unset without hidden tests, or when the patch was not graded).
+	HiddenTests   *HiddenTests `protobuf:"bytes,17,opt,name=hidden_tests,json=hiddenTests,proto3" json:"hidden_tests,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3338,6 +3353,90 @@ func (x *PatchOutcome) GetTransitions() *Transitions {
 	return nil
 }
 
+func (x *PatchOutcome) GetHiddenTests() *HiddenTests {
+	if x != nil {
+		return x.HiddenTests
+	}
+	return nil
+}
+
+// HiddenTests is how a fix run's hidden tests (FixOptions.hidden_tests)
+// fared in one grading verification.
+type HiddenTests struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Hidden targets that passed.
+	Passed int32 `protobuf:"varint,1,opt,name=passed,proto3" json:"passed,omitempty"`
+	// Hidden targets that did not pass: failed, errored, skipped or not
+	// collected.
+	Failed int32 `protobuf:"varint,2,opt,name=failed,proto3" json:"failed,omitempty"`
+	// Of failed, those that did not run at all (not collected, deselected,
+	// a build or import failure).
+	Missing int32 `protobuf:"varint,3,opt,name=missing,proto3" json:"missing,omitempty"`
+	// The ids of the failed ones (at most 100), for the caller: never sent
+	// in a patch request.
+	Failing       []string `protobuf:"bytes,4,rep,name=failing,proto3" json:"failing,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *HiddenTests) Reset() {
+	*x = HiddenTests{}
+	mi := &file_greenlight_v1_types_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *HiddenTests) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*HiddenTests) ProtoMessage() {}
+
+func (x *HiddenTests) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_types_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use HiddenTests.ProtoReflect.Descriptor instead.
+func (*HiddenTests) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *HiddenTests) GetPassed() int32 {
+	if x != nil {
+		return x.Passed
+	}
+	return 0
+}
+
+func (x *HiddenTests) GetFailed() int32 {
+	if x != nil {
+		return x.Failed
+	}
+	return 0
+}
+
+func (x *HiddenTests) GetMissing() int32 {
+	if x != nil {
+		return x.Missing
+	}
+	return 0
+}
+
+func (x *HiddenTests) GetFailing() []string {
+	if x != nil {
+		return x.Failing
+	}
+	return nil
+}
+
 // Usage counts model tokens and cost.
 type Usage struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
@@ -3350,7 +3449,7 @@ type Usage struct {
 
 func (x *Usage) Reset() {
 	*x = Usage{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[23]
+	mi := &file_greenlight_v1_types_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3362,7 +3461,7 @@ func (x *Usage) String() string {
 func (*Usage) ProtoMessage() {}
 
 func (x *Usage) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[23]
+	mi := &file_greenlight_v1_types_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3375,7 +3474,7 @@ func (x *Usage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Usage.ProtoReflect.Descriptor instead.
 func (*Usage) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{23}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Usage) GetPromptTokens() int64 {
@@ -3466,7 +3565,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\tmax_level\x18\x06 \x01(\x0e2\x14.greenlight.v1.LevelR\bmaxLevel\x12\x14\n" +
 	"\x05notes\x18\a \x03(\tR\x05notes\x12:\n" +
 	"\vtime_budget\x18\b \x01(\v2\x19.google.protobuf.DurationR\n" +
-	"timeBudget\"\xe2\x06\n" +
+	"timeBudget\"\xf6\x06\n" +
 	"\n" +
 	"StepResult\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12*\n" +
@@ -3497,7 +3596,8 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"lintIssues\x12\x1d\n" +
 	"\n" +
 	"cache_note\x18\x16 \x01(\tR\tcacheNote\x12'\n" +
-	"\x0fdisplay_command\x18\x17 \x01(\tR\x0edisplayCommand\"\x9a\x02\n" +
+	"\x0fdisplay_command\x18\x17 \x01(\tR\x0edisplayCommand\x12\x12\n" +
+	"\x04rule\x18\x18 \x01(\tR\x04rule\"\x9a\x02\n" +
 	"\bTestCase\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05suite\x18\x02 \x01(\tR\x05suite\x12\x12\n" +
@@ -3660,7 +3760,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x16failing_outside_target\x18\x0f \x03(\tR\x14failingOutsideTarget\x12\x1a\n" +
 	"\bcomplete\x18\x10 \x01(\bR\bcomplete\x12/\n" +
 	"\x14failing_fail_to_pass\x18\x11 \x03(\tR\x11failingFailToPass\x12/\n" +
-	"\x14failing_pass_to_pass\x18\x12 \x03(\tR\x11failingPassToPass\"\xe7\x04\n" +
+	"\x14failing_pass_to_pass\x18\x12 \x03(\tR\x11failingPassToPass\"\xa6\x05\n" +
 	"\fPatchOutcome\x12\x18\n" +
 	"\aattempt\x18\x01 \x01(\x05R\aattempt\x12\x12\n" +
 	"\x04diff\x18\x02 \x01(\tR\x04diff\x122\n" +
@@ -3680,7 +3780,13 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\rfailing_after\x18\r \x01(\x05R\ffailingAfter\x12*\n" +
 	"\x05usage\x18\x0e \x01(\v2\x14.greenlight.v1.UsageR\x05usage\x12\x12\n" +
 	"\x04rule\x18\x0f \x01(\tR\x04rule\x12<\n" +
-	"\vtransitions\x18\x10 \x01(\v2\x1a.greenlight.v1.TransitionsR\vtransitions\"m\n" +
+	"\vtransitions\x18\x10 \x01(\v2\x1a.greenlight.v1.TransitionsR\vtransitions\x12=\n" +
+	"\fhidden_tests\x18\x11 \x01(\v2\x1a.greenlight.v1.HiddenTestsR\vhiddenTests\"q\n" +
+	"\vHiddenTests\x12\x16\n" +
+	"\x06passed\x18\x01 \x01(\x05R\x06passed\x12\x16\n" +
+	"\x06failed\x18\x02 \x01(\x05R\x06failed\x12\x18\n" +
+	"\amissing\x18\x03 \x01(\x05R\amissing\x12\x18\n" +
+	"\afailing\x18\x04 \x03(\tR\afailing\"m\n" +
 	"\x05Usage\x12#\n" +
 	"\rprompt_tokens\x18\x01 \x01(\x03R\fpromptTokens\x12+\n" +
 	"\x11completion_tokens\x18\x02 \x01(\x03R\x10completionTokens\x12\x12\n" +
@@ -3784,7 +3890,7 @@ func file_greenlight_v1_types_proto_rawDescGZIP() []byte {
 }
 
 var file_greenlight_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 12)
-var file_greenlight_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
+var file_greenlight_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_greenlight_v1_types_proto_goTypes = []any{
 	(Phase)(0),                    // 0: greenlight.v1.Phase
 	(Tier)(0),                     // 1: greenlight.v1.Tier
@@ -3821,37 +3927,38 @@ var file_greenlight_v1_types_proto_goTypes = []any{
 	(*TestTransition)(nil),        // 32: greenlight.v1.TestTransition
 	(*Transitions)(nil),           // 33: greenlight.v1.Transitions
 	(*PatchOutcome)(nil),          // 34: greenlight.v1.PatchOutcome
-	(*Usage)(nil),                 // 35: greenlight.v1.Usage
-	nil,                           // 36: greenlight.v1.Step.EnvEntry
-	(*durationpb.Duration)(nil),   // 37: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 38: google.protobuf.Timestamp
+	(*HiddenTests)(nil),           // 35: greenlight.v1.HiddenTests
+	(*Usage)(nil),                 // 36: greenlight.v1.Usage
+	nil,                           // 37: greenlight.v1.Step.EnvEntry
+	(*durationpb.Duration)(nil),   // 38: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 39: google.protobuf.Timestamp
 }
 var file_greenlight_v1_types_proto_depIdxs = []int32{
 	0,  // 0: greenlight.v1.Step.phase:type_name -> greenlight.v1.Phase
-	36, // 1: greenlight.v1.Step.env:type_name -> greenlight.v1.Step.EnvEntry
-	37, // 2: greenlight.v1.Step.timeout:type_name -> google.protobuf.Duration
+	37, // 1: greenlight.v1.Step.env:type_name -> greenlight.v1.Step.EnvEntry
+	38, // 2: greenlight.v1.Step.timeout:type_name -> google.protobuf.Duration
 	1,  // 3: greenlight.v1.Step.tier:type_name -> greenlight.v1.Tier
 	2,  // 4: greenlight.v1.Step.level:type_name -> greenlight.v1.Level
 	13, // 5: greenlight.v1.Step.source:type_name -> greenlight.v1.CommandSource
 	13, // 6: greenlight.v1.Step.required_by:type_name -> greenlight.v1.CommandSource
-	37, // 7: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
+	38, // 7: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
 	1,  // 8: greenlight.v1.TierSelection.tier:type_name -> greenlight.v1.Tier
 	14, // 9: greenlight.v1.Pipeline.steps:type_name -> greenlight.v1.Step
 	15, // 10: greenlight.v1.Pipeline.limits:type_name -> greenlight.v1.Limits
 	16, // 11: greenlight.v1.Pipeline.tiers:type_name -> greenlight.v1.TierSelection
 	2,  // 12: greenlight.v1.Pipeline.max_level:type_name -> greenlight.v1.Level
-	37, // 13: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
+	38, // 13: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
 	0,  // 14: greenlight.v1.StepResult.phase:type_name -> greenlight.v1.Phase
 	3,  // 15: greenlight.v1.StepResult.status:type_name -> greenlight.v1.StepStatus
-	38, // 16: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
-	38, // 17: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
-	37, // 18: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
+	39, // 16: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
+	39, // 17: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
+	38, // 18: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
 	12, // 19: greenlight.v1.StepResult.log_digest:type_name -> greenlight.v1.Digest
 	1,  // 20: greenlight.v1.StepResult.tier:type_name -> greenlight.v1.Tier
 	2,  // 21: greenlight.v1.StepResult.level:type_name -> greenlight.v1.Level
 	20, // 22: greenlight.v1.StepResult.counts:type_name -> greenlight.v1.TestCounts
 	6,  // 23: greenlight.v1.TestCase.status:type_name -> greenlight.v1.TestStatus
-	37, // 24: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
+	38, // 24: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
 	12, // 25: greenlight.v1.Evidence.log_digest:type_name -> greenlight.v1.Digest
 	7,  // 26: greenlight.v1.Failure.kind:type_name -> greenlight.v1.FailureKind
 	21, // 27: greenlight.v1.Failure.evidence:type_name -> greenlight.v1.Evidence
@@ -3859,8 +3966,8 @@ var file_greenlight_v1_types_proto_depIdxs = []int32{
 	2,  // 29: greenlight.v1.Score.level:type_name -> greenlight.v1.Level
 	8,  // 30: greenlight.v1.Score.decided_by:type_name -> greenlight.v1.ScoreSource
 	3,  // 31: greenlight.v1.CommandRecord.status:type_name -> greenlight.v1.StepStatus
-	38, // 32: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
-	38, // 33: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
+	39, // 32: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
+	39, // 33: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
 	12, // 34: greenlight.v1.Manifest.snapshot:type_name -> greenlight.v1.Digest
 	26, // 35: greenlight.v1.Manifest.commands_executed:type_name -> greenlight.v1.CommandRecord
 	27, // 36: greenlight.v1.Manifest.platform:type_name -> greenlight.v1.Platform
@@ -3886,13 +3993,14 @@ var file_greenlight_v1_types_proto_depIdxs = []int32{
 	11, // 56: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
 	12, // 57: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
 	12, // 58: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
-	35, // 59: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
+	36, // 59: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
 	33, // 60: greenlight.v1.PatchOutcome.transitions:type_name -> greenlight.v1.Transitions
-	61, // [61:61] is the sub-list for method output_type
-	61, // [61:61] is the sub-list for method input_type
-	61, // [61:61] is the sub-list for extension type_name
-	61, // [61:61] is the sub-list for extension extendee
-	0,  // [0:61] is the sub-list for field type_name
+	35, // 61: greenlight.v1.PatchOutcome.hidden_tests:type_name -> greenlight.v1.HiddenTests
+	62, // [62:62] is the sub-list for method output_type
+	62, // [62:62] is the sub-list for method input_type
+	62, // [62:62] is the sub-list for extension type_name
+	62, // [62:62] is the sub-list for extension extendee
+	0,  // [0:62] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_types_proto_init() }
@@ -3906,7 +4014,7 @@ func file_greenlight_v1_types_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_greenlight_v1_types_proto_rawDesc), len(file_greenlight_v1_types_proto_rawDesc)),
 			NumEnums:      12,
-			NumMessages:   25,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
