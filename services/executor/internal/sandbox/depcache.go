@@ -46,6 +46,9 @@ type cacheScan struct {
 	paths    []string        // their cache paths, joined to the workdir
 	hashes   map[string]string
 	held     map[string]bool
+	// shadows lists, per cached workdir, the entries named like a tool
+	// the install runs (see toolshadow.go).
+	shadows map[string][]string
 }
 
 // newCacheScan prepares the scan for the request's cached install steps.
@@ -72,6 +75,7 @@ func (rn *run) newCacheScan() *cacheScan {
 // observe notes one snapshot entry: whether it puts something at (or a
 // link above) a cache path, and whether its content keys the cache.
 func (sc *cacheScan) observe(name string, link bool) (hash bool) {
+	sc.observeShadow(name)
 	for _, p := range sc.paths {
 		if name == p || strings.HasPrefix(name, p+"/") || (link && strings.HasPrefix(p, name+"/")) {
 			sc.held[p] = true
@@ -146,7 +150,8 @@ for p do
 done`
 
 // cacheBlocked says why the dependency cache must not be used for s in
-// this run ("" when it may): the workspace already holds a cache path.
+// this run ("" when it may): the workspace already holds a cache path, or
+// a module named like a tool the install runs.
 func (rn *run) cacheBlocked(ctx context.Context, b *box, s *Step) string {
 	wd, _ := cleanRel(s.Workdir)
 	var held []string
@@ -157,6 +162,9 @@ func (rn *run) cacheBlocked(ctx context.Context, b *box, s *Step) string {
 	}
 	if len(held) > 0 {
 		return "dependency cache not used: the snapshot already contains " + strings.Join(held, ", ")
+	}
+	if note := rn.snap.cache.shadowNote(wd); note != "" {
+		return note
 	}
 	var out bytes.Buffer
 	cmd := append([]string{"/bin/sh", "-c", probeCacheScript, workdirPath(s.Workdir)}, s.CachePaths...)

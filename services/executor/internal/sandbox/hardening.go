@@ -138,7 +138,8 @@ func hardenedSpec(image string, lim Limits, labels map[string]string, network st
 }
 
 // baseEnv is the complete environment of a sandbox container: PATH (the
-// image's own, so toolchains are found), HOME, LANG and TMPDIR. Nothing is
+// image's own, so toolchains are found; see toolPath), HOME, LANG and
+// TMPDIR. Nothing is
 // taken from the executor's environment.
 func baseEnv(img ImageInfo) []string {
 	path := defaultPath
@@ -147,7 +148,7 @@ func baseEnv(img ImageInfo) []string {
 			path = v
 		}
 	}
-	return []string{"PATH=" + path, "HOME=" + HomeDir, "LANG=C.UTF-8", "TMPDIR=" + TmpDir}
+	return []string{"PATH=" + toolPath(path), "HOME=" + HomeDir, "LANG=C.UTF-8", "TMPDIR=" + TmpDir}
 }
 
 // caEnv points the usual tools at the CA bundle (install steps only).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -297,7 +298,13 @@ func (rn *run) stepEnv(s *Step) []string {
 			env = append(env, caEnv()...)
 		}
 	}
-	add(s.Env)
+	own := s.Env
+	if p, ok := own["PATH"]; ok {
+		// A step's own PATH (Node 22 first) finds tools as the image's does.
+		own = maps.Clone(own)
+		own["PATH"] = toolPath(p)
+	}
+	add(own)
 	return env
 }
 
