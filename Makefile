@@ -1,4 +1,4 @@
-# greenlight — build, test and tooling entry points. CI runs `make ci-test` via .ci/run.
+# greenlight — build, test and tooling entry points. CI runs .ci/run: `make lint`, `make hygiene`, then `make test`.
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
@@ -7,16 +7,17 @@ BUF_VERSION            := v1.75.0
 PROTOC_GEN_GO_VERSION  := v1.36.12
 PROTOC_GEN_GRPC_VERSION := v1.6.2
 GRPCURL_VERSION        := v1.9.4
+STATICCHECK_VERSION    := v0.8.2
 
 ROOT    := $(CURDIR)
 BIN     := $(ROOT)/.bin
 export PATH := $(BIN):$(PATH)
-MODULES := pkg services/discovery services/executor services/loop services/gateway cmd/greenlight
+MODULES := pkg services/discovery services/executor services/loop services/gateway cmd/greenlight tools/doccheck
 CLIENTS := typescript python
 SERVICES := discovery executor loop gateway
 
 PHONY_EXTRA := demo up down compose-test test-executor-exec realworld realworld-bugs
-.PHONY: $(PHONY_EXTRA) all tools generate check-generate lint vet fmt-check build test test-unit test-clients hosttools bench engine images browser clean \
+.PHONY: $(PHONY_EXTRA) all tools generate check-generate lint hygiene vet fmt-check build test test-unit test-clients hosttools bench engine images browser clean \
 	bench-blob bench-workspace bench-discovery bench-events bench-parse bench-loop bench-gateway bench-executor bench-fleet fuzz
 
 all: build
@@ -31,6 +32,8 @@ $(BIN)/protoc-gen-go:
 	GOBIN=$(BIN) go install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
 $(BIN)/protoc-gen-go-grpc:
 	GOBIN=$(BIN) go install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GRPC_VERSION)
+$(BIN)/staticcheck:
+	GOBIN=$(BIN) go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 ## generate: regenerate the Go code from proto/ into pkg/api/, and the Python client's stubs
 ## (make test-clients checks those: clients/python/test.sh runs generate.sh --check)
@@ -53,6 +56,20 @@ lint: tools fmt-check vet
 	@if git rev-parse -q --verify HEAD~1 >/dev/null && git cat-file -e HEAD~1:buf.yaml 2>/dev/null; then \
 	  buf breaking --against '.git#ref=HEAD~1'; echo "buf breaking: OK against HEAD~1"; \
 	else echo "buf breaking: no previous commit with protos, skipped"; fi
+
+## hygiene: per module, go.mod/go.sum tidy (go mod tidy -diff), builds and vets alone (GOWORK=off: each
+## go.mod replaces the in-repo modules), staticcheck clean; then every `make X` in docs, Go and shell comments is a
+## Makefile target and every backquoted repository path or relative link in the markdown exists (tools/doccheck).
+## It runs every check and fails at the end, so one run lists every problem.
+hygiene: $(BIN)/staticcheck
+	@fail=0; for m in $(MODULES); do \
+	  echo "== $$m"; \
+	  (cd $$m && go mod tidy -diff) || { echo "hygiene: $$m is not tidy: run (cd $$m && go mod tidy)"; fail=1; }; \
+	  (cd $$m && GOWORK=off go build ./... && GOWORK=off go vet ./...) || { echo "hygiene: $$m does not build or vet alone (GOWORK=off)"; fail=1; }; \
+	  (cd $$m && staticcheck ./...) || { echo "hygiene: staticcheck findings in $$m (fix, or //lint:ignore CHECK reason on the line)"; fail=1; }; \
+	done; \
+	echo "== docs"; (cd tools/doccheck && go run . -root $(ROOT)) || fail=1; \
+	if [ $$fail != 0 ]; then echo "hygiene: FAILED (see above)"; exit 1; fi; echo "hygiene: OK"
 
 fmt-check:
 	@bad=$$(gofmt -l $(MODULES)); if [ -n "$$bad" ]; then echo "gofmt needed: $$bad"; exit 1; fi

@@ -1,0 +1,3 @@
+module github.com/greenlight-dev/greenlight/tools/doccheck
+
+go 1.26.0
