@@ -55,7 +55,7 @@ func TestFixtures(t *testing.T) {
 		{"monorepo", []string{". go go [go test]", "web node npm [node:test]"},
 			[]string{"go-build: go build ./...", "web:npm-build: npm run build", "go-vet: go vet ./...", "go-test: " + goTest, "web:npm-test: npm test"}, "L4"},
 		{"greenlight-yaml", []string{". python pip [pytest]"},
-			[]string{"compile: python3 -m compileall -q app", "unit: python3 -m pytest -q tests"}, "L4"},
+			[]string{"compile: python3 -P -m compileall -q app", "unit: python3 -m pytest -q tests"}, "L4"},
 		{"agent-yaml", []string{". typescript npm [vitest]"},
 			[]string{"install: npm ci", "typecheck: npm run typecheck", "lint: npm run lint", "build: npm run build", "test: npm test"}, "L4"},
 		{"runr-config", []string{". node pnpm [node:test]"},

@@ -112,6 +112,7 @@ func Build(t Tree, opts Options) (*Capabilities, error) {
 	if err := c.whitelist(discovered, cfg, cisource.Read(t)); err != nil {
 		return nil, err
 	}
+	c.hardenPythonTools()
 	c.Notes = append(c.Notes, cfg.Notes...)
 	c.timeouts(cfg)
 	if !cfg.NoDefaultTriggers {
