@@ -65,7 +65,7 @@ hygiene: $(BIN)/staticcheck
 	@fail=0; for m in $(MODULES); do \
 	  echo "== $$m"; \
 	  (cd $$m && go mod tidy -diff) || { echo "hygiene: $$m is not tidy: run (cd $$m && go mod tidy)"; fail=1; }; \
-	  (cd $$m && GOWORK=off go build ./... && GOWORK=off go vet ./...) || { echo "hygiene: $$m does not build or vet alone (GOWORK=off)"; fail=1; }; \
+	  (cd $$m && GOWORK=off go build -o /dev/null ./... && GOWORK=off go vet ./...) || { echo "hygiene: $$m does not build or vet alone (GOWORK=off)"; fail=1; }; \
 	  (cd $$m && staticcheck ./...) || { echo "hygiene: staticcheck findings in $$m (fix, or //lint:ignore CHECK reason on the line)"; fail=1; }; \
 	done; \
 	echo "== docs"; (cd tools/doccheck && go run . -root $(ROOT)) || fail=1; \
