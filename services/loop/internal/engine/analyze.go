@@ -45,6 +45,9 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 				r.log.Warn("parsing a step log failed; its exit status still decides", zap.String("step", s.GetName()), zap.Error(err))
 			}
 			o.Report = rep
+			// The exit code and the report must agree; a disagreement fails
+			// the step before any re-run could call it flaky.
+			o.Result = classifyReportDisagreement(o)
 			// Before TestsParsed, so the event counts the flaky tests.
 			if err := r.rerunFailed(ctx, v, i, &o, fsys); err != nil {
 				return err

@@ -61,6 +61,15 @@ type fixer struct {
 	feedback  string
 	patches   []*glv1.PatchOutcome
 	metrics   *glv1.FixMetrics
+
+	// hidden are the caller's hidden tests (nil: none; see hidden.go):
+	// cur and baseline are then grading verifications, view is what the
+	// model may see of the current snapshot, seen the test ids it may be
+	// told about, and plain marks the verification of view.
+	hidden *hiddenTests
+	view   *verification
+	seen   map[string]bool
+	plain  bool
 }
 
 // run drives the loop: verify, then rounds of request → propose → guard →
@@ -115,7 +124,11 @@ func (f *fixer) verifyWith(ctx context.Context, snapshot *glv1.Digest, attempt i
 	budget := min(f.opts.GetVerify().GetTimeBudget().AsDuration(), time.Until(f.deadline))
 	o := proto.Clone(f.opts.GetVerify()).(*glv1.VerifyOptions)
 	spec := verifySpec{snapshot: snapshot, opts: o, attempt: attempt, budget: max(budget, 0),
-		plan: f.plan, planFrom: f.rec.GetSnapshot(), pin: f.plan == nil, threshold: f.opts.GetScoreThreshold(), probe: p}
+		plan: f.plan, planFrom: f.rec.GetSnapshot(), pin: f.plan == nil, threshold: f.opts.GetScoreThreshold(), probe: p,
+		grading: attempt > 0, neverFlaky: neverFlaky(o.GetChangedFiles(), f.opts.GetTargets().GetFailToPass())}
+	if err := f.hiddenSpec(ctx, &spec); err != nil {
+		return nil, err
+	}
 	v, err := f.r.verify(ctx, spec, f.tr)
 	if err == nil {
 		f.metrics.Reruns += int32(len(v.reruns))
@@ -133,6 +146,9 @@ func (f *fixer) loop(ctx context.Context) (string, error) {
 			return reason, nil
 		}
 		f.round++
+		if err := f.see(ctx); err != nil {
+			return "", err
+		}
 		if err := f.announceRound(); err != nil {
 			return "", err
 		}
@@ -171,10 +187,14 @@ func (f *fixer) stopReason() string {
 	return ""
 }
 
-// green: with explicit targets, they are met (resolution FULL against
+// green: the hidden targets are met (hidden.go), and with explicit
+// targets, they are met (resolution FULL against
 // the baseline: failures outside them are reported, not chased); else
 // every required check passed and the score reaches the threshold.
 func (f *fixer) green(v *verification) bool {
+	if !f.hiddenMet(v) {
+		return false
+	}
 	if f.targets.Explicit() {
 		return v.infra == "" && f.transitions(v).GetResolution() == glv1.Resolution_RESOLUTION_FULL
 	}
@@ -189,12 +209,12 @@ func (f *fixer) transitions(v *verification) *glv1.Transitions {
 	return v.transitions
 }
 
-// announceRound emits VerifyFailedRetry with the fix instructions and
-// RoundStarted.
+// announceRound emits VerifyFailedRetry with the fix instructions (from
+// what the model may see) and RoundStarted.
 func (f *fixer) announceRound() error {
 	retry := &glv1.VerifyFailedRetry{
-		Attempt: f.round, MaxAttempts: f.opts.GetMaxRounds(), FailedCommand: failedCommand(f.cur.outcomes),
-		FixInstructions: fixInstructions(f.cur, f.round, f.opts.GetMaxRounds(), f.changed),
+		Attempt: f.round, MaxAttempts: f.opts.GetMaxRounds(), FailedCommand: failedCommand(f.view.outcomes),
+		FixInstructions: joinFeedback(fixInstructions(f.view, f.round, f.opts.GetMaxRounds(), f.changed), f.hiddenNote()),
 	}
 	if err := f.r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_VerifyFailedRetry{VerifyFailedRetry: retry}}); err != nil {
 		return err
@@ -270,6 +290,7 @@ func (f *fixer) end(err error, reason string) {
 	if f.cur != nil && f.baseline != nil {
 		f.metrics.Transitions = f.transitions(f.cur)
 		f.metrics.BaselineInventory = f.baseline.result.GetInventory()
+		f.recordHidden()
 	}
 	if f.cur == nil {
 		if reason == StopCanceled {

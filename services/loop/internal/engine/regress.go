@@ -172,15 +172,30 @@ func vanishedFailures(step string, b, a *parse.StepReport, after map[string]pars
 	return out
 }
 
-// prefixesAny reports whether id is a proper prefix of a test id of after.
+// prefixesAny reports whether id names a container of a test id of after
+// (a package or module whose failure was one record, now collected test
+// by test): after's id continues id at a component boundary. "TestX" is
+// no container of "TestXFoo": a prefix-named new test never hides a
+// vanished one.
 func prefixesAny(id string, after map[string]parse.Outcome) bool {
 	for other := range after {
-		if len(other) > len(id) && strings.HasPrefix(other, id) {
-			return true
+		rest, ok := strings.CutPrefix(other, id)
+		if !ok || rest == "" {
+			continue
+		}
+		for _, sep := range idSeparators {
+			if strings.HasPrefix(rest, sep) {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// idSeparators are what joins a container to its tests in the ids the
+// parsers give: pytest's "::" and parameters, Go's "pkg.TestX" and
+// subtests, unittest's dots, the JavaScript runners' " > ".
+var idSeparators = []string{"::", "[", "/", ".", " > ", " › "}
 
 // passedTests lists, sorted, the ids of the tests a report says passed
 // (flaky ones included: they passed on re-run).

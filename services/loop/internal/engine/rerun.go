@@ -46,22 +46,28 @@ type rerun struct {
 
 // rerunFailed carries out VerifyOptions.rerun_failed for the step at
 // pipeline index i, parsed into o.Report. When that step is a test step
-// that FAILED (a timeout or OOM kill is never retried) with failing tests
-// the parser named, those tests alone run again in one more Execute call
-// on the same snapshot: a fresh sandbox with the step's image, workdir and
-// env. Tests that pass there are marked flaky by parse.MarkFlaky: they stay
-// in the result (marked, counted in counts.flaky, their failures kept), and
-// a step whose only failures were flaky passes (score.StepOutcome.EffectiveOK,
-// which report.Verdict uses). The steps the executor skipped because this
-// one failed run in the same call right after the re-run, so a flaky pass
-// never leaves the rest of the pipeline unchecked; their results replace
-// the skipped ones only when the step passed on re-run.
+// that FAILED on its exit code (a timeout, an OOM kill or a verdict rule
+// such as report-disagrees never is) with failing tests the parser named,
+// the identical step runs again, whole, in one more Execute call on the
+// same snapshot: a fresh sandbox with the step's image, command, workdir,
+// env and report files, after the install and build steps. A test is
+// flaky only when it failed and then passed under those identical
+// conditions: code that behaves only when its test is selected by name
+// (`-test.run`, "::" in sys.argv) fails the identical re-run as it failed
+// the first. Tests that pass there are marked flaky by
+// parse.MarkFlakyExcept, except the ones the verification never excuses
+// (the run's targets, tests in files the change touched): they stay in the
+// result (marked, counted in counts.flaky, their failures kept), and a
+// step whose only failures were flaky and whose re-run passed passes
+// (score.StepOutcome.EffectiveOK, which report.Verdict uses). A fix run's
+// grading verification never re-runs: it decides acceptance. The steps
+// the executor skipped because this one failed run in the same call right
+// after the re-run, so a flaky pass never leaves the rest of the pipeline
+// unchecked; their results replace the skipped ones only when the step
+// passed on re-run.
 //
-// The re-run command is not looked up in discovery's whitelist: greenlight
-// derives it itself (parse.RerunCommand) from the whitelisted command of
-// the step, narrowed to the test ids that step's own output named (quoted,
-// and refused unless they are plain shell words). No model chooses it, so
-// running it needs no approval of its own.
+// The re-run command is the step's own whitelisted command, unchanged: no
+// model chooses it, so running it needs no approval of its own.
 func (r *run) rerunFailed(ctx context.Context, v *verification, i int, o *score.StepOutcome, fsys fs.FS) error {
 	cmd, ok := rerunCommand(v, *o)
 	if !ok {
@@ -104,7 +110,7 @@ func (r *run) rerunFailed(ctx context.Context, v *verification, i int, o *score.
 			r.log.Warn("parsing the re-run log failed; the failure stands", zap.String("step", rs.GetName()), zap.Error(err))
 		}
 		rr.outcome.Report = rep
-		flaky = parse.MarkFlaky(o.Report, rep)
+		flaky = parse.MarkFlakyExcept(o.Report, rep, v.spec.neverFlaky)
 	}
 	if o.Report.PassedOnRerun {
 		continueAfterRerun(v, ex, eventIndex, at)
@@ -114,13 +120,26 @@ func (r *run) rerunFailed(ctx context.Context, v *verification, i int, o *score.
 	return nil
 }
 
-// rerunCommand returns the re-run command for a step's outcome, or false
-// when the step is not one to re-run.
+// rerunCommand returns the re-run command for a step's outcome (the
+// step's own command: the re-run is identical), or false when the step is
+// not one to re-run: re-runs are off, this is a fix run's grading
+// verification, the step is no test step that FAILED on its exit code
+// alone, or its report names no failing test that could be flaky.
 func rerunCommand(v *verification, o score.StepOutcome) (string, bool) {
-	if !v.spec.opts.GetRerunFailed() || v.exec == nil || v.budgetHit {
+	switch {
+	case !v.spec.opts.GetRerunFailed() || v.exec == nil || v.budgetHit || v.spec.grading:
+		return "", false
+	case o.Report == nil || o.Status() != glv1.StepStatus_STEP_STATUS_FAILED || o.Result.GetRule() != "":
+		return "", false
+	case o.Step.GetPhase() != glv1.Phase_PHASE_TEST && o.Level() != glv1.Level_LEVEL_L4:
 		return "", false
 	}
-	return narrowedCommand(o)
+	for _, t := range o.Report.Tests {
+		if t.Status.Failing() && (v.spec.neverFlaky == nil || !v.spec.neverFlaky(t)) {
+			return o.Step.GetCommand(), true
+		}
+	}
+	return "", false
 }
 
 // narrowedCommand is a failed test step's command narrowed to the failing
@@ -137,10 +156,17 @@ func narrowedCommand(o score.StepOutcome) (string, bool) {
 	return parse.RerunCommand(o.Step.GetCommand(), o.Report)
 }
 
-// rerunStep is step with its command narrowed to cmd.
+// rerunStep is step under a re-run's name: the identical command, env,
+// workdir and report files (an identical invocation), or with cmd when it
+// differs (a fail-fast probe's narrowed command, which writes no report
+// file: its log is what gets parsed).
 func rerunStep(step *glv1.Step, cmd string) *glv1.Step {
 	rs := proto.Clone(step).(*glv1.Step)
 	rs.Name = rs.GetName()[:min(len(rs.GetName()), maxStepName-len(rerunSuffix))] + rerunSuffix
+	rs.ContinueOnFailure = false
+	if cmd == step.GetCommand() {
+		return rs
+	}
 	rs.Command = cmd
 	// The display of the whole step's command does not describe the
 	// narrowed one: show the narrowed command, the launcher read as the
@@ -149,10 +175,7 @@ func rerunStep(step *glv1.Step, cmd string) *glv1.Step {
 	if d := pylaunch.Readable(cmd); d != cmd {
 		rs.DisplayCommand = d
 	}
-	// The narrowed command writes no machine-readable report: its log
-	// (pytest -rA, go test -json, ...) is what gets parsed.
 	rs.ReportFiles = nil
-	rs.ContinueOnFailure = false
 	return rs
 }
 

@@ -14,6 +14,7 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/display"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
 )
 
@@ -42,6 +43,13 @@ type verifySpec struct {
 	// probe, when set, runs a fix round's fail-fast probe in the same
 	// execution (see failfast.go).
 	probe *probe
+	// grading marks a fix run's verification of a patched snapshot: it
+	// decides acceptance, so no failing test in it is re-run or excused
+	// as flaky.
+	grading bool
+	// neverFlaky names the tests no re-run may excuse (the run's targets,
+	// tests in files the change touched); nil: none beyond the defaults.
+	neverFlaky func(parse.Test) bool
 }
 
 // verification is the outcome of one verification (DISCOVER → SCORE).

@@ -80,7 +80,7 @@ func (r *run) verifyRun(ctx context.Context, rec *glv1.Run, repoBudget bool) {
 	}
 	opts := rec.GetVerifyOptions()
 	v, err := r.verify(ctx, verifySpec{snapshot: rec.GetSnapshot(), opts: opts, attempt: 1, budget: opts.GetTimeBudget().AsDuration(),
-		repoBudget: repoBudget}, tr)
+		repoBudget: repoBudget, neverFlaky: neverFlaky(opts.GetChangedFiles(), nil)}, tr)
 	if err != nil {
 		r.abort(err)
 		return

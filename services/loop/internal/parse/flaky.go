@@ -14,7 +14,12 @@ import (
 // move from Failed/Errors to Passed with Counts.Flaky counting them — so a
 // flaky test is recorded, never hidden. When every failure of the step was a
 // flaky test and the re-run itself succeeded, PassedOnRerun is set.
-func MarkFlaky(orig, rerun *StepReport) []string {
+func MarkFlaky(orig, rerun *StepReport) []string { return MarkFlakyExcept(orig, rerun, nil) }
+
+// MarkFlakyExcept is MarkFlaky for the tests that may be flaky at all:
+// a test for which never reports true (a target of the run, a test in a
+// file the change touched) stays a failure whatever the re-run showed.
+func MarkFlakyExcept(orig, rerun *StepReport, never func(Test) bool) []string {
 	if orig == nil || rerun == nil {
 		return nil
 	}
@@ -33,6 +38,9 @@ func MarkFlaky(orig, rerun *StepReport) []string {
 			continue
 		}
 		if !passed[t.ID] && !byName[t.Name+"\x00"+t.File] {
+			continue
+		}
+		if never != nil && never(*t) {
 			continue
 		}
 		t.Flaky = true

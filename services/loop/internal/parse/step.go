@@ -76,6 +76,10 @@ type StepReport struct {
 	Incomplete bool
 	// IncompleteReason says why the counts are incomplete.
 	IncompleteReason string
+	// Disagreement says how two accounts of the same run (the runner's
+	// report file and its printed summary) disagree on failures; "" when
+	// they agree. A step with one cannot pass.
+	Disagreement string
 
 	reason string
 }
@@ -114,6 +118,7 @@ func Step(ctx context.Context, in Input) (*StepReport, error) {
 	if !in.Result.GetTruncated() {
 		best = logTwin(cands, best)
 	}
+	rep.Disagreement = disagreement(cands, best)
 	if best != nil {
 		rep.Format, rep.HasTests = best.format, true
 		rep.Counts = best.set.final()

@@ -48,6 +48,9 @@ func (s Status) String() string {
 // failing reports whether the status counts against the step.
 func (s Status) failing() bool { return s == StatusFailed || s == StatusError }
 
+// Failing reports whether the status is a failure or an error.
+func (s Status) Failing() bool { return s.failing() }
+
 // Test is one parsed test record.
 type Test struct {
 	// ID is stable across runs: "pkg.TestName", "tests/test_x.py::test_y",

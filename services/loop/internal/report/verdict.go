@@ -50,6 +50,9 @@ func Verdict(steps []score.StepOutcome, infraError string) (glv1.Verdict, string
 			if len(failed) > 0 {
 				skippedAfter = append(skippedAfter, o.Name())
 			}
+		case !o.EffectiveOK() && o.Result.GetRule() != "":
+			failed = append(failed, fmt.Sprintf("%s (%s, exit %d, rule %s: %s)", o.Name(), statusName(st), o.Result.GetExitCode(),
+				o.Result.GetRule(), o.Result.GetReason()))
 		case !o.EffectiveOK():
 			failed = append(failed, fmt.Sprintf("%s (%s, exit %d)", o.Name(), statusName(st), o.Result.GetExitCode()))
 		case o.Report != nil && o.Report.Incomplete:
