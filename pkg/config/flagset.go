@@ -29,7 +29,6 @@ type FlagSet struct {
 	service string
 	fs      *flag.FlagSet
 	file    string
-	usage   io.Writer
 }
 
 // NewFlagSet returns an empty FlagSet for the named service ("loop",

@@ -10,7 +10,6 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	testgrpc "google.golang.org/grpc/interop/grpc_testing"
-	testpb "google.golang.org/grpc/interop/grpc_testing"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 )
@@ -25,9 +24,9 @@ type echoCaller struct {
 	testgrpc.UnimplementedTestServiceServer
 }
 
-func (echoCaller) UnaryCall(ctx context.Context, _ *testpb.SimpleRequest) (*testpb.SimpleResponse, error) {
+func (echoCaller) UnaryCall(ctx context.Context, _ *testgrpc.SimpleRequest) (*testgrpc.SimpleResponse, error) {
 	who, _ := ctx.Value(callerKey{}).(string)
-	return &testpb.SimpleResponse{Username: who}, nil
+	return &testgrpc.SimpleResponse{Username: who}, nil
 }
 
 func (echoCaller) FullDuplexCall(stream testgrpc.TestService_FullDuplexCallServer) error {
@@ -35,7 +34,7 @@ func (echoCaller) FullDuplexCall(stream testgrpc.TestService_FullDuplexCallServe
 		return err
 	}
 	who, _ := stream.Context().Value(callerKey{}).(string)
-	return stream.Send(&testpb.StreamingOutputCallResponse{Payload: &testpb.Payload{Body: []byte(who)}})
+	return stream.Send(&testgrpc.StreamingOutputCallResponse{Payload: &testgrpc.Payload{Body: []byte(who)}})
 }
 
 // TestGatesRunBeforeDecoding: the service token and a server's gates judge
@@ -117,7 +116,7 @@ func TestGatesRunBeforeDecoding(t *testing.T) {
 		t.Errorf("admitted garbage: %v, want InvalidArgument", err)
 	}
 	client := testgrpc.NewTestServiceClient(conn)
-	resp, err := client.UnaryCall(admitted, &testpb.SimpleRequest{})
+	resp, err := client.UnaryCall(admitted, &testgrpc.SimpleRequest{})
 	if err != nil || resp.GetUsername() != "alice" {
 		t.Errorf("unary call = %v, %v; want the gate's caller alice", resp, err)
 	}
@@ -125,7 +124,7 @@ func TestGatesRunBeforeDecoding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Send(&testpb.StreamingOutputCallRequest{}); err != nil {
+	if err := st.Send(&testgrpc.StreamingOutputCallRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := st.Recv(); err != nil || string(out.GetPayload().GetBody()) != "alice" {

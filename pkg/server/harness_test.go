@@ -74,17 +74,17 @@ func startServer(t *testing.T, cfg server.Config, before func(*server.Server), o
 
 // stop cancels the serve context and returns Serve's result and how long
 // Serve took to return.
-func (h *harness) stop(t *testing.T, limit time.Duration) (error, time.Duration) {
+func (h *harness) stop(t *testing.T, limit time.Duration) (time.Duration, error) {
 	t.Helper()
 	start := time.Now()
 	h.cancel()
 	select {
 	case err := <-h.served:
 		h.served <- err // keep it for cleanup
-		return err, time.Since(start)
+		return time.Since(start), err
 	case <-time.After(limit):
 		t.Fatalf("Serve did not return within %v", limit)
-		return nil, 0
+		return 0, nil
 	}
 }
 

@@ -296,7 +296,7 @@ func TestShutdownLetsInFlightStreamFinish(t *testing.T) {
 			n++
 		}
 	}()
-	err, took := h.stop(t, cfg.ShutdownGrace+3*time.Second)
+	took, err := h.stop(t, cfg.ShutdownGrace+3*time.Second)
 	if err != nil {
 		t.Fatalf("Serve = %v, want nil", err)
 	}
@@ -336,7 +336,7 @@ func TestShutdownHardStopsStuckStreams(t *testing.T) {
 			recvErr := make(chan error, 1)
 			go func() { _, err := stream.Recv(); recvErr <- err }()
 
-			err, took := h.stop(t, 10*time.Second)
+			took, err := h.stop(t, 10*time.Second)
 			if err != nil {
 				t.Fatalf("Serve = %v, want nil", err)
 			}

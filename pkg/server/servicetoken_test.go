@@ -15,7 +15,6 @@ import (
 	"google.golang.org/grpc/codes"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	testgrpc "google.golang.org/grpc/interop/grpc_testing"
-	testpb "google.golang.org/grpc/interop/grpc_testing"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
@@ -29,10 +28,10 @@ const testServiceToken = "0123456789abcdef-service-secret"
 func callCodes(t *testing.T, ctx context.Context, conn grpc.ClientConnInterface) (unary, stream codes.Code) {
 	t.Helper()
 	c := testgrpc.NewTestServiceClient(conn)
-	_, err := c.UnaryCall(ctx, &testpb.SimpleRequest{})
+	_, err := c.UnaryCall(ctx, &testgrpc.SimpleRequest{})
 	unary = status.Code(err)
-	st, err := c.StreamingOutputCall(ctx, &testpb.StreamingOutputCallRequest{
-		ResponseParameters: []*testpb.ResponseParameters{{Size: 1}}})
+	st, err := c.StreamingOutputCall(ctx, &testgrpc.StreamingOutputCallRequest{
+		ResponseParameters: []*testgrpc.ResponseParameters{{Size: 1}}})
 	if err != nil {
 		return unary, status.Code(err)
 	}
@@ -80,10 +79,10 @@ func TestServiceTokenGuardsEveryRPCButHealth(t *testing.T) {
 		t.Errorf("with token: unary %v, stream %v; want OK", u, s)
 	}
 	doubled := metadata.AppendToOutgoingContext(ctx, server.ServiceTokenKey, "fedcba9876543210-wrong-secret")
-	if _, err := testgrpc.NewTestServiceClient(good).UnaryCall(doubled, &testpb.SimpleRequest{}); status.Code(err) != codes.Unauthenticated {
+	if _, err := testgrpc.NewTestServiceClient(good).UnaryCall(doubled, &testgrpc.SimpleRequest{}); status.Code(err) != codes.Unauthenticated {
 		t.Errorf("token plus a second value: %v, want Unauthenticated", err)
 	}
-	_, err = testgrpc.NewTestServiceClient(h.conn).UnaryCall(ctx, &testpb.SimpleRequest{})
+	_, err = testgrpc.NewTestServiceClient(h.conn).UnaryCall(ctx, &testgrpc.SimpleRequest{})
 	if msg := status.Convert(err).Message(); !strings.Contains(msg, "--service-token") {
 		t.Errorf("refusal message %q does not say what to configure", msg)
 	}

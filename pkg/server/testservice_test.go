@@ -6,7 +6,6 @@ import (
 	"time"
 
 	testgrpc "google.golang.org/grpc/interop/grpc_testing"
-	testpb "google.golang.org/grpc/interop/grpc_testing"
 )
 
 // Payload bodies that select a behaviour of testService.
@@ -28,7 +27,7 @@ func newTestService() *testService {
 	return &testService{started: make(chan struct{}, 16), release: make(chan struct{})}
 }
 
-func (s *testService) UnaryCall(ctx context.Context, req *testpb.SimpleRequest) (*testpb.SimpleResponse, error) {
+func (s *testService) UnaryCall(ctx context.Context, req *testgrpc.SimpleRequest) (*testgrpc.SimpleResponse, error) {
 	if string(req.GetPayload().GetBody()) == bodyPanic {
 		panic("unary handler exploded")
 	}
@@ -36,10 +35,10 @@ func (s *testService) UnaryCall(ctx context.Context, req *testpb.SimpleRequest) 
 	if n := req.GetResponseSize(); n > 0 {
 		body = bytes.Repeat([]byte("x"), int(n))
 	}
-	return &testpb.SimpleResponse{Payload: &testpb.Payload{Body: body}}, nil
+	return &testgrpc.SimpleResponse{Payload: &testgrpc.Payload{Body: body}}, nil
 }
 
-func (s *testService) StreamingOutputCall(req *testpb.StreamingOutputCallRequest, stream testgrpc.TestService_StreamingOutputCallServer) error {
+func (s *testService) StreamingOutputCall(req *testgrpc.StreamingOutputCallRequest, stream testgrpc.TestService_StreamingOutputCallServer) error {
 	switch string(req.GetPayload().GetBody()) {
 	case bodyPanic:
 		panic("stream handler exploded")
@@ -57,7 +56,7 @@ func (s *testService) StreamingOutputCall(req *testpb.StreamingOutputCallRequest
 			s.started <- struct{}{}
 		}
 		time.Sleep(time.Duration(p.GetIntervalUs()) * time.Microsecond)
-		resp := &testpb.StreamingOutputCallResponse{Payload: &testpb.Payload{Body: bytes.Repeat([]byte("y"), int(p.GetSize()))}}
+		resp := &testgrpc.StreamingOutputCallResponse{Payload: &testgrpc.Payload{Body: bytes.Repeat([]byte("y"), int(p.GetSize()))}}
 		if err := stream.Send(resp); err != nil {
 			return err
 		}

@@ -127,7 +127,7 @@ func (c *checker) check(hdr *tar.Header) *EntryError {
 func (c *checker) entryKind(hdr *tar.Header) (kind, *EntryError) {
 	var k kind
 	switch hdr.Typeflag {
-	case tar.TypeReg, tar.TypeRegA:
+	case tar.TypeReg: // archive/tar reads the legacy TypeRegA as TypeReg (or TypeDir)
 		k = kindFile
 	case tar.TypeDir:
 		k = kindDir

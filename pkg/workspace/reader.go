@@ -135,7 +135,7 @@ func (v *ValidatingReader) nextHeader() {
 	v.pending, v.last = captured, hdr.Name
 	v.remaining, v.pad = 0, 0
 	switch hdr.Typeflag {
-	case tar.TypeReg, tar.TypeRegA:
+	case tar.TypeReg: // archive/tar reads the legacy TypeRegA as TypeReg (or TypeDir)
 		v.remaining, v.pad = hdr.Size, -hdr.Size&511
 	case tar.TypeXGlobalHeader:
 		// archive/tar has read the global header's records but not their
