@@ -28,13 +28,18 @@ func TestRow24EngineUnavailableFailsFast(t *testing.T) {
 	}
 	defer lis.Close()
 	go func() {
-		var conns []net.Conn
+		var conns []net.Conn // held open, never answered, until the listener closes
+		defer func() {
+			for _, c := range conns {
+				c.Close()
+			}
+		}()
 		for {
 			c, err := lis.Accept()
 			if err != nil {
 				return
 			}
-			conns = append(conns, c) // never answered
+			conns = append(conns, c)
 		}
 	}()
 	cases := []struct {

@@ -1,8 +1,5 @@
 package sandbox
 
-// offlineImagePrefix starts the names of the images `make images` builds.
-const offlineImagePrefix = "greenlight/sandbox-"
-
 // runtimeOf is the runtime a step's image serves.
 func (r *Request) runtimeOf(s *Step) string {
 	if s.Runtime != "" {

@@ -62,11 +62,6 @@ type StepResult struct {
 	CacheNote string
 }
 
-// ran reports whether the step executed (its results carry evidence).
-func (s *StepResult) ran() bool {
-	return s.Status != StatusSkipped && s.Status != StatusUnspecified
-}
-
 // Platform describes where the commands ran.
 type Platform struct {
 	OS            string
