@@ -175,8 +175,7 @@ func (f *fixer) probeJudge(p *probe) func(context.Context, []*glv1.StepResult, [
 				probed.Tests[transition.Key{Step: n.step, ID: t.ID}] = t
 			}
 			part := fmt.Sprintf("%s: %d failing (%d before the patch)", res.GetName(), now, n.failing)
-			if len(rep.Failures) > 0 {
-				fl := rep.Failures[0]
+			if fl, ok := f.firstShown(rep.Failures); ok {
 				part += fmt.Sprintf(" (%s %s:%d: %s)", fl.Test, fl.File, fl.Line, firstLine(fl.Message))
 			}
 			parts = append(parts, part)

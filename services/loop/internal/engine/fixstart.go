@@ -49,6 +49,10 @@ func (e *Engine) StartFix(ctx context.Context, start *glv1.FixStart, replies <-c
 	if err != nil {
 		return nil, err
 	}
+	hidden, err := e.loadHidden(ctx, opts, snap)
+	if err != nil {
+		return nil, err
+	}
 	rec := &glv1.Run{
 		Id: store.NewRunID(e.now()), Kind: glv1.RunKind_RUN_KIND_FIX, Snapshot: snap.Proto(), CurrentSnapshot: snap.Proto(),
 		VerifyOptions: opts.GetVerify(), FixOptions: opts, SourceDir: start.GetSourceDir(),
@@ -82,7 +86,7 @@ func (e *Engine) StartFix(ctx context.Context, start *glv1.FixStart, replies <-c
 		if client != nil {
 			go r.pumpReplies(ctx, replies, client)
 		}
-		f := &fixer{r: r, rec: rec, opts: opts, guard: guard, prov: prov}
+		f := &fixer{r: r, rec: rec, opts: opts, guard: guard, prov: prov, hidden: hidden}
 		f.run(ctx)
 	})
 }

@@ -43,11 +43,13 @@ func (f *fixer) evaluate(ctx context.Context, prop *Proposal) error {
 	if pv := v.probed; pv != nil {
 		out.FailingBefore, out.FailingAfter = int32(before), int32(before)
 		out.RolledBack, out.Reason, out.Rule, out.Transitions = true, pv.why, RuleStillFailing, pv.transitions
+		out.HiddenTests = f.hiddenProbed(pv.transitions)
 		f.feedback = pv.why + "\n\nThe patch was rolled back (the rest of its verification was not run); the code is as it was before it."
 		return f.record(out)
 	}
 	out.FailingBefore, out.FailingAfter = int32(before), int32(failingChecks(v))
 	out.Transitions = f.transitions(v)
+	out.HiddenTests = f.hiddenState(v)
 	if rule, why := f.worse(v); why != "" {
 		out.RolledBack, out.Reason, out.Rule = true, why, rule
 		f.feedback = why + "\n\nThe patch was rolled back; the code is as it was before it. Verdict with the patch: " + v.result.GetSummary()
@@ -71,11 +73,11 @@ func (f *fixer) worse(v *verification) (rule, why string) {
 		return RuleTimeBudget, "the time budget ran out while the patch was being verified"
 	}
 	if reg := compareVerifications(f.cur, v, true); len(reg) > 0 {
-		return RuleRegression, "the patch is a regression: " + describeRegressions(reg) + " (" + v.result.GetSummary() + ")"
+		return RuleRegression, "the patch is a regression: " + describeRegressions(f.shownRegressions(reg)) + " (" + v.result.GetSummary() + ")"
 	}
 	if f.baseline != nil && f.baseline != f.cur {
 		if reg := compareVerifications(f.baseline, v, false); len(reg) > 0 {
-			return RuleRegression, "the patch breaks what passed in the baseline: " + describeRegressions(reg)
+			return RuleRegression, "the patch breaks what passed in the baseline: " + describeRegressions(f.shownRegressions(reg))
 		}
 	}
 	return "", ""
@@ -101,9 +103,10 @@ func (f *fixer) accept(v *verification, out *glv1.PatchOutcome) {
 }
 
 // apply checks the guardrails, applies p to a fresh copy of the current
-// snapshot, stores the result in the blob store as a new snapshot and
-// returns the outcome so far. Refusals and patches that do not apply are
-// returned as patch errors; errInfra marks our own failures.
+// snapshot, stores the result in the blob store as a new snapshot (with
+// hidden tests, also its grading snapshot) and returns the outcome so
+// far. Refusals and patches that do not apply are returned as patch
+// errors; errInfra marks our own failures.
 func (f *fixer) apply(ctx context.Context, p *patch.Patch) (*glv1.PatchOutcome, error) {
 	rc, err := f.r.openBlob(ctx, f.current)
 	if err != nil {
@@ -130,6 +133,9 @@ func (f *fixer) apply(ctx context.Context, p *patch.Patch) (*glv1.PatchOutcome, 
 	out := res.Outcome(f.round)
 	out.SnapshotBefore = f.current
 	out.SnapshotAfter = blob.Digest{Hash: d.Hash, Size: d.Size}.Proto()
+	if err := f.guardHidden(ctx, p, out.GetSnapshotAfter()); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

@@ -43,6 +43,9 @@ type verifySpec struct {
 	// probe, when set, runs a fix round's fail-fast probe in the same
 	// execution (see failfast.go).
 	probe *probe
+	// hidden marks a fix run's grading verification: snapshot has the
+	// run's hidden tests laid over it (see hidden.go).
+	hidden bool
 	// grading marks a fix run's verification of a patched snapshot: it
 	// decides acceptance, so no failing test in it is re-run or excused
 	// as flaky.
@@ -112,7 +115,7 @@ func (r *run) verify(ctx context.Context, spec verifySpec, tr *trees) (*verifica
 	v.finished = r.e.now()
 	done := &glv1.VerificationDone{
 		Ok: v.passed(), Attempt: spec.attempt, Score: v.result.GetScore(), FailedCommand: failedCommand(v.outcomes),
-		Duration: durationpb.New(v.finished.Sub(v.started)), Tiers: v.pipeline.GetTiers(),
+		Duration: durationpb.New(v.finished.Sub(v.started)), Tiers: v.pipeline.GetTiers(), HiddenTests: spec.hidden,
 	}
 	if err := r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_VerificationDone{VerificationDone: done}}); err != nil {
 		return nil, err
