@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/greenlight-dev/greenlight/pkg/contract"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/transition"
 )
 
 // SWEReport is an eval of SWE-bench instances in the shape of
@@ -94,8 +95,8 @@ func SWEReportOf(instances []*Instance, patches map[string]string, rep *Report) 
 			g = *s.LastPatch
 		}
 		ir.Resolved = s.Error == "" && p != "" && g.Resolution == "FULL"
-		ir.TestsStatus["FAIL_TO_PASS"] = split(in.FailToPass, g.FailingFailToPass)
-		ir.TestsStatus["PASS_TO_PASS"] = split(in.PassToPass, g.FailingPassToPass)
+		ir.TestsStatus["FAIL_TO_PASS"] = split(in.FailToPass, g.FailingFailToPass, g.Resolution == "FULL", g.Resolution == "NO" || g.Resolution == "PARTIAL")
+		ir.TestsStatus["PASS_TO_PASS"] = split(in.PassToPass, g.FailingPassToPass, g.Resolution == "FULL" || g.Resolution == "PARTIAL", g.Resolution == "NO")
 		switch {
 		case s.Error != "" || s.Status == contract.StatusError:
 			out.ErrorIDs = append(out.ErrorIDs, id)
@@ -119,14 +120,22 @@ func SWEReportOf(instances []*Instance, patches map[string]string, rep *Report) 
 	return out
 }
 
-// split divides targets by the failing ones.
-func split(targets, failing []string) TestsStatus {
+// split divides targets into those the grade shows passing and the rest.
+// A target succeeds only on positive evidence: allPass (the resolution
+// says every target of the list passes), or named (the grade lists this
+// list's failing targets, by a complete list) and the target is not
+// among them. An ungraded record (a fail-fast probe's rollback, which ran
+// only some tests) or a list cut at the transition cap proves nothing
+// for the targets it does not name: they fail, as a missing test does in
+// swebench.
+func split(targets, failing []string, allPass, named bool) TestsStatus {
 	st := TestsStatus{Success: []string{}, Failure: []string{}}
+	complete := named && len(failing) < transition.MaxChanges
 	for _, t := range targets {
-		if slices.Contains(failing, t) {
-			st.Failure = append(st.Failure, t)
-		} else {
+		if allPass || (complete && !slices.Contains(failing, t)) {
 			st.Success = append(st.Success, t)
+		} else {
+			st.Failure = append(st.Failure, t)
 		}
 	}
 	return st
