@@ -18,7 +18,6 @@ type goJSONParser struct {
 	pkgOut map[string]*msgBuf
 	pkgOff map[string]int64
 	lim    *Limits
-	extra  []Failure
 	fp     frameParser
 	last   *goTest
 }
@@ -32,8 +31,6 @@ func newGoJSONParser(lim *Limits, paths *Paths) *goJSONParser {
 	p.fp.paths = paths
 	return p
 }
-
-func (p *goJSONParser) feed(ln line) { p.consume(ln) }
 
 // consume handles a test2json event and reports whether the line was one
 // (then no other parser needs to see it).

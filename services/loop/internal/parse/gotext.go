@@ -26,7 +26,6 @@ type goTextParser struct {
 	pending  []*goTest
 	results  map[*goTest]Status
 	elapsed  map[*goTest]float64
-	dropped  Counts
 	cur      *goTest
 	running  bool
 	pkgMsg   msgBuf

@@ -21,12 +21,11 @@ type line struct {
 // lineReader yields the lines of a log with bounded memory: a line longer
 // than max is truncated and the rest of it skipped.
 type lineReader struct {
-	r       *bufio.Reader
-	max     int
-	buf     []byte
-	clean   []byte
-	off     int64
-	scanned int64
+	r     *bufio.Reader
+	max   int
+	buf   []byte
+	clean []byte
+	off   int64
 }
 
 func newLineReader(r io.Reader, max int) *lineReader {
