@@ -7,7 +7,6 @@ import (
 
 	"go.uber.org/zap/zaptest"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/metadata"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/server"
@@ -80,9 +79,4 @@ func (g *gateway) dial(t *testing.T, opts ...grpc.DialOption) *grpc.ClientConn {
 	}
 	t.Cleanup(func() { _ = conn.Close() })
 	return conn
-}
-
-// withToken returns ctx carrying the bearer token.
-func withToken(ctx context.Context, token string) context.Context {
-	return metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+token)
 }
