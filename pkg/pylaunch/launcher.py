@@ -86,6 +86,18 @@ if tool == "pytest":
             count += 1
         return count
     _pytest.config.PytestPluginManager.load_setuptools_entrypoints = load_setuptools_entrypoints
+    # pytest-xdist's workers are new interpreters (python -c, the working
+    # directory first on sys.path) that load plugins on their own: the
+    # tests run in this process instead, whatever -n or --dist asks (the
+    # sandbox has one CPU by default).
+    class InProcess:
+        @_pytest.config.hookimpl(tryfirst=True)
+        def pytest_configure(self, config):
+            if getattr(config.option, "dist", "no") != "no" or getattr(config.option, "numprocesses", None):
+                config.option.dist, config.option.numprocesses, config.option.tx = "no", None, []
+                sys.stderr.write("greenlight: pytest-xdist workers not started (-n/--dist): the tests run in the launched pytest process\n")
+    main = _pytest.config.main
+    _pytest.config.main = lambda args=None, plugins=None: main(args, list(plugins or ()) + [InProcess()])
 here = os.getcwd()
 sys.path[:0] = [here] + [os.path.join(here, p) for p in paths]
 if paths:
