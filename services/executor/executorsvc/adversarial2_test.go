@@ -24,7 +24,7 @@ import (
 // streamed in valid chunks; multi-byte characters cut at any write boundary
 // arrive whole, and invalid bytes arrive replaced, so every event is valid
 // UTF-8.
-func TestRow10LongLinesAndMultiByteCharacters(t *testing.T) {
+func TestLongLinesAndMultiByteCharactersArriveWhole(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	const line = 20_000_000
@@ -64,7 +64,7 @@ os.write(1, b'\xff\xfeend')
 // Row 12: in a step after the install phase there is no network at all:
 // DNS, TCP to the host and to the outside, and the metadata address fail,
 // and only loopback exists, while the install step itself had an interface.
-func TestRow12NoNetworkAfterInstall(t *testing.T) {
+func TestNoNetworkAfterInstall(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	gw := bridgeGateway(t)
@@ -136,7 +136,7 @@ func portOf(a net.Addr) string {
 
 // Rows 14 to 17 and 22, 26: what code in the sandbox can see and do, each
 // probe a step of one run.
-func TestRow14To17PrivilegesAndEnvironment(t *testing.T) {
+func TestSandboxCodeHasNoPrivilegesSecretsOrHostAccess(t *testing.T) {
 	t.Setenv("GREENLIGHT_TEST_SECRET", "s3cr3t-do-not-leak")
 	e := newEnv(t)
 	probes := []struct {
@@ -239,7 +239,7 @@ func onlyAllowedVars(s string) bool {
 
 // Rows 19 and 21: bad snapshots are refused with InvalidArgument naming the
 // entry, before any container exists.
-func TestRow19And21BadSnapshotsAreRefused(t *testing.T) {
+func TestBadSnapshotsAreRefusedBeforeAnyContainer(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	type entry struct {
@@ -307,7 +307,7 @@ func TestRow19And21BadSnapshotsAreRefused(t *testing.T) {
 }
 
 // Row 25: canceling the stream kills the sandbox within 2 s.
-func TestRow25CancelKillsWithinTwoSeconds(t *testing.T) {
+func TestCancelKillsTheSandboxWithinTwoSeconds(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -20,7 +20,7 @@ func failing(s *glv1.Step) *glv1.Step {
 // FAILED (ENOSPC) or OOM_KILLED, never ERROR and never OK; the FAIL stays a
 // FAIL, the sandbox (and its step runner) survives for the next step, and
 // the caps actually applied leave room under the memory limit.
-func TestRow36FillingEveryTmpfsCannotTurnAFailIntoAnError(t *testing.T) {
+func TestFillingEveryTmpfsCannotTurnAFailIntoAnError(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	// head keeps almost nothing in memory: without the protection the
@@ -65,7 +65,7 @@ for p in $pids; do wait $p || rc=$?; done; exit $rc`
 
 // Row 37: a child is OOM-killed while the step itself exits 0: the step is
 // not OK, and its reason says a process was OOM-killed.
-func TestRow37OOMKilledChildFailsAStepThatExitsZero(t *testing.T) {
+func TestOOMKilledChildFailsAStepThatExitsZero(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	child := `python3 -c "x = bytearray(256 << 20); print('survived')" || echo "child died: $?"; exit 0`
@@ -99,7 +99,7 @@ func TestRow37OOMKilledChildFailsAStepThatExitsZero(t *testing.T) {
 // picks the runner (or, without the runner, the container's main process).
 // The step ends OOM_KILLED with that reason, never ERROR, and the earlier
 // FAIL stays a FAIL.
-func TestRow36RunnerKilledByAStepsOOMIsNotAnError(t *testing.T) {
+func TestRunnerKilledByAStepsOOMIsNotAnError(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	evade := `echo 0 > /proc/self/oom_score_adj || exit 3

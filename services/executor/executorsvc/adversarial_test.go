@@ -23,7 +23,7 @@ import (
 
 // Row 1: a busy loop is TIMED_OUT at its limit and its container is gone
 // when the RPC returns.
-func TestRow01BusyLoopTimesOut(t *testing.T) {
+func TestBusyLoopTimesOut(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	start := time.Now()
@@ -45,7 +45,7 @@ func TestRow01BusyLoopTimesOut(t *testing.T) {
 
 // Row 2: a background process left behind (after a step that ended, and
 // after one that timed out) does not survive the run.
-func TestRow02BackgroundProcessDoesNotSurvive(t *testing.T) {
+func TestBackgroundProcessDoesNotSurviveTheRun(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	marker := fmt.Sprintf("%d", 1000000+time.Now().UnixNano()%1000000)
@@ -83,7 +83,7 @@ func hostProcesses(t *testing.T, s string) []string {
 
 // Rows 3 and 4: a fork bomb and a flood of children stay within the pids
 // limit, and the executor and the engine keep answering meanwhile.
-func TestRow03And04ForkBombIsBounded(t *testing.T) {
+func TestForkBombStaysWithinThePidsLimit(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	done := make(chan *run, 1)
@@ -141,7 +141,7 @@ func lastLine(s string) string {
 
 // Rows 5 and 6: a memory bomb, and two children that together exceed the
 // limit, are OOM_KILLED and reported as such; the sandbox goes on.
-func TestRow05And06MemoryBombsAreOOMKilled(t *testing.T) {
+func TestMemoryBombsAreOOMKilled(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	two := `python3 -c "import time; x = bytearray(80 << 20); time.sleep(3)" & a=$!
@@ -166,7 +166,7 @@ wait $a && wait $b`
 
 // Row 7: filling /tmp, the home directory and the workspace ends in ENOSPC
 // inside; the host's disk is not touched.
-func TestRow07FillingDisksHitsENOSPC(t *testing.T) {
+func TestFillingDisksHitsENOSPC(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	before := freeBytes(t, "/var/lib/docker")
@@ -195,7 +195,7 @@ func freeBytes(t *testing.T, dir string) int64 {
 }
 
 // Row 8: the root filesystem is read-only.
-func TestRow08RootFilesystemIsReadOnly(t *testing.T) {
+func TestRootFilesystemIsReadOnly(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	var steps []*glv1.Step
@@ -214,7 +214,7 @@ func TestRow08RootFilesystemIsReadOnly(t *testing.T) {
 
 // Row 11: output printed without a newline before a hang is delivered, live
 // and in the tail, with the timeout.
-func TestRow11PartialOutputBeforeHang(t *testing.T) {
+func TestPartialOutputBeforeAHangIsDelivered(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	r := e.mustExecute(context.Background(), e.request(nil, timeout(sh("hang", "printf 'partial line'; sleep 100"), 3*time.Second)))
@@ -228,7 +228,7 @@ func TestRow11PartialOutputBeforeHang(t *testing.T) {
 }
 
 // Row 22: the Docker socket is not reachable.
-func TestRow22NoDockerSocket(t *testing.T) {
+func TestDockerSocketIsNotReachable(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	r := e.mustExecute(context.Background(), e.request(nil,
@@ -240,7 +240,7 @@ func TestRow22NoDockerSocket(t *testing.T) {
 }
 
 // Row 27: reading /dev/random forever is TIMED_OUT.
-func TestRow27DevRandomTimesOut(t *testing.T) {
+func TestReadingDevRandomForeverTimesOut(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	r := e.mustExecute(context.Background(), e.request(nil, timeout(sh("random", "cat /dev/random > /dev/null"), 2*time.Second)))
@@ -251,7 +251,7 @@ func TestRow27DevRandomTimesOut(t *testing.T) {
 
 // Row 9: `yes` forever: the executor's memory stays bounded, the stored log
 // is capped and marked truncated, and live events keep flowing.
-func TestRow09OutputFloodIsBounded(t *testing.T) {
+func TestOutputFloodIsBounded(t *testing.T) {
 	e := newEnv(t)
 	stop := make(chan struct{})
 	peak := make(chan uint64, 1)

@@ -58,7 +58,7 @@ func TestDependencyCacheHitAndIsolation(t *testing.T) {
 // Row 20: collecting what an install produced is bounded in size and time
 // and never follows links: a 1 TiB sparse file is not stored, and a link to
 // / is kept as a link.
-func TestRow20CacheCollectionIsBounded(t *testing.T) {
+func TestCacheCollectionIsBoundedAndFollowsNoLinks(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *Config) { c.CacheMaxEntry = 4 << 20 })
 	files := map[string]testenv.File{"package-lock.json": {Body: "{}\n"}}

@@ -50,7 +50,7 @@ func victimFiles() map[string]testenv.File {
 // plugin and the victim's requirements file. The cache is not used for a
 // snapshot that already holds a cache path (the result says so), so the
 // victim's failing suite still fails.
-func TestRow34SnapshotCachePathDisablesCache(t *testing.T) {
+func TestSnapshotHoldingACachePathDisablesTheCache(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	attacker := victimFiles()
@@ -79,7 +79,7 @@ func TestRow34SnapshotCachePathDisablesCache(t *testing.T) {
 // cover (here a file the install copies in) stays the planter's own; the
 // victim, another owner with the same requirements and command, installs
 // cold and fails. The victim's own second run does hit the cache.
-func TestRow34CacheNotSharedAcrossOwners(t *testing.T) {
+func TestCacheNotSharedAcrossOwners(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	install := pipInstall(" && if [ -d plugins ]; then cp plugins/* " + venvSitePackages + "/; fi")
@@ -175,7 +175,7 @@ func deepTreeInstall() *glv1.Step {
 // Row 35: an entry that fails to restore halfway is evicted, its partial
 // tree is removed, the run installs cold and passes; later runs install
 // cold without a failed restore (the key is not stored again).
-func TestRow35UnrestorableEntryEvicted(t *testing.T) {
+func TestUnrestorableCacheEntryIsEvicted(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	files := map[string]testenv.File{"requirements.txt": {Body: "deep==1\n"}}

@@ -33,7 +33,7 @@ func hostListener(t *testing.T) string {
 // hence the Docker API and greenlight's own ports), private ranges and the
 // metadata address are blocked by the egress policy; with the policy off
 // the same probe reaches the host (so the test can fail).
-func TestRow13InstallEgressPolicy(t *testing.T) {
+func TestInstallEgressPolicyBlocksHostAndPrivateRanges(t *testing.T) {
 	port := hostListener(t)
 	probe := func(targets ...string) string {
 		return `python3 - <<'EOF'

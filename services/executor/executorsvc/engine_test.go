@@ -18,7 +18,7 @@ import (
 // Row 24: when the engine is gone (a socket nobody serves) or wedged (a
 // socket that accepts and never answers), Execute fails fast with
 // Unavailable, and nothing leaks once the service is closed.
-func TestRow24EngineUnavailableFailsFast(t *testing.T) {
+func TestEngineUnavailableFailsFast(t *testing.T) {
 	testenv.Integration(t)
 	dir := t.TempDir()
 	hung := filepath.Join(dir, "hung.sock")

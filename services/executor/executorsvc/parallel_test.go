@@ -18,7 +18,7 @@ const parallelRuns = 24
 
 // Row 28: many runs in parallel all finish, each within a bound, and the
 // container count returns to the baseline.
-func TestRow28ParallelRunsReturnToBaseline(t *testing.T) {
+func TestParallelRunsReturnToBaseline(t *testing.T) {
 	e := newEnv(t, func(c *Config) { c.MaxSandboxes = parallelRuns })
 	var wg sync.WaitGroup
 	errs := make(chan error, parallelRuns)

@@ -41,7 +41,7 @@ func withShadowPip() map[string]testenv.File {
 // attacker's own venv (so the attack is real), but the install is not
 // saved, so the victim with the same requirements and command installs
 // cold and its failing test fails; the victim's own install is saved.
-func TestRow45ShadowPipInstallIsNotCached(t *testing.T) {
+func TestShadowPipInstallIsNotCached(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	poisoned := e.mustExecute(context.Background(), e.request(withShadowPip(), pipInstall(""), pytestStep()))
@@ -72,7 +72,7 @@ func TestRow45ShadowPipInstallIsNotCached(t *testing.T) {
 // Rows 44 and 45 with the commands discovery plans: pip and venv run with
 // -P and pytest through the launcher, so neither a shadow pip nor a shadow
 // pytest runs, and the failing test fails.
-func TestRow44PlannedCommandsIgnoreShadows(t *testing.T) {
+func TestPlannedCommandsIgnoreShadows(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	files := withShadowPip()

@@ -41,7 +41,7 @@ func buggyProject() map[string]string {
 // that ships .venv with a planted pytest plugin and the victim's
 // requirements.txt does not fill the dependency cache, so the victim's
 // failing suite still ends FAIL.
-func TestRow34PoisonedVenvDoesNotReachTheVictim(t *testing.T) {
+func TestPoisonedVenvDoesNotReachTheVictim(t *testing.T) {
 	s := newStack(t)
 	attacker := buggyProject()
 	attacker[".venv/lib/python3.11/site-packages/zz_evil.pth"] = evilPth

@@ -57,7 +57,7 @@ func start(t *testing.T, bin string, args ...string) *executor {
 
 // Row 23: the executor is SIGKILLed mid-run (its run container and its warm
 // pool are left behind); after a restart, its reaper removes them all.
-func TestRow23SIGKILLedExecutorIsReapedAtRestart(t *testing.T) {
+func TestSIGKILLedExecutorIsReapedAtRestart(t *testing.T) {
 	rt := testenv.Docker(t)
 	bin := filepath.Join(t.TempDir(), "greenlight-executor")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
