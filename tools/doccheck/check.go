@@ -21,9 +21,13 @@ func (p problem) String() string { return fmt.Sprintf("%s:%d: %s", p.file, p.lin
 // skipDirs are never read: other projects' files, build output, fixtures.
 var skipDirs = map[string]bool{".git": true, "node_modules": true, "testdata": true, ".bin": true, "artifacts": true, "vendor": true}
 
-// makeExempt are docs whose make commands are other projects' (the
-// real-world corpus quotes each repository's own CI).
-var makeExempt = map[string]bool{"docs/realworld.md": true}
+// foreignDocs are docs whose make commands and test names are other
+// projects' (the real-world corpus quotes each repository's own CI and
+// tests).
+var foreignDocs = map[string]bool{"docs/realworld.md": true}
+
+// notGoTests are test-like names docs use for other languages' classes.
+var notGoTests = map[string]bool{"TestCase": true} // Python's unittest.TestCase
 
 // pathExempt are docs whose backquoted paths are not this repository's:
 // the scale-out design quotes agent-sandbox's files and names packages it
@@ -31,11 +35,16 @@ var makeExempt = map[string]bool{"docs/realworld.md": true}
 var pathExempt = map[string]bool{"docs/scale-out.md": true}
 
 // check reads every doc under root and returns what they name that does
-// not exist: make commands (markdown, Go comments, shell and Makefile comments)
-// that is no Makefile target, and backquoted repository paths and relative
-// links (markdown) that are no file or directory.
+// not exist: make commands (markdown, Go comments, shell and Makefile
+// comments) whose target the Makefile lacks; in markdown, backquoted
+// repository paths and relative links that are no file or directory, and
+// backquoted test names that no _test.go declares.
 func check(root string) ([]problem, int, error) {
 	targets, err := makeTargets(filepath.Join(root, "Makefile"))
+	if err != nil {
+		return nil, 0, err
+	}
+	tests, err := testFuncs(root)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -80,7 +89,7 @@ func check(root string) ([]problem, int, error) {
 		files++
 		dir := filepath.Dir(path)
 		for _, c := range chunks {
-			if !makeExempt[rel] {
+			if !foreignDocs[rel] {
 				for _, m := range makeMentions(c.text, c.first, c.code) {
 					if !targets[m.text] {
 						probs = append(probs, problem{rel, m.line, fmt.Sprintf("make %s: no such Makefile target", m.text)})
@@ -94,6 +103,11 @@ func check(root string) ([]problem, int, error) {
 				if !pathExempt[rel] && repoPath(root, dir, m.text) && !exists(root, m.text) && !exists(dir, m.text) &&
 					!ignored(root, m.text) && !ignored(dir, m.text) {
 					probs = append(probs, problem{rel, m.line, fmt.Sprintf("`%s`: no such file or directory", m.text)})
+				}
+			}
+			for _, m := range testMentions(c.text, c.first) {
+				if !foreignDocs[rel] && !notGoTests[m.text] && !tests[m.text] {
+					probs = append(probs, problem{rel, m.line, fmt.Sprintf("%s: no such test function in any _test.go", m.text)})
 				}
 			}
 			for _, m := range linkMentions(c.text, c.first) {
@@ -115,6 +129,36 @@ func check(root string) ([]problem, int, error) {
 		return probs[i].line < probs[j].line
 	})
 	return probs, files, err
+}
+
+// testFuncs returns the names of every test, benchmark and fuzz target
+// declared in a _test.go file under root (fixtures included: a doc may
+// describe an example project's test).
+func testFuncs(root string) (map[string]bool, error) {
+	names := map[string]bool{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" || d.Name() == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range testFunc.FindAllSubmatch(b, -1) {
+			names[string(m[1])] = true
+		}
+		return nil
+	})
+	return names, err
 }
 
 // repoPath tells whether p names something in this repository: its first

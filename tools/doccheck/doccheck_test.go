@@ -123,6 +123,7 @@ func TestCheckReportsFileLineAndTheMissingName(t *testing.T) {
 	base := map[string]string{
 		"Makefile":                             "# CI runs `make test`\ntest:\n\tgo test ./...\nlint:\n",
 		"pkg/blob/store.go":                    "package blob\n\n// Store is tested by `make test`.\ntype Store struct{}\n",
+		"pkg/blob/store_test.go":               "package blob\n\nfunc TestBusyLoopTimesOut(t *testing.T) {}\n",
 		"services/loop/README.md":              "# loop\n\nSee `internal/engine`, `pkg/blob/store.go` and [the design](../../docs/d.md).\n",
 		"services/loop/internal/engine/run.go": "package engine\n",
 		"docs/d.md":                            "Run:\n\n```sh\nmake lint\n```\n",
@@ -147,6 +148,8 @@ func TestCheckReportsFileLineAndTheMissingName(t *testing.T) {
 			[]string{"services/loop/README.md:1: `internal/patch`: no such file or directory"}},
 		{"a link that is gone", map[string]string{"README.md": "[trust](docs/trust.md)\n"},
 			[]string{"README.md:1: link docs/trust.md: no such file or directory"}},
+		{"a renamed test", map[string]string{"docs/trust.md": "| 1 | busy loop | `TestBusyLoopTimesOut`, `TestRow01BusyLoopTimesOut/sub` |\n"},
+			[]string{"docs/trust.md:1: TestRow01BusyLoopTimesOut: no such test function in any _test.go"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files := map[string]string{}

@@ -159,3 +159,22 @@ func linkMentions(text string, first int) []mention {
 	}
 	return out
 }
+
+// testName is a backquoted Go test, benchmark or fuzz target, with an
+// optional subtest: `TestFixPinsThePlan`, `TestConfigRefusals/yaml`.
+var testName = regexp.MustCompile(`^((?:Test|Benchmark|Fuzz)[A-Z0-9_][A-Za-z0-9_]*)(?:/\S*)?$`)
+
+// testMentions returns the Go test functions that backquoted spans of text
+// name.
+func testMentions(text string, first int) []mention {
+	var out []mention
+	for _, s := range codeSpan.FindAllStringSubmatchIndex(text, -1) {
+		if m := testName.FindStringSubmatch(strings.TrimSpace(text[s[2]:s[3]])); m != nil {
+			out = append(out, mention{lineAt(text, s[0], first), m[1]})
+		}
+	}
+	return out
+}
+
+// testFunc is the declaration of a test, benchmark or fuzz target.
+var testFunc = regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz)[A-Za-z0-9_]*)\(`)
