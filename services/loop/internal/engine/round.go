@@ -80,6 +80,10 @@ func (f *fixer) worse(v *verification) (rule, why string) {
 			return RuleRegression, "the patch breaks what passed in the baseline: " + describeRegressions(f.shownRegressions(reg))
 		}
 	}
+	if !f.cur.passed() && !progressed(f.cur, v) {
+		return RuleNoProgress, "the patch fixes nothing the checks see: no failing test or step passes with it and no fewer checks fail (" +
+			v.result.GetSummary() + ")"
+	}
 	return "", ""
 }
 
