@@ -28,6 +28,12 @@
 //	allow_config_changes: false   # let patches edit verification config
 //	                              # (greenlight.yaml, CI, pytest.ini, ...);
 //	                              # the plan stays pinned either way
+//	hidden_tests: hidden/         # optional: tests the model never sees, a
+//	                              # diff file or a directory laid over the
+//	                              # workspace (left out of its snapshot);
+//	                              # they grade every candidate
+//	hidden_targets: [test_three]  # optional: which hidden tests must pass
+//	                              # (default: every test collected from them)
 //
 // Command and openai providers run in the eval's own process, not in the
 // loop (a loop runs only the provider profiles its operator configured):

@@ -267,13 +267,21 @@ func TestEvalSuiteOverRunService(t *testing.T) {
 // loop starts a loop service over bufconn with fake discovery and executor.
 func loop(t *testing.T, steps ...*glv1.Step) (glv1.RunServiceClient, eval.Uploader) {
 	t.Helper()
+	runs, up := loopJudged(t, enginetest.CalcJudge, steps...)
+	return runs, up
+}
+
+// loopJudged is loop with the fake executor judging with judge; it also
+// returns the loop's blob client.
+func loopJudged(t *testing.T, judge enginetest.Judge, steps ...*glv1.Step) (glv1.RunServiceClient, *blob.Client) {
+	t.Helper()
 	cfg := loopsvc.DefaultConfig()
 	cfg.DataDir = t.TempDir()
 	blobs, err := blob.NewStore(filepath.Join(cfg.DataDir, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	exec := enginetest.NewExecutor(blobs, enginetest.CalcJudge)
+	exec := enginetest.NewExecutor(blobs, judge)
 	dconn := enginetest.Serve(t, func(s *grpc.Server) { glv1.RegisterDiscoveryServiceServer(s, enginetest.NewDiscovery(steps...)) })
 	econn := enginetest.Serve(t, func(s *grpc.Server) { glv1.RegisterExecutorServiceServer(s, exec) })
 	svc, err := loopsvc.New(context.Background(), cfg, zap.NewNop(),

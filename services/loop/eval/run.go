@@ -68,7 +68,7 @@ func Run(ctx context.Context, runs Runs, up Uploader, tasks []*Task, opts Option
 	}
 	rep := &Report{EvalReport: contract.EvalReport{Samples: opts.Samples, K: opts.K}}
 	for ti, t := range tasks {
-		snap, err := upload(ctx, up, t)
+		snap, hidden, err := upload(ctx, up, t)
 		if err != nil {
 			return nil, err
 		}
@@ -77,7 +77,7 @@ func Run(ctx context.Context, runs Runs, up Uploader, tasks []*Task, opts Option
 			if opts.Started != nil {
 				opts.Started(t.Name, i)
 			}
-			s := sample(ctx, runs, withOptions(t, opts), provs[ti], snap)
+			s := sample(ctx, runs, withOptions(t, opts), provs[ti], snap, hidden)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -143,28 +143,41 @@ func providers(tasks []*Task, override *glv1.ProviderConfig) ([]taskProvider, er
 	return provs, nil
 }
 
-// upload packs a task's workspace (with its test patch applied, for a
-// SWE-bench instance) and stores it.
-func upload(ctx context.Context, up Uploader, t *Task) (*glv1.Digest, error) {
+// upload packs a task's workspace (without its hidden tests) and stores
+// it, and its hidden tests' diff (nil without: a SWE-bench instance's
+// test_patch, or the task's hidden_tests).
+func upload(ctx context.Context, up Uploader, t *Task) (snap, hidden *glv1.Digest, err error) {
 	var buf bytes.Buffer
-	if _, err := workspace.Pack(ctx, t.Workspace, &buf, workspace.PackOptions{Exclude: []string{"/" + TaskFile}}); err != nil {
-		return nil, fmt.Errorf("task %s: pack %s: %w", t.Name, t.Workspace, err)
+	exclude := []string{"/" + TaskFile}
+	if h := hiddenExclude(t); h != "" {
+		exclude = append(exclude, h)
 	}
-	if t.testPatch != "" {
-		return uploadWithTests(ctx, up, t, &buf)
+	if _, err := workspace.Pack(ctx, t.Workspace, &buf, workspace.PackOptions{Exclude: exclude}); err != nil {
+		return nil, nil, fmt.Errorf("task %s: pack %s: %w", t.Name, t.Workspace, err)
+	}
+	diff, err := hiddenDiff(ctx, t, buf.Bytes())
+	if err != nil {
+		return nil, nil, err
+	}
+	if diff != "" {
+		d, err := up.Put(ctx, strings.NewReader(diff))
+		if err != nil {
+			return nil, nil, fmt.Errorf("task %s: upload hidden tests: %w", t.Name, err)
+		}
+		hidden = d.Proto()
 	}
 	d, err := up.Put(ctx, &buf)
 	if err != nil {
-		return nil, fmt.Errorf("task %s: upload snapshot: %w", t.Name, err)
+		return nil, nil, fmt.Errorf("task %s: upload snapshot: %w", t.Name, err)
 	}
-	return d.Proto(), nil
+	return d.Proto(), hidden, nil
 }
 
 // sample runs one repair run of a task (and its reference check).
-func sample(ctx context.Context, runs Runs, t *Task, prov taskProvider, snap *glv1.Digest) Sample {
+func sample(ctx context.Context, runs Runs, t *Task, prov taskProvider, snap, hidden *glv1.Digest) Sample {
 	start := time.Now()
 	s := Sample{Status: contract.StatusError, RunStatus: "UNSPECIFIED"}
-	fin, runID, err := fix(ctx, runs, t, prov, snap)
+	fin, runID, err := fix(ctx, runs, t, prov, snap, hidden)
 	s.RunID = runID
 	if err != nil {
 		s.Error = err.Error()
@@ -212,8 +225,9 @@ func sample(ctx context.Context, runs Runs, t *Task, prov taskProvider, snap *gl
 }
 
 // fix runs one repair run and returns its RunFinished event.
-func fix(ctx context.Context, runs Runs, t *Task, prov taskProvider, snap *glv1.Digest) (*glv1.RunFinished, string, error) {
+func fix(ctx context.Context, runs Runs, t *Task, prov taskProvider, snap, hidden *glv1.Digest) (*glv1.RunFinished, string, error) {
 	opts := t.options(prov.cfg)
+	opts.HiddenTests = hidden
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stream, err := runs.Fix(ctx)

@@ -20,8 +20,9 @@ type Instance struct {
 	BaseCommit string `json:"base_commit"`
 	// Patch is the gold patch (source files).
 	Patch string `json:"patch"`
-	// TestPatch adds or changes the tests; it is applied to the base tree
-	// by the harness before the run (patches may not touch tests).
+	// TestPatch adds or changes the tests; greenlight lays it over each
+	// candidate for the grading verification only (FixOptions.hidden_tests),
+	// as the harness applies it after the model's patch.
 	TestPatch  string     `json:"test_patch"`
 	FailToPass StringList `json:"FAIL_TO_PASS"`
 	PassToPass StringList `json:"PASS_TO_PASS"`
@@ -157,8 +158,10 @@ func LoadPredictions(path string) (map[string]Prediction, error) {
 	return out, nil
 }
 
-// Tasks turns instances into eval tasks: the base tree with the test
-// patch applied is the workspace, the target is FAIL_TO_PASS and
+// Tasks turns instances into eval tasks: the base tree is the workspace,
+// the test patch is the run's hidden tests (laid over each candidate for
+// grading only: a model proposing the patch never sees it) with
+// FAIL_TO_PASS as the hidden targets, the target is FAIL_TO_PASS and
 // PASS_TO_PASS, one round (SWE-bench grades one patch), no size cap. The
 // patch is the instance's gold patch, or its prediction's when preds is
 // not nil (an instance without a prediction, or with an empty one, gets an
@@ -170,11 +173,14 @@ func Tasks(instances []*Instance, preds map[string]Prediction) []*Task {
 		if preds != nil {
 			p = preds[in.InstanceID].ModelPatch
 		}
-		tasks = append(tasks, &Task{
+		t := &Task{
 			Name: in.InstanceID, Dir: in.BaseDir, Workspace: in.BaseDir, MaxRounds: 1, MaxChangedLines: -1,
-			FailToPass: in.FailToPass, PassToPass: in.PassToPass,
-			testPatch: in.TestPatch, fixed: &p,
-		})
+			FailToPass: in.FailToPass, PassToPass: in.PassToPass, hiddenDiff: in.TestPatch, fixed: &p,
+		}
+		if in.TestPatch != "" {
+			t.HiddenTargets = in.FailToPass
+		}
+		tasks = append(tasks, t)
 	}
 	return tasks
 }

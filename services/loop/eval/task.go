@@ -48,10 +48,18 @@ type Task struct {
 	MaxChangedLines int32 `yaml:"max_changed_lines"`
 	// RequestTokens sizes each patch request's prompt (0: the default).
 	RequestTokens int32 `yaml:"request_tokens"`
+	// HiddenTests are tests the model never sees (FixOptions.hidden_tests):
+	// a unified diff file, or a directory whose files are laid over the
+	// workspace at the same relative paths; relative to the task
+	// directory. One inside the workspace is left out of its snapshot.
+	HiddenTests string `yaml:"hidden_tests"`
+	// HiddenTargets name the hidden tests that must pass (empty: every
+	// test collected from them).
+	HiddenTargets []string `yaml:"hidden_targets"`
 
-	// testPatch, set for a SWE-bench instance, is applied to the
-	// workspace before it is uploaded (the harness's test changes).
-	testPatch string
+	// hiddenDiff, set for a SWE-bench instance, is its test_patch: the
+	// hidden tests' diff itself.
+	hiddenDiff string
 	// fixed, when set, is the one patch this task's provider answers (a
 	// SWE-bench gold patch or prediction).
 	fixed *string
@@ -70,6 +78,7 @@ func (t *Task) options(prov *glv1.ProviderConfig) *glv1.FixOptions {
 	if len(t.FailToPass)+len(t.PassToPass)+len(t.TargetSteps) > 0 {
 		opts.Targets = &glv1.FixTargets{FailToPass: t.FailToPass, PassToPass: t.PassToPass, Steps: t.TargetSteps}
 	}
+	opts.HiddenTargets = t.HiddenTargets
 	return opts
 }
 
@@ -145,6 +154,17 @@ func LoadTask(dir string) (*Task, error) {
 	}
 	if fi, err := os.Stat(filepath.Join(abs, "repo")); err == nil && fi.IsDir() {
 		t.Workspace = filepath.Join(abs, "repo")
+	}
+	if t.HiddenTests != "" {
+		if !filepath.IsAbs(t.HiddenTests) {
+			t.HiddenTests = filepath.Join(abs, t.HiddenTests)
+		}
+		if _, err := os.Stat(t.HiddenTests); err != nil {
+			return nil, fmt.Errorf("%w: task %s: hidden_tests: %w (name a diff file or a directory of test files, relative to %s)",
+				ErrSuite, t.Name, err, abs)
+		}
+	} else if len(t.HiddenTargets) > 0 {
+		return nil, fmt.Errorf("%w: task %s: hidden_targets needs hidden_tests", ErrSuite, t.Name)
 	}
 	// A task may leave the provider to the caller (Options.Provider); one
 	// it does name must be usable.
