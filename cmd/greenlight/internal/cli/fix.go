@@ -45,6 +45,10 @@ type fixFlags struct {
 	// requestTokens sizes each patch request's prompt.
 	requestTokens int32
 	failFast      bool
+	// hiddenTests is a diff file or directory of tests the model never
+	// sees; hiddenTargets name those that must pass.
+	hiddenTests   string
+	hiddenTargets []string
 }
 
 func (a *app) fixCmd() *cobra.Command {
@@ -82,6 +86,9 @@ only when the profile allows it).`,
 			if err := f.parse(); err != nil {
 				return err
 			}
+			if len(f.hiddenTargets) > 0 && f.hiddenTests == "" {
+				return usagef("--hidden-target names hidden tests: give them with --hidden-tests PATCH|DIR")
+			}
 			prov, err := f.providerConfig(a.env.Getenv)
 			if err != nil {
 				return err
@@ -110,6 +117,9 @@ only when the profile allows it).`,
 	fl.Int32Var(&f.requestTokens, "request-tokens", 0, "size of each patch request's prompt in tokens (default 16000; evidence is dropped to fit)")
 	fl.BoolVar(&f.failFast, "fail-fast", true, "run the failing tests alone first for each patch; one that fixes none of them is rolled back without the full pipeline (--fail-fast=false: verify every patch in full)")
 	fl.StringSliceVar(&f.targetSteps, "target-step", nil, "step names that must pass at the end (with --fail-to-pass, or alone)")
+	fl.StringVar(&f.hiddenTests, "hidden-tests", "", "tests the model never sees (PATCH: a unified diff; DIR: files laid over the workspace at the same "+
+		"relative paths, kept outside it); every candidate is graded with them, the model learns only how many fail")
+	fl.StringSliceVar(&f.hiddenTargets, "hidden-target", nil, "hidden test ids that must pass (default: every test collected from --hidden-tests)")
 	fl.BoolVar(&f.apply, "apply", false, "write the winning patch back to DIR")
 	fl.StringSliceVar(&f.allow, "allow", nil, "globs of paths a patch may touch (default: the whole workspace)")
 	fl.BoolVar(&f.allowTests, "allow-test-changes", false, "let patches edit or delete tests")
@@ -209,11 +219,16 @@ func (f *fixFlags) options(p *glv1.ProviderConfig) *glv1.FixOptions {
 	if len(f.failToPass)+len(f.passToPass)+len(f.targetSteps) > 0 {
 		o.Targets = &glv1.FixTargets{FailToPass: f.failToPass, PassToPass: f.passToPass, Steps: f.targetSteps}
 	}
+	o.HiddenTargets = f.hiddenTargets
 	return o
 }
 
 // fix runs the repair loop and reports.
 func (a *app) fix(ctx context.Context, dir string, f *fixFlags, prov *glv1.ProviderConfig) error {
+	hidden, err := checkHidden(dir, f.hiddenTests)
+	if err != nil {
+		return err
+	}
 	packed, err := snapshot.Pack(ctx, dir, f.maxByteVal, "")
 	if err != nil {
 		return err
@@ -231,7 +246,13 @@ func (a *app) fix(ctx context.Context, dir string, f *fixFlags, prov *glv1.Provi
 	if err := packed.Upload(ctx, conn.Blobs); err != nil {
 		return err
 	}
-	run, err := a.runFix(ctx, conn, &glv1.FixStart{Snapshot: packed.Digest.Proto(), Options: f.options(route.request), SourceDir: packed.Dir},
+	opts := f.options(route.request)
+	if hidden != nil {
+		if opts.HiddenTests, err = uploadHidden(ctx, conn, packed, hidden); err != nil {
+			return err
+		}
+	}
+	run, err := a.runFix(ctx, conn, &glv1.FixStart{Snapshot: packed.Digest.Proto(), Options: opts, SourceDir: packed.Dir},
 		route.answer, f)
 	if err != nil {
 		return err

@@ -209,6 +209,16 @@ func fixMetrics(w io.Writer, m *glv1.FixMetrics) {
 	if t := m.GetTransitions(); t != nil {
 		fmt.Fprintf(w, "Tests:    against the baseline, %s\n", display.Transitions(t))
 	}
+	if h := m.GetHiddenTests(); h != nil {
+		fmt.Fprintf(w, "Hidden:   %d hidden test(s) passed, %d failed", h.GetPassed(), h.GetFailed())
+		if h.GetMissing() > 0 {
+			fmt.Fprintf(w, " (%d not run)", h.GetMissing())
+		}
+		if len(h.GetFailing()) > 0 {
+			fmt.Fprintf(w, ": %s", termtext.Clean(strings.Join(h.GetFailing(), ", ")))
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 // firstLine returns the first line of s.
