@@ -193,7 +193,15 @@ func watchedSection(name string, watched []string) bool {
 func sectionBodies(b []byte, watched []string) map[string]string {
 	out := map[string]string{}
 	section := ""
+	// open is the watched key whose multi-line array or table value is
+	// still open, and depth how many brackets it has left open.
+	open, depth := "", 0
 	for _, line := range strings.Split(string(b), "\n") {
+		if depth > 0 {
+			out[open] += strings.TrimSpace(line) + "\n"
+			depth += bracketDepth(line)
+			continue
+		}
 		if name := sectionName(line); name != "" {
 			section = name
 			if watchedSection(name, watched) {
@@ -216,10 +224,20 @@ func sectionBodies(b []byte, watched []string) map[string]string {
 			}
 			if watchedSection(full, watched) {
 				out[full] += t + "\n"
+				if d := bracketDepth(t); d > 0 {
+					open, depth = full, d
+				}
 			}
 		}
 	}
 	return out
+}
+
+// bracketDepth is how many brackets or braces a line opens and does not
+// close (strings and comments are not told apart: a rough count that can
+// only make more lines count as the key's).
+func bracketDepth(line string) int {
+	return strings.Count(line, "[") + strings.Count(line, "{") - strings.Count(line, "]") - strings.Count(line, "}")
 }
 
 // changedSections names the first watched section whose content differs
