@@ -104,6 +104,12 @@ func patchTree(tree string, p *Patch, g Guardrails) ([]change, Stats, error) {
 		if r := checkPlanConfig(pl, g); r != nil {
 			return nil, Stats{}, r
 		}
+		if r := checkPlanDependencies(pl, g); r != nil {
+			return nil, Stats{}, r
+		}
+		if r := auditPlan(pl); r != nil {
+			return nil, Stats{}, r
+		}
 		plans = append(plans, pl)
 		changes = append(changes, pl.change)
 		stats.add(pl.change)

@@ -46,6 +46,7 @@ const (
 	RuleLockfile      Rule = "lockfile"       // edits a dependency lockfile
 	RuleConflict      Rule = "conflict"       // touches one path twice
 	RuleConfig        Rule = "config"         // edits verification config
+	RuleSuspicious    Rule = "suspicious"     // the suspicion audit: library code that games the tests (audit.go)
 )
 
 // Refusal is a guardrail's verdict on a patch. Its message is written for
