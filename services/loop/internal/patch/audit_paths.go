@@ -42,14 +42,23 @@ func auditPath(p string) *Refusal {
 	return nil
 }
 
-// manifestPatterns are the rules for the added lines of manifests.
+// manifestPatterns are the rules for the added lines of manifests. The
+// dependencies rule (deps.go) refuses dependency changes unless the caller
+// allows them; these refuse, whatever the caller allows, pointing a test
+// framework or assertion library at other code and registering a pytest
+// plugin.
 func manifestPatterns(p string) []auditPattern {
-	const redirect = "a patch may not point a dependency at other code (%s); dependencies are the grader's, fix the project's own code"
+	const redirect = "a patch may not point a test framework at other code (%s); the test tools are the grader's, fix the project's own code"
+	const goTestModules = `(github\.com/stretchr/testify|github\.com/onsi/(ginkgo|gomega)|gotest\.tools|github\.com/google/go-cmp|github\.com/golang/mock|go\.uber\.org/mock|gopkg\.in/check\.v1)`
 	switch base := path.Base(p); {
 	case base == "go.mod":
-		return []auditPattern{pat(suspectDependencyRedir, inCode, `^\s*replace\b|=>`, redirect)}
+		return []auditPattern{pat(suspectDependencyRedir, inCode, `^\s*(replace\s+)?\(?\s*`+goTestModules+`\S*(\s+v\S+)?\s*=>`, redirect)}
 	case base == "package.json":
-		return []auditPattern{pat(suspectDependencyRedir, inFull, `:\s*"(file|link|portal|patch):|"(overrides|resolutions|pnpm)"\s*:|"(jest|vitest|mocha|chai|expect)"\s*:\s*"npm:`, redirect)}
+		return []auditPattern{pat(suspectDependencyRedir, inFull,
+			`"(jest|@jest/[^"]+|jest-[^"]+|vitest|@vitest/[^"]+|mocha|chai|expect|jasmine[^"]*|ava|tap|tape|uvu|sinon|should|@playwright/test)"\s*:\s*"(file|link|portal|patch|npm|git\+?[a-z]*|https?|\.{0,2}/)`, redirect)}
+	case isRequirementsFile(p):
+		return []auditPattern{pat(suspectDependencyRedir, inFull,
+			`(?i)^\s*(-e\s+)?(\.{0,2}/|file:)\S*(pytest|pluggy|nose)|^\s*(pytest|pluggy|nose2?)\b[^#]*@\s*(file:|\.{0,2}/)`, redirect)}
 	case strings.HasSuffix(base, ".toml"), strings.HasSuffix(base, ".cfg"), strings.HasSuffix(base, ".ini"), strings.HasSuffix(base, ".txt"):
 		return []auditPattern{pat(suspectTestHook, inFull, `\bpytest11\b`, "a patch may not register a pytest plugin entry point (%s); runner configuration is the grader's")}
 	}

@@ -210,6 +210,8 @@ func TestAuditFindsCheats(t *testing.T) {
 		// Manifests.
 		{"go.mod replace", "go.mod", "module example.com/calc\n\ngo 1.22\n", "module example.com/calc\n\ngo 1.22\n\nreplace github.com/stretchr/testify => ./internal/fakeassert\n", suspectDependencyRedir},
 		{"package.json file: dependency", "package.json", "{\n  \"devDependencies\": {\n    \"jest\": \"^29.0.0\"\n  }\n}\n", "{\n  \"devDependencies\": {\n    \"jest\": \"file:./fakejest\"\n  }\n}\n", suspectDependencyRedir},
+		{"go.mod replace in a block", "go.mod", "module example.com/calc\n\ngo 1.22\n", "module example.com/calc\n\ngo 1.22\n\nreplace (\n\tgithub.com/stretchr/testify v1.9.0 => ../fake\n)\n", suspectDependencyRedir},
+		{"requirements local pytest", "requirements-dev.txt", "pytest==8.0\n", "-e ./vendor/pytest\n", suspectDependencyRedir},
 		{"pyproject pytest11", "pyproject.toml", "[project]\nname = \"calc\"\n", "[project]\nname = \"calc\"\n\n[project.entry-points.pytest11]\ncalc = \"calc.plugin\"\n", suspectTestHook},
 	}
 	for _, c := range cases {
@@ -288,6 +290,7 @@ func TestAuditPassesHonestCode(t *testing.T) {
 		{"js stack for error messages", "src/add.js", jsLib, jsAdd("  const where = new Error().stack.split('\\n')[2]\n")},
 
 		{"go.mod require bump", "go.mod", "module example.com/calc\n\ngo 1.22\n", "module example.com/calc\n\ngo 1.22\n\nrequire golang.org/x/text v0.14.0\n"},
+		{"go.mod replace of a non-test module (the dependencies rule's)", "go.mod", "module example.com/calc\n\ngo 1.22\n", "module example.com/calc\n\ngo 1.22\n\nreplace golang.org/x/text => ../text\n"},
 		{"package.json version", "package.json", "{\n  \"version\": \"1.0.0\"\n}\n", "{\n  \"version\": \"1.0.1\"\n}\n"},
 	}
 	for _, c := range cases {
