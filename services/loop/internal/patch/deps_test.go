@@ -27,7 +27,7 @@ func TestDependencyChangesAreRefused(t *testing.T) {
 		{"go.mod replace with a local fake", editLines("go.mod", "require github.com/stretchr/testify v1.9.0",
 			"require github.com/stretchr/testify v1.9.0", "", "replace github.com/stretchr/testify => ./fake"), "go.mod", true},
 		{"go.mod require bumped", edit("go.mod", "require github.com/stretchr/testify v1.9.0", "require github.com/stretchr/testify v1.8.0"), "go.mod", false},
-		{"requirements: a local pytest", edit("requirements.txt", "pytest==8.0.0", "-e ./pytest"), "requirements.txt", false},
+		{"requirements: a local pytest", edit("requirements.txt", "pytest==8.0.0", "-e ./pytest"), "requirements.txt", true},
 		{"package.json: jest from a local dir", edit("web/package.json", `    "jest": "29.0.0"`, `    "jest": "file:./jest"`), "web/package.json", true},
 		{"pyproject: a multi-line dependency added", editLines("pyproject.toml", `    "attrs",`, `    "attrs",`, `    "fakeassert",`), "pyproject.toml", false},
 		{"setup.py install_requires", edit("setup.py", `setup(name="x", install_requires=["attrs"])`, `setup(name="x", install_requires=["attrs", "x"])`), "setup.py", false},
