@@ -9,7 +9,13 @@
 #
 # Each task directory holds
 #   repo/         the fix commit's PARENT plus the fix commit's test changes
-#                 (the "test_patch"), exported with git archive: no .git
+#                 (the "test_patch"), exported with git archive: no .git;
+#                 with SWE_HIDDEN=1 the PARENT alone, and
+#   hidden.diff   (SWE_HIDDEN=1) the test changes as the run's hidden tests
+#                 (task.yaml hidden_tests, hidden_targets: FAIL_TO_PASS):
+#                 the model never sees them, every candidate is graded with
+#                 them (a task whose test changes hold binary files keeps
+#                 them in repo/)
 #   gold.diff     git diff PARENT FIX -- SOURCE FILES (the "gold patch")
 #   wrong.diff    (wrong-then-gold only) a compile/syntax error inserted at
 #                 the start of the function the gold patch changes first
@@ -23,7 +29,7 @@
 # The checkouts are only read (git archive, git diff); nothing is copied
 # into this repository. Re-running replaces the task directories it builds.
 #
-# Usage: scripts/swe-tasks.sh CORPUS OUT [LIST]
+# Usage: [SWE_HIDDEN=1] scripts/swe-tasks.sh CORPUS OUT [LIST]
 #   CORPUS  directory of full-history git checkouts (CORPUS/<corpus dir>)
 #   OUT     where the suites go (e.g. /work/swe-tasks)
 #   LIST    task list (default docs/realworld-tasks.txt): lines
@@ -36,6 +42,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${1:?usage: scripts/swe-tasks.sh CORPUS OUT [LIST]}
 out=${2:?usage: scripts/swe-tasks.sh CORPUS OUT [LIST]}
 list=${3:-$root/docs/realworld-tasks.txt}
+hidden=${SWE_HIDDEN:-0}
 [[ -f $list ]] || { echo "swe-tasks: no task list $list" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "swe-tasks: python3 is required" >&2; exit 2; }
 corpus=$(cd "$corpus" && pwd)
@@ -62,7 +69,8 @@ yaml_list() {
 # wrong_diff REPO GOLD prints the wrong patch: a line that cannot compile
 # (Go: a string assigned to an int; Python: two bare words), inserted as
 # the first statement of the function holding the gold patch's first
-# changed line (at the end of the file when no function holds it).
+# changed line (at the end of the file when no function holds it);
+# JavaScript: two bare words just before that line.
 wrong_diff() {
 	python3 - "$1" "$2" <<-'EOF'
 	import ast, os, re, subprocess, sys, tempfile
@@ -92,6 +100,10 @@ wrong_diff() {
 	            at = body + 1
 	    if at == len(src):
 	        bad = bad.lstrip("\t")
+	elif re.search(r"\.(js|cjs|mjs|ts)$", path):
+	    # JavaScript: two bare words are a syntax error; before the line.
+	    at = line - 1
+	    bad = re.match(r"[ \t]*", src[at] if at < len(src) else "").group(0) + "greenlight deliberately wrong patch\n"
 	else:
 	    bad = "greenlight deliberately wrong patch\n"
 	    best = None
@@ -159,7 +171,17 @@ while IFS='|' read -r name dir sha f2p srcs desc; do
 	stage=$(mktemp -d "$out/.stage-$name.XXXXXX")
 	mkdir "$stage/repo"
 	"${git[@]}" archive "$parent" | tar -x -C "$stage/repo"
-	if ((${#tests[@]})); then
+	hid=0
+	if ((${#tests[@]})) && [[ $hidden == 1 ]]; then
+		"${git[@]}" diff --no-renames "$parent" "$sha" -- "${tests[@]}" >"$stage/hidden.diff"
+		if grep -q '^Binary files ' "$stage/hidden.diff"; then
+			echo "swe-tasks: $name: the test changes hold binary files; they stay in repo/, not hidden" >&2
+			rm "$stage/hidden.diff"
+		else
+			hid=1
+		fi
+	fi
+	if ((${#tests[@]})) && ((!hid)); then
 		# GIT_CEILING_DIRECTORIES: apply inside repo/ even when OUT lies in
 		# some other git work tree.
 		"${git[@]}" diff --no-renames --binary "$parent" "$sha" -- "${tests[@]}" |
@@ -175,6 +197,7 @@ while IFS='|' read -r name dir sha f2p srcs desc; do
 		mkdir -p "$task"
 		cp -a "$stage/repo" "$task/repo"
 		cp "$stage/gold.diff" "$task/gold.diff"
+		((!hid)) || cp "$stage/hidden.diff" "$task/hidden.diff"
 		rounds=1 kind=gold
 		if [[ $suite == wrong-then-gold ]]; then
 			rounds=2 kind=wrong
@@ -183,7 +206,11 @@ while IFS='|' read -r name dir sha f2p srcs desc; do
 		provider_sh "$kind" >"$task/provider.sh"
 		{
 			echo "# Built by scripts/swe-tasks.sh from $listname: $dir $sha"
-			echo "# ($desc). repo/ is the parent commit plus the fix's test changes."
+			if ((hid)); then
+				echo "# ($desc). repo/ is the parent commit; hidden.diff the fix's test changes."
+			else
+				echo "# ($desc). repo/ is the parent commit plus the fix's test changes."
+			fi
 			echo "name: $name"
 			echo "provider:"
 			echo "  kind: command"
@@ -193,6 +220,11 @@ while IFS='|' read -r name dir sha f2p srcs desc; do
 			echo "max_changed_lines: -1"
 			echo "fail_to_pass:"
 			yaml_list "$f2p"
+			if ((hid)); then
+				echo "hidden_tests: hidden.diff"
+				echo "hidden_targets:"
+				yaml_list "$f2p"
+			fi
 		} >"$task/task.yaml"
 	done
 	rm -rf "$stage"

@@ -55,6 +55,9 @@ directory itself):
   max_rounds: 2
   reference_check: pytest   # optional: must also pass on the final snapshot
   allow_config_changes: false  # optional: let patches edit greenlight.yaml, CI, test config
+  hidden_tests: hidden/        # optional: tests the model never sees (a diff file or a
+                               # directory laid over the workspace); they grade every patch
+  hidden_targets: [test_x]     # optional: the hidden tests that must pass
 
 Command and openai providers run here, in this CLI, which answers the
 loop's patch requests as a client provider (a server runs such providers
@@ -65,8 +68,10 @@ key from this process's environment. Embedded or with --addr alike.
 
 --swebench FILE grades SWE-bench instance records instead (instance_id,
 patch, test_patch, FAIL_TO_PASS, PASS_TO_PASS; base trees checked out at
---instances-root/INSTANCE_ID or each record's base_dir): the test patch is
-applied, then the gold patch (or --predictions' model_patch) in one round,
+--instances-root/INSTANCE_ID or each record's base_dir): the gold patch
+(or --predictions' model_patch) in one round, graded with the test patch as
+hidden tests (laid over the candidate for grading only, never shown to a
+model --provider may name),
 graded as swebench.harness.grading grades (a skipped or missing
 FAIL_TO_PASS test fails, PASS_TO_PASS tests must keep passing); --json
 prints swebench's run-report shape with each instance's tests_status.
