@@ -79,6 +79,9 @@ type EvalSample struct {
 	// it was rolled back (a SWE-bench harness grades the patch as
 	// submitted); null when no patch applied.
 	LastPatch *EvalGrade `json:"last_patch" jsonschema:"nullable"`
+	// HiddenTests are the task's hidden tests in the run's final grading
+	// verification; null when the task has none.
+	HiddenTests *HiddenTests `json:"hidden_tests" jsonschema:"nullable"`
 }
 
 // EvalGrade is one verification's resolution against the targets.
@@ -99,6 +102,9 @@ func (r *EvalReport) Normalize() {
 		for j := range t.Runs {
 			s := &t.Runs[j]
 			s.FailingFailToPass, s.FailingPassToPass = list(s.FailingFailToPass), list(s.FailingPassToPass)
+			if s.HiddenTests != nil {
+				s.HiddenTests.Failing = list(s.HiddenTests.Failing)
+			}
 			if s.LastPatch != nil {
 				s.LastPatch.FailingFailToPass = list(s.LastPatch.FailingFailToPass)
 				s.LastPatch.FailingPassToPass = list(s.LastPatch.FailingPassToPass)

@@ -26,6 +26,23 @@ type Fix struct {
 	Patches     []Patch      `json:"patches"`
 	// FinalSnapshot is the tree after the last kept patch.
 	FinalSnapshot *Digest `json:"final_snapshot" jsonschema:"nullable"`
+	// HiddenTests are the caller's hidden tests in the final accepted
+	// grading verification, BaselineHiddenTests in the baseline's; null
+	// when the run had none.
+	HiddenTests         *HiddenTests `json:"hidden_tests" jsonschema:"nullable"`
+	BaselineHiddenTests *HiddenTests `json:"baseline_hidden_tests" jsonschema:"nullable"`
+}
+
+// HiddenTests counts how a fix run's hidden tests (tests the model never
+// sees) fared in one grading verification.
+type HiddenTests struct {
+	Passed int32 `json:"passed"`
+	// Failed counts hidden targets that failed, errored, were skipped or
+	// did not run; Missing those that did not run.
+	Failed  int32 `json:"failed"`
+	Missing int32 `json:"missing"`
+	// Failing names the failed ones (at most 100).
+	Failing []string `json:"failing"`
 }
 
 // Usage counts model tokens and cost.
@@ -62,6 +79,10 @@ type Patch struct {
 	Transitions    *Transitions `json:"transitions" jsonschema:"nullable"`
 	SnapshotBefore *Digest      `json:"snapshot_before" jsonschema:"nullable"`
 	SnapshotAfter  *Digest      `json:"snapshot_after" jsonschema:"nullable"`
+	// HiddenTests are the run's hidden tests in the patched snapshot's
+	// grading verification; null without hidden tests or when the patch
+	// was not graded.
+	HiddenTests *HiddenTests `json:"hidden_tests" jsonschema:"nullable"`
 }
 
 // Transitions compares one verification with the baseline, per test.

@@ -15,7 +15,16 @@ func fixOf(run *glv1.Run) *Fix {
 		Targets:           Targets{FailToPass: list(t.GetFailToPass()), PassToPass: list(t.GetPassToPass()), Steps: list(t.GetSteps())},
 		BaselineInventory: inventoryOf(m.GetBaselineInventory()), Transitions: transitionsOf(m.GetTransitions()),
 		Patches: mapList(run.GetPatches(), patchOf), FinalSnapshot: digestOf(run.GetCurrentSnapshot()),
+		HiddenTests: hiddenOf(m.GetHiddenTests()), BaselineHiddenTests: hiddenOf(m.GetBaselineHiddenTests()),
 	}
+}
+
+// hiddenOf converts hidden test counts; nil when there were none.
+func hiddenOf(h *glv1.HiddenTests) *HiddenTests {
+	if h == nil {
+		return nil
+	}
+	return &HiddenTests{Passed: h.GetPassed(), Failed: h.GetFailed(), Missing: h.GetMissing(), Failing: list(h.GetFailing())}
 }
 
 func usageOf(u *glv1.Usage) Usage {
@@ -28,7 +37,7 @@ func patchOf(p *glv1.PatchOutcome) Patch {
 		LinesAdded: p.GetLinesAdded(), LinesRemoved: p.GetLinesRemoved(), FailingBefore: p.GetFailingBefore(),
 		FailingAfter: p.GetFailingAfter(), Diff: p.GetDiff(), Usage: usageOf(p.GetUsage()),
 		Transitions: transitionsOf(p.GetTransitions()), SnapshotBefore: digestOf(p.GetSnapshotBefore()),
-		SnapshotAfter: digestOf(p.GetSnapshotAfter())}
+		SnapshotAfter: digestOf(p.GetSnapshotAfter()), HiddenTests: hiddenOf(p.GetHiddenTests())}
 }
 
 // transitionsOf converts a comparison; nil when there was none.

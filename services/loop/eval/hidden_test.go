@@ -80,6 +80,9 @@ func TestEvalHiddenTests(t *testing.T) {
 		if hasHidden := got.GetRun().GetFixOptions().GetHiddenTests() != nil; hasHidden == (tr.Name == "hardcode-open") {
 			t.Errorf("task %s: hidden_tests set %t", tr.Name, hasHidden)
 		}
+		if h := s.HiddenTests; (h == nil) != (tr.Name == "hardcode-open") || (h != nil && (h.Passed == 1) != want[tr.Name]) {
+			t.Errorf("task %s: the sample's hidden tests %+v", tr.Name, h)
+		}
 	}
 }
 

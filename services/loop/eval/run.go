@@ -197,6 +197,9 @@ func sample(ctx context.Context, runs Runs, t *Task, prov taskProvider, snap, hi
 		s.FailingFailToPass, s.FailingPassToPass = tr.GetFailingFailToPass(), tr.GetFailingPassToPass()
 	}
 	s.Cost, s.Tokens = m.GetUsage().GetCost(), m.GetUsage().GetPromptTokens()+m.GetUsage().GetCompletionTokens()
+	if h := m.GetHiddenTests(); h != nil {
+		s.HiddenTests = &contract.HiddenTests{Passed: h.GetPassed(), Failed: h.GetFailed(), Missing: h.GetMissing(), Failing: h.GetFailing()}
+	}
 	got, err := runs.GetRun(ctx, &glv1.GetRunRequest{RunId: runID})
 	if err != nil {
 		s.Error = fmt.Sprintf("get run: %v", err)
