@@ -77,10 +77,17 @@ fmt-check:
 vet:
 	@for m in $(MODULES); do (cd $$m && go vet ./...) || exit 1; done
 
-## build: build every binary into .bin/
+# The CLI's version and commit (greenlight --version, version --json): the
+# nearest tag (or the short commit) with -dirty for uncommitted changes, and
+# the full revision. Override with `make build VERSION=v1.2.3`.
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  := $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+
+## build: build every binary into .bin/ (the CLI stamped with VERSION and COMMIT)
 build:
 	@for s in $(SERVICES); do (cd services/$$s && go build -o $(BIN)/greenlight-$$s ./cmd/greenlight-$$s) || exit 1; done
-	cd cmd/greenlight && go build -o $(BIN)/greenlight . && go build -o $(BIN)/greenlight-healthcheck ./cmd/greenlight-healthcheck
+	cd cmd/greenlight && go build -ldflags '$(LDFLAGS)' -o $(BIN)/greenlight . && go build -o $(BIN)/greenlight-healthcheck ./cmd/greenlight-healthcheck
 
 ## realworld: greenlight over a directory of real-repository checkouts (CORPUS=DIR; docs/realworld.md)
 realworld: build

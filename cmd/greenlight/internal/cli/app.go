@@ -18,8 +18,11 @@ type Env struct {
 	Stderr io.Writer
 	// Getenv reads the environment (os.Getenv in main).
 	Getenv func(string) string
-	// Version is the build's version string.
+	// Version is the build's version string and Commit the revision it was
+	// built from, both stamped by make build (-ldflags -X); empty ones are
+	// read from what Go recorded in the binary.
 	Version string
+	Commit  string
 }
 
 // app holds the global flags and the environment of one invocation.
@@ -81,6 +84,9 @@ Exit codes: 0 PASS, 1 FAIL, 2 usage or infrastructure error.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	b := a.build()
+	root.Version = b.Version
+	root.SetVersionTemplate(b.line() + "\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
 	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) { a.command = cmd.Name() }
 	pf := root.PersistentFlags()

@@ -14,14 +14,16 @@ func (a *app) versionCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "version",
-		Short: "Print greenlight's version",
+		Short: "Print greenlight's version and commit (same as greenlight --version)",
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
+			b := a.build()
 			if asJSON {
-				return a.write(contract.Marshal(versionInfo{Version: a.version(), Go: runtime.Version(), OS: runtime.GOOS,
-					Arch: runtime.GOARCH, SchemaVersion: contract.SchemaVersion}))
+				return a.write(contract.Marshal(versionInfo{Version: b.Version, Commit: b.Commit, CommitTime: b.CommitTime,
+					Modified: b.Modified, Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH,
+					SchemaVersion: contract.SchemaVersion}))
 			}
-			_, err := fmt.Fprintf(a.env.Stdout, "greenlight %s (%s, %s/%s)\n", a.version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			_, err := fmt.Fprintln(a.env.Stdout, b.line())
 			return err
 		},
 	}
@@ -31,38 +33,91 @@ func (a *app) versionCmd() *cobra.Command {
 
 // versionInfo is version --json: the build and the output contract it speaks.
 type versionInfo struct {
-	Version       string `json:"version"`
+	Version string `json:"version"`
+	// Commit is the full revision the binary was built from ("" when the
+	// build recorded none).
+	Commit string `json:"commit"`
+	// CommitTime is the revision's commit time (RFC 3339; "" when unknown).
+	CommitTime string `json:"commit_time"`
+	// Modified: the working tree had uncommitted changes at build time.
+	Modified      bool   `json:"modified"`
 	Go            string `json:"go"`
 	OS            string `json:"os"`
 	Arch          string `json:"arch"`
 	SchemaVersion string `json:"schema_version"`
 }
 
-// version is the build's version: -ldflags, else the VCS revision Go
-// stamped into the binary, else "dev".
-func (a *app) version() string {
-	if a.env.Version != "" {
-		return a.env.Version
+// buildInfo is what the binary knows about its own build.
+type buildInfo struct {
+	Version    string
+	Commit     string
+	CommitTime string
+	Modified   bool
+}
+
+// line is the one-line form of --version and version.
+func (b buildInfo) line() string {
+	commit := b.Commit
+	if len(commit) > 12 {
+		commit = commit[:12]
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		rev, dirty := "", false
+	if commit == "" {
+		commit = "unknown"
+	} else if b.Modified {
+		commit += "-dirty"
+	}
+	return fmt.Sprintf("greenlight %s (commit %s, %s, %s/%s)", b.Version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+// build is the build's version and commit: the values make build stamps
+// with -ldflags -X (Env.Version, Env.Commit), else what Go recorded in
+// the binary (the module version of `go install …@vX`, the VCS revision
+// of a build in a checkout), and "dev" only when there is nothing at all.
+func (a *app) build() buildInfo { return buildOf(a.env, debug.ReadBuildInfo) }
+
+// buildOf is build with the binary's build information read by read.
+func buildOf(env Env, read func() (*debug.BuildInfo, bool)) buildInfo {
+	b := buildInfo{Version: env.Version, Commit: env.Commit}
+	var vcs buildInfo
+	var modVersion string
+	if bi, ok := read(); ok {
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			modVersion = v
+		}
 		for _, s := range bi.Settings {
 			switch s.Key {
 			case "vcs.revision":
-				rev = s.Value
+				vcs.Commit = s.Value
+			case "vcs.time":
+				vcs.CommitTime = s.Value
 			case "vcs.modified":
-				dirty = s.Value == "true"
+				vcs.Modified = s.Value == "true"
 			}
 		}
-		if len(rev) > 12 {
-			rev = rev[:12]
+	}
+	// Go's VCS data completes a stamped commit only when it is of the
+	// same revision.
+	if b.Commit == "" || b.Commit == vcs.Commit {
+		b.Commit, b.CommitTime, b.Modified = vcs.Commit, vcs.CommitTime, vcs.Modified
+	}
+	if b.Version == "" {
+		b.Version = modVersion
+	}
+	if b.Version == "" && b.Commit != "" {
+		short := b.Commit
+		if len(short) > 12 {
+			short = short[:12]
 		}
-		if rev != "" && dirty {
-			return "dev-" + rev + "-dirty"
-		}
-		if rev != "" {
-			return "dev-" + rev
+		b.Version = "dev-" + short
+		if b.Modified {
+			b.Version += "-dirty"
 		}
 	}
-	return "dev"
+	if b.Version == "" {
+		b.Version = "dev"
+	}
+	return b
 }
+
+// version is the build's version string.
+func (a *app) version() string { return a.build().Version }
