@@ -285,6 +285,8 @@ func suspicionRefusal(path string, found []suspicion) *Refusal {
 	if len(found) == 0 {
 		return nil
 	}
+	found = append([]suspicion(nil), found...)
+	sort.SliceStable(found, func(i, j int) bool { return kindRank(found[i].kind) < kindRank(found[j].kind) })
 	f := found[0]
 	text := strings.TrimSpace(f.text)
 	if len(text) > 120 {
@@ -301,6 +303,18 @@ func suspicionRefusal(path string, found []suspicion) *Refusal {
 		reason += fmt.Sprintf(" (%d more: %s)", n, strings.Join(kinds, ", "))
 	}
 	return refuse(RuleSuspicious, path, "%s", reason)
+}
+
+// kindRank orders findings for the refusal's message: what the patch
+// does to the verdict first, a bare import of a test framework last.
+func kindRank(kind string) int {
+	switch kind {
+	case suspectTestFramework:
+		return 2
+	case suspectSandboxProbe, suspectImportHook, suspectDependencyCode, suspectDependencyRedir:
+		return 1
+	}
+	return 0
 }
 
 // contains reports whether xs holds x.

@@ -352,7 +352,7 @@ func TestAuditRefusesThroughApply(t *testing.T) {
 		kind  string
 	}{
 		{"module-level assertEqual patch", "--- a/calc.py\n+++ b/calc.py\n@@ -5,2 +5,5 @@\n def add(a, b):\n     return a - b\n+\n+import unittest\n+unittest.TestCase.assertEqual = lambda *a, **k: None\n",
-			"line 8", suspectTestFramework},
+			"line 9", suspectAssertionPatch},
 		{"argv read in a function", "--- a/calc.py\n+++ b/calc.py\n@@ -5,2 +5,4 @@\n def add(a, b):\n+    if '::' in ' '.join(sys.argv):\n+        return a + b\n     return a - b\n",
 			"line 6", suspectTestSelector},
 		{"argv read deep in a main block", "--- a/tool.py\n+++ b/tool.py\n@@ -26,1 +26,2 @@\n     print(add(1, 2))\n+    print(sys.argv[1:])\n", "", ""},
