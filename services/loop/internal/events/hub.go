@@ -16,11 +16,13 @@ const (
 
 // Log is the part of the run store the hub uses: the run (to know whether it
 // exists and where its log ends), its stored events in pages, and durable
-// appends for Append. *store.Store implements it.
+// appends for Append and AppendAsync: AppendEventAsync queues an event and
+// calls done once it is durable (or refused), in queue order, on one
+// goroutine, and never if it returns an error. *store.Store implements it.
 type Log interface {
 	GetRun(ctx context.Context, id string) (*glv1.Run, error)
 	Events(ctx context.Context, runID string, afterSeq uint64, limit int) ([]*glv1.RunEvent, error)
-	AppendEvent(ctx context.Context, runID string, ev *glv1.RunEvent) (uint64, error)
+	AppendEventAsync(ctx context.Context, runID string, ev *glv1.RunEvent, done func(seq uint64, err error)) error
 }
 
 // Options tune a Hub. The zero value uses the defaults.
@@ -54,15 +56,49 @@ func NewHub(log Log, opts Options) *Hub {
 
 // Append persists ev in the log and then publishes it: the one call a run
 // makes per event, which keeps the persist-before-publish order that
-// replaying watchers rely on. It returns the event's seq; ev is shared with
-// watchers afterwards and must not be modified.
+// replaying watchers rely on. It returns the event's seq once the event is
+// durable and published; ev is shared with watchers afterwards and must not
+// be modified. Appends of concurrent callers share transactions (the
+// store's group commit); a caller with a burst of events to store uses
+// AppendAsync so that its own events share them too.
 func (h *Hub) Append(ctx context.Context, runID string, ev *glv1.RunEvent) (uint64, error) {
-	seq, err := h.log.AppendEvent(ctx, runID, ev)
-	if err != nil {
-		return 0, err
+	var (
+		seq  uint64
+		err  error
+		done = make(chan struct{})
+	)
+	if qerr := h.AppendAsync(ctx, runID, ev, func(sq uint64, e error) {
+		seq, err = sq, e
+		close(done)
+	}); qerr != nil {
+		return 0, qerr
 	}
-	h.Publish(runID, ev)
-	return seq, nil
+	<-done
+	return seq, err
+}
+
+// AppendAsync queues ev for the log and returns without waiting for the
+// disk. Once the transaction holding ev is durable the hub publishes ev to
+// the run's watchers and then calls done (if not nil) with its seq; if the
+// log refused ev or its transaction failed, nothing is published and done
+// gets the error. Events are stored, published and acknowledged in the
+// order they were queued, so the watchers of a run see its events in seq
+// order with no gap to catch up from.
+//
+// done runs on the log's acknowledgement goroutine: it must be quick and
+// must not append (it would wait for itself). A nil error means done will be
+// called exactly once; an error (an invalid event, a closed log, ctx ending
+// while the log's bounded queue is full) means it never will. The caller
+// must not touch ev until done is called, nor modify it afterwards.
+func (h *Hub) AppendAsync(ctx context.Context, runID string, ev *glv1.RunEvent, done func(seq uint64, err error)) error {
+	return h.log.AppendEventAsync(ctx, runID, ev, func(seq uint64, err error) {
+		if err == nil {
+			h.Publish(runID, ev)
+		}
+		if done != nil {
+			done(seq, err)
+		}
+	})
 }
 
 // Publish offers an already persisted event to the run's current watchers.

@@ -11,6 +11,9 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
+// eventLogFill is how full bbolt packs an event log's pages.
+const eventLogFill = 0.9
+
 // Bounds for Events' limit.
 const (
 	DefaultEventsLimit = 512
@@ -27,22 +30,60 @@ const (
 // finished_at (= the event time) and, when present, result and metrics are
 // copied onto the run. Appending to a finished run fails with ErrFinished.
 // ctx bounds only the wait for the writer; once queued, the append completes.
+//
+// AppendEvent returns once the transaction holding ev is durable; appends
+// from other goroutines share that transaction (see AppendEventAsync). It
+// must not be called from an AppendEventAsync callback.
 func (s *Store) AppendEvent(ctx context.Context, runID string, ev *glv1.RunEvent) (uint64, error) {
+	var (
+		seq  uint64
+		err  error
+		done = make(chan struct{})
+	)
+	if qerr := s.AppendEventAsync(ctx, runID, ev, func(sq uint64, e error) {
+		seq, err = sq, e
+		close(done)
+	}); qerr != nil {
+		return 0, qerr
+	}
+	<-done
+	return seq, err
+}
+
+// AppendEventAsync queues ev for the run's event log and returns without
+// waiting for the disk: the group-commit writer stores it with whatever else
+// is queued in one transaction, and done is called with ev's seq once that
+// transaction is durable — or with the error that refused ev (ErrNotFound,
+// ErrFinished, ErrEventCap) or failed the whole transaction. Until done is
+// called the caller must not touch ev; AppendEvent describes what the store
+// sets on it.
+//
+// Appends are stored in the order they were queued, so one goroutine's
+// appends to a run get increasing seqs, and done is called in that order too
+// (for every run, on one goroutine the store owns): a callback must be quick
+// and must not append, or it stalls every acknowledgement.
+//
+// A nil error means done will be called exactly once; otherwise (an invalid
+// event, a closed store, ctx ending while the queue is full) it is never
+// called. The queue is bounded in appends and bytes, so producers that
+// outrun the disk wait here. ctx bounds only that wait.
+func (s *Store) AppendEventAsync(ctx context.Context, runID string, ev *glv1.RunEvent, done func(seq uint64, err error)) error {
 	if err := checkEvent(runID, ev); err != nil {
-		return 0, fmt.Errorf("append event to run %s: %w", runID, err)
+		return fmt.Errorf("append event to run %s: %w", runID, err)
 	}
 	if ev.Time == nil {
 		ev.Time = timestamppb.New(s.now())
 	}
-	req := &appendReq{runID: runID, ev: ev, done: make(chan struct{})}
+	req := &appendReq{runID: runID, ev: ev, done: func(seq uint64, err error) {
+		if err != nil {
+			err = fmt.Errorf("append event to run %s: %w", runID, err)
+		}
+		done(seq, err)
+	}}
 	if err := s.enqueue(ctx, req); err != nil {
-		return 0, fmt.Errorf("append event to run %s: %w", runID, err)
+		return fmt.Errorf("append event to run %s: %w", runID, err)
 	}
-	<-req.done
-	if req.err != nil {
-		return 0, fmt.Errorf("append event to run %s: %w", runID, req.err)
-	}
-	return req.seq, nil
+	return nil
 }
 
 // Finish ends a run: it appends RunFinished (which sets status, finished_at,
@@ -93,6 +134,9 @@ func appendTx(b buckets, runs map[string]*glv1.Run, g *appendGroup, runID string
 	if err != nil {
 		return 0, nil, err
 	}
+	// Seqs only grow: fill pages before splitting them (bbolt's default
+	// leaves every page of an append-only bucket half empty).
+	log.FillPercent = eventLogFill
 	seq = log.Sequence() + 1
 	ev.RunId, ev.Seq = runID, seq
 	val, err := proto.Marshal(ev)

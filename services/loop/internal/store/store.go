@@ -41,13 +41,16 @@ type Store struct {
 	path string
 	now  func() time.Time
 
-	// mu guards closed; AppendEvent holds it shared while queueing so that
-	// Close can wait for queued appends before stopping the writer.
-	mu      sync.RWMutex
-	closed  bool
+	// mu guards closed; appenders hold it shared while queueing so that
+	// Close can close the queue once no one is sending on it.
+	mu     sync.RWMutex
+	closed bool
+	// appends is the group-commit writer's queue, budget bounds the bytes
+	// in it, done is closed when the writer has answered the last append
+	// (see writer.go).
 	appends chan *appendReq
-	quit    chan struct{}
 	done    chan struct{}
+	budget  *byteBudget
 
 	counters writerCounters
 	// caps is used by the writer goroutine only.
@@ -83,9 +86,9 @@ func Open(path string, opts Options) (*Store, error) {
 		db:      db,
 		path:    path,
 		now:     opts.Now,
-		appends: make(chan *appendReq),
-		quit:    make(chan struct{}),
+		appends: make(chan *appendReq, queueLen),
 		done:    make(chan struct{}),
+		budget:  newByteBudget(queueBytes),
 		caps:    newEventCap(opts),
 	}
 	go s.writeLoop()
@@ -95,7 +98,8 @@ func Open(path string, opts Options) (*Store, error) {
 // Path returns the file the store lives in.
 func (s *Store) Path() string { return s.path }
 
-// Close waits for queued appends, stops the writer and releases the file.
+// Close commits and acknowledges every queued append, stops the writer and
+// releases the file. Appends after Close fail with ErrClosed.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -103,8 +107,9 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
+	// No appender holds mu, so nobody sends on the queue any more.
+	close(s.appends)
 	s.mu.Unlock()
-	close(s.quit)
 	<-s.done
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("run store %s: close: %w", s.path, err)
