@@ -193,7 +193,8 @@ func TestActionScripts(t *testing.T) {
 	}
 	stub := filepath.Join(t.TempDir(), "greenlight")
 	// verify prints what greenlight --format github prints and exits with
-	// $STUB_EXIT; show writes "FORMAT report of RUN" to --output.
+	// $STUB_EXIT; show writes "FORMAT report of RUN" to --output, prints
+	// the summary and exits with the verdict as well.
 	script := `#!/bin/sh
 case "$1" in
 verify)
@@ -202,7 +203,7 @@ verify)
   echo "::error file=tests/test_x.py,line=3,title=greenlight%3A tests/test_x.py%3A%3Atest_y::boom"
   echo "::notice title=greenlight FAIL::FAIL: pytest (failed, exit 1); level L3; run r_20260102T030405_stub0001"
   exit "$STUB_EXIT" ;;
-show) echo "$3 report of $6" > "$5" ;;
+show) echo "$3 report of $6" > "$5"; echo "FAIL summary"; exit "$STUB_EXIT" ;;
 esac
 `
 	if err := os.WriteFile(stub, []byte(script), 0o755); err != nil {
@@ -232,6 +233,9 @@ esac
 			}
 			if tc.exit != 2 && !strings.Contains(stdout, "::error file=tests/test_x.py,line=3,") {
 				t.Errorf("annotations did not reach stdout:\n%s", stdout)
+			}
+			if strings.Contains(stdout, "could not write") || strings.Contains(stdout, "FAIL summary") {
+				t.Errorf("the reports were written, show's exit code or summary leaked into the step:\n%s", stdout)
 			}
 			out, _ := os.ReadFile(env["GITHUB_OUTPUT"])
 			want := "verdict=" + tc.verdict + "\nexit-code=" + string(rune('0'+tc.exit)) + "\nrun-id=" + tc.runID + "\n"

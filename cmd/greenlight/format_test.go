@@ -63,10 +63,11 @@ func TestVerifyFormatsForCI(t *testing.T) {
 		t.Errorf("job summary: %v\n%s", err, b)
 	}
 
-	// show --format renders a stored run the same way (exit 0: show only shows).
+	// show --format renders a stored run the same way, with the same exit
+	// code (1: the run failed).
 	id := runIDPattern.FindString(gh.stdout)
 	ctrf := u.run(nil, "show", "--format", "ctrf", id)
-	ctrf.wantExit(t, 0, "show --format ctrf "+id)
+	ctrf.wantExit(t, 1, "show --format ctrf "+id)
 	var report struct {
 		Results struct {
 			Tests []struct{ Name, Status, FilePath string } `json:"tests"`

@@ -75,7 +75,7 @@ func TestRunsShowArtifactsAfterVerify(t *testing.T) {
 	}
 
 	show := u.run(nil, "show", id)
-	show.wantExit(t, 0, "show")
+	show.wantExit(t, 1, "show of a FAIL run (exit codes as for verify and watch)")
 	if !strings.Contains(show.stdout, "tests/test_temperature.py:17") || !strings.Contains(show.stdout, " FAIL ") {
 		t.Errorf("show lacks the failure:\n%s", show.stdout)
 	}

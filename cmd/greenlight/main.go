@@ -17,10 +17,22 @@ import (
 var version, commit string
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first SIGINT or SIGTERM cancels the command's context with the
+	// signal as its cause: the command stops cleanly (an embedded run's
+	// sandbox is removed) and exits 128+n, as shells expect (130 for
+	// Ctrl-C). Later signals are swallowed until the command returns.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		if s, ok := <-sigs; ok {
+			cancel(cli.Interrupted{Signal: s})
+		}
+	}()
 	code := cli.Main(ctx, os.Args[1:], cli.Env{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Version: version, Commit: commit,
 	})
-	stop()
+	signal.Stop(sigs)
+	cancel(nil)
 	os.Exit(code)
 }

@@ -61,6 +61,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 		name = cmd.Name()
 	}
 	code, msg := exitCode(name, err)
+	code = interruptedExit(ctx, code)
 	if msg != "" {
 		_, _ = io.WriteString(env.Stderr, msg+"\n")
 	}
@@ -80,7 +81,10 @@ Without --addr every command runs the whole greenlight stack inside this
 process (state under $GREENLIGHT_HOME, default ~/.local/share/greenlight);
 with --addr it talks to a running gateway (greenlight serve, docker compose).
 
-Exit codes: 0 PASS, 1 FAIL, 2 usage or infrastructure error.`,
+Exit codes (verify, fix, watch and show alike): 0 PASS, 1 FAIL, 2 no verdict
+(an ERROR or canceled run, bad usage, greenlight not reachable), 130 when
+Ctrl-C stopped the command (143 for SIGTERM). serve exits 0 when a signal
+stops it cleanly.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/summary"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
@@ -47,7 +50,7 @@ func (a *app) runsCmd() *cobra.Command {
 				}
 			}
 			if asJSON {
-				return a.printRunsJSON(runs)
+				return a.printRunsJSON(ctx, conn, runs)
 			}
 			summary.RunsTable(a.env.Stdout, runs)
 			return nil
@@ -55,7 +58,7 @@ func (a *app) runsCmd() *cobra.Command {
 	}
 	cmd.Flags().StringSliceVar(&statuses, "status", nil, "only runs with these statuses: pending, running, passed, failed, error, canceled, interrupted")
 	cmd.Flags().IntVar(&limit, "limit", 20, "list at most `N` runs")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the runs as JSON lines, one output-contract document per run")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the runs as JSON lines, one full output-contract result per run")
 	return cmd
 }
 
@@ -73,9 +76,20 @@ func parseStatuses(names []string) ([]glv1.RunStatus, error) {
 	return out, nil
 }
 
-// printRunsJSON prints one run per line.
-func (a *app) printRunsJSON(runs []*glv1.Run) error {
+// printRunsJSON prints one full result per line. ListRuns leaves results
+// out (a page of runs stays small), so each run is read whole with GetRun;
+// a run gone meanwhile is printed as listed.
+func (a *app) printRunsJSON(ctx context.Context, conn *stack.Conn, runs []*glv1.Run) error {
 	for _, r := range runs {
+		if r.GetResult() == nil {
+			full, err := getRun(ctx, conn, r.GetId())
+			switch {
+			case err == nil:
+				r = full
+			case !errors.Is(err, errRunNotFound):
+				return err
+			}
+		}
 		b, err := summary.JSONLine(r)
 		if err != nil {
 			return err

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -20,7 +21,13 @@ func (a *app) showCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show RUN",
 		Short: "Show a run's summary (or its result as JSON or Markdown)",
-		Args:  exactArgs(1, "a run id (see greenlight runs)"),
+		Long: `show prints a stored run: its summary, or with --json its result in the
+output contract, --markdown a Markdown report, --format a CI report.
+
+Exit codes as for verify and watch: 0 PASS, 1 FAIL, 2 anything else (an
+ERROR or canceled run, a run without a verdict yet, bad usage, greenlight
+not reachable), 130 interrupted.`,
+		Args: exactArgs(1, "a run id (see greenlight runs)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && markdown {
 				return usagef("--json and --markdown exclude each other")
@@ -35,24 +42,30 @@ func (a *app) showCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if out.requested() {
-				return a.showFormat(conn, run, &out)
-			}
 			switch {
+			case out.requested():
+				if err := a.showFormat(conn, run, &out); err != nil {
+					return err
+				}
+				if out.toFile() {
+					a.printSummary(conn, run)
+				}
 			case asJSON:
 				// The contract carries the fix record too; a run without a
 				// result yet says status PENDING.
-				return a.write(summary.JSON(run))
+				if err := a.write(summary.JSON(run)); err != nil {
+					return err
+				}
 			case markdown:
-				_, err := fmt.Fprint(a.env.Stdout, summary.Markdown(run, conn.ReportURL(run.GetId())))
-				return err
-			}
-			if run.GetResult() == nil {
+				if _, err := fmt.Fprint(a.env.Stdout, summary.Markdown(run, conn.ReportURL(run.GetId()))); err != nil {
+					return err
+				}
+			case run.GetResult() == nil:
 				fmt.Fprintf(a.env.Stdout, "run %s is %s (no result yet): greenlight watch %s\n", run.GetId(), progress.RunStatus(run.GetStatus()), run.GetId())
-				return nil
+			default:
+				a.printSummary(conn, run)
 			}
-			a.printSummary(conn, run)
-			return nil
+			return showExit(run)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run in the output contract (JSON; docs/contract.schema.json)")
@@ -63,11 +76,24 @@ func (a *app) showCmd() *cobra.Command {
 	return cmd
 }
 
+// showExit is show's exit code: the verdict's, as verify and watch
+// exit; a run still going has no verdict yet (2, quietly: what it is doing
+// was printed).
+func showExit(run *glv1.Run) error {
+	if run.GetResult() == nil {
+		return &exitError{code: ExitError, quiet: true}
+	}
+	return verdictExit(run)
+}
+
+// errRunNotFound is getRun's error for an unknown run id.
+var errRunNotFound = errors.New("not found (greenlight runs lists the runs)")
+
 // getRun fetches a run, turning NotFound into a one-line message.
 func getRun(ctx context.Context, conn *stack.Conn, id string) (*glv1.Run, error) {
 	resp, err := conn.Run.GetRun(ctx, &glv1.GetRunRequest{RunId: id})
 	if status.Code(err) == codes.NotFound {
-		return nil, fmt.Errorf("run %q not found (greenlight runs lists the runs)", id)
+		return nil, fmt.Errorf("run %q %w", id, errRunNotFound)
 	}
 	if err != nil {
 		return nil, err
