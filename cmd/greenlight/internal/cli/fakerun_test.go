@@ -71,7 +71,7 @@ func finishedRun(id string, v glv1.Verdict) *glv1.Run {
 		Result: &glv1.Result{Status: v, Summary: summary, Counts: counts, Level: glv1.Level_LEVEL_L4,
 			Score: &glv1.Score{Total: 0.5}, Failures: failures,
 			Steps: []*glv1.StepResult{{Name: "pytest", Phase: glv1.Phase_PHASE_TEST, Command: "python3 -m pytest", Counts: counts,
-				Status: map[bool]glv1.StepStatus{true: glv1.StepStatus_STEP_STATUS_FAILED, false: glv1.StepStatus_STEP_STATUS_OK}[v == glv1.Verdict_VERDICT_FAIL],
+				Status:   map[bool]glv1.StepStatus{true: glv1.StepStatus_STEP_STATUS_FAILED, false: glv1.StepStatus_STEP_STATUS_OK}[v == glv1.Verdict_VERDICT_FAIL],
 				ExitCode: map[bool]int32{true: 1, false: 0}[v == glv1.Verdict_VERDICT_FAIL]}}}}
 }
 
