@@ -47,6 +47,15 @@
 // run-event index past the pipeline's), in the manifest, the artifacts and
 // the summary. See rerun.go.
 //
+// # Hidden tests
+//
+// With FixOptions.hidden_tests (see hidden.go) every fix verification
+// that decides something (the baseline, each candidate) is a grading
+// verification: the caller's hidden tests laid over the snapshot. The
+// patch request of a round is built from a second verification of the
+// current snapshot without them (fixer.see), so the model learns of the
+// hidden tests only how many fail. Green needs every hidden target.
+//
 // # Events
 //
 // Every event goes through events.Hub.Append: persisted in the run store
