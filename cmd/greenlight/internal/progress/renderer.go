@@ -254,7 +254,7 @@ func (r *Renderer) discovered(d *glv1.DiscoveryDone) {
 func (r *Renderer) stepStarted(s *glv1.StepStarted) {
 	r.running, r.index, r.logLine = s.GetStep().GetName(), s.GetIndex(), ""
 	r.stepStart = r.opts.Now() // our clock, not the event's: the server's may differ
-	r.println("%s %s: %s%s", r.position(s.GetIndex()), s.GetStep().GetName(), display.Command(s.GetStep()), ciSource(s.GetStep()))
+	r.println("%s %s: %s%s", r.position(s.GetIndex()), s.GetStep().GetName(), display.Brief(s.GetStep()), ciSource(s.GetStep()))
 }
 
 // ciSource names the CI file and line a step was learned from (origin

@@ -197,3 +197,18 @@ func TestCIStepShowsItsSource(t *testing.T) {
 		t.Errorf("a discovered step's line is unchanged:\n%s", out)
 	}
 }
+
+// A generated script (pip-install and its fallback run 1-2 KB) is shown in
+// its brief form when its step starts, on one line.
+func TestGeneratedScriptIsShownBrief(t *testing.T) {
+	script := "python3 -P -m venv --system-site-packages .venv && " + strings.Repeat("{ .venv/bin/python -P -m pip install -r requirements.txt; } && ", 20) + "touch .venv/greenlight-installed"
+	var b bytes.Buffer
+	r := New(&b, Options{Now: (&fakeClock{t: time.Unix(0, 0), step: time.Millisecond}).now})
+	defer r.Close()
+	r.Event(&glv1.RunEvent{Kind: &glv1.RunEvent_StepStarted{StepStarted: &glv1.StepStarted{Index: 0, Step: &glv1.Step{Name: "pip-install", Command: script}}}})
+	out := b.String()
+	line := strings.SplitN(out, "\n", 2)[0]
+	if !strings.Contains(line, "pip-install: python3 -P -m venv --system-site-packages .venv && ") || !strings.Contains(line, " bytes)") || len(line) > 200 {
+		t.Errorf("the step's line is not the brief command:\n%s", out)
+	}
+}

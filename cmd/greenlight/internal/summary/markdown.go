@@ -40,7 +40,7 @@ func markdown(run *glv1.Run, reportURL string) string {
 			if c := s.GetCounts(); c.GetTotal() > 0 || c.GetIncomplete() {
 				tests = progress.Counts(c)
 			}
-			fmt.Fprintf(&b, "| %d | %s | `%s` | %s | %d | %s | %s | %s |\n", i+1, s.GetName(), mdCell(display.Command(s)),
+			fmt.Fprintf(&b, "| %d | %s | `%s` | %s | %d | %s | %s | %s |\n", i+1, s.GetName(), mdCell(display.Brief(s)),
 				progress.StepStatus(s.GetStatus()), s.GetExitCode(), progress.Duration(s.GetDuration().AsDuration()), cache, tests)
 		}
 		b.WriteString("\n")

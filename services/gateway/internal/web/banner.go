@@ -66,7 +66,7 @@ func passBanner(run *glv1.Run) banner {
 			}
 			return banner{Class: bannerError, Title: "Inconsistent result: PASS recorded, but a required step did not succeed",
 				Detail: []string{fmt.Sprintf("Step %s (%s) ended %s with exit code %d. Treat this run as not verified.",
-					s.GetName(), display.Command(s), stepStatusName(s.GetStatus()), s.GetExitCode())}}
+					s.GetName(), display.Brief(s), stepStatusName(s.GetStatus()), s.GetExitCode())}}
 		}
 		ran++
 	}
@@ -114,7 +114,7 @@ func failBanner(res *glv1.Result) banner {
 
 // failedStepSentence says how step s failed, with command and workdir.
 func failedStepSentence(s *glv1.StepResult) string {
-	where := fmt.Sprintf("step %s (%s", s.GetName(), display.Command(s))
+	where := fmt.Sprintf("step %s (%s", s.GetName(), display.Brief(s))
 	if wd := s.GetWorkdir(); wd != "" && wd != "." {
 		where += " in " + wd
 	}

@@ -52,7 +52,7 @@ func pageEvent(ev *glv1.RunEvent) (string, any) {
 	switch k := ev.GetKind().(type) {
 	case *glv1.RunEvent_StepStarted:
 		s := k.StepStarted.GetStep()
-		return "step", stepEvent{Index: k.StepStarted.GetIndex(), Name: s.GetName(), Command: display.Command(s), Phase: phaseName(s.GetPhase())}
+		return "step", stepEvent{Index: k.StepStarted.GetIndex(), Name: s.GetName(), Command: display.Brief(s), Phase: phaseName(s.GetPhase())}
 	case *glv1.RunEvent_LogChunk:
 		c := k.LogChunk
 		return "log", logEvent{Index: c.GetIndex(), Step: c.GetStep(), Data: c.GetData()}

@@ -57,11 +57,13 @@ type factsView struct {
 }
 
 type stepView struct {
-	Index                               int
-	Name, Phase, Command, Workdir       string
-	ExitCode, Duration, Status, StClass string
-	CacheHit, Optional, Truncated       bool
-	Tests, LogURL, Reason, Level        string
+	Index int
+	// Command is the brief form; FullCommand the whole command when the
+	// brief form cut it (the cell's title; the log page shows it too).
+	Name, Phase, Command, FullCommand, Workdir string
+	ExitCode, Duration, Status, StClass        string
+	CacheHit, Optional, Truncated              bool
+	Tests, LogURL, Reason, Level               string
 }
 
 type patchView struct {
@@ -220,10 +222,13 @@ func firstTime(run *glv1.Run) *timestamppb.Timestamp {
 func newStepView(runID string, i int, s *glv1.StepResult) stepView {
 	st := stepStatusName(s.GetStatus())
 	v := stepView{
-		Index: i + 1, Name: s.GetName(), Phase: phaseName(s.GetPhase()), Command: display.Command(s),
+		Index: i + 1, Name: s.GetName(), Phase: phaseName(s.GetPhase()), Command: display.Brief(s),
 		Workdir: firstNonEmpty(s.GetWorkdir(), "."), Duration: formatProtoDuration(s.GetDuration()),
 		Status: st, StClass: statusClass(st), CacheHit: s.GetCacheHit(), Optional: s.GetOptional(),
 		Truncated: s.GetTruncated(), Reason: s.GetReason(), ExitCode: "—",
+	}
+	if full := display.Command(s); full != v.Command {
+		v.FullCommand = full
 	}
 	if executed(s) && s.GetStatus() != glv1.StepStatus_STEP_STATUS_ERROR {
 		v.ExitCode = strconv.Itoa(int(s.GetExitCode()))
@@ -275,7 +280,7 @@ func newFailureView(runID string, snap *glv1.Digest, f *glv1.Failure) failureVie
 		}
 	}
 	if e := f.GetEvidence(); e.GetStep() != "" {
-		v.Evidence = fmt.Sprintf("%s: %s → exit %d", e.GetStep(), e.GetCommand(), e.GetExitCode())
+		v.Evidence = fmt.Sprintf("%s: %s → exit %d", e.GetStep(), display.BriefText(e.GetCommand()), e.GetExitCode())
 	}
 	return v
 }
