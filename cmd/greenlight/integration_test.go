@@ -107,11 +107,25 @@ func TestRunsShowArtifactsAfterVerify(t *testing.T) {
 func TestDiscoverPrintsCapabilities(t *testing.T) {
 	requireDocker(t) // discovery needs no Docker, but the embedded executor's client is created
 	u := newUser(t)
-	r := u.run(nil, "discover", examples("pass"))
-	r.wantExit(t, 0, "discover")
+	r := u.run(nil, "discover", "--json", examples("pass"))
+	r.wantExit(t, 0, "discover --json")
 	for _, want := range []string{`"commands"`, `"name": "pytest"`, `"max_level": "L4"`, `"phase": "TEST"`} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("capabilities lack %s:\n%s", want, r.stdout)
+		}
+	}
+	// Without --json (or with --json=false), a listing for people of what
+	// verify would run.
+	for _, args := range [][]string{{"discover"}, {"discover", "--json=false"}} {
+		h := u.run(nil, append(args, examples("pass"))...)
+		h.wantExit(t, 0, strings.Join(args, " "))
+		for _, want := range []string{"1 subproject(s), 3 command(s), up to L4", "TIER  PHASE", "TEST   pytest", "python3 -m pytest -rA"} {
+			if !strings.Contains(h.stdout, want) {
+				t.Errorf("%s: the listing lacks %q:\n%s", strings.Join(args, " "), want, h.stdout)
+			}
+		}
+		if strings.Contains(h.stdout, `"commands"`) {
+			t.Errorf("%s printed JSON:\n%s", strings.Join(args, " "), h.stdout)
 		}
 	}
 }

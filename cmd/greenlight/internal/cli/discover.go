@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/snapshot"
+	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/summary"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/discovery/discoverysvc"
 )
@@ -13,7 +14,14 @@ func (a *app) discoverCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "discover [DIR]",
-		Short: "Print what greenlight finds in a workspace (capabilities.json): runtimes, tools, commands",
+		Short: "List what greenlight finds in a workspace and would run (--json: capabilities.json)",
+		Long: `discover packs DIR as verify would and lists what discovery finds: the
+subprojects with their runtimes and tools, then every command greenlight may
+run for it, in order, with its tier (0 runs on every verify, 1 on risk, 2 at
+a run's end), phase, level and the file it came from. Nothing runs.
+
+--json prints capabilities.json: the same and every detail (environment,
+timeouts, cache keys, risk triggers), in the output contract's style.`,
 		Args:  maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := verifyFlags{maxBytes: maxBytes}
@@ -38,6 +46,10 @@ func (a *app) discoverCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if !asJSON {
+				summary.Capabilities(a.env.Stdout, resp.GetCapabilities(), dirArg(args))
+				return nil
+			}
 			b, err := discoverysvc.CapabilitiesJSON(resp.GetCapabilities())
 			if err != nil {
 				return err
@@ -47,8 +59,6 @@ func (a *app) discoverCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&maxBytes, "max-workspace-bytes", "1GiB", "refuse a workspace larger than this `size`")
-	// JSON is discover's only output; the flag exists so every command
-	// takes --json.
-	cmd.Flags().BoolVar(&asJSON, "json", true, "print capabilities.json in the output contract's style (the default)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print capabilities.json (every field, in the output contract's style)")
 	return cmd
 }
