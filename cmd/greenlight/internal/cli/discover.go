@@ -22,7 +22,7 @@ a run's end), phase, level and the file it came from. Nothing runs.
 
 --json prints capabilities.json: the same and every detail (environment,
 timeouts, cache keys, risk triggers), in the output contract's style.`,
-		Args:  maxArgs(1),
+		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := verifyFlags{maxBytes: maxBytes}
 			if err := f.parse(); err != nil {
