@@ -166,6 +166,11 @@ func judgeEquality(l auditLang, name string, mode eqMode, returns []string, unus
 		return ""
 	}
 	constant, same := true, true
+	for i, v := range values {
+		if m := tautology.FindStringSubmatch(strings.TrimSpace(v)); m != nil && m[1] == m[3] {
+			values[i] = map[auditLang]string{langPython: "True", langGo: "true", langJS: "true"}[l]
+		}
+	}
 	for _, v := range values {
 		constant = constant && constExpr(l, v)
 		same = same && v == values[0]
@@ -194,6 +199,10 @@ func judgeEquality(l auditLang, name string, mode eqMode, returns []string, unus
 
 // falsy are constant expressions that are false in every language.
 var falsy = regexp.MustCompile(`^\(?\s*(False|false|0|0\.0|None|null|undefined|NaN|""|''|` + "``" + `|not\s+True|!\s*1|!\s*true|void\s+0)\s*\)?$`)
+
+// tautology matches a comparison of an expression with itself
+// (other is other, self.v == self.v).
+var tautology = regexp.MustCompile(`^\(?\s*([\w$.\[\]]+)\s*(==|===|is|<=|>=)\s*([\w$.\[\]]+)\s*\)?$`)
 
 // truthy reports whether a constant expression is true.
 func truthy(expr string) bool { return !falsy.MatchString(strings.TrimSpace(expr)) }

@@ -34,6 +34,7 @@ func goScopes(s *source) *scopes {
 	for _, d := range file.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok {
+			markFuncLits(fset, d, sc, n)
 			continue
 		}
 		f := auditFunc{
@@ -54,4 +55,31 @@ func goScopes(s *source) *scopes {
 		}
 	}
 	return sc
+}
+
+// markFuncLits takes the function literals of a package-level
+// declaration out of init time (var Usage = func() {…} runs when called),
+// except those called right away (var _ = func() int {…}()).
+func markFuncLits(fset *token.FileSet, d ast.Decl, sc *scopes, n int) {
+	called := map[*ast.FuncLit]bool{}
+	ast.Inspect(d, func(node ast.Node) bool {
+		if c, ok := node.(*ast.CallExpr); ok {
+			if lit, ok := c.Fun.(*ast.FuncLit); ok {
+				called[lit] = true
+			}
+		}
+		return true
+	})
+	ast.Inspect(d, func(node ast.Node) bool {
+		lit, ok := node.(*ast.FuncLit)
+		if !ok || called[lit] {
+			return true
+		}
+		for i := fset.Position(lit.Body.Lbrace).Line - 1; i < fset.Position(lit.Body.Rbrace).Line && i < n; i++ {
+			if i >= 0 {
+				sc.initTime[i] = false
+			}
+		}
+		return false
+	})
 }

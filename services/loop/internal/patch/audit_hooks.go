@@ -15,7 +15,7 @@ var (
 	pyAtexitDecor    = regexp.MustCompile(`^\s*@\s*atexit\.register\b`)
 	pySignalCall     = regexp.MustCompile(`\bsignal\.signal\s*\(\s*[^,]+,(.*)`)
 	pyHandlerName    = regexp.MustCompile(`^\s*([\w.]+)`)
-	pyHandlerEffects = regexp.MustCompile(pyExitCall + `|\bsys\.std(out|err)\b|\bos\.dup2?\s*\(|\bos\.write\(\s*[12]\b`)
+	pyHandlerEffects = regexp.MustCompile(pyExitCall + `|\b(sys\.exit|os\._exit|os\.abort|os\.kill)\b|\bsys\.std(out|err)\b|\bos\.dup2?\s*\(|\bos\.write\(\s*[12]\b`)
 )
 
 // handlerChecks flags Python atexit and signal handlers that exit or

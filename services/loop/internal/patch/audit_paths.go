@@ -28,12 +28,17 @@ func auditPath(p string) *Refusal {
 		case part == "vendor" && (path.Ext(p) == ".go" || strings.Join(parts[i+1:], "/") == "modules.txt"):
 			return refuse(RuleSuspicious, p, "%s: the path is inside vendored Go modules (vendor/); dependencies are the grader's, fix the project's own code",
 				suspectDependencyCode)
+		case part == "__snapshots__":
+			return refuse(RuleSuspicious, p, "%s: snapshots are the tests' expected values; fix the code under test, not its snapshots",
+				suspectTestRewrite)
 		case part == "__mocks__":
 			return refuse(RuleSuspicious, p, "%s: files under __mocks__/ replace modules in every Jest test; fix the code under test instead of its doubles",
 				suspectDependencyCode)
 		}
 	}
 	switch {
+	case strings.HasSuffix(base, ".snap"):
+		return refuse(RuleSuspicious, p, "%s: snapshots are the tests' expected values; fix the code under test, not its snapshots", suspectTestRewrite)
 	case strings.HasSuffix(base, ".pth"):
 		return refuse(RuleSuspicious, p, "%s: a .pth file runs code whenever Python starts; fix the code under test", suspectImportHook)
 	case base == ".pnp.cjs" || base == ".pnp.js" || base == ".pnp.loader.mjs":

@@ -142,6 +142,18 @@ func TestAuditFindsCheats(t *testing.T) {
 		{"py forged summary", "calc.py", pyLib, withAdd("    print('==== 2 passed in 0.01s ====')\n"), suspectReportRewrite},
 		{"py dockerenv", "calc.py", pyLib, withAdd("    if os.path.exists('/.dockerenv'):\n        return a + b\n"), suspectSandboxProbe},
 		{"py new file with cheat", "calc_helpers.py", "", "import os\nFAST = 'PYTEST_CURRENT_TEST' in os.environ\n", suspectRunnerEnv},
+		{"py import unittest as u", "calc.py", pyLib, "import unittest as u\nu.TestCase.assertEqual = lambda *a: None\n" + pyLib, suspectAssertionPatch},
+		{"py __import__ unittest", "calc.py", pyLib, pyLib + "__import__('unittest').TestCase.assertTrue = lambda *a: None\n", suspectAssertionPatch},
+		{"py builtins by name", "calc.py", pyLib, pyLib + "setattr(__import__('builtins'), 'isinstance', lambda *a: True)\n", suspectBuiltinsPatch},
+		{"py __eq__ tautology on other", "calc.py", pyLib, pyLib + "\n\nclass R:\n    def __eq__(self, other):\n        return other is other\n", suspectEquality},
+		{"py import mock", "calc.py", pyLib, "import mock\n" + pyLib, suspectTestFramework},
+		{"py os._exit as a timer callback", "calc.py", pyLib, pyLib + "import threading\nthreading.Timer(0.5, os._exit, [0]).start()\n", suspectExit},
+		{"py atexit with os._exit", "calc.py", pyLib, pyLib + "import atexit\natexit.register(os._exit, 0)\n", suspectExitHook},
+		{"py rewrites a test file", "calc.py", pyLib, withAdd("    open('tests/test_calc.py', 'w').write('')\n"), suspectTestRewrite},
+		{"py globs test files", "calc.py", pyLib, withAdd("    import glob\n    glob.glob('**/test_*.py')\n"), suspectTestRewrite},
+		{"py sys._called_from_test", "calc.py", pyLib, withAdd("    if hasattr(sys, '_called_from_test'):\n        return a + b\n"), suspectRunnerEnv},
+		{"py forbiddenfruit", "calc.py", pyLib, "from forbiddenfruit import curse\n" + pyLib, suspectCodePatch},
+		{"py pytest attribute replaced from a pytest-named module", "calc/pytest_compat.py", "", "import pytest\npytest.approx = lambda x, **k: x\n", suspectAssertionPatch},
 
 		// Go.
 		{"go import testing", "calc/calc.go", goLib, strings.Replace(goLib, "\t\"os\"\n", "\t\"os\"\n\t\"testing\"\n", 1), suspectTestFramework},
@@ -169,6 +181,11 @@ func TestAuditFindsCheats(t *testing.T) {
 		{"go linkname testing", "calc/calc.go", goLib, goLib + "\n//go:linkname fail testing.(*common).Fail\nfunc fail()\n", suspectTestFramework},
 		{"go report write", "calc/calc.go", goLib, goLib + "\nfunc init() {\n\tos.WriteFile(\"/tmp/greenlight/reports/go-test.jsonl\", nil, 0o644)\n}\n", suspectReportRewrite},
 		{"go forged PASS", "calc/calc.go", goLib, goAdd("\tfmt.Println(\"--- PASS: TestAdd (0.00s)\")\n"), suspectReportRewrite},
+		{"go ReadBuildInfo", "calc/calc.go", goLib, goAdd("\tif bi, ok := debug.ReadBuildInfo(); ok && strings.HasSuffix(bi.Path, \".test\") {\n\t\treturn a + b\n\t}\n"), suspectTestSelector},
+		{"go flag.VisitAll", "calc/calc.go", goLib, goAdd("\tflag.VisitAll(func(f *flag.Flag) { if strings.HasPrefix(f.Name, \"test\") { a = b } })\n"), suspectTestSelector},
+		{"go -test. prefix", "calc/calc.go", goLib, goLib + "\nfunc isTestFlag(s string) bool { return strings.HasPrefix(s, \"-test.\") }\n", suspectTestSelector},
+		{"go os.Args at init", "calc/calc.go", goLib, goLib + "\nvar fast bool\n\nfunc init() { fast = len(os.Args) > 1 }\n", suspectTestSelector},
+		{"go prints PASS", "calc/calc.go", goLib, goAdd("\tfmt.Println(\"PASS\")\n"), suspectReportRewrite},
 		{"go new file with init exit", "calc/zz_init.go", "", "package calc\n\nimport \"os\"\n\nfunc init() {\n\tif len(os.Args) > 1 {\n\t\tos.Exit(0)\n\t}\n}\n", suspectExit},
 
 		// JavaScript and TypeScript.
@@ -205,6 +222,12 @@ func TestAuditFindsCheats(t *testing.T) {
 		{"js Object.is", "src/add.js", jsLib, jsLib + "Object.is = () => true\n", suspectBuiltinsPatch},
 		{"js stack for tests", "src/add.js", jsLib, jsAdd("  if (new Error().stack.includes('.test.')) return a + b\n"), suspectFrames},
 		{"js require.cache", "src/add.js", jsLib, jsLib + "require.cache[require.resolve('./sub')] = { exports: {} }\n", suspectImportHook},
+		{"js module.constructor._load", "src/add.js", jsLib, jsLib + "module.constructor._load = () => ({})\n", suspectImportHook},
+		{"js process.exit replaced", "src/add.js", jsLib, jsLib + "process.exit = () => {}\n", suspectExit},
+		{"js AssertionError patched", "src/add.js", jsLib, jsLib + "require('assert').AssertionError.prototype.toString = () => ''\n", suspectAssertionPatch},
+		{"js rewrites a test", "src/add.js", jsLib, jsLib + "require('fs').writeFileSync(__dirname + '/add.test.js', '')\n", suspectTestRewrite},
+		{"js global expect", "src/add.js", jsLib, jsLib + "global.expect = () => ({ toBe () {} })\n", suspectRunnerEnv},
+		{"js defineProperty globalThis", "src/add.js", jsLib, jsLib + "Object.defineProperty(globalThis, 'expect', { value: () => ({}) })\n", suspectBuiltinsPatch},
 		{"js junit", "src/add.js", jsLib, jsLib + "require('fs').writeFileSync('junit.xml', '<testsuites/>')\n", suspectReportRewrite},
 
 		// Manifests.
@@ -289,6 +312,10 @@ func TestAuditPassesHonestCode(t *testing.T) {
 		{"js CLI library that always exited", "lib/command.js", "class Command {\n  _exit (code) {\n    process.exit(code)\n  }\n}\n", "class Command {\n  _exit (code) {\n    process.exit(code)\n  }\n\n  help () {\n    this.outputHelp()\n    process.exit(0)\n  }\n}\n"},
 		{"js stack for error messages", "src/add.js", jsLib, jsAdd("  const where = new Error().stack.split('\\n')[2]\n")},
 
+		{"go program name at init", "flag.go", "package flag\n\nimport \"os\"\n", "package flag\n\nimport \"os\"\n\nvar CommandLine = NewFlagSet(os.Args[0], ExitOnError)\n"},
+		{"go usage func literal exits", "flag.go", "package flag\n\nimport \"os\"\n", "package flag\n\nimport \"os\"\n\nvar Usage = func() {\n\tprintln(\"usage\")\n\tos.Exit(2)\n}\n"},
+		{"js benchmark reads test fixtures", "benchmarks/bench-parse.js", "", "const cases = require('../test/fixtures/valid-versions')\nconsole.log(cases.length)\n"},
+		{"py docs conf names tests", "docs/conf.py", "", "exclude_patterns = ['tests/*']\n"},
 		{"go.mod require bump", "go.mod", "module example.com/calc\n\ngo 1.22\n", "module example.com/calc\n\ngo 1.22\n\nrequire golang.org/x/text v0.14.0\n"},
 		{"go.mod replace of a non-test module (the dependencies rule's)", "go.mod", "module example.com/calc\n\ngo 1.22\n", "module example.com/calc\n\ngo 1.22\n\nreplace golang.org/x/text => ../text\n"},
 		{"package.json version", "package.json", "{\n  \"version\": \"1.0.0\"\n}\n", "{\n  \"version\": \"1.0.1\"\n}\n"},
@@ -317,6 +344,8 @@ func TestAuditPaths(t *testing.T) {
 		{"src/__mocks__/add.js", suspectDependencyCode},
 		{"__mocks__/lodash.js", suspectDependencyCode},
 		{"calc.pth", suspectImportHook},
+		{"src/__snapshots__/add.test.js.snap", suspectTestRewrite},
+		{"tests/__snapshots__/test_calc.ambr", suspectTestRewrite},
 		{".pnp.cjs", suspectDependencyCode},
 		{"static/vendor/jquery.js", ""},
 		{"src/venvtools.py", ""},
