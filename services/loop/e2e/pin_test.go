@@ -131,14 +131,14 @@ func TestFixRefusesConfigEditsThatDeselectTheFailingTest(t *testing.T) {
 		}
 	})
 	t.Run("allowed greenlight.yaml edit: the pinned plan still runs the failing test", func(t *testing.T) {
-		// Fail-fast off: it would roll the edit back as fixing nothing
-		// (which also shows the pinned plan ran the failing test); in
-		// full, the edit is kept and the verdict shows the pin held.
+		// Fail-fast off, so the full verification decides: with the plan
+		// pinned, the edit changes nothing that runs, so the failing test
+		// still fails and the patch is rolled back as fixing nothing
+		// (rule no-progress).
 		evs := s.fixWithClient(&glv1.FixOptions{MaxRounds: 1, FailFast: proto.Bool(false), Guardrails: &glv1.Guardrails{AllowConfigChanges: true}},
 			snap, deselectInGreenlightYAML)
 		fin := finished(evs)
-		// Kept: with the plan pinned, the edit changes nothing that runs.
-		if outs := outcomes(evs); len(outs) != 1 || !outs[0].GetApplied() || outs[0].GetRolledBack() {
+		if outs := outcomes(evs); len(outs) != 1 || !outs[0].GetApplied() || !outs[0].GetRolledBack() || outs[0].GetRule() != "no-progress" {
 			t.Fatalf("outcomes %v", outs)
 		}
 		if fin.GetStatus() == glv1.RunStatus_RUN_STATUS_PASSED || !failedTest(fin, "test_add") {
