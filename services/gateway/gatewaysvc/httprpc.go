@@ -118,7 +118,7 @@ func unauthenticatedRPC() func(http.ResponseWriter, *http.Request) {
 func routeRPC(rpc, pages http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", pages)
-	rpc = connectUnaryByDefault(rpc)
+	rpc = guardRPC(connectUnaryByDefault(rpc))
 	for _, name := range publicServices {
 		mux.Handle("/"+name+"/", rpc)
 	}
