@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"google.golang.org/protobuf/proto"
 
@@ -43,4 +44,39 @@ func classifyReportDisagreement(o score.StepOutcome) *glv1.StepResult {
 	out.Rule = RuleReportDisagrees
 	out.Reason = why
 	return out
+}
+
+// RuleToolAbsent: the step's log says a build tool it calls (a compiler, a
+// build system, an interpreter) was not found. The step ran in an image
+// without it, so whatever it exited with says nothing about the code: a
+// script that prints "gcc: command not found" 32 times and exits 0 is no
+// PASS, and its failure is no FAIL of the code either.
+const RuleToolAbsent = "tool-absent"
+
+// classifyToolAbsent makes a step that ran (OK or FAILED) an ERROR when
+// its log names build tools that were not found, naming them and the
+// image.
+func classifyToolAbsent(o score.StepOutcome) *glv1.StepResult {
+	r, rep := o.Result, o.Report
+	st := r.GetStatus()
+	if rep == nil || len(rep.MissingTools) == 0 || (st != glv1.StepStatus_STEP_STATUS_OK && st != glv1.StepStatus_STEP_STATUS_FAILED) {
+		return r
+	}
+	image := r.GetImage()
+	if image == "" {
+		image = o.Step.GetImage()
+	}
+	out := proto.Clone(r).(*glv1.StepResult)
+	out.Status = glv1.StepStatus_STEP_STATUS_ERROR
+	out.Rule = RuleToolAbsent
+	out.Reason = fmt.Sprintf("%s not found in the image %s: the step calls a tool its image lacks (exit %d says nothing about the code); "+
+		"run it in an image that has it (greenlight.yaml image:, or a toolchain the step's files declare)",
+		strings.Join(rep.MissingTools, ", "), image, r.GetExitCode())
+	return out
+}
+
+// classifyToolAbsentOutcome is o with classifyToolAbsent's result.
+func classifyToolAbsentOutcome(o score.StepOutcome) score.StepOutcome {
+	o.Result = classifyToolAbsent(o)
+	return o
 }

@@ -72,3 +72,28 @@ func TestRerunNeverExcusesATestTheChangeTouched(t *testing.T) {
 		})
 	}
 }
+
+// TestAStepThatCouldNotFindItsToolIsNoPass checks rule tool-absent: a
+// script that prints "gcc: command not found" and exits 0 (a CI block run
+// in an image without gcc) is an ERROR naming gcc and the image, never a
+// PASS; so is its failure, which says nothing about the code.
+func TestAStepThatCouldNotFindItsToolIsNoPass(t *testing.T) {
+	for _, exit := range []string{"0", "2"} {
+		t.Run("exit "+exit, func(t *testing.T) {
+			step := &glv1.Step{Name: "unittest", Phase: glv1.Phase_PHASE_TEST, Command: "./unittest.sh", Tier: glv1.Tier_TIER_0,
+				Level: glv1.Level_LEVEL_L4, Image: "greenlight/sandbox-generic:latest",
+				Env: map[string]string{"FAKE_EXIT": exit, "FAKE_LOG": "compiling\n./unittest.sh: line 3: gcc: command not found\ndone\n"}}
+			h := newHarness(t, engine.Config{}, step)
+			run, _ := h.verify(&glv1.VerifyRequest{Snapshot: h.snapshot(fixed())})
+			res := run.GetResult()
+			if res.GetStatus() != glv1.Verdict_VERDICT_ERROR {
+				t.Fatalf("verdict %s, want ERROR: %s", res.GetStatus(), res.GetSummary())
+			}
+			st := res.GetSteps()[0]
+			if st.GetRule() != engine.RuleToolAbsent || !strings.Contains(st.GetReason(), "gcc") ||
+				!strings.Contains(st.GetReason(), "greenlight/sandbox-generic:latest") {
+				t.Errorf("step %v: want rule %s naming gcc and the image", st, engine.RuleToolAbsent)
+			}
+		})
+	}
+}

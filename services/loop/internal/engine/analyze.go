@@ -47,7 +47,7 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 			o.Report = rep
 			// The exit code and the report must agree; a disagreement fails
 			// the step before any re-run could call it flaky.
-			o.Result = classifyReportDisagreement(o)
+			o.Result = classifyReportDisagreement(classifyToolAbsentOutcome(o))
 			// Before TestsParsed, so the event counts the flaky tests.
 			if err := r.rerunFailed(ctx, v, i, &o, fsys); err != nil {
 				return err

@@ -40,8 +40,9 @@ func baselineTestPaths(outcomes []score.StepOutcome, fsys fs.FS) []string {
 			continue
 		}
 		dir := o.Step.GetWorkdir()
+		// Ids only: a test record's File is where its failure was
+		// located, which can be the code under test.
 		for _, t := range rep.Tests {
-			add(dir, t.File)
 			for _, c := range testIDFiles(t.ID) {
 				add(dir, c)
 			}

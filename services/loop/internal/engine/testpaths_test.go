@@ -28,10 +28,13 @@ func TestBaselineTestPathsComeFromWhatTheRunnerCollected(t *testing.T) {
 		}}),
 		out("web", &parse.StepReport{HasTests: true, Inventory: []parse.Outcome{{ID: "src/sum.check.js > sum > adds"}}}),
 		out("", &parse.StepReport{HasTests: true, Tests: []parse.Test{{ID: "example.com/m/pkg.TestA", File: "pkg/a_test.go"}}}),
+		// A failing test's File is where the failure was located: the code
+		// under test, which a fix must be free to change.
+		out("", &parse.StepReport{HasTests: true, Tests: []parse.Test{{ID: "tests/cases.py::test_q", File: "src/app.py"}}}),
 		out("", &parse.StepReport{HasTests: false, Tests: []parse.Test{{File: "src/app.py"}}}),
 	}
 	got := baselineTestPaths(outcomes, tree)
-	want := []string{"checks/verify_parser.py", "pkg/a_test.go", "tests/cases.py", "web/src/sum.check.js"}
+	want := []string{"checks/verify_parser.py", "tests/cases.py", "web/src/sum.check.js"}
 	if !slices.Equal(got, want) {
 		t.Errorf("baselineTestPaths = %q, want %q", got, want)
 	}

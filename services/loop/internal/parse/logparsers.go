@@ -34,6 +34,7 @@ type logParsers struct {
 	generic  *genericParser
 	diag     *diagParser
 	crash    *crashParser
+	missing  missingCommands
 
 	tail    [tailLines][]byte
 	tailOff [tailLines]int64
@@ -114,6 +115,7 @@ func (ps *logParsers) scanWith(ctx context.Context, lr *lineReader) (int64, erro
 // loop over an interface slice: on a per-line path of a few nanoseconds per
 // parser the dynamic calls were a measurable share.
 func (ps *logParsers) feed(ln line) {
+	ps.missing.feed(ln)
 	ps.gotext.feed(ln)
 	ps.pytest.feed(ln)
 	ps.unittest.feed(ln)

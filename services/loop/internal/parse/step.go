@@ -76,6 +76,10 @@ type StepReport struct {
 	Incomplete bool
 	// IncompleteReason says why the counts are incomplete.
 	IncompleteReason string
+	// MissingTools are build tools (compilers, build systems,
+	// interpreters) the log says were not found: the step ran in an image
+	// without them.
+	MissingTools []string
 	// Disagreement says how two accounts of the same run (the runner's
 	// report file and its printed summary) disagree on failures; "" when
 	// they agree. A step with one cannot pass.
@@ -119,6 +123,7 @@ func Step(ctx context.Context, in Input) (*StepReport, error) {
 		best = logTwin(cands, best)
 	}
 	rep.Disagreement = disagreement(cands, best)
+	rep.MissingTools = ps.missing.names()
 	if best != nil {
 		rep.Format, rep.HasTests = best.format, true
 		rep.Counts = best.set.final()

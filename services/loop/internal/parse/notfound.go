@@ -1,0 +1,56 @@
+package parse
+
+import (
+	"bytes"
+	"regexp"
+	"sort"
+)
+
+// shellNotFound matches what shells, make and env print when a command
+// the step calls does not exist: "sh: 1: gcc: not found", "bash: line 3:
+// cmake: command not found", "make: cc: No such file or directory",
+// "env: 'node': No such file or directory".
+var shellNotFound = regexp.MustCompile(`(?:^|: )(?:line \d+: |\d+: )?'?([A-Za-z0-9_.+-]+)'?: (?:command not found|not found|Command not found|No such file or directory)\s*$`)
+
+// buildTools are the programs a step's commands call that an image
+// provides or lacks: compilers, build systems, interpreters and package
+// managers. A step that printed one of them "not found" ran in an image
+// without it, whatever its exit code says.
+var buildTools = map[string]bool{
+	"gcc": true, "g++": true, "cc": true, "c++": true, "cpp": true, "clang": true, "clang++": true, "ld": true, "as": true, "ar": true,
+	"make": true, "gmake": true, "cmake": true, "ctest": true, "ninja": true, "meson": true, "autoconf": true, "autoreconf": true,
+	"automake": true, "libtool": true, "libtoolize": true, "pkg-config": true, "bison": true, "flex": true, "m4": true,
+	"cargo": true, "rustc": true, "go": true, "gofmt": true, "javac": true, "java": true, "mvn": true, "gradle": true, "ant": true,
+	"node": true, "npm": true, "npx": true, "yarn": true, "pnpm": true, "bun": true, "deno": true, "tsc": true,
+	"python": true, "python3": true, "pip": true, "pip3": true, "tox": true, "nox": true, "pytest": true,
+	"ruby": true, "bundle": true, "perl": true, "prove": true, "php": true, "composer": true, "dotnet": true, "swift": true,
+	"zig": true, "lua": true, "tclsh": true, "git": true, "bash": true, "valgrind": true, "gdb": true, "gcov": true, "lcov": true,
+}
+
+// missingCommands collects the build tools a log says were not found.
+type missingCommands struct{ seen map[string]bool }
+
+// feed records a "not found" line naming a build tool.
+func (m *missingCommands) feed(ln line) {
+	if !bytes.Contains(ln.text, []byte("ound")) && !bytes.Contains(ln.text, []byte("No such file")) {
+		return
+	}
+	sub := shellNotFound.FindSubmatch(bytes.TrimSpace(ln.text))
+	if sub == nil || !buildTools[string(sub[1])] {
+		return
+	}
+	if m.seen == nil {
+		m.seen = map[string]bool{}
+	}
+	m.seen[string(sub[1])] = true
+}
+
+// names lists the missing tools, sorted.
+func (m *missingCommands) names() []string {
+	out := make([]string, 0, len(m.seen))
+	for n := range m.seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
