@@ -30,6 +30,8 @@ func TestMain(m *testing.M) {
 		os.Exit(childAppend(os.Getenv(childPathEnv)))
 	case "hold":
 		os.Exit(childHold(os.Getenv(childPathEnv)))
+	case "group":
+		os.Exit(childGroupAppend(os.Getenv(childPathEnv)))
 	default:
 		fmt.Fprintf(os.Stderr, "unknown %s\n", childModeEnv)
 		os.Exit(2)

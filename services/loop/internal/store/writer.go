@@ -77,6 +77,13 @@ func (s *Store) enqueue(ctx context.Context, req *appendReq) error {
 	if err := s.budget.acquire(ctx, req.size); err != nil {
 		return err
 	}
+	// Room in the queue is used even when ctx has ended, as room in the
+	// budget is: only waiting is bounded by ctx.
+	select {
+	case s.appends <- req:
+		return nil
+	default:
+	}
 	select {
 	case s.appends <- req:
 		return nil
