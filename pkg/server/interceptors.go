@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -43,12 +44,26 @@ func rpcLogger(ctx context.Context, base *zap.Logger, method string) *zap.Logger
 	return base.With(fields...)
 }
 
+type quietKey struct{}
+
+// Quiet marks the call ctx belongs to as routine polling (a capacity poll
+// every few seconds): when it succeeds its "rpc finished" line is logged
+// at debug level, so a server's log shows what changed, not every poll.
+// The handler logs the changes itself. Without the logging interceptor
+// it does nothing.
+func Quiet(ctx context.Context) {
+	if q, ok := ctx.Value(quietKey{}).(*atomic.Bool); ok {
+		q.Store(true)
+	}
+}
+
 func unaryLogging(base *zap.Logger) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		log := rpcLogger(ctx, base, info.FullMethod)
 		start := time.Now()
-		resp, err := handler(WithLogger(ctx, log), req)
-		logFinished(log, info.FullMethod, start, err)
+		quiet := new(atomic.Bool)
+		resp, err := handler(context.WithValue(WithLogger(ctx, log), quietKey{}, quiet), req)
+		logFinished(log, info.FullMethod, start, err, quiet.Load())
 		return resp, err
 	}
 }
@@ -57,8 +72,9 @@ func streamLogging(base *zap.Logger) grpc.StreamServerInterceptor {
 	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
 		log := rpcLogger(ss.Context(), base, info.FullMethod)
 		start := time.Now()
-		err := handler(srv, &ctxStream{ServerStream: ss, ctx: WithLogger(ss.Context(), log)})
-		logFinished(log, info.FullMethod, start, err)
+		quiet := new(atomic.Bool)
+		err := handler(srv, &ctxStream{ServerStream: ss, ctx: context.WithValue(WithLogger(ss.Context(), log), quietKey{}, quiet)})
+		logFinished(log, info.FullMethod, start, err, quiet.Load())
 		return err
 	}
 }
@@ -71,9 +87,12 @@ type ctxStream struct {
 
 func (s *ctxStream) Context() context.Context { return s.ctx }
 
-func logFinished(log *zap.Logger, method string, start time.Time, err error) {
+func logFinished(log *zap.Logger, method string, start time.Time, err error, quiet bool) {
 	code := status.Code(err)
 	level := levelFor(method, code)
+	if quiet && code == codes.OK {
+		level = zapcore.DebugLevel
+	}
 	ce := log.Check(level, "rpc finished")
 	if ce == nil {
 		return
