@@ -14,7 +14,7 @@ func Check(p *Patch, g Guardrails) error {
 	g = g.withDefaults()
 	for _, check := range []func(*Patch, Guardrails) *Refusal{
 		checkBinary, checkPaths, checkModes, checkConflicts, checkAllowList,
-		checkSize, checkLockfiles, checkConfig, checkTests, checkSuspicious,
+		checkSize, checkLockfiles, checkConfig, checkTests, checkSuspiciousUnlessTrusted,
 	} {
 		if r := check(p, g); r != nil {
 			return r

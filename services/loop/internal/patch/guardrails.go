@@ -47,6 +47,19 @@ type Guardrails struct {
 	// baseline run collected tests from (whatever their names) and the
 	// caller's hidden tests. Exact paths, not globs.
 	TestPaths []string
+	// Trusted marks the caller's own diff (its hidden tests), not a
+	// model's: the suspicion audit, which judges how library code treats
+	// the tests, does not apply to it.
+	Trusted bool
+}
+
+// checkSuspiciousUnlessTrusted is the suspicion audit for patches that
+// are not the caller's own.
+func checkSuspiciousUnlessTrusted(p *Patch, g Guardrails) *Refusal {
+	if g.Trusted {
+		return nil
+	}
+	return checkSuspicious(p, g)
 }
 
 // isTest reports whether a workspace path is a test, by name or because
