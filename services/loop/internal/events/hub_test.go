@@ -397,3 +397,123 @@ func TestOutOfOrderPublishIsAGap(t *testing.T) {
 		t.Errorf("CatchUps = %d, want 1 (the gap before seq 2)", sub.CatchUps())
 	}
 }
+
+func TestAppendAsyncPublishesOnlyStoredEventsInOrder(t *testing.T) {
+	ctx := testContext(t)
+	s, err := store.Open(filepath.Join(t.TempDir(), "runs.db"), store.Options{MaxRunEvents: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	h := NewHub(s, Options{Buffer: 100})
+	newRun(t, s, "r1")
+	// Never read: its buffer shows exactly what was published.
+	sub, err := h.Subscribe(ctx, "r1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	type result struct {
+		seq uint64
+		err error
+	}
+	var (
+		mu      sync.Mutex
+		results []result
+		acked   sync.WaitGroup
+	)
+	for i := range 10 {
+		acked.Add(1)
+		ev := &glv1.RunEvent{Kind: &glv1.RunEvent_LogChunk{LogChunk: &glv1.LogChunk{Data: fmt.Sprint(i)}}}
+		if err := h.AppendAsync(ctx, "r1", ev, func(seq uint64, err error) {
+			mu.Lock()
+			results = append(results, result{seq, err})
+			mu.Unlock()
+			acked.Done()
+		}); err != nil {
+			t.Fatalf("AppendAsync %d: %v", i, err)
+		}
+	}
+	acked.Wait()
+	// The first five fit the run's cap, the rest are refused.
+	for i, r := range results {
+		wantSeq, wantErr := uint64(i+1), error(nil)
+		if i >= 5 {
+			wantSeq, wantErr = 0, store.ErrEventCap
+		}
+		if r.seq != wantSeq || !errors.Is(r.err, wantErr) || (wantErr == nil) != (r.err == nil) {
+			t.Errorf("append %d: seq %d err %v; want seq %d err %v", i, r.seq, r.err, wantSeq, wantErr)
+		}
+	}
+	if got := len(sub.live); got != 5 {
+		t.Fatalf("%d events published, want the 5 stored ones", got)
+	}
+	for i := range 5 {
+		if ev := <-sub.live; ev.GetSeq() != uint64(i+1) || ev.GetLogChunk().GetData() != fmt.Sprint(i) {
+			t.Errorf("publication %d = seq %d %q, want seq %d %q", i, ev.GetSeq(), ev.GetLogChunk().GetData(), i+1, fmt.Sprint(i))
+		}
+	}
+}
+
+func TestAppendAsyncBurstReachesWatchersInOrderAfterStoring(t *testing.T) {
+	ctx := testContext(t)
+	s := newStore(t)
+	const n = 2000
+	h := NewHub(s, Options{Buffer: n + 1})
+	newRun(t, s, "r1")
+	sub, err := h.Subscribe(ctx, "r1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	got := make(chan error, 1)
+	go func() {
+		// Every event the watcher receives is already in the store, and
+		// they come in seq order without a catch-up.
+		var last uint64
+		for {
+			ev, err := sub.Next(ctx)
+			if errors.Is(err, io.EOF) {
+				if last != n+1 || sub.CatchUps() != 0 {
+					err = fmt.Errorf("ended after seq %d with %d catch-ups, want seq %d and none", last, sub.CatchUps(), n+1)
+				} else {
+					err = nil
+				}
+				got <- err
+				return
+			}
+			if err != nil {
+				got <- err
+				return
+			}
+			stored, err := s.Events(ctx, "r1", ev.GetSeq()-1, 1)
+			if err != nil || len(stored) != 1 || stored[0].GetSeq() != ev.GetSeq() {
+				got <- fmt.Errorf("seq %d delivered before it was stored (%v)", ev.GetSeq(), err)
+				return
+			}
+			last = ev.GetSeq()
+		}
+	}()
+	var acked sync.WaitGroup
+	var next atomic.Uint64
+	for i := range n {
+		acked.Add(1)
+		ev := &glv1.RunEvent{Kind: &glv1.RunEvent_LogChunk{LogChunk: &glv1.LogChunk{Data: fmt.Sprint(i)}}}
+		if err := h.AppendAsync(ctx, "r1", ev, func(seq uint64, err error) {
+			if want := next.Add(1); err != nil || seq != want {
+				t.Errorf("callback %d: seq %d err %v", want, seq, err)
+			}
+			acked.Done()
+		}); err != nil {
+			t.Fatalf("AppendAsync %d: %v", i, err)
+		}
+	}
+	acked.Wait()
+	fin := &glv1.RunEvent{Kind: &glv1.RunEvent_RunFinished{RunFinished: &glv1.RunFinished{Status: glv1.RunStatus_RUN_STATUS_PASSED}}}
+	if seq, err := h.Append(ctx, "r1", fin); err != nil || seq != n+1 {
+		t.Fatalf("Append(RunFinished) = %d, %v; want %d", seq, err, n+1)
+	}
+	if err := <-got; err != nil {
+		t.Error(err)
+	}
+}
