@@ -2,6 +2,9 @@ package sandbox
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
 	"sync"
 	"time"
 
@@ -188,6 +191,7 @@ func (p *Pool) create(img ImageInfo) (pooled, error) {
 	labels := p.self.labels(deadline)
 	labels[LabelRun], labels[LabelOwner], labels[LabelPool] = poolRunValue, p.cfg.Owner, img.Ref
 	spec := hardenedSpec(img.Ref, p.limits, labels, p.cfg.EgressNetwork, baseEnv(img), runner, lifetime)
+	spec.Name = poolContainerName(img.Ref)
 	id, err := p.rt.Create(ctx, spec)
 	if err != nil {
 		return pooled{}, err
@@ -266,4 +270,26 @@ func (p *Pool) Close() {
 func sameContainerLimits(a, b Limits) bool {
 	return a.CPUs == b.CPUs && a.MemoryBytes == b.MemoryBytes && a.Pids == b.Pids &&
 		a.TmpfsBytes == b.TmpfsBytes && a.HomeBytes == b.HomeBytes && a.WorkspaceBytes == b.WorkspaceBytes
+}
+
+// poolContainerName is a readable, unique name for a pooled container:
+// greenlight-pool-IMAGE-RANDOM, IMAGE the ref's last path element with its
+// tag unless that is "latest" (sandbox-python, python-3.12-slim), so
+// `docker ps` says what the pool holds.
+func poolContainerName(ref string) string {
+	name, _, _ := strings.Cut(ref, "@")
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	name = strings.TrimSuffix(name, ":latest")
+	name = strings.Trim(containerNameRE.ReplaceAllString(name, "-"), "-.")
+	if len(name) > 40 {
+		name = name[:40]
+	}
+	if name == "" {
+		name = "image"
+	}
+	var rnd [4]byte
+	_, _ = rand.Read(rnd[:])
+	return "greenlight-pool-" + name + "-" + hex.EncodeToString(rnd[:])
 }
