@@ -151,7 +151,9 @@ bench-workspace:
 bench-discovery:
 	cd services/discovery && go test -run '^$$' -bench . -benchtime 10x ./discoverysvc/
 bench-events:
+	@echo "machine: $$(nproc) cores, load average $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 	cd services/loop && go test -run '^$$' -bench EventThroughput ./internal/events/
+	@echo "machine: load average after $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 bench-parse:
 	cd services/loop/internal/parse && go test -run '^$$' -bench BenchmarkParse -benchtime 3x -benchmem .
 bench-gateway:

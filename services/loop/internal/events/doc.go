@@ -11,7 +11,10 @@
 // Subscribe registers the watcher for live events before it reads the store,
 // so every event is either already stored when the replay reads (it was
 // appended before Publish, and Publish happened before or after the
-// registration) or arrives live afterwards. The watcher tracks the last seq
+// registration) or arrives live afterwards. Append and AppendAsync publish
+// an event only once the store's transaction holding it is durable, from
+// the store's writer goroutine in commit order, so live events of a run
+// arrive in seq order even when several goroutines append to it. The watcher tracks the last seq
 // it delivered, drops anything at or below it (an event both replayed and
 // received live) and treats a live event that skips ahead as a gap.
 //
@@ -19,8 +22,8 @@
 //
 // Publish never blocks: each watcher has a bounded buffer and an event that
 // does not fit is dropped for that watcher, which is marked as lagging. A
-// lagging watcher — or one that sees a gap, e.g. because two goroutines
-// published out of order — transparently catches up from the store (which
+// lagging watcher — or one that sees a gap, e.g. because Publish was called
+// out of order — transparently catches up from the store (which
 // has every event, since events are persisted before they are published) and
 // then resumes live delivery. Its memory stays bounded by its buffer plus one
 // store page, and the run never waits for it. The hub therefore never emits

@@ -65,15 +65,25 @@
 // # Durability
 //
 // bbolt fsyncs the file on every commit (Options.NoSync turns that off, for
-// tests and benchmarks only), so an event is on disk when AppendEvent
-// returns; callers publish to live watchers only after that, and a process
-// killed at any point loses at most the events whose AppendEvent had not yet
-// returned. The price is one fsync per commit on the hot path. AppendEvent
-// therefore goes through a group-commit writer: appends that arrive while a
-// commit is in flight are stored together in the next transaction, so many
-// concurrent runs share one fsync, while a lone writer never waits for a
-// timer (unlike bbolt's DB.Batch, whose MaxBatchDelay would add up to 10 ms
-// to every sequential append).
+// tests and benchmarks only), so an event is on disk when its append is
+// acknowledged; the hub publishes to live watchers only after that, and a
+// process killed at any point loses at most the events whose append had not
+// yet been acknowledged. The price is one fsync per commit, so appends go
+// through a group-commit writer (writer.go): one goroutine takes whatever is
+// queued, up to maxGroup events or maxGroupBytes, stores it in one
+// transaction and only then acknowledges each append, in queue order —
+// AppendEvent returns, AppendEventAsync's callback runs. Appends that arrive
+// while a commit is in flight share the next one: concurrent runs share an
+// fsync, and a producer with a burst of events queues them with
+// AppendEventAsync without waiting, so its own events share one too. The
+// queue is bounded (queueLen appends, queueBytes bytes, counted until
+// acknowledged) and appenders wait past that, so memory stays bounded when
+// producers outrun the disk. A failed transaction fails exactly its appends:
+// their events get seq 0 back and the runs' sequences roll back with it, so
+// no seq is used twice or skipped. The writer never waits for a timer
+// (bbolt's DB.Batch would add up to MaxBatchDelay, 10 ms, to a lone
+// append, and may run a function twice). Event logs pack their pages 90 %
+// full (eventLogFill): seqs only grow.
 //
 // Long reads are paged (Events takes a limit) because an open bbolt read
 // transaction stops writers from growing the memory map.
