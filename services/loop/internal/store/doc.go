@@ -58,8 +58,9 @@
 //
 // Each run's event log is capped (Options.MaxRunEventBytes, MaxRunEvents).
 // Past the cap, droppable events (live log chunks) are refused with
-// ErrEventCap; every other event is still stored, so a run can always
-// finish. The usage of unfinished runs is kept in memory by the writer and
+// ErrEventCap, and so is every later one (even one small enough to fit),
+// so the stored output ends rather than skips; every other event is still
+// stored, so a run can always finish. The usage of unfinished runs is kept in memory by the writer and
 // counted from the log on a run's first droppable append after Open.
 //
 // # Durability

@@ -27,9 +27,12 @@ type eventCap struct {
 	usage map[string]runUsage
 }
 
-// runUsage is what one run's event log holds.
+// runUsage is what one run's event log holds. full is set once a droppable
+// event was refused: the run stays past its cap, so that a smaller chunk
+// queued behind a refused one cannot leave a hole in the stored output.
 type runUsage struct {
 	bytes, events int64
+	full          bool
 }
 
 func newEventCap(opts Options) *eventCap {
@@ -63,9 +66,11 @@ func (g *appendGroup) track(log *bolt.Bucket, runID string, ev *glv1.RunEvent, n
 		u = countLog(log)
 	}
 	if err := g.caps.admit(u, runID, ev, n); err != nil {
+		u.full = true
+		g.usage[runID] = u
 		return err
 	}
-	g.usage[runID] = runUsage{bytes: u.bytes + int64(n), events: u.events + 1}
+	g.usage[runID] = runUsage{bytes: u.bytes + int64(n), events: u.events + 1, full: u.full}
 	return nil
 }
 
@@ -81,14 +86,15 @@ func countLog(log *bolt.Bucket) runUsage {
 }
 
 // admit refuses a droppable event of n bytes that would take a run with
-// usage u past the cap, with ErrEventCap; other events always pass.
+// usage u past the cap, or that follows one refused before, with
+// ErrEventCap; other events always pass.
 func (c *eventCap) admit(u runUsage, runID string, ev *glv1.RunEvent, n int) error {
 	if !droppable(ev) {
 		return nil
 	}
 	overBytes := c.maxBytes > 0 && u.bytes+int64(n) > c.maxBytes
 	overCount := c.maxEvents > 0 && u.events+1 > c.maxEvents
-	if overBytes || overCount {
+	if overBytes || overCount || u.full {
 		return fmt.Errorf("run %s already stores %d events (%d bytes); the per-run cap is %d events / %d bytes (the loop's run event cap settings): live log chunk not stored: %w",
 			runID, u.events, u.bytes, c.maxEvents, c.maxBytes, ErrEventCap)
 	}

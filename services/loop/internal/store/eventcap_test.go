@@ -74,3 +74,35 @@ func TestEventCapCountsAfterReopen(t *testing.T) {
 		t.Fatalf("fourth chunk after reopen: %v, want ErrEventCap", err)
 	}
 }
+
+// TestEventCapStaysReached: once a log chunk was refused, later ones are
+// refused too, even one small enough to fit, so the stored output has no
+// hole; other events are still stored.
+func TestEventCapStaysReached(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "runs.db"), Options{MaxRunEventBytes: 10 << 10, MaxRunEvents: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	mustCreate(t, s, "r1", glv1.RunStatus_RUN_STATUS_RUNNING, time.Now())
+	step := &glv1.RunEvent{Kind: &glv1.RunEvent_StepFinished{StepFinished: &glv1.StepFinished{Index: 0}}}
+	tests := []struct {
+		name    string
+		ev      *glv1.RunEvent
+		wantErr error
+	}{
+		{"fits", logEvent(strings.Repeat("a", 9<<10)), nil},
+		{"too big", logEvent(strings.Repeat("b", 2<<10)), ErrEventCap},
+		{"small enough but after a refusal", logEvent("c"), ErrEventCap},
+		{"not droppable", step, nil},
+		{"still refused", logEvent("d"), ErrEventCap},
+	}
+	for _, tt := range tests {
+		if _, err := s.AppendEvent(context.Background(), "r1", tt.ev); !errors.Is(err, tt.wantErr) || (tt.wantErr == nil) != (err == nil) {
+			t.Errorf("%s: err = %v, want %v", tt.name, err, tt.wantErr)
+		}
+	}
+	if got := len(allEvents(t, s, "r1")); got != 2 {
+		t.Errorf("log holds %d events, want the first chunk and StepFinished", got)
+	}
+}
