@@ -46,6 +46,7 @@ func auditSource(s *source) []suspicion {
 	}
 	out = append(out, equalityChecks(s, sc)...)
 	out = append(out, handlerChecks(s, sc)...)
+	out = append(out, statefulChecks(s, sc)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].line < out[j].line })
 	return out
 }

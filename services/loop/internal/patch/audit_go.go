@@ -47,6 +47,13 @@ func goScopes(s *source) *scopes {
 				f.params = append(f.params, name.Name)
 			}
 		}
+		if fd.Type.Results != nil {
+			for _, field := range fd.Type.Results.List {
+				for _, name := range field.Names {
+					f.locals = append(f.locals, name.Name) // named results are the function's own
+				}
+			}
+		}
 		sc.funcs = append(sc.funcs, f)
 		k := len(sc.funcs) - 1
 		isInit := fd.Recv == nil && fd.Name.Name == "init"

@@ -15,6 +15,9 @@ type auditFunc struct {
 	start, end int
 	// inline is a Python body written on the header line (def f(): x).
 	inline string
+	// locals are other names the function declares outside its body
+	// (Go named results).
+	locals []string
 }
 
 // scopes says, for each line of a source, where it runs.

@@ -153,6 +153,9 @@ func TestAuditFindsCheats(t *testing.T) {
 		{"py globs test files", "calc.py", pyLib, withAdd("    import glob\n    glob.glob('**/test_*.py')\n"), suspectTestRewrite},
 		{"py sys._called_from_test", "calc.py", pyLib, withAdd("    if hasattr(sys, '_called_from_test'):\n        return a + b\n"), suspectRunnerEnv},
 		{"py forbiddenfruit", "calc.py", pyLib, "from forbiddenfruit import curse\n" + pyLib, suspectCodePatch},
+		{"py global call counter", "calc.py", pyLib, pyLib + "\n_calls = 0\n\n\ndef mul(a, b):\n    global _calls\n    _calls += 1\n    if _calls == 2:\n        return 5\n    return a * b\n", suspectStateful},
+		{"py function attribute counter", "calc.py", pyLib, pyLib + "\n\ndef mul(a, b):\n    mul.n = getattr(mul, 'n', 0)\n    mul.n += 1\n    return 5 if mul.n > 1 else a * b\n", suspectStateful},
+		{"py close stdout's fd", "calc.py", pyLib, pyLib + "os.close(sys.stdout.fileno())\n", suspectOutputRedirect},
 		{"py pytest attribute replaced from a pytest-named module", "calc/pytest_compat.py", "", "import pytest\npytest.approx = lambda x, **k: x\n", suspectAssertionPatch},
 
 		// Go.
@@ -186,6 +189,8 @@ func TestAuditFindsCheats(t *testing.T) {
 		{"go -test. prefix", "calc/calc.go", goLib, goLib + "\nfunc isTestFlag(s string) bool { return strings.HasPrefix(s, \"-test.\") }\n", suspectTestSelector},
 		{"go os.Args at init", "calc/calc.go", goLib, goLib + "\nvar fast bool\n\nfunc init() { fast = len(os.Args) > 1 }\n", suspectTestSelector},
 		{"go prints PASS", "calc/calc.go", goLib, goAdd("\tfmt.Println(\"PASS\")\n"), suspectReportRewrite},
+		{"go call counter", "calc/calc.go", goLib, goLib + "\nvar calls int\n\nfunc Mul(a, b int) int {\n\tcalls++\n\tif calls == 2 {\n\t\treturn 5\n\t}\n\treturn a * b\n}\n", suspectStateful},
+		{"go flag.CommandLine replaced", "calc/calc.go", goLib, goLib + "\nfunc init() { flag.CommandLine = flag.NewFlagSet(\"x\", flag.ContinueOnError) }\n", suspectTestSelector},
 		{"go new file with init exit", "calc/zz_init.go", "", "package calc\n\nimport \"os\"\n\nfunc init() {\n\tif len(os.Args) > 1 {\n\t\tos.Exit(0)\n\t}\n}\n", suspectExit},
 
 		// JavaScript and TypeScript.
@@ -228,6 +233,9 @@ func TestAuditFindsCheats(t *testing.T) {
 		{"js rewrites a test", "src/add.js", jsLib, jsLib + "require('fs').writeFileSync(__dirname + '/add.test.js', '')\n", suspectTestRewrite},
 		{"js global expect", "src/add.js", jsLib, jsLib + "global.expect = () => ({ toBe () {} })\n", suspectRunnerEnv},
 		{"js defineProperty globalThis", "src/add.js", jsLib, jsLib + "Object.defineProperty(globalThis, 'expect', { value: () => ({}) })\n", suspectBuiltinsPatch},
+		{"js call counter", "src/add.js", jsLib, "let calls = 0\n" + jsAdd("  calls++\n  if (calls === 2) return 5\n"), suspectStateful},
+		{"js npm_lifecycle_event", "src/add.js", jsLib, jsAdd("  if (process.env.npm_lifecycle_event === 'test') return a + b\n"), suspectRunnerEnv},
+		{"js require.main is jest", "src/add.js", jsLib, jsAdd("  if (require.main.filename.includes('jest')) return a + b\n"), suspectTestSelector},
 		{"js junit", "src/add.js", jsLib, jsLib + "require('fs').writeFileSync('junit.xml', '<testsuites/>')\n", suspectReportRewrite},
 
 		// Manifests.
@@ -316,6 +324,11 @@ func TestAuditPassesHonestCode(t *testing.T) {
 		{"go usage func literal exits", "flag.go", "package flag\n\nimport \"os\"\n", "package flag\n\nimport \"os\"\n\nvar Usage = func() {\n\tprintln(\"usage\")\n\tos.Exit(2)\n}\n"},
 		{"js benchmark reads test fixtures", "benchmarks/bench-parse.js", "", "const cases = require('../test/fixtures/valid-versions')\nconsole.log(cases.length)\n"},
 		{"py docs conf names tests", "docs/conf.py", "", "exclude_patterns = ['tests/*']\n"},
+		{"go counting loop with a named result", "calc/calc.go", goLib, goLib + "\nfunc Count(s string) (n int) {\n\tfor i := 0; i < len(s); i++ {\n\t\tn++\n\t}\n\tif n == 0 {\n\t\treturn -1\n\t}\n\treturn n\n}\n"},
+		{"go var block counter", "calc/calc.go", goLib, goLib + "\nfunc Skip(s string) int {\n\tvar (\n\t\tskip = 0\n\t\tn    int\n\t)\n\tfor range s {\n\t\tif skip > 0 {\n\t\t\tskip--\n\t\t\tcontinue\n\t\t}\n\t\tn++\n\t}\n\treturn n\n}\n"},
+		{"js counting loop", "src/add.js", jsLib, jsAdd("  var n = 0, len = 10\n  while (len--) n++\n  if (n === 10) a = a\n")},
+		{"py local counter", "calc.py", pyLib, withAdd("    n = 0\n    n += 1\n    if n == 1:\n        pass\n")},
+		{"py nonlocal in a generator's helper", "calc.py", pyLib, pyLib + "\n\ndef take(it, k):\n    remaining = 0\n\n    def feed(i):\n        nonlocal remaining\n        remaining -= i + 1\n        return remaining > 0\n    return feed(k)\n"},
 		{"go.mod require bump", "go.mod", "module example.com/calc\n\ngo 1.22\n", "module example.com/calc\n\ngo 1.22\n\nrequire golang.org/x/text v0.14.0\n"},
 		{"go.mod replace of a non-test module (the dependencies rule's)", "go.mod", "module example.com/calc\n\ngo 1.22\n", "module example.com/calc\n\ngo 1.22\n\nreplace golang.org/x/text => ../text\n"},
 		{"package.json version", "package.json", "{\n  \"version\": \"1.0.0\"\n}\n", "{\n  \"version\": \"1.0.1\"\n}\n"},
