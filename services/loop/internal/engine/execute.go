@@ -189,6 +189,13 @@ func (r *run) executeOnce(ctx context.Context, req *glv1.ExecuteRequest, eventIn
 
 // forward turns one executor event into a run event.
 func (r *run) forward(resp *glv1.ExecuteResponse, ex *execution) error {
+	if _, chunk := resp.GetEvent().(*glv1.ExecuteResponse_LogChunk); !chunk {
+		// Log chunks are stored without waiting (see logBudget): what
+		// follows them waits for their outcome.
+		if err := r.settleLogs(ex.logs); err != nil {
+			return err
+		}
+	}
 	switch ev := resp.GetEvent().(type) {
 	case *glv1.ExecuteResponse_StepStarted:
 		if ev.StepStarted.Index = ex.runIndex(ev.StepStarted.GetIndex()); ev.StepStarted.Index < 0 {

@@ -117,3 +117,54 @@ func newHarnessWithStore(t *testing.T, opts store.Options, steps ...*glv1.Step) 
 	})
 	return h
 }
+
+// TestLiveLogOrderAndLogCappedBytes: log chunks are stored without waiting
+// for each commit, yet each step's events stay in order — its chunks, then
+// its LogCapped saying exactly how many bytes of them are stored, then its
+// StepFinished — whichever cap ends the step's live log.
+func TestLiveLogOrderAndLogCappedBytes(t *testing.T) {
+	tests := []struct {
+		name   string
+		opts   store.Options
+		limits *glv1.Limits
+	}{
+		{"step cap", store.Options{NoSync: true}, &glv1.Limits{LogBytesPerStep: 5001}},
+		{"run event cap", store.Options{NoSync: true, MaxRunEventBytes: 20 << 10}, nil},
+		{"run event cap with fsync", store.Options{MaxRunEventBytes: 20 << 10}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarnessWithStore(t, tt.opts, enginetest.CalcSteps()...)
+			h.exec.SetJudge(floodJudge(64 << 10))
+			run, evs := h.verify(&glv1.VerifyRequest{Snapshot: h.snapshot(fixed()), Options: &glv1.VerifyOptions{Limits: tt.limits}})
+			if run.GetStatus() != glv1.RunStatus_RUN_STATUS_PASSED {
+				t.Fatalf("status %s: %s", run.GetStatus(), run.GetResult().GetSummary())
+			}
+			stored := map[int32]int64{}
+			capped := map[int32]bool{}
+			finished := map[int32]bool{}
+			for _, ev := range evs {
+				switch {
+				case ev.GetLogChunk() != nil:
+					i := ev.GetLogChunk().GetIndex()
+					if capped[i] || finished[i] {
+						t.Fatalf("seq %d: a chunk of step %d after its LogCapped or StepFinished", ev.GetSeq(), i)
+					}
+					stored[i] += int64(len(ev.GetLogChunk().GetData()))
+				case ev.GetLogCapped() != nil:
+					c := ev.GetLogCapped()
+					if capped[c.GetIndex()] || finished[c.GetIndex()] || c.GetStoredBytes() != stored[c.GetIndex()] {
+						t.Fatalf("seq %d: LogCapped %v (step stored %d bytes, capped before %v, finished %v)",
+							ev.GetSeq(), c, stored[c.GetIndex()], capped[c.GetIndex()], finished[c.GetIndex()])
+					}
+					capped[c.GetIndex()] = true
+				case ev.GetStepFinished() != nil:
+					finished[ev.GetStepFinished().GetIndex()] = true
+				}
+			}
+			if len(capped) != 2 || len(finished) != 2 {
+				t.Errorf("%d steps capped, %d finished; want both of each", len(capped), len(finished))
+			}
+		})
+	}
+}
