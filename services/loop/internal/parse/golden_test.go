@@ -3,6 +3,7 @@ package parse
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -133,6 +134,16 @@ var goldenCases = map[string]goldenCase{
 		{"TYPECHECK", "api/app/util.py", 7, "", `Incompatible return value type (got "str", expected "int")`},
 		{"TYPECHECK", "api/app/util.py", 11, "", `Incompatible return value type (got "int", expected "str")`}}},
 	"mypy/pass": {src: "py", phase: tType, format: FormatUnparsed},
+	// Python syntax errors (src/py-syntax: app/calc.py:5 never closes a
+	// parenthesis, app/shapes.py:3 is indented too far) are located at the
+	// line Python names, whoever reports them: compileall (whose
+	// IndentationError names only the file's base name), an import, pytest
+	// collection, unittest loading.
+	"python/syntax-compileall": {src: "py-syntax", phase: tBuild, format: FormatUnparsed, failures: pySyntaxFailures("")},
+	"python/syntax-import": {src: "py-syntax", phase: tSmoke, format: FormatUnparsed,
+		failures: []wantFailure{{"COMPILE", "api/app/calc.py", 5, "", "SyntaxError: '(' was never closed"}}},
+	"pytest/syntax":   {src: "py-syntax", phase: tTest, format: FormatPytestJUnit, counts: Counts{Errors: 2}, failures: pySyntaxFailures("tests/test_%s.py")},
+	"unittest/syntax": {src: "py-syntax", phase: tTest, format: FormatUnittest, counts: Counts{Errors: 2}, failures: pySyntaxFailures("tests.test_%s")},
 	"python/crash": {src: "py-lint", phase: tSmoke, format: FormatUnparsed,
 		failures: []wantFailure{{"CRASH", "api/app/calc.py", 9, "", "ZeroDivisionError: division by zero"}}},
 
@@ -234,6 +245,22 @@ var goldenCases = map[string]goldenCase{
 	"generic/fail": {src: "generic", phase: tTest, format: FormatGeneric, counts: Counts{Passed: 2, Failed: 1},
 		failures: []wantFailure{{"TEST_ERROR", "", 0, "", "FAIL sum: got 4, want 5"}}},
 	"generic/garbage": {src: "generic", phase: tTest, format: FormatUnparsed},
+}
+
+// pySyntaxFailures is the two syntax errors of src/py-syntax, reported by the
+// tests whose ids test follows (a format of the module's name; "" for
+// none).
+func pySyntaxFailures(test string) []wantFailure {
+	id := func(mod string) string {
+		if test == "" {
+			return ""
+		}
+		return fmt.Sprintf(test, mod)
+	}
+	return []wantFailure{
+		{"COMPILE", "api/app/calc.py", 5, id("calc"), "SyntaxError: '(' was never closed"},
+		{"COMPILE", "api/app/shapes.py", 3, id("shapes"), "IndentationError: unexpected indent"},
+	}
 }
 
 var (

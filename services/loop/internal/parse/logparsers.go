@@ -34,6 +34,7 @@ type logParsers struct {
 	generic  *genericParser
 	diag     *diagParser
 	crash    *crashParser
+	pysyntax *pySyntaxParser
 	missing  missingCommands
 
 	tail    [tailLines][]byte
@@ -63,6 +64,7 @@ func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 		generic:  &genericParser{set: newTestSet(lim)},
 		diag:     newDiagParser(paths, phase, lim),
 		crash:    newCrashParser(lim, paths),
+		pysyntax: newPySyntaxParser(paths, lim),
 		errs:     msgBuf{max: 2048},
 		errOff:   -1,
 	}
@@ -132,6 +134,7 @@ func (ps *logParsers) feed(ln line) {
 	ps.generic.feed(ln)
 	ps.diag.feed(ln)
 	ps.crash.feed(ln)
+	ps.pysyntax.feed(ln)
 }
 
 // keep remembers the last non-blank lines and the first error-looking ones.

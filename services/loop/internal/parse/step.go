@@ -319,6 +319,12 @@ func (rep *StepReport) failures(best *candidate, ps *logParsers, lim *Limits) {
 		out = append(out, ps.diag.failures()...)
 		rep.FailuresOmitted += ps.diag.omitted
 	}
+	// Python syntax errors: a failing test that is one (a collection or
+	// import error) is moved to the line Python named; a step without
+	// failing tests (compileall, an import) reports each one.
+	if failed && (ps.pysyntax.locate(out) == 0 && tests == 0) {
+		out = append(out, ps.pysyntax.failures()...)
+	}
 	out = dropBuildFailedTwins(out)
 	crashes := ps.crash.found
 	// A C test driver already turned each program's signal into that

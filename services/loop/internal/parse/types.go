@@ -5,7 +5,8 @@
 // Parsing is a single streaming pass over the log: every line is offered to a
 // set of small format parsers (go test -json and text, pytest, Python
 // unittest, jest/vitest, mocha, node --test, uvu, cargo/libtest, Maven
-// Surefire, ctest, compiler and linter diagnostics, tracebacks, the generic
+// Surefire, ctest, compiler and linter diagnostics, Python syntax errors,
+// tracebacks, the generic
 // "N passed, N failed" line). Each keeps
 // bounded state, so memory does not grow with the size of the log. Machine
 // readable reports written by the step (JUnit XML, jest/vitest/mocha JSON) are

@@ -1,0 +1,3 @@
+def area(w, h):
+    result = w * h
+      return result
