@@ -34,6 +34,8 @@ type fixFlags struct {
 	apply      bool
 	allow      []string
 	allowTests bool
+	// allowDeps lets patches edit lockfiles and dependency declarations.
+	allowDeps bool
 	// allowConfig lets patches edit verification config (greenlight.yaml,
 	// CI, test-runner config); the plan stays pinned either way.
 	allowConfig bool
@@ -122,7 +124,8 @@ only when the profile allows it).`,
 	fl.StringSliceVar(&f.hiddenTargets, "hidden-target", nil, "hidden test ids that must pass (default: every test collected from --hidden-tests)")
 	fl.BoolVar(&f.apply, "apply", false, "write the winning patch back to DIR")
 	fl.StringSliceVar(&f.allow, "allow", nil, "globs of paths a patch may touch (default: the whole workspace)")
-	fl.BoolVar(&f.allowTests, "allow-test-changes", false, "let patches edit or delete tests")
+	fl.BoolVar(&f.allowTests, "allow-test-changes", false, "let patches add, edit or delete tests, fixtures and test data")
+	fl.BoolVar(&f.allowDeps, "allow-lockfile-edits", false, "let patches edit lockfiles and dependency declarations (go.mod, requirements, package.json dependencies)")
 	fl.BoolVar(&f.allowConfig, "allow-config-changes", false,
 		"let patches edit verification config (greenlight.yaml, CI, pytest.ini, conftest.py, jest/vitest config); the plan stays pinned")
 	return cmd
@@ -212,9 +215,10 @@ func (f *fixFlags) options(p *glv1.ProviderConfig) *glv1.FixOptions {
 	if f.fixBudget > 0 {
 		o.TimeBudget = durationpb.New(f.fixBudget)
 	}
-	if len(f.allow) > 0 || f.allowTests || f.allowConfig || f.maxLines != 0 || f.maxBytes != 0 {
+	if len(f.allow) > 0 || f.allowTests || f.allowDeps || f.allowConfig || f.maxLines != 0 || f.maxBytes != 0 {
 		o.Guardrails = &glv1.Guardrails{AllowedGlobs: f.allow, AllowTestChanges: f.allowTests, AllowConfigChanges: f.allowConfig,
-			MaxChangedLines: f.maxLines, MaxBytes: f.maxBytes}
+			AllowLockfileEdits: f.allowDeps,
+			MaxChangedLines:    f.maxLines, MaxBytes: f.maxBytes}
 	}
 	if len(f.failToPass)+len(f.passToPass)+len(f.targetSteps) > 0 {
 		o.Targets = &glv1.FixTargets{FailToPass: f.failToPass, PassToPass: f.passToPass, Steps: f.targetSteps}
