@@ -31,10 +31,14 @@ func browserGateway(t *testing.T) (*gateway, context.Context) {
 	g.loop.Put(loopfake.PassingFixRun("run-pass", passLogs))
 	g.loop.Put(loopfake.FailingVerifyRun("run-fail", storeLogs(t, g, failTexts)))
 
-	// Without the token the browser gets a bare 401.
+	// Without the token the browser gets a 401 page that asks for it, and
+	// nothing of the run; its form sends the token once as ?token=.
 	bt.Navigate(t, ctx, g.httpURL+"/runs/run-pass")
-	if body := bt.Eval[string](t, ctx, `document.body.innerText`); strings.TrimSpace(body) != "unauthorized" {
-		t.Fatalf("page without a token shows %q, want only \"unauthorized\"", body)
+	if body := bt.Eval[string](t, ctx, `document.body.innerText`); !strings.Contains(body, "token needed") || strings.Contains(body, "run-pass") {
+		t.Fatalf("page without a token shows %q, want the token form only", body)
+	}
+	if action := bt.Eval[string](t, ctx, `document.querySelector('form input[name=token]') ? document.querySelector('form').getAttribute('action') : ''`); action != "/runs/run-pass" {
+		t.Fatalf("the 401 page's token form sends to %q, want /runs/run-pass", action)
 	}
 	bt.Navigate(t, ctx, g.httpURL+"/?token="+testToken)
 	if loc := bt.Eval[string](t, ctx, `location.href`); loc != g.httpURL+"/" {

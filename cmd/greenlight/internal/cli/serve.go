@@ -110,6 +110,12 @@ process can drive the executor. To grpcurl them, set one and pass
 			got := st.Addrs()
 			fmt.Fprintf(a.env.Stderr, "greenlight: serving; gateway %s (reports http://%s), loop %s, discovery %s, executor %s; data in %s\n",
 				got.Gateway, got.GatewayHTTP, got.Loop, got.Discovery, got.Executor, a.dataDir())
+			if a.token != "" {
+				// The token itself is never printed: this ends up in logs.
+				fmt.Fprintf(a.env.Stderr, "greenlight: the token is required: clients send it as a bearer token "+
+					"(greenlight --token, grpcurl -H 'authorization: Bearer TOKEN'); the report pages ask a browser for it once "+
+					"(or open http://%s/?token=TOKEN)\n", got.GatewayHTTP)
+			}
 			select {
 			case <-ctx.Done():
 				log.Info("shutting down")

@@ -181,7 +181,7 @@ func (a *app) finish(conn *stack.Conn, run *glv1.Run, asJSON bool) error {
 
 // printSummary writes the human summary of run to stdout.
 func (a *app) printSummary(conn *stack.Conn, run *glv1.Run) {
-	opts := summary.Options{Color: a.terminal(a.env.Stdout), ReportURL: conn.ReportURL(run.GetId())}
+	opts := summary.Options{Color: a.terminal(a.env.Stdout), ReportURL: conn.ReportURL(run.GetId()), ReportNeedsToken: a.token != "" && !conn.Embedded}
 	if opts.ReportURL == "" && conn.Embedded {
 		opts.Hint = embeddedHint(run.GetId())
 	} else if opts.ReportURL == "" {

@@ -18,6 +18,9 @@ type Options struct {
 	Color bool
 	// ReportURL is the run's report page ("" when none is served).
 	ReportURL string
+	// ReportNeedsToken says the report page's gateway requires a token:
+	// the line says how the page gets it.
+	ReportNeedsToken bool
 	// Hint is printed when there is no report URL (e.g. how to see the
 	// run again).
 	Hint string
@@ -71,6 +74,8 @@ func text(w io.Writer, run *glv1.Run, opts Options) {
 	}
 	fmt.Fprintf(w, "Run:      %s (%s)\n", run.GetId(), progress.RunStatus(run.GetStatus()))
 	switch {
+	case opts.ReportURL != "" && opts.ReportNeedsToken:
+		fmt.Fprintf(w, "Report:   %s (asks once for the gateway's token, GREENLIGHT_TOKEN; or open it with ?token=TOKEN)\n", opts.ReportURL)
 	case opts.ReportURL != "":
 		fmt.Fprintf(w, "Report:   %s\n", opts.ReportURL)
 	case opts.Hint != "":

@@ -1,9 +1,12 @@
 package auth
 
 import (
+	"fmt"
+	"html"
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 )
 
 // CookieName is the browser session cookie set by ?token=.
@@ -48,7 +51,7 @@ func (k *Keys) Middleware(next http.Handler, open ...string) http.Handler {
 				return
 			}
 		}
-		refuse(w)
+		refusePage(w, r)
 	})
 }
 
@@ -81,7 +84,7 @@ func (k *Keys) RequireBearer(next http.Handler, refused func(http.ResponseWriter
 func (k *Keys) exchange(w http.ResponseWriter, r *http.Request, q url.Values) {
 	id, ok := k.Secret(q.Get(TokenParam))
 	if !ok {
-		refuse(w)
+		refusePage(w, r)
 		return
 	}
 	http.SetCookie(w, &http.Cookie{
@@ -102,4 +105,42 @@ func refuse(w http.ResponseWriter) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusUnauthorized)
 	_, _ = w.Write([]byte("unauthorized\n"))
+}
+
+// tokenForm is the 401 page a browser gets: it says what the page needs
+// and takes the token once, as ?token= (exchange turns it into the session
+// cookie and takes it out of the address). No script, no style: nothing
+// the strict CSP would have to allow.
+const tokenForm = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>greenlight: token needed</title></head>
+<body>
+<h1>greenlight: token needed</h1>
+<p>This greenlight gateway requires its access token (the one it was started
+with: <code>--token</code>, <code>GREENLIGHT_TOKEN</code>, or the token file).
+Enter it once: the browser then keeps a session cookie that opens the report
+pages (never the API), and the token leaves the address bar.</p>
+<form method="get" action="%s">
+<label>Token <input type="password" name="token" autocomplete="current-password" required autofocus></label>
+<button type="submit">Open</button>
+</form>
+</body></html>
+`
+
+// refusePage is refuse for a browser asking for a page (GET or HEAD
+// accepting HTML): the same 401, with the token form instead of a bare
+// word. It says nothing about why the request was refused either.
+func refusePage(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead || !strings.Contains(r.Header.Get("Accept"), "text/html") {
+		refuse(w)
+		return
+	}
+	w.Header().Set("WWW-Authenticate", `Bearer realm="greenlight"`)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	w.WriteHeader(http.StatusUnauthorized)
+	_, _ = fmt.Fprintf(w, tokenForm, html.EscapeString(r.URL.Path))
 }

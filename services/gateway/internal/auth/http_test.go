@@ -158,3 +158,52 @@ func TestMiddlewareIdentity(t *testing.T) {
 		t.Fatalf("identity from the operator token = %+v", got)
 	}
 }
+
+// A browser opening a page without the token (the report URL the CLI
+// prints) gets the same 401 with a form that takes the token once, to this
+// page's path; a program gets the bare word.
+func TestBrowserGetsTheTokenForm(t *testing.T) {
+	keys, err := NewKeys([]string{secret}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := keys.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("the-page-itself")) }))
+	tests := []struct {
+		name, target, accept string
+		form                 bool
+	}{
+		{"browser", "/runs/r_1", "text/html,application/xhtml+xml,*/*;q=0.8", true},
+		{"browser with a wrong token", "/runs/r_1?token=nope", "text/html", true},
+		{"curl", "/runs/r_1", "*/*", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodGet, tc.target, nil)
+			req.Header.Set("Accept", tc.accept)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			body := rec.Body.String()
+			if rec.Code != http.StatusUnauthorized || strings.Contains(body, "the-page-itself") {
+				t.Fatalf("code %d body %q", rec.Code, body)
+			}
+			form := strings.Contains(body, `<form method="get" action="/runs/r_1">`) && strings.Contains(body, `name="token"`)
+			if form != tc.form {
+				t.Errorf("token form shown = %v, want %v:\n%s", form, tc.form, body)
+			}
+			if tc.form && !strings.Contains(rec.Header().Get("Content-Security-Policy"), "default-src 'none'") {
+				t.Errorf("the form page has no strict CSP: %q", rec.Header().Get("Content-Security-Policy"))
+			}
+			if !tc.form && body != "unauthorized\n" {
+				t.Errorf("a program's 401 body = %q", body)
+			}
+		})
+	}
+	// The form's answer is the ?token= exchange: a cookie and the page.
+	req := httptest.NewRequest(http.MethodGet, "/runs/r_1?token="+secret, nil)
+	req.Header.Set("Accept", "text/html")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/runs/r_1" || rec.Header().Get("Set-Cookie") == "" {
+		t.Errorf("submitting the form: %d, Location %q", rec.Code, rec.Header().Get("Location"))
+	}
+}
