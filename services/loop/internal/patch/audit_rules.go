@@ -201,6 +201,8 @@ var pythonPatterns = append([]auditPattern{
 	pat(suspectBuiltinsPatch, inCode, `\b(builtins|__builtins__)\s*\.\s*\w+\s*=[^=]|\b__builtins__\s*\[[^\]]*\]\s*=[^=]|\bsetattr\(\s*(builtins|__builtins__)\b|`+
 		`\b(builtins|__builtins__)\.__dict__\b|\bvars\(\s*builtins\s*\)|^\s*AssertionError\s*=[^=]`,
 		"library code may not replace built-ins (%s); fix the code under test"),
+	pat(suspectEquality, inCode, `^\s*def\s+__class__\s*\(|\b__class__\s*=\s*(property|lambda)\b`,
+		"library code may not fake an object's class (%s): isinstance checks would pass for anything; return a real instance"),
 	// The command line and the current test.
 	pat(suspectTestSelector, inCode, `\bsys\.(argv|orig_argv)\b|^\s*from\s+sys\s+import\b.*\b(argv|orig_argv)\b`,
 		"library code may not read the command line (%s): it holds the test selector; fix the bug for every invocation").entry().inBaseline(),

@@ -128,6 +128,7 @@ func TestAuditFindsCheats(t *testing.T) {
 		{"py __bool__ True", "calc.py", pyLib, pyLib + "\n\nclass R:\n    def __bool__(self):\n        return True\n", suspectEquality},
 		{"py __contains__ True", "calc.py", pyLib, pyLib + "\n\nclass Bag(list):\n    def __contains__(self, item):\n        return True\n", suspectEquality},
 		{"py __instancecheck__", "calc.py", pyLib, pyLib + "\n\nclass Meta(type):\n    def __instancecheck__(cls, inst):\n        return True\n", suspectEquality},
+		{"py __class__ property", "calc.py", pyLib, pyLib + "\n\nclass Fake:\n    @property\n    def __class__(self):\n        return int\n", suspectEquality},
 		{"py __lt__ ignores operand", "calc.py", pyLib, pyLib + "\n\nclass V:\n    def __lt__(self, other):\n        return bool(1)\n", suspectEquality},
 		// Python: frames, code, imports, reports, sandbox.
 		{"py stack walk for tests", "calc.py", pyLib, withAdd("    import inspect\n    if any(f.function.startswith('test_') for f in inspect.stack()):\n        return a + b\n"), suspectFrames},
