@@ -7,6 +7,7 @@ import (
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/engine"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 // TestExitZeroWithFailuresInTheReportFails is the conjunction rule: a test
@@ -35,8 +36,8 @@ func TestExitZeroWithFailuresInTheReportFails(t *testing.T) {
 			step = s
 		}
 	}
-	if step.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED || step.GetRule() != engine.RuleReportDisagrees || step.GetExitCode() != 0 {
-		t.Errorf("pytest step %v, want FAILED with rule %s and exit code 0 kept", step, engine.RuleReportDisagrees)
+	if step.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED || step.GetRule() != verdict.RuleReportDisagrees || step.GetExitCode() != 0 {
+		t.Errorf("pytest step %v, want FAILED with rule %s and exit code 0 kept", step, verdict.RuleReportDisagrees)
 	}
 	if !strings.Contains(res.GetSummary(), "rule report-disagrees") {
 		t.Errorf("summary %q does not name the rule", res.GetSummary())
@@ -90,9 +91,9 @@ func TestAStepThatCouldNotFindItsToolIsNoPass(t *testing.T) {
 				t.Fatalf("verdict %s, want ERROR: %s", res.GetStatus(), res.GetSummary())
 			}
 			st := res.GetSteps()[0]
-			if st.GetRule() != engine.RuleToolAbsent || !strings.Contains(st.GetReason(), "gcc") ||
+			if st.GetRule() != verdict.RuleToolAbsent || !strings.Contains(st.GetReason(), "gcc") ||
 				!strings.Contains(st.GetReason(), "greenlight/sandbox-generic:latest") {
-				t.Errorf("step %v: want rule %s naming gcc and the image", st, engine.RuleToolAbsent)
+				t.Errorf("step %v: want rule %s naming gcc and the image", st, verdict.RuleToolAbsent)
 			}
 		})
 	}

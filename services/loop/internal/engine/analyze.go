@@ -17,24 +17,26 @@ import (
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/report"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 // analyze is PARSE and SCORE: every step that ran has its stored log parsed
 // (a TestsParsed event each), the score is computed (a Score event) and the
-// output-contract result is built.
+// output-contract result is built. What a step's status becomes is the
+// verdict package's: analyze gathers what its rules read (the results, the
+// parsed reports, the snapshot's tree, whether the index was unreachable)
+// and runs them.
 func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 	var fsys fs.FS
 	if v.exec != nil && v.spec.snapshot.GetSizeBytes() <= maxParseTreeBytes {
 		// Best effort: the parser only uses the tree to resolve paths.
 		fsys, _ = tr.fs(ctx, v.spec.snapshot)
 	}
-	unreachable := v.exec != nil && indexUnreachable(v.pipeline.GetSteps(), v.exec.results)
+	unreachable := v.exec != nil && verdict.IndexUnreachable(v.pipeline.GetSteps(), v.exec.results)
 	for i, s := range v.pipeline.GetSteps() {
 		o := score.StepOutcome{Step: s}
 		if v.exec != nil {
-			o.Result = classifyOldToolchain(s, classifyInstallEnv(s, classifyMissingTool(s, v.exec.results[i])))
-			o.Result = classifyMissingDeps(unreachable, s, o.Result, fsys)
-			o.Result = classifyUnpinnedCheck(unreachable, s, o.Result)
+			o.Result = verdict.Steps(verdict.OnExit, verdict.StepInput{Step: s, Result: v.exec.results[i], IndexUnreachable: unreachable, Tree: fsys})
 		}
 		if o.Result != nil && o.Ran() {
 			rep, err := r.parseStep(ctx, o, fsys, v.exec.artifactsFor(i))
@@ -45,9 +47,9 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 				r.log.Warn("parsing a step log failed; its exit status still decides", zap.String("step", s.GetName()), zap.Error(err))
 			}
 			o.Report = rep
-			// The exit code and the report must agree; a disagreement fails
-			// the step before any re-run could call it flaky.
-			o.Result = classifyReportDisagreement(classifyToolAbsentOutcome(o))
+			// Before any re-run: a step the report fails is never flaky.
+			o.Result = verdict.Steps(verdict.OnReport, verdict.StepInput{Step: s, Result: o.Result, Report: rep,
+				IndexUnreachable: unreachable, Tree: fsys})
 			// Before TestsParsed, so the event counts the flaky tests.
 			if err := r.rerunFailed(ctx, v, i, &o, fsys); err != nil {
 				return err

@@ -9,6 +9,7 @@ import (
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/engine"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 // probeJudge judges a fail-fast probe step ("pytest:probe", narrowed to the
@@ -92,7 +93,7 @@ func TestFixFailFastOff(t *testing.T) {
 	run, evs, _ := h.fix(&glv1.FixOptions{FailFast: proto.Bool(false), MaxRounds: 3}, h.snapshot(enginetest.CalcFiles),
 		scriptedReply{patch: enginetest.BreakingPatch},
 		scriptedReply{patch: enginetest.FixPatch})
-	if ps := run.GetPatches(); len(ps) != 2 || ps[0].GetRule() != engine.RuleRegression {
+	if ps := run.GetPatches(); len(ps) != 2 || ps[0].GetRule() != verdict.RuleRegression {
 		t.Fatalf("patches %v", ps)
 	}
 	if n := count(evs, "verification_done"); n != 3 {

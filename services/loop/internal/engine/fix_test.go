@@ -15,6 +15,7 @@ import (
 	"github.com/greenlight-dev/greenlight/services/loop/internal/engine"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/store"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 func TestFixGreenInRoundOne(t *testing.T) {
@@ -252,7 +253,7 @@ func TestFixRollsBackBrokenPassingTest(t *testing.T) {
 		if p.GetFailingBefore() != 1 || p.GetFailingAfter() != 1 {
 			t.Fatalf("baseline %t: failing %d → %d", baseline, p.GetFailingBefore(), p.GetFailingAfter())
 		}
-		if !p.GetRolledBack() || p.GetRule() != engine.RuleRegression {
+		if !p.GetRolledBack() || p.GetRule() != verdict.RuleRegression {
 			t.Errorf("baseline %t: rolled back %t rule %q (%s)", baseline, p.GetRolledBack(), p.GetRule(), p.GetReason())
 		}
 		if !strings.Contains(p.GetReason(), "tests/test_calc.py::test_sub") || !strings.Contains(p.GetReason(), `step "pytest"`) {

@@ -15,6 +15,7 @@ import (
 	"github.com/greenlight-dev/greenlight/services/loop/internal/patch"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/provider"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/transition"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 // Stop reasons of a repair run (FixMetrics.stop_reason).
@@ -125,7 +126,7 @@ func (f *fixer) verifyWith(ctx context.Context, snapshot *glv1.Digest, attempt i
 	o := proto.Clone(f.opts.GetVerify()).(*glv1.VerifyOptions)
 	spec := verifySpec{snapshot: snapshot, opts: o, attempt: attempt, budget: max(budget, 0),
 		plan: f.plan, planFrom: f.rec.GetSnapshot(), pin: f.plan == nil, threshold: f.opts.GetScoreThreshold(), probe: p,
-		grading: attempt > 0, neverFlaky: neverFlaky(o.GetChangedFiles(), f.opts.GetTargets().GetFailToPass())}
+		grading: attempt > 0, neverFlaky: verdict.NeverFlaky(o.GetChangedFiles(), f.opts.GetTargets().GetFailToPass())}
 	if err := f.hiddenSpec(ctx, &spec); err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/transition"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 // maxHiddenFailing bounds HiddenTests.failing.
@@ -182,11 +183,11 @@ func (f *fixer) shown(id string) bool { return f.hidden == nil || f.seen[id] }
 
 // shownRegressions are regressions as the model may read them: hidden
 // tests are counted, never named.
-func (f *fixer) shownRegressions(rs []regression) []regression {
+func (f *fixer) shownRegressions(rs []verdict.Regression) []verdict.Regression {
 	if f.hidden == nil {
 		return rs
 	}
-	out := make([]regression, 0, len(rs))
+	out := make([]verdict.Regression, 0, len(rs))
 	for _, g := range rs {
 		var named []string
 		hidden := 0

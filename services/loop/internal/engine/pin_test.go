@@ -7,6 +7,7 @@ import (
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/engine"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 // addGreenlightYAML adds a greenlight.yaml (what it says does not matter:
@@ -102,7 +103,7 @@ func TestFixRecordsRules(t *testing.T) {
 	for _, p := range run.GetPatches() {
 		rules = append(rules, p.GetRule())
 	}
-	want := []string{engine.RuleMalformed, engine.RuleDoesNotApply, "test-edit", engine.RuleRegression}
+	want := []string{engine.RuleMalformed, engine.RuleDoesNotApply, "test-edit", verdict.RuleRegression}
 	if strings.Join(rules, ",") != strings.Join(want, ",") {
 		t.Errorf("rules %q, want %q", rules, want)
 	}

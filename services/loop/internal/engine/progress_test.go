@@ -7,6 +7,7 @@ import (
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/engine"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 // TestFixRollsBackAPatchThatFixesNothing checks that, without the
@@ -23,9 +24,9 @@ func TestFixRollsBackAPatchThatFixesNothing(t *testing.T) {
 	if len(ps) != 2 || !run.GetMetrics().GetGreen() {
 		t.Fatalf("green %t, patches %v", run.GetMetrics().GetGreen(), ps)
 	}
-	if !ps[0].GetRolledBack() || ps[0].GetRule() != engine.RuleNoProgress {
+	if !ps[0].GetRolledBack() || ps[0].GetRule() != verdict.RuleNoProgress {
 		t.Errorf("do-nothing patch: rolled back %t rule %q (%s), want rolled back with %s", ps[0].GetRolledBack(), ps[0].GetRule(),
-			ps[0].GetReason(), engine.RuleNoProgress)
+			ps[0].GetReason(), verdict.RuleNoProgress)
 	}
 	if ps[1].GetSnapshotBefore().GetHash() != run.GetSnapshot().GetHash() {
 		t.Errorf("the fix applied to %v, want the original snapshot (the do-nothing patch is not in the final diff)", ps[1].GetSnapshotBefore())

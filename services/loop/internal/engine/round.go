@@ -11,6 +11,7 @@ import (
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/patch"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 // evaluate is GUARD → APPLY → VERIFY → DECIDE for one proposal. A patch
@@ -35,7 +36,7 @@ func (f *fixer) evaluate(ctx context.Context, prop *Proposal) error {
 		return f.reject(patch.FailedOutcome(f.round, p, prop.Patch, err), prop, err)
 	}
 	out.Usage = prop.Usage
-	before := failingChecks(f.cur)
+	before := verdict.FailingChecks(f.cur.judged())
 	v, err := f.verifyPatched(ctx, out.GetSnapshotAfter())
 	if err != nil {
 		return err
@@ -47,7 +48,7 @@ func (f *fixer) evaluate(ctx context.Context, prop *Proposal) error {
 		f.feedback = pv.why + "\n\nThe patch was rolled back (the rest of its verification was not run); the code is as it was before it."
 		return f.record(out)
 	}
-	out.FailingBefore, out.FailingAfter = int32(before), int32(failingChecks(v))
+	out.FailingBefore, out.FailingAfter = int32(before), int32(verdict.FailingChecks(v.judged()))
 	out.Transitions = f.transitions(v)
 	out.HiddenTests = f.hiddenState(v)
 	if rule, why := f.worse(v); why != "" {
@@ -67,24 +68,19 @@ func (f *fixer) reject(out *glv1.PatchOutcome, prop *Proposal, err error) error 
 }
 
 // worse says why the patched verification is a step back, with the rule
-// to record ("" if it is not).
+// to record ("" if it is not): the time budget ran out, or one of the
+// verdict package's patch rules.
 func (f *fixer) worse(v *verification) (rule, why string) {
 	if v.budgetHit && !f.r.e.now().Before(f.deadline) {
 		return RuleTimeBudget, "the time budget ran out while the patch was being verified"
 	}
-	if reg := compareVerifications(f.cur, v, true); len(reg) > 0 {
-		return RuleRegression, "the patch is a regression: " + describeRegressions(f.shownRegressions(reg)) + " (" + v.result.GetSummary() + ")"
-	}
+	in := verdict.PatchInput{Current: f.cur.judged(), CurrentPassed: f.cur.passed(), Patched: v.judged(),
+		Summary: v.result.GetSummary(), Shown: f.shownRegressions}
 	if f.baseline != nil && f.baseline != f.cur {
-		if reg := compareVerifications(f.baseline, v, false); len(reg) > 0 {
-			return RuleRegression, "the patch breaks what passed in the baseline: " + describeRegressions(f.shownRegressions(reg))
-		}
+		b := f.baseline.judged()
+		in.Baseline = &b
 	}
-	if !f.cur.passed() && !progressed(f.cur, v) {
-		return RuleNoProgress, "the patch fixes nothing the checks see: no failing test or step passes with it and no fewer checks fail (" +
-			v.result.GetSummary() + ")"
-	}
-	return "", ""
+	return verdict.Patch(in)
 }
 
 // accept makes the patched snapshot the current one.
@@ -169,6 +165,19 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+// PatchOutcome.rule values of patches the fix loop did not keep for a
+// reason of its own (a refusal records its patch.Rule; the verdict
+// package's patch rules record verdict.RuleRegression and
+// verdict.RuleNoProgress).
+const (
+	// RuleTimeBudget: the run's time ran out while the patch was verified.
+	RuleTimeBudget = "time-budget"
+	// RuleDoesNotApply: the patch's context is not in the files.
+	RuleDoesNotApply = "does-not-apply"
+	// RuleMalformed: no patch could be read from the reply.
+	RuleMalformed = "malformed"
+)
 
 // rejectRule is the rule recorded for a patch that was not applied: the
 // guardrail that refused it, or why it could not be applied.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 // baselineTestPaths lists the workspace files the baseline verification
@@ -43,12 +44,12 @@ func baselineTestPaths(outcomes []score.StepOutcome, fsys fs.FS) []string {
 		// Ids only: a test record's File is where its failure was
 		// located, which can be the code under test.
 		for _, t := range rep.Tests {
-			for _, c := range testIDFiles(t.ID) {
+			for _, c := range verdict.TestIDFiles(t.ID) {
 				add(dir, c)
 			}
 		}
 		for _, t := range rep.Inventory {
-			for _, c := range testIDFiles(t.ID) {
+			for _, c := range verdict.TestIDFiles(t.ID) {
 				add(dir, c)
 			}
 		}
@@ -58,28 +59,6 @@ func baselineTestPaths(outcomes []score.StepOutcome, fsys fs.FS) []string {
 		out = append(out, p)
 	}
 	sort.Strings(out)
-	return out
-}
-
-// testIDFiles returns the files a test id can name: pytest's
-// "tests/test_x.py::test_y", a JavaScript runner's "src/a.test.js > suite >
-// case", and unittest's dotted "tests.test_x.Case.test_y" (every module
-// prefix as a .py path; baselineTestPaths keeps the one that exists).
-func testIDFiles(id string) []string {
-	if file, _, ok := strings.Cut(id, "::"); ok {
-		return []string{file}
-	}
-	if file, _, ok := strings.Cut(id, " > "); ok {
-		return []string{file}
-	}
-	if strings.ContainsAny(id, "/ ") || !strings.Contains(id, ".") {
-		return nil
-	}
-	parts := strings.Split(id, ".")
-	var out []string
-	for i := 1; i < len(parts); i++ {
-		out = append(out, strings.Join(parts[:i], "/")+".py")
-	}
 	return out
 }
 

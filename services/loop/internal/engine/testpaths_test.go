@@ -39,22 +39,3 @@ func TestBaselineTestPathsComeFromWhatTheRunnerCollected(t *testing.T) {
 		t.Errorf("baselineTestPaths = %q, want %q", got, want)
 	}
 }
-
-// TestTestIDFiles checks the files each id style can name.
-func TestTestIDFiles(t *testing.T) {
-	cases := []struct {
-		id   string
-		want []string
-	}{
-		{"tests/test_x.py::C::test_y[1]", []string{"tests/test_x.py"}},
-		{"src/a.test.ts > suite > case", []string{"src/a.test.ts"}},
-		{"tests.test_more.Case.test_y", []string{"tests.py", "tests/test_more.py", "tests/test_more/Case.py"}},
-		{"github.com/x/y.TestZ", nil},
-		{"TestPlain", nil},
-	}
-	for _, c := range cases {
-		if got := testIDFiles(c.id); !slices.Equal(got, c.want) {
-			t.Errorf("testIDFiles(%q) = %q, want %q", c.id, got, c.want)
-		}
-	}
-}

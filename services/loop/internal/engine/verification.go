@@ -16,6 +16,7 @@ import (
 	"github.com/greenlight-dev/greenlight/pkg/display"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 // verifySpec is what one verification checks.
@@ -86,6 +87,11 @@ type verification struct {
 
 // passed reports whether the verdict is PASS.
 func (v *verification) passed() bool { return v.result.GetStatus() == glv1.Verdict_VERDICT_PASS }
+
+// judged is the verification as the verdict package's patch rules read it.
+func (v *verification) judged() verdict.Verification {
+	return verdict.Verification{Steps: v.outcomes, InfraFailed: v.infra != ""}
+}
 
 // verify runs one verification and records its events. It returns an error
 // only when the run cannot go on (canceled, or the store failed); a

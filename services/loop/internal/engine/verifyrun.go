@@ -8,6 +8,7 @@ import (
 	"go.uber.org/zap"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 // Started is a run that was created and is now running in the background.
@@ -80,7 +81,7 @@ func (r *run) verifyRun(ctx context.Context, rec *glv1.Run, repoBudget bool) {
 	}
 	opts := rec.GetVerifyOptions()
 	v, err := r.verify(ctx, verifySpec{snapshot: rec.GetSnapshot(), opts: opts, attempt: 1, budget: opts.GetTimeBudget().AsDuration(),
-		repoBudget: repoBudget, neverFlaky: neverFlaky(opts.GetChangedFiles(), nil)}, tr)
+		repoBudget: repoBudget, neverFlaky: verdict.NeverFlaky(opts.GetChangedFiles(), nil)}, tr)
 	if err != nil {
 		r.abort(err)
 		return

@@ -1,7 +1,8 @@
 // Package report builds the output contract — a glv1.Result with status
 // PASS/FAIL/ERROR, run id, a tail log of at most 200 lines, artifact paths
 // and the manifest, extended with steps, counts, failures, score and level —
-// and renders it as Markdown for people and for model prompts.
+// and renders patch requests as Markdown prompts for models. The status,
+// its summary and whether the score is kept are package verdict's.
 package report
 
 import (
@@ -16,6 +17,7 @@ import (
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 // MaxTailLines is the output contract's cap on tail_log.
@@ -57,20 +59,11 @@ func Build(in Input) *glv1.Result {
 	if sc == nil {
 		sc = score.Compute(score.Input{Steps: in.Steps})
 	}
-	verdict, summary := Verdict(in.Steps, in.InfraError)
+	status, summary := verdict.Run(in.Steps, in.InfraError)
 	level := sc.GetLevel()
-	switch verdict {
-	case glv1.Verdict_VERDICT_FAIL:
-		if in.Threshold > 0 {
-			score.CapFailing(sc, in.Threshold)
-		}
-	case glv1.Verdict_VERDICT_ERROR:
-		// Nothing (or not enough) was verified: a number would read as a
-		// judgement of the code, so an ERROR carries no score.
-		sc = nil
-	}
+	sc = verdict.Score(status, sc, in.Threshold)
 	r := &glv1.Result{
-		Status: verdict, RunId: in.RunID, Summary: summary, Score: sc, Level: level,
+		Status: status, RunId: in.RunID, Summary: summary, Score: sc, Level: level,
 		Tiers: in.Tiers, StopMemo: in.StopMemo, TailLog: TailLog(in.Steps),
 		Manifest: manifest(in),
 	}

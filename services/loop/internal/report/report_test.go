@@ -47,47 +47,6 @@ const (
 	lintP    = glv1.Phase_PHASE_LINT
 )
 
-func TestVerdict(t *testing.T) {
-	flaky := outcome("test", testP, failS, false)
-	flaky.Report = &parse.StepReport{PassedOnRerun: true}
-	cut := func(st glv1.StepStatus, optional bool) score.StepOutcome {
-		o := outcome("test", testP, st, optional)
-		o.Report = &parse.StepReport{Incomplete: true, IncompleteReason: "the test log was cut at the per-step cap"}
-		return o
-	}
-	cases := []struct {
-		name    string
-		steps   []score.StepOutcome
-		infra   string
-		want    glv1.Verdict
-		summary string
-	}{
-		{"all ok", []score.StepOutcome{outcome("lint", lintP, okS, false), outcome("build", buildP, okS, false), outcome("test", testP, okS, false)}, "", glv1.Verdict_VERDICT_PASS, "PASS"},
-		{"test failed", []score.StepOutcome{outcome("build", buildP, okS, false), outcome("test", testP, failS, false)}, "", glv1.Verdict_VERDICT_FAIL, "test (failed, exit 1)"},
-		{"optional failed", []score.StepOutcome{outcome("build", buildP, okS, false), outcome("audit", glv1.Phase_PHASE_SECURITY, failS, true)}, "", glv1.Verdict_VERDICT_PASS, "PASS"},
-		{"lint only", []score.StepOutcome{outcome("lint", lintP, okS, false)}, "", glv1.Verdict_VERDICT_FAIL, "no required step at L3"},
-		{"skipped after failure", []score.StepOutcome{outcome("build", buildP, failS, false), outcome("test", testP, skipS, false)}, "", glv1.Verdict_VERDICT_FAIL, "skipped after the failure: test"},
-		{"timed out", []score.StepOutcome{outcome("build", buildP, okS, false), outcome("test", testP, timeoutS, false)}, "", glv1.Verdict_VERDICT_FAIL, "timed_out"},
-		{"infrastructure", []score.StepOutcome{outcome("build", buildP, okS, false), outcome("test", testP, errS, false)}, "", glv1.Verdict_VERDICT_ERROR, "could not run test"},
-		{"code failure beats infrastructure", []score.StepOutcome{outcome("build", buildP, failS, false), outcome("test", testP, errS, false)}, "", glv1.Verdict_VERDICT_FAIL, "build"},
-		{"infra error given", []score.StepOutcome{outcome("build", buildP, okS, false)}, "docker unavailable", glv1.Verdict_VERDICT_ERROR, "docker unavailable"},
-		{"nothing ran", nil, "", glv1.Verdict_VERDICT_ERROR, "no step ran"},
-		{"flaky passed on rerun", []score.StepOutcome{outcome("build", buildP, okS, false), flaky}, "", glv1.Verdict_VERDICT_PASS, "PASS"},
-		{"incomplete counts never pass", []score.StepOutcome{outcome("build", buildP, okS, false), cut(okS, false)}, "", glv1.Verdict_VERDICT_ERROR,
-			"test counts incomplete, cannot pass: test (the test log was cut at the per-step cap)"},
-		{"a failure with incomplete counts is a FAIL", []score.StepOutcome{outcome("build", buildP, okS, false), cut(failS, false)}, "", glv1.Verdict_VERDICT_FAIL, "test (failed, exit 1)"},
-		{"an advisory step's incomplete counts", []score.StepOutcome{outcome("build", buildP, okS, false), cut(okS, true)}, "", glv1.Verdict_VERDICT_PASS, "PASS"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			got, summary := Verdict(tc.steps, tc.infra)
-			if got != tc.want || !strings.Contains(summary, tc.summary) {
-				t.Errorf("Verdict = %s %q, want %s containing %q", got, summary, tc.want, tc.summary)
-			}
-		})
-	}
-}
-
 // realStep parses a captured golden log as one step of a pipeline.
 func realStep(t *testing.T, name, log, src, workdir string, phase glv1.Phase, exit int32) score.StepOutcome {
 	t.Helper()
@@ -250,16 +209,11 @@ func contains(lines []string, s string) bool {
 	return false
 }
 
-func TestRenderMarkdownAndPrompt(t *testing.T) {
+// TestRenderPromptQuotesFailuresCodeAndLog checks a patch request's
+// prompt: the failing command, each failure quoted exactly, the code
+// windows, the log cut with its error line kept, the limits and feedback.
+func TestRenderPromptQuotesFailuresCodeAndLog(t *testing.T) {
 	steps := goPipeline(t)
-	r := Build(Input{RunID: "run-2", Steps: steps})
-	md := RenderMarkdown(r)
-	for _, want := range []string{"# greenlight FAIL — run run-2", "| 3 | `go-test` | TEST | L4 | FAILED | 1 |", "4/1/1/0 (go-json)",
-		"calc_test.go:38: Add(2, 2) = 4, want 5", "fmt.Printf format %s has arg n of wrong type int", "**Score 8.20/10**", "## Tail log"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("markdown lacks %q:\n%s", want, md)
-		}
-	}
 	test := steps[2]
 	fails := test.Report.Failures
 	var logLines []string

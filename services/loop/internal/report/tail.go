@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/greenlight-dev/greenlight/pkg/display"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
 )
 
@@ -15,7 +16,7 @@ func TailLog(steps []score.StepOutcome) string {
 		if !o.Ran() && o.Result.GetTail() == "" {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("==> %s (%s, exit %d) <==", o.Name(), statusName(o.Status()), o.Result.GetExitCode()))
+		lines = append(lines, fmt.Sprintf("==> %s (%s, exit %d) <==", o.Name(), strings.ToLower(display.Enum(o.Status())), o.Result.GetExitCode()))
 		if t := strings.TrimRight(o.Result.GetTail(), "\n"); t != "" {
 			lines = append(lines, strings.Split(t, "\n")...)
 		}

@@ -5,6 +5,7 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 // MaxChanges bounds the transitions listed one by one.
@@ -28,7 +29,7 @@ func list(out *glv1.Transitions, base, cur *Side, keys []Key, target func(Key) b
 	for _, k := range keys {
 		b, bok := base.Tests[k]
 		c, cok := cur.Tests[k]
-		kind := kindOf(stateOf(b, bok), stateOf(c, cok))
+		kind := kindOf(verdict.StateOf(b, bok), verdict.StateOf(c, cok))
 		if kind == glv1.TransitionKind_TRANSITION_KIND_UNSPECIFIED {
 			continue
 		}
@@ -47,19 +48,19 @@ func list(out *glv1.Transitions, base, cur *Side, keys []Key, target func(Key) b
 }
 
 // kindOf names the move from one state to another.
-func kindOf(b, c state) glv1.TransitionKind {
+func kindOf(b, c verdict.TestState) glv1.TransitionKind {
 	switch {
-	case b == absent && c == absent, b == skipped && c == skipped:
+	case b == verdict.Absent && c == verdict.Absent, b == verdict.Skipped && c == verdict.Skipped:
 		return glv1.TransitionKind_TRANSITION_KIND_UNSPECIFIED
-	case b == absent:
+	case b == verdict.Absent:
 		return glv1.TransitionKind_TRANSITION_KIND_NEW
-	case c == absent:
+	case c == verdict.Absent:
 		return glv1.TransitionKind_TRANSITION_KIND_DISAPPEARED
-	case b == passing && c == passing:
+	case b == verdict.Passing && c == verdict.Passing:
 		return glv1.TransitionKind_TRANSITION_KIND_PASS_TO_PASS
-	case b == passing:
+	case b == verdict.Passing:
 		return glv1.TransitionKind_TRANSITION_KIND_PASS_TO_FAIL
-	case c == passing:
+	case c == verdict.Passing:
 		return glv1.TransitionKind_TRANSITION_KIND_FAIL_TO_PASS
 	}
 	return glv1.TransitionKind_TRANSITION_KIND_FAIL_TO_FAIL

@@ -7,5 +7,9 @@
 // test must still pass, and the resolution is FULL, PARTIAL or NO.
 //
 // It works from the parsers' inventories (parse.StepReport.Inventory),
-// which list every counted test, not from the capped test records.
+// which list every counted test, not from the capped test records. A
+// test's state and whether a step passed are package verdict's
+// (verdict.StateOf, verdict.StepPassed), the same the patch rules use;
+// whether a patch is kept is decided there (verdict.Patch), never here:
+// transitions report and grade.
 package transition

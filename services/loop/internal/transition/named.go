@@ -1,5 +1,7 @@
 package transition
 
+import "github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
+
 // Named returns the keys of the tests a target id names in s, by the rules
 // FixTargets ids follow (see goal.match): the ids it matches, else the
 // tests it is a parent of (subtests, parametrized cases). None: the id
@@ -24,5 +26,5 @@ func (s *Side) Named(id string) []Key {
 // one passed on re-run).
 func (s *Side) Passing(k Key) bool {
 	o, ok := s.Tests[k]
-	return stateOf(o, ok) == passing
+	return verdict.StateOf(o, ok) == verdict.Passing
 }

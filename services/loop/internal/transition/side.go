@@ -3,6 +3,7 @@ package transition
 import (
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 // Side is one verification seen test by test.
@@ -34,7 +35,7 @@ func SideOf(steps []score.StepOutcome) *Side {
 			continue
 		}
 		name := o.Step.GetName()
-		s.Required = append(s.Required, StepState{Name: name, Passed: o.Result != nil && o.Ran() && o.EffectiveOK()})
+		s.Required = append(s.Required, StepState{Name: name, Passed: verdict.StepPassed(o)})
 		r := o.Report
 		if r == nil || !r.HasTests {
 			continue
@@ -51,26 +52,4 @@ func SideOf(steps []score.StepOutcome) *Side {
 		}
 	}
 	return s
-}
-
-// state is a test's coarse state for transitions.
-type state int
-
-const (
-	absent state = iota
-	passing
-	failing
-	skipped
-)
-
-func stateOf(o parse.Outcome, ok bool) state {
-	switch {
-	case !ok:
-		return absent
-	case o.Passed():
-		return passing
-	case o.Status == parse.StatusSkipped:
-		return skipped
-	}
-	return failing
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 // Targets are what a fix run must achieve. Zero Targets mean the default
@@ -131,7 +132,7 @@ func (g *goal) failingNamed(cur *Side, r role) []string {
 	for _, n := range g.named[r] {
 		ok := len(n.keys) > 0
 		for _, k := range n.keys {
-			ok = ok && stateOf(cur.Tests[k], hasKey(cur, k)) == passing
+			ok = ok && verdict.StateOf(cur.Tests[k], hasKey(cur, k)) == verdict.Passing
 		}
 		if !ok && len(out) < MaxChanges {
 			out = append(out, n.id)
@@ -173,7 +174,7 @@ func matches(testID, target string) bool {
 func (g *goal) grade(cur *Side, out *glv1.Transitions) {
 	f2p, f2pOK, p2p, p2pOK := g.missing[mustPass], 0, g.missing[keepPass], 0
 	for k, r := range g.tests {
-		ok := stateOf(cur.Tests[k], hasKey(cur, k)) == passing
+		ok := verdict.StateOf(cur.Tests[k], hasKey(cur, k)) == verdict.Passing
 		switch r {
 		case mustPass:
 			f2p++

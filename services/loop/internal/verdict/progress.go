@@ -1,4 +1,4 @@
-package engine
+package verdict
 
 // RuleNoProgress: the patched code does no better than before: no failing
 // test or required step passes now and no fewer checks fail. Keeping such
@@ -6,21 +6,21 @@ package engine
 // patch whose only effect is on a run the verification never sees).
 const RuleNoProgress = "no-progress"
 
-// progressed reports whether after does better than before on something
+// Progressed reports whether after does better than before on something
 // the checks see: a test that failed (or errored) in before passes, a
 // required step that did not pass now passes, or fewer checks fail. Both
 // verified the same pinned pipeline (with the same hidden tests laid
 // over, when the run has them).
-func progressed(before, after *verification) bool {
-	if failingChecks(after) < failingChecks(before) {
+func Progressed(before, after Verification) bool {
+	if FailingChecks(after) < FailingChecks(before) {
 		return true
 	}
-	for i, b := range before.outcomes {
-		if b.Optional() || i >= len(after.outcomes) || after.outcomes[i].Step.GetName() != b.Step.GetName() {
+	for i, b := range before.Steps {
+		if b.Optional() || i >= len(after.Steps) || after.Steps[i].Step.GetName() != b.Step.GetName() {
 			continue
 		}
-		a := after.outcomes[i]
-		if !passedStep(b) && passedStep(a) {
+		a := after.Steps[i]
+		if !StepPassed(b) && StepPassed(a) {
 			return true
 		}
 		if b.Report == nil || a.Report == nil || !a.Report.HasTests {

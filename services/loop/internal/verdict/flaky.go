@@ -1,4 +1,4 @@
-package engine
+package verdict
 
 import (
 	"path"
@@ -7,13 +7,13 @@ import (
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 )
 
-// neverFlaky returns the tests no re-run may excuse as flaky: a test in a
+// NeverFlaky returns the tests no re-run may excuse as flaky: a test in a
 // file the change touched (changed, workspace paths) and a test a target
 // id names (targets: FAIL_TO_PASS ids, matched as the transition package
 // matches them: equal, a short Go name, a parent of subtests or
 // parametrized cases). A change that makes its own tests pass only
 // sometimes, or a target that passes only when re-run, is a failure.
-func neverFlaky(changed, targets []string) func(parse.Test) bool {
+func NeverFlaky(changed, targets []string) func(parse.Test) bool {
 	files := map[string]bool{}
 	for _, c := range changed {
 		files[path.Clean(c)] = true
@@ -22,7 +22,7 @@ func neverFlaky(changed, targets []string) func(parse.Test) bool {
 		return nil
 	}
 	return func(t parse.Test) bool {
-		for _, f := range append(testIDFiles(t.ID), t.File) {
+		for _, f := range append(TestIDFiles(t.ID), t.File) {
 			if f != "" && (files[path.Clean(f)] || inChanged(files, f)) {
 				return true
 			}
@@ -68,4 +68,26 @@ func namesTest(id, target string) bool {
 		}
 	}
 	return false
+}
+
+// TestIDFiles returns the files a test id can name: pytest's
+// "tests/test_x.py::test_y", a JavaScript runner's "src/a.test.js > suite >
+// case", and unittest's dotted "tests.test_x.Case.test_y" (every module
+// prefix as a .py path; a caller keeps the one that exists).
+func TestIDFiles(id string) []string {
+	if file, _, ok := strings.Cut(id, "::"); ok {
+		return []string{file}
+	}
+	if file, _, ok := strings.Cut(id, " > "); ok {
+		return []string{file}
+	}
+	if strings.ContainsAny(id, "/ ") || !strings.Contains(id, ".") {
+		return nil
+	}
+	parts := strings.Split(id, ".")
+	var out []string
+	for i := 1; i < len(parts); i++ {
+		out = append(out, strings.Join(parts[:i], "/")+".py")
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package engine
+package verdict
 
 import (
 	"strings"
@@ -45,14 +45,15 @@ func testReport(passed int, tests ...string) *parse.StepReport {
 	return r
 }
 
-// TestCompareVerifications is the rollback rule, case by case.
-func TestCompareVerifications(t *testing.T) {
+// TestRegressionsListWhatAPatchMadeWorse is the rollback rule, case by
+// case.
+func TestRegressionsListWhatAPatchMadeWorse(t *testing.T) {
 	const ok, failed, skipped = glv1.StepStatus_STEP_STATUS_OK, glv1.StepStatus_STEP_STATUS_FAILED, glv1.StepStatus_STEP_STATUS_SKIPPED
 	p, f := parse.StatusPassed.String(), parse.StatusFailed.String()
-	base := func(o ...score.StepOutcome) *verification { return &verification{outcomes: o} }
+	base := func(o ...score.StepOutcome) Verification { return Verification{Steps: o} }
 	cases := []struct {
 		name          string
-		before, after *verification
+		before, after Verification
 		want          []string // substrings of the reason, in order; none: no regression
 	}{
 		{"same", base(outcome("build", ok, nil), outcome("test", failed, testReport(-1, "a="+p, "b="+f))),
@@ -92,7 +93,7 @@ func TestCompareVerifications(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := describeRegressions(compareVerifications(c.before, c.after, true))
+			got := DescribeRegressions(Regressions(c.before, c.after, true))
 			if len(c.want) == 0 {
 				if got != "" {
 					t.Fatalf("regression %q, want none", got)
@@ -111,13 +112,14 @@ func TestCompareVerifications(t *testing.T) {
 	}
 }
 
-// TestCompareOptionalSteps: an optional step never decides a rollback.
-func TestCompareOptionalSteps(t *testing.T) {
+// TestAnOptionalStepIsNoRegression: an optional step never decides a
+// rollback.
+func TestAnOptionalStepIsNoRegression(t *testing.T) {
 	opt := outcome("lint", glv1.StepStatus_STEP_STATUS_OK, nil)
 	opt.Step.Optional = true
 	after := outcome("lint", glv1.StepStatus_STEP_STATUS_FAILED, nil)
 	after.Step.Optional = true
-	if got := compareVerifications(&verification{outcomes: []score.StepOutcome{opt}}, &verification{outcomes: []score.StepOutcome{after}}, true); len(got) > 0 {
+	if got := Regressions(Verification{Steps: []score.StepOutcome{opt}}, Verification{Steps: []score.StepOutcome{after}}, true); len(got) > 0 {
 		t.Errorf("optional step regression %v", got)
 	}
 }

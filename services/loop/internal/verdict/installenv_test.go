@@ -1,4 +1,4 @@
-package engine
+package verdict
 
 import (
 	"os"
@@ -52,7 +52,7 @@ func TestInstallEnvOnRealLogs(t *testing.T) {
 			if got != tt.want || !strings.Contains(line, tt.evidence) {
 				t.Fatalf("installEnvTrouble = %v %q, want %v with %q", got, line, tt.want, tt.evidence)
 			}
-			out := classifyInstallEnv(installStep(), r)
+			out := installEnv(StepInput{Step: installStep(), Result: r})
 			if tt.want == troubleNone {
 				if out != r {
 					t.Fatalf("a failure of the code was reclassified: %v", out)
@@ -75,13 +75,13 @@ func TestInstallEnvReasonNamesTheSetting(t *testing.T) {
 	failed := func(tail string) *glv1.StepResult {
 		return &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 1, Tail: tail}
 	}
-	tls := classifyInstallEnv(installStep(), failed(fixture(t, "go-tls.log"))).GetReason()
+	tls := installEnv(StepInput{Step: installStep(), Result: failed(fixture(t, "go-tls.log"))}).GetReason()
 	for _, want := range []string{"TLS certificate", "x509: certificate signed by unknown authority", "--ca-bundle", "GREENLIGHT_CA_BUNDLE", "GREENLIGHT_EXECUTOR_CA_BUNDLE"} {
 		if !strings.Contains(tls, want) {
 			t.Errorf("TLS reason lacks %q: %s", want, tls)
 		}
 	}
-	down := classifyInstallEnv(installStep(), failed(fixture(t, "pip-offline.log"))).GetReason()
+	down := installEnv(StepInput{Step: installStep(), Result: failed(fixture(t, "pip-offline.log"))}).GetReason()
 	for _, want := range []string{"could not reach the package index", "Temporary failure in name resolution", "--egress-allow", "PIP_INDEX_URL"} {
 		if !strings.Contains(down, want) {
 			t.Errorf("unreachable reason lacks %q: %s", want, down)
@@ -104,7 +104,7 @@ func TestInstallEnvOnlyForFailedInstallsWithNetwork(t *testing.T) {
 	}
 	for name, c := range cases {
 		r := &glv1.StepResult{Status: c.st, Tail: tail}
-		if out := classifyInstallEnv(c.step, r); out != r {
+		if out := installEnv(StepInput{Step: c.step, Result: r}); out != r {
 			t.Errorf("%s: reclassified as %v %q", name, out.GetStatus(), out.GetReason())
 		}
 	}

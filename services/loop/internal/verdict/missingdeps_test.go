@@ -1,4 +1,4 @@
-package engine
+package verdict
 
 import (
 	"strings"
@@ -21,14 +21,18 @@ const (
 	ownImportTail = "E   ModuleNotFoundError: No module named 'attr._make2'\n"
 )
 
-func TestMissingDepsAreTheEnvironments(t *testing.T) {
+// TestMissingThirdPartyDepsAreAnEnvironmentError checks rule missing-deps:
+// with the index unreachable, a required test step stopped at a
+// third-party import or an uninstalled plugin's option is an ERROR of the
+// environment; the project's own import stays a FAIL.
+func TestMissingThirdPartyDepsAreAnEnvironmentError(t *testing.T) {
 	install := &glv1.Step{Name: "pip-fallback", Phase: glv1.Phase_PHASE_INSTALL, Network: false}
 	test := &glv1.Step{Name: "pytest", Phase: glv1.Phase_PHASE_TEST}
 	failed := func(tail string) *glv1.StepResult {
 		return &glv1.StepResult{Name: "pytest", Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 4, Tail: tail}
 	}
 	tree := fstest.MapFS{"src/attr/__init__.py": {}, "tests/conftest.py": {}}
-	offline := indexUnreachable([]*glv1.Step{install, test}, []*glv1.StepResult{{Tail: fallbackTail}, nil})
+	offline := IndexUnreachable([]*glv1.Step{install, test}, []*glv1.StepResult{{Tail: fallbackTail}, nil})
 	if !offline {
 		t.Fatal("pip-fallback's marker not seen")
 	}
@@ -48,7 +52,7 @@ func TestMissingDepsAreTheEnvironments(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := classifyMissingDeps(tc.unreachable, tc.step, failed(tc.tail), tree)
+			got := missingDeps(StepInput{Step: tc.step, Result: failed(tc.tail), IndexUnreachable: tc.unreachable, Tree: tree})
 			if tc.wantErr == "" {
 				if got.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
 					t.Fatalf("status %s (%s), want FAILED", got.GetStatus(), got.GetReason())
@@ -60,7 +64,7 @@ func TestMissingDepsAreTheEnvironments(t *testing.T) {
 			}
 		})
 	}
-	if indexUnreachable([]*glv1.Step{install}, []*glv1.StepResult{{Tail: "greenlight: pip-install installed everything\n"}}) {
+	if IndexUnreachable([]*glv1.Step{install}, []*glv1.StepResult{{Tail: "greenlight: pip-install installed everything\n"}}) {
 		t.Error("a complete install reads as an unreachable index")
 	}
 }
@@ -68,7 +72,7 @@ func TestMissingDepsAreTheEnvironments(t *testing.T) {
 // A check the maintainers' CI requires cannot decide the verdict when the
 // version the project pins could not be installed (markupsafe: the image's
 // mypy 1.0 against uv.lock's 1.15); one greenlight.yaml requires can.
-func TestUnpinnedCICheckIsTheEnvironments(t *testing.T) {
+func TestUnpinnedCICheckIsAnEnvironmentError(t *testing.T) {
 	ci := &glv1.CommandSource{File: ".github/workflows/tests.yaml", Line: 51, Origin: "ci"}
 	mypy := func(mut func(*glv1.Step)) *glv1.Step {
 		s := &glv1.Step{Name: "mypy", Phase: glv1.Phase_PHASE_TYPECHECK, RequiredBy: ci,
@@ -99,7 +103,7 @@ func TestUnpinnedCICheckIsTheEnvironments(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := classifyUnpinnedCheck(tc.unreachable, tc.step, tc.result)
+			got := unpinnedCheck(StepInput{Step: tc.step, Result: tc.result, IndexUnreachable: tc.unreachable})
 			if got.GetStatus() != tc.want {
 				t.Fatalf("status %s (%s), want %s", got.GetStatus(), got.GetReason(), tc.want)
 			}

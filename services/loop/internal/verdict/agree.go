@@ -1,4 +1,4 @@
-package engine
+package verdict
 
 import (
 	"fmt"
@@ -7,11 +7,9 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
-	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
 )
 
-// Verdict rules that change a step's status from what its exit code said
-// (StepResult.rule).
+// Step rules that record themselves in StepResult.rule.
 const (
 	// RuleReportDisagrees: the step exited 0 while its runner's report
 	// shows failed or errored tests, or two accounts of the same run
@@ -21,12 +19,12 @@ const (
 	RuleReportDisagrees = "report-disagrees"
 )
 
-// classifyReportDisagreement fails a step that finished OK while its
-// parsed report disagrees: failed or errored tests counted (flaky ones
-// are not: they passed on re-run), or report and log at odds. A step is
-// OK only when the exit code AND the report agree.
-func classifyReportDisagreement(o score.StepOutcome) *glv1.StepResult {
-	r, rep := o.Result, o.Report
+// reportDisagrees fails a step that finished OK while its parsed report
+// disagrees: failed or errored tests counted (flaky ones are not: they
+// passed on re-run), or report and log at odds. A step is OK only when
+// the exit code AND the report agree.
+func reportDisagrees(in StepInput) *glv1.StepResult {
+	r, rep := in.Result, in.Report
 	if r.GetStatus() != glv1.StepStatus_STEP_STATUS_OK || rep == nil {
 		return r
 	}
@@ -53,18 +51,17 @@ func classifyReportDisagreement(o score.StepOutcome) *glv1.StepResult {
 // PASS, and its failure is no FAIL of the code either.
 const RuleToolAbsent = "tool-absent"
 
-// classifyToolAbsent makes a step that ran (OK or FAILED) an ERROR when
-// its log names build tools that were not found, naming them and the
-// image.
-func classifyToolAbsent(o score.StepOutcome) *glv1.StepResult {
-	r, rep := o.Result, o.Report
+// toolAbsent makes a step that ran (OK or FAILED) an ERROR when its log
+// names build tools that were not found, naming them and the image.
+func toolAbsent(in StepInput) *glv1.StepResult {
+	r, rep := in.Result, in.Report
 	st := r.GetStatus()
 	if rep == nil || len(rep.MissingTools) == 0 || (st != glv1.StepStatus_STEP_STATUS_OK && st != glv1.StepStatus_STEP_STATUS_FAILED) {
 		return r
 	}
 	image := r.GetImage()
 	if image == "" {
-		image = o.Step.GetImage()
+		image = in.Step.GetImage()
 	}
 	out := proto.Clone(r).(*glv1.StepResult)
 	out.Status = glv1.StepStatus_STEP_STATUS_ERROR
@@ -73,10 +70,4 @@ func classifyToolAbsent(o score.StepOutcome) *glv1.StepResult {
 		"run it in an image that has it (greenlight.yaml image:, or a toolchain the step's files declare)",
 		strings.Join(rep.MissingTools, ", "), image, r.GetExitCode())
 	return out
-}
-
-// classifyToolAbsentOutcome is o with classifyToolAbsent's result.
-func classifyToolAbsentOutcome(o score.StepOutcome) score.StepOutcome {
-	o.Result = classifyToolAbsent(o)
-	return o
 }

@@ -1,4 +1,4 @@
-package engine
+package verdict
 
 import (
 	"fmt"
@@ -24,9 +24,9 @@ var (
 	missingPlugin = regexp.MustCompile(`error: unrecognized arguments: (\S+)`)
 )
 
-// indexUnreachable reports whether an install step of the run said the
-// package index could not be reached.
-func indexUnreachable(steps []*glv1.Step, results []*glv1.StepResult) bool {
+// IndexUnreachable reports whether an install step of the run said the
+// package index could not be reached (StepInput.IndexUnreachable).
+func IndexUnreachable(steps []*glv1.Step, results []*glv1.StepResult) bool {
 	for i, s := range steps {
 		if i < len(results) && s.GetPhase() == glv1.Phase_PHASE_INSTALL && strings.Contains(results[i].GetTail(), indexUnreachableMarker) {
 			return true
@@ -35,15 +35,16 @@ func indexUnreachable(steps []*glv1.Step, results []*glv1.StepResult) bool {
 	return false
 }
 
-// classifyMissingDeps turns a required test step that failed only because
-// a third-party package could not be installed (the index was unreachable,
+// missingDeps turns a required test step that failed only because a
+// third-party package could not be installed (the index was unreachable,
 // and the tests stopped at importing a module that is not the project's
-// own, or at an option of a plugin that was never installed) into an ERROR
-// saying so: the code was not shown wrong, the environment could not run
-// its tests. Anything else is returned unchanged. tree (may be nil) tells
-// the project's own modules apart.
-func classifyMissingDeps(unreachable bool, s *glv1.Step, r *glv1.StepResult, tree fs.FS) *glv1.StepResult {
-	if !unreachable || s.GetOptional() || s.GetPhase() != glv1.Phase_PHASE_TEST || r.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
+// own, or at an option of a plugin that was never installed) into an
+// ERROR saying so: the code was not shown wrong, the environment could
+// not run its tests. Anything else is returned unchanged. The tree (may
+// be nil) tells the project's own modules apart.
+func missingDeps(in StepInput) *glv1.StepResult {
+	s, r, tree := in.Step, in.Result, in.Tree
+	if !in.IndexUnreachable || s.GetOptional() || s.GetPhase() != glv1.Phase_PHASE_TEST || r.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
 		return r
 	}
 	var why string
@@ -84,7 +85,7 @@ func projectModule(tree fs.FS, workdir, module string) bool {
 	return false
 }
 
-// classifyUnpinnedCheck turns a failed lint or type check that the
+// unpinnedCheck turns a failed lint or type check that the
 // repository's CI requires into an ERROR when the package index was
 // unreachable: the tool version the project pins (uv.lock, requirements,
 // tox deps) could not be installed, so the image's version ran, and a
@@ -92,8 +93,9 @@ func projectModule(tree fs.FS, workdir, module string) bool {
 // the image, 1.15 locked). Its findings cannot decide the verdict either
 // way. A check greenlight.yaml made required stays decisive: the person
 // who configured it chose the tool greenlight has.
-func classifyUnpinnedCheck(unreachable bool, s *glv1.Step, r *glv1.StepResult) *glv1.StepResult {
-	if !unreachable || s.GetOptional() || r.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
+func unpinnedCheck(in StepInput) *glv1.StepResult {
+	s, r := in.Step, in.Result
+	if !in.IndexUnreachable || s.GetOptional() || r.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
 		return r
 	}
 	if p := s.GetPhase(); p != glv1.Phase_PHASE_LINT && p != glv1.Phase_PHASE_TYPECHECK {

@@ -1,4 +1,4 @@
-package engine
+package verdict
 
 import (
 	"fmt"
@@ -9,26 +9,19 @@ import (
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
 )
 
-// PatchOutcome.rule values of patches that were not kept for a reason
-// other than a guardrail (a refusal records its patch.Rule).
+// PatchOutcome.rule values of the patch rules (see Patch).
 const (
 	// RuleRegression: the patched code did worse than before (see
-	// compareVerifications).
+	// Regressions).
 	RuleRegression = "regression"
-	// RuleTimeBudget: the run's time ran out while the patch was verified.
-	RuleTimeBudget = "time-budget"
-	// RuleDoesNotApply: the patch's context is not in the files.
-	RuleDoesNotApply = "does-not-apply"
-	// RuleMalformed: no patch could be read from the reply.
-	RuleMalformed = "malformed"
 )
 
 // maxListedTests bounds how many test ids a regression reason names.
 const maxListedTests = 10
 
-// regression is one way a verification is worse than an earlier one of
+// Regression is one way a verification is worse than an earlier one of
 // the same (pinned) pipeline.
-type regression struct {
+type Regression struct {
 	// Step is the step concerned ("" for the failing-check count).
 	Step string
 	// Tests are the test ids concerned, sorted ("" entries never).
@@ -38,7 +31,7 @@ type regression struct {
 }
 
 // String renders the regression for a reason or the model's feedback.
-func (g regression) String() string {
+func (g Regression) String() string {
 	s := g.What
 	if g.Step != "" {
 		s = fmt.Sprintf("step %q: %s", g.Step, g.What)
@@ -57,7 +50,7 @@ func listTests(ids []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(ids[:maxListedTests], ", "), len(ids)-maxListedTests)
 }
 
-// compareVerifications lists what after does worse than before; both
+// Regressions lists what after does worse than before; both
 // verified the same pinned pipeline, so steps are compared by position
 // (and name). A required step that passed and now fails or does not run,
 // a test that passed and now fails, is skipped or disappeared (from a
@@ -65,41 +58,42 @@ func listTests(ids []string) string {
 // a failing test that is now skipped or no longer runs, and more failing
 // checks (when counts is set) each count. Optional steps
 // are not compared: they never decide the verdict.
-func compareVerifications(before, after *verification, counts bool) []regression {
-	var out []regression
-	for i, b := range before.outcomes {
-		if b.Optional() || i >= len(after.outcomes) || after.outcomes[i].Step.GetName() != b.Step.GetName() {
+func Regressions(before, after Verification, counts bool) []Regression {
+	var out []Regression
+	for i, b := range before.Steps {
+		if b.Optional() || i >= len(after.Steps) || after.Steps[i].Step.GetName() != b.Step.GetName() {
 			continue
 		}
-		out = append(out, compareStep(b, after.outcomes[i])...)
+		out = append(out, compareStep(b, after.Steps[i])...)
 	}
 	if counts {
-		if nb, na := failingChecks(before), failingChecks(after); na > nb {
-			out = append(out, regression{What: fmt.Sprintf("more checks fail: %d before, %d after", nb, na)})
+		if nb, na := FailingChecks(before), FailingChecks(after); na > nb {
+			out = append(out, Regression{What: fmt.Sprintf("more checks fail: %d before, %d after", nb, na)})
 		}
 	}
 	return out
 }
 
 // compareStep compares one step's outcomes.
-func compareStep(b, a score.StepOutcome) []regression {
+func compareStep(b, a score.StepOutcome) []Regression {
 	name := b.Step.GetName()
-	var out []regression
-	if passedStep(b) && !passedStep(a) {
+	var out []Regression
+	if StepPassed(b) && !StepPassed(a) {
 		what := "passed before and now fails"
 		if a.Result == nil || !a.Ran() {
 			what = "passed before and now does not run"
 		}
-		out = append(out, regression{Step: name, What: what})
+		out = append(out, Regression{Step: name, What: what})
 	}
 	return append(out, compareTests(name, b.Report, a.Report)...)
 }
 
-// passedStep reports whether a step ran and passed.
-func passedStep(o score.StepOutcome) bool { return o.Result != nil && o.Ran() && o.EffectiveOK() }
+// StepPassed reports whether a step ran and passed (a step whose only
+// failures were flaky tests passed).
+func StepPassed(o score.StepOutcome) bool { return o.Result != nil && o.Ran() && o.EffectiveOK() }
 
 // compareTests compares the tests of one step's two reports.
-func compareTests(step string, b, a *parse.StepReport) []regression {
+func compareTests(step string, b, a *parse.StepReport) []Regression {
 	if b == nil || !b.HasTests {
 		return nil
 	}
@@ -113,28 +107,28 @@ func compareTests(step string, b, a *parse.StepReport) []regression {
 	var failed, skipped, gone []string
 	for _, id := range passed {
 		t, ok := after[id]
-		switch {
-		case !ok:
+		switch StateOf(t, ok) {
+		case Absent:
 			gone = append(gone, id)
-		case t.Passed():
-		case t.Status == parse.StatusSkipped:
+		case Passing:
+		case Skipped:
 			skipped = append(skipped, id)
 		default:
 			failed = append(failed, id)
 		}
 	}
-	var out []regression
+	var out []Regression
 	if len(failed) > 0 {
-		out = append(out, regression{Step: step, Tests: failed, What: fmt.Sprintf("%d test(s) that passed before now fail", len(failed))})
+		out = append(out, Regression{Step: step, Tests: failed, What: fmt.Sprintf("%d test(s) that passed before now fail", len(failed))})
 	}
 	if len(skipped) > 0 {
-		out = append(out, regression{Step: step, Tests: skipped, What: fmt.Sprintf("%d test(s) that passed before are now skipped", len(skipped))})
+		out = append(out, Regression{Step: step, Tests: skipped, What: fmt.Sprintf("%d test(s) that passed before are now skipped", len(skipped))})
 	}
 	if complete(b) && complete(a) && len(gone) > 0 {
-		out = append(out, regression{Step: step, Tests: gone, What: fmt.Sprintf("%d test(s) that passed before disappeared", len(gone))})
+		out = append(out, Regression{Step: step, Tests: gone, What: fmt.Sprintf("%d test(s) that passed before disappeared", len(gone))})
 	}
 	if (!complete(b) || !complete(a)) && passedCount(a) < b.Counts.Passed {
-		out = append(out, regression{Step: step, What: fmt.Sprintf(
+		out = append(out, Regression{Step: step, What: fmt.Sprintf(
 			"fewer tests pass: %d before, %d after (tests failed to build, import or be collected?)", b.Counts.Passed, passedCount(a))})
 	}
 	return append(out, vanishedFailures(step, b, a, after)...)
@@ -145,7 +139,7 @@ func compareTests(step string, b, a *parse.StepReport) []regression {
 // failing. A failure whose id prefixes a test of after (a module that did
 // not import, now collected test by test) did not vanish; without a
 // complete inventory after, a test is gone only when fewer tests ran.
-func vanishedFailures(step string, b, a *parse.StepReport, after map[string]parse.Outcome) []regression {
+func vanishedFailures(step string, b, a *parse.StepReport, after map[string]parse.Outcome) []Regression {
 	fewer := a == nil || complete(a) || a.Counts.Total() < b.Counts.Total()
 	var skipped, gone []string
 	for _, t := range b.Inventory {
@@ -162,12 +156,12 @@ func vanishedFailures(step string, b, a *parse.StepReport, after map[string]pars
 	}
 	sort.Strings(skipped)
 	sort.Strings(gone)
-	var out []regression
+	var out []Regression
 	if len(skipped) > 0 {
-		out = append(out, regression{Step: step, Tests: skipped, What: fmt.Sprintf("%d failing test(s) are now skipped instead of fixed", len(skipped))})
+		out = append(out, Regression{Step: step, Tests: skipped, What: fmt.Sprintf("%d failing test(s) are now skipped instead of fixed", len(skipped))})
 	}
 	if len(gone) > 0 {
-		out = append(out, regression{Step: step, Tests: gone, What: fmt.Sprintf("%d failing test(s) no longer run (deselected or not collected) instead of being fixed", len(gone))})
+		out = append(out, Regression{Step: step, Tests: gone, What: fmt.Sprintf("%d failing test(s) no longer run (deselected or not collected) instead of being fixed", len(gone))})
 	}
 	return out
 }
@@ -224,8 +218,8 @@ func passedCount(r *parse.StepReport) int {
 	return r.Counts.Passed
 }
 
-// describeRegressions renders regressions as one reason.
-func describeRegressions(rs []regression) string {
+// DescribeRegressions renders regressions as one reason.
+func DescribeRegressions(rs []Regression) string {
 	parts := make([]string, len(rs))
 	for i, g := range rs {
 		parts[i] = g.String()

@@ -5,63 +5,11 @@ import (
 	"strings"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 )
 
 // promptLogLines is the log budget of a model prompt.
 const promptLogLines = 120
-
-// RenderMarkdown renders a result for people: verdict, steps, score,
-// failures and the tail log.
-func RenderMarkdown(r *glv1.Result) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# greenlight %s — run %s\n\n", verdictName(r.GetStatus()), r.GetRunId())
-	if r.GetSummary() != "" {
-		fmt.Fprintf(&b, "%s\n\n", r.GetSummary())
-	}
-	if r.GetStatus() == glv1.Verdict_VERDICT_PASS {
-		b.WriteString("**Execution passed**: every required command below really ran in the sandbox and exited OK.\n\n")
-	}
-	b.WriteString("| # | Step | Phase | Level | Status | Exit | Duration | Tests (pass/fail/skip/err) | Lint |\n")
-	b.WriteString("|---|------|-------|-------|--------|------|----------|----------------------------|------|\n")
-	for i, s := range r.GetSteps() {
-		c := s.GetCounts()
-		tests := "—"
-		if c != nil && c.GetFormat() != "" && c.GetFormat() != "unparsed" {
-			tests = fmt.Sprintf("%d/%d/%d/%d (%s)", c.GetPassed(), c.GetFailed(), c.GetSkipped(), c.GetErrors(), c.GetFormat())
-		}
-		fmt.Fprintf(&b, "| %d | `%s` | %s | %s | %s | %d | %s | %s | %d |\n", i+1, s.GetName(), enumName(s.GetPhase().String(), "PHASE_"),
-			enumName(s.GetLevel().String(), "LEVEL_"), enumName(s.GetStatus().String(), "STEP_STATUS_"), s.GetExitCode(),
-			s.GetDuration().AsDuration().Round(1e6), tests, s.GetLintIssues())
-	}
-	if sc := r.GetScore(); sc != nil {
-		fmt.Fprintf(&b, "\n**Score %.2f/10** (build %g, tests %g, lint %g, no critical errors %g), level %s, decided by %s.  \n%s\n",
-			sc.GetTotal(), sc.GetBuild(), sc.GetTests(), sc.GetLint(), sc.GetNoCritical(), enumName(sc.GetLevel().String(), "LEVEL_"),
-			enumName(sc.GetDecidedBy().String(), "SCORE_SOURCE_"), sc.GetRule())
-	}
-	if c := r.GetCounts(); c.GetTotal() > 0 {
-		fmt.Fprintf(&b, "\nTests: %d passed, %d failed, %d skipped, %d errors, %d flaky (%s).\n", c.GetPassed(), c.GetFailed(), c.GetSkipped(), c.GetErrors(), c.GetFlaky(), c.GetFormat())
-	}
-	if c := r.GetCounts(); c.GetIncomplete() {
-		fmt.Fprintf(&b, "\nCounts incomplete: %s\n", c.GetIncompleteReason())
-	}
-	if fs := r.GetFailures(); len(fs) > 0 {
-		b.WriteString("\n## Failures\n\n")
-		for i, f := range fs {
-			writeFailure(&b, i+1, f, false)
-		}
-	}
-	if t := r.GetTailLog(); t != "" {
-		b.WriteString("\n## Tail log\n\n")
-		fence(&b, "text", t)
-	}
-	if ps := r.GetArtifactPaths(); len(ps) > 0 {
-		b.WriteString("\n## Artifacts\n\n")
-		for _, p := range ps {
-			fmt.Fprintf(&b, "- `%s`\n", p)
-		}
-	}
-	return b.String()
-}
 
 // RenderPrompt renders a patch request for a model: the failing command,
 // every failure with its exact message and frames, the numbered code
@@ -126,7 +74,7 @@ func writeFailure(b *strings.Builder, n int, f *glv1.Failure, frames bool) {
 			loc = fmt.Sprintf("%s:%d", loc, f.GetColumn())
 		}
 	}
-	fmt.Fprintf(b, "### %d. %s", n, enumName(f.GetKind().String(), "FAILURE_KIND_"))
+	fmt.Fprintf(b, "### %d. %s", n, display.EnumOr(f.GetKind(), "—"))
 	if loc != "" {
 		fmt.Fprintf(b, " at `%s`", loc)
 	}
@@ -170,14 +118,4 @@ func dirOrRoot(d string) string {
 		return "."
 	}
 	return d
-}
-
-func verdictName(v glv1.Verdict) string { return enumName(v.String(), "VERDICT_") }
-
-func enumName(s, prefix string) string {
-	s = strings.TrimPrefix(s, prefix)
-	if s == "UNSPECIFIED" {
-		return "—"
-	}
-	return s
 }

@@ -1,4 +1,4 @@
-package engine
+package verdict
 
 import (
 	"fmt"
@@ -130,12 +130,13 @@ func makeMissingTool(r *glv1.StepResult) (string, bool) {
 	return "", false
 }
 
-// classifyMissingTool turns a step that failed only because its tool is not
+// toolUnavailable turns a step that failed only because its tool is not
 // in the image into what it is: an advisory step is SKIPPED (it checks
 // nothing the maintainers require), a required one is an ERROR (the
 // verification could not be carried out) that says how to add the tool.
 // Any other result is returned unchanged.
-func classifyMissingTool(s *glv1.Step, r *glv1.StepResult) *glv1.StepResult {
+func toolUnavailable(in StepInput) *glv1.StepResult {
+	s, r := in.Step, in.Result
 	tool, ok := missingTool(s, r)
 	if !ok {
 		return r

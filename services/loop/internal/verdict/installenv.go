@@ -1,4 +1,4 @@
-package engine
+package verdict
 
 import (
 	"fmt"
@@ -123,13 +123,14 @@ const (
 		"or point the install at an index the sandbox can reach (a greenlight.yaml install step's env, e.g. PIP_INDEX_URL or npm_config_registry)"
 )
 
-// classifyInstallEnv turns an install step that failed only because the
-// sandbox could not reach its package index into an ERROR saying so and
-// naming the setting that fixes it: a verification that could not install
-// its dependencies has not shown that the code is wrong. Any other result
-// is returned unchanged.
-func classifyInstallEnv(s *glv1.Step, r *glv1.StepResult) *glv1.StepResult {
-	trouble, line := installEnvTrouble(s, r)
+// installEnv turns an install step that failed only because the sandbox
+// could not reach its package index into an ERROR saying so and naming
+// the setting that fixes it: a verification that could not install its
+// dependencies has not shown that the code is wrong. Any other result is
+// returned unchanged.
+func installEnv(in StepInput) *glv1.StepResult {
+	r := in.Result
+	trouble, line := installEnvTrouble(in.Step, r)
 	if trouble == troubleNone {
 		return r
 	}

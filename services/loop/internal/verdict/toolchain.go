@@ -1,4 +1,4 @@
-package engine
+package verdict
 
 import (
 	"fmt"
@@ -31,11 +31,12 @@ func rustVersions(tail string) (need, have string, ok bool) {
 	return "", "", false
 }
 
-// classifyOldToolchain turns a step that failed only because the image's
+// oldToolchain turns a step that failed only because the image's
 // toolchain is older than the project declares into an ERROR naming both
 // versions: the code was never built, so a FAIL would blame it for the
 // sandbox. Any other result is returned unchanged.
-func classifyOldToolchain(s *glv1.Step, r *glv1.StepResult) *glv1.StepResult {
+func oldToolchain(in StepInput) *glv1.StepResult {
+	s, r := in.Step, in.Result
 	if r.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
 		return r
 	}

@@ -1,4 +1,4 @@
-package engine
+package verdict
 
 import (
 	"testing"
@@ -7,7 +7,10 @@ import (
 	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
 )
 
-func TestMissingTool(t *testing.T) {
+// TestMissingToolNamesOnlyTheStepsOwnProgram checks what rule
+// tool-unavailable reads: the step's own program (or python module, or a
+// make recipe's program) the shell or interpreter could not find.
+func TestMissingToolNamesOnlyTheStepsOwnProgram(t *testing.T) {
 	failed := glv1.StepStatus_STEP_STATUS_FAILED
 	tests := []struct {
 		name, command, tail string
