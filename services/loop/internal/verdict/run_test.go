@@ -79,7 +79,6 @@ func TestRunRulesDecideTheVerdictInOrder(t *testing.T) {
 	}
 }
 
-
 // TestScoreFollowsTheVerdict checks what score a verdict carries: a FAIL's
 // is capped below the pass threshold (without a threshold it is kept), an
 // ERROR carries none, a PASS keeps its own.
