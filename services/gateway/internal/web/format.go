@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 )
 
 // formatDuration renders a duration for people: 412ms, 2.13s, 1m03s.
@@ -49,25 +50,18 @@ func span(from, to *timestamppb.Timestamp) string {
 	return formatDuration(to.AsTime().Sub(from.AsTime()))
 }
 
-// enumName strips an enum value's prefix: STEP_STATUS_TIMED_OUT → TIMED_OUT.
-func enumName(s, prefix string) string {
-	s = strings.TrimPrefix(s, prefix)
-	if s == "UNSPECIFIED" || s == "" {
-		return "—"
-	}
-	return s
-}
-
-func stepStatusName(s glv1.StepStatus) string { return enumName(s.String(), "STEP_STATUS_") }
-func runStatusName(s glv1.RunStatus) string   { return enumName(s.String(), "RUN_STATUS_") }
-func runKindName(k glv1.RunKind) string       { return strings.ToLower(enumName(k.String(), "RUN_KIND_")) }
-func phaseName(p glv1.Phase) string           { return strings.ToLower(enumName(p.String(), "PHASE_")) }
+// The page's enum words: a value without its type's prefix, "—" when
+// unset.
+func stepStatusName(s glv1.StepStatus) string { return display.EnumOr(s, "—") }
+func runStatusName(s glv1.RunStatus) string   { return display.EnumOr(s, "—") }
+func runKindName(k glv1.RunKind) string       { return strings.ToLower(display.EnumOr(k, "—")) }
+func phaseName(p glv1.Phase) string           { return strings.ToLower(display.EnumOr(p, "—")) }
 func failureKindName(k glv1.FailureKind) string {
-	return strings.ReplaceAll(strings.ToLower(enumName(k.String(), "FAILURE_KIND_")), "_", " ")
+	return strings.ReplaceAll(strings.ToLower(display.EnumOr(k, "—")), "_", " ")
 }
 
 // levelName is "L4" and the like.
-func levelName(l glv1.Level) string { return enumName(l.String(), "LEVEL_") }
+func levelName(l glv1.Level) string { return display.EnumOr(l, "—") }
 
 // levelMeaning says what a verification level stands for (seed section 4).
 func levelMeaning(l glv1.Level) string {

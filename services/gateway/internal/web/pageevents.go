@@ -109,7 +109,7 @@ func noteText(ev *glv1.RunEvent) string {
 	case *glv1.RunEvent_VerifyFailedMaxRetries:
 		return "Gave up after " + plural(int(k.VerifyFailedMaxRetries.GetAttempts()), "attempt", "attempts")
 	case *glv1.RunEvent_TierSkipped:
-		return fmt.Sprintf("Tier %s skipped: %s", enumName(k.TierSkipped.GetTier().String(), "TIER_"), k.TierSkipped.GetReason())
+		return fmt.Sprintf("Tier %s skipped: %s", display.EnumOr(k.TierSkipped.GetTier(), "—"), k.TierSkipped.GetReason())
 	case *glv1.RunEvent_LogCapped:
 		c := k.LogCapped
 		return fmt.Sprintf("Live output of %s capped at %d bytes; the step's full log link has the rest", c.GetStep(), c.GetStoredBytes())

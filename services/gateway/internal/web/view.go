@@ -146,7 +146,7 @@ func newReportView(run *glv1.Run, vs []*verificationRecord) reportView {
 	if sc := res.GetScore(); sc != nil && res.GetStatus() != glv1.Verdict_VERDICT_ERROR {
 		v.Score = &scoreView{Total: formatScore(sc.GetTotal()), Build: formatScore(sc.GetBuild()), Tests: formatScore(sc.GetTests()),
 			Lint: formatScore(sc.GetLint()), NoCritical: formatScore(sc.GetNoCritical()), Rule: sc.GetRule(),
-			DecidedBy: strings.ToLower(enumName(sc.GetDecidedBy().String(), "SCORE_SOURCE_")), Level: levelName(sc.GetLevel())}
+			DecidedBy: strings.ToLower(display.EnumOr(sc.GetDecidedBy(), "—")), Level: levelName(sc.GetLevel())}
 	}
 	if m := run.GetMetrics(); m != nil {
 		v.Metrics = &metricsView{Green: m.GetGreen(), Rounds: m.GetRounds(), AttemptsToGreen: m.GetAttemptsToGreen(),
@@ -183,7 +183,7 @@ func testStatusName(s glv1.TestStatus) string {
 	if s == glv1.TestStatus_TEST_STATUS_UNSPECIFIED {
 		return "—"
 	}
-	return strings.ToLower(enumName(s.String(), "TEST_STATUS_"))
+	return strings.ToLower(display.EnumOr(s, "—"))
 }
 
 func isLive(s glv1.RunStatus) bool {
