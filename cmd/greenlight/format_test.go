@@ -16,6 +16,14 @@ import (
 func TestVerifyFormatsForCI(t *testing.T) {
 	requireDocker(t)
 	u := newUser(t)
+	// The examples, outside any repository: their paths stay as they are
+	// (inside this repository they would be rooted at examples/fail/, see
+	// TestMonorepoSubdirPathsAreRepositoryRooted).
+	examples := func(name string) string {
+		dir := filepath.Join(t.TempDir(), name)
+		copyDir(t, examples(name), dir) // the package-level examples: this one is declared after
+		return dir
+	}
 
 	junit := u.run(nil, "verify", "-q", "--format", "junit", examples("fail"))
 	junit.wantExit(t, 1, "verify --format junit examples/fail")

@@ -53,10 +53,16 @@ type Options struct {
 	// the github format the Markdown report is appended to it. "" writes
 	// no summary.
 	StepSummary string
+	// PathPrefix is the verified directory relative to the repository
+	// root (RepoPrefix): every file path is written under it, so
+	// annotations, SARIF locations and test files name repository-root
+	// paths. "" when the workspace is the repository root.
+	PathPrefix string
 }
 
 // Write renders run in format f to w.
 func Write(w io.Writer, f Format, run *glv1.Run, opts Options) error {
+	run = rebase(run, opts.PathPrefix)
 	switch f {
 	case JUnit:
 		return WriteJUnit(w, run)

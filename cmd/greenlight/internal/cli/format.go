@@ -92,7 +92,10 @@ func (a *app) showFormat(conn *stack.Conn, run *glv1.Run, f *formatFlags) error 
 
 // writeFormat renders run to --output or stdout.
 func (a *app) writeFormat(conn *stack.Conn, run *glv1.Run, f *formatFlags) error {
-	opts := cireport.Options{Version: a.version(), ReportURL: conn.ReportURL(run.GetId())}
+	// Failures are located from the verified directory; CI systems read
+	// paths from the repository's root (verify SUBDIR in a monorepo).
+	opts := cireport.Options{Version: a.version(), ReportURL: conn.ReportURL(run.GetId()),
+		PathPrefix: cireport.RepoPrefix(run.GetSourceDir(), a.env.Getenv)}
 	if f.parsed == cireport.GitHub {
 		opts.StepSummary = a.env.Getenv("GITHUB_STEP_SUMMARY")
 	}
