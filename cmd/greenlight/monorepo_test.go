@@ -64,4 +64,3 @@ func TestMonorepoSubdirPathsAreRepositoryRooted(t *testing.T) {
 		}
 	}
 }
-
