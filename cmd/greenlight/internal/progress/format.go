@@ -6,6 +6,7 @@ import (
 	"time"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 )
 
 // Duration renders a duration for people: 850ms, 4.2s, 1m05s.
@@ -21,23 +22,18 @@ func Duration(d time.Duration) string {
 	}
 }
 
-// EnumName strips an enum value's type prefix: STEP_STATUS_OK → OK.
-func EnumName(s fmt.Stringer, prefix string) string {
-	return strings.TrimPrefix(s.String(), prefix)
-}
-
 // StepStatus is a step status without its prefix.
-func StepStatus(s glv1.StepStatus) string { return EnumName(s, "STEP_STATUS_") }
+func StepStatus(s glv1.StepStatus) string { return display.Enum(s) }
 
 // RunStatus is a run status without its prefix.
-func RunStatus(s glv1.RunStatus) string { return EnumName(s, "RUN_STATUS_") }
+func RunStatus(s glv1.RunStatus) string { return display.Enum(s) }
 
 // Level renders L1..L4 ("-" when unset).
 func Level(l glv1.Level) string {
 	if l == glv1.Level_LEVEL_UNSPECIFIED {
 		return "-"
 	}
-	return EnumName(l, "LEVEL_")
+	return display.Enum(l)
 }
 
 // Counts renders test counts: "3 passed, 1 failed, 2 skipped", with

@@ -180,7 +180,7 @@ func (r *Renderer) event(ev *glv1.RunEvent) {
 	case *glv1.RunEvent_RunCreated:
 		r.created = ev.GetTime()
 		run := k.RunCreated.GetRun()
-		r.println("run %s created (%s)", run.GetId(), strings.ToLower(EnumName(run.GetKind(), "RUN_KIND_")))
+		r.println("run %s created (%s)", run.GetId(), strings.ToLower(display.Enum(run.GetKind())))
 	case *glv1.RunEvent_DiscoveryDone:
 		r.discovered(k.DiscoveryDone)
 	case *glv1.RunEvent_StepStarted:
@@ -383,4 +383,4 @@ func (r *Renderer) position(index int32) string {
 }
 
 // tierName renders "tier 1".
-func tierName(t glv1.Tier) string { return "tier " + EnumName(t, "TIER_") }
+func tierName(t glv1.Tier) string { return "tier " + display.Enum(t) }

@@ -60,7 +60,7 @@ func capabilities(b *strings.Builder, caps *glv1.Capabilities, dir string) {
 			if wd := c.GetWorkdir(); wd != "" && wd != "." {
 				cmd = "cd " + wd + " && " + cmd
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", tierName(c.GetTier()), progress.EnumName(c.GetPhase(), "PHASE_"),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", tierName(c.GetTier()), display.Enum(c.GetPhase()),
 				name, progress.Level(c.GetLevel()), cmd, source(c.GetSource()))
 		}
 		_ = tw.Flush()

@@ -54,7 +54,7 @@ func markdown(run *glv1.Run, reportURL string) string {
 	if fs := res.GetFailures(); len(fs) > 0 {
 		b.WriteString("### Failures\n\n")
 		for _, f := range fs {
-			fmt.Fprintf(&b, "- `%s` %s", Location(f), progress.EnumName(f.GetKind(), "FAILURE_KIND_"))
+			fmt.Fprintf(&b, "- `%s` %s", Location(f), display.Enum(f.GetKind()))
 			if f.GetTest() != "" {
 				fmt.Fprintf(&b, " `%s`", f.GetTest())
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/progress"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/termtext"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 )
 
 // RunsTable writes one row per run: id, kind, status, created, duration,
@@ -36,7 +37,7 @@ func runsTable(w io.Writer, runs []*glv1.Run) {
 		if src == "" {
 			src = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.GetId(), progress.EnumName(r.GetKind(), "RUN_KIND_"),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.GetId(), display.Enum(r.GetKind()),
 			progress.RunStatus(r.GetStatus()), created, dur, src)
 	}
 	_ = tw.Flush()

@@ -142,7 +142,7 @@ func stepTable(w io.Writer, steps []*glv1.StepResult) {
 		if s.GetOptional() {
 			st += " (advisory)" // reported and scored, never fails the verdict
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, s.GetName(), progress.EnumName(s.GetPhase(), "PHASE_"),
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, s.GetName(), display.Enum(s.GetPhase()),
 			st, exit, progress.Duration(s.GetDuration().AsDuration()), cache, tests)
 	}
 	_ = tw.Flush()
@@ -167,7 +167,7 @@ func failures(w io.Writer, fs []*glv1.Failure, max int) {
 			fmt.Fprintf(w, "  … %d more (greenlight show --json)\n", len(fs)-max)
 			break
 		}
-		fmt.Fprintf(w, "  %s  %s", Location(f), progress.EnumName(f.GetKind(), "FAILURE_KIND_"))
+		fmt.Fprintf(w, "  %s  %s", Location(f), display.Enum(f.GetKind()))
 		if f.GetTest() != "" {
 			fmt.Fprintf(w, "  %s", f.GetTest())
 		}
