@@ -7,6 +7,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 )
 
 // outcome is what a reported case says about the code.
@@ -129,7 +130,7 @@ func verdictCase(run *glv1.Run, suites []suite) (testCase, bool) {
 // stepCase is a step standing for itself.
 func stepCase(s *glv1.StepResult, res *glv1.Result) testCase {
 	c := testCase{
-		id: s.GetName(), classname: stepsSuite + "." + strings.ToLower(enumWord(s.GetPhase(), "PHASE_")), name: s.GetName(),
+		id: s.GetName(), classname: stepsSuite + "." + strings.ToLower(display.Enum(s.GetPhase())), name: s.GetName(),
 		step: s.GetName(), duration: s.GetDuration(), kind: statusWord(s.GetStatus()), isStep: true,
 	}
 	switch st := s.GetStatus(); {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 )
 
 // Caps that keep the report short enough for a PR comment (65536
@@ -76,7 +77,7 @@ func mdSteps(b *strings.Builder, res *glv1.Result) {
 		if c := s.GetCounts(); c.GetTotal() > 0 || c.GetIncomplete() {
 			tests = countsText(c)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %d | %s | %s |\n", cell(code(s.GetName())), strings.ToLower(enumWord(s.GetPhase(), "PHASE_")),
+		fmt.Fprintf(b, "| %s | %s | %s | %d | %s | %s |\n", cell(code(s.GetName())), strings.ToLower(display.Enum(s.GetPhase())),
 			stepBadge(s), s.GetExitCode(), human(s.GetDuration().AsDuration()), tests)
 	}
 	b.WriteString("\n")

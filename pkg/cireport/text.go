@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 )
 
 // ansi matches terminal escape sequences (CSI and OSC) that test runners
@@ -78,28 +79,13 @@ func verdictWord(v glv1.Verdict) string {
 }
 
 // levelWord is L1..L4, or "none".
-func levelWord(l glv1.Level) string {
-	if l == glv1.Level_LEVEL_UNSPECIFIED {
-		return "none"
-	}
-	return strings.TrimPrefix(l.String(), "LEVEL_")
-}
-
-// enumWord strips an enum value's prefix: FAILURE_KIND_COMPILE → COMPILE.
-func enumWord(s fmt.Stringer, prefix string) string {
-	return strings.TrimPrefix(s.String(), prefix)
-}
+func levelWord(l glv1.Level) string { return display.EnumOr(l, "none") }
 
 // kindWord is a failure kind without its prefix, UNKNOWN when unset.
-func kindWord(k glv1.FailureKind) string {
-	if k == glv1.FailureKind_FAILURE_KIND_UNSPECIFIED {
-		return "UNKNOWN"
-	}
-	return enumWord(k, "FAILURE_KIND_")
-}
+func kindWord(k glv1.FailureKind) string { return display.EnumOr(k, "UNKNOWN") }
 
 // statusWord is a step status without its prefix.
-func statusWord(s glv1.StepStatus) string { return enumWord(s, "STEP_STATUS_") }
+func statusWord(s glv1.StepStatus) string { return display.Enum(s) }
 
 // location renders file:line (file alone without a line, "" without a file).
 func location(file string, line int32) string {
