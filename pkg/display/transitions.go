@@ -59,5 +59,5 @@ func Resolution(r glv1.Resolution) string {
 
 // TransitionKind is the short name of a kind: FAIL_TO_PASS, NEW, ...
 func TransitionKind(k glv1.TransitionKind) string {
-	return strings.TrimPrefix(k.String(), "TRANSITION_KIND_")
+	return Enum(k)
 }

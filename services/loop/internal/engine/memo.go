@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/report"
 )
@@ -37,7 +38,7 @@ func stopMemo(in memoInput) string {
 	fmt.Fprintf(&b, "**Verdict:** %s\n\n", res.GetSummary())
 	fmt.Fprintf(&b, "**Attempts:** %d of %d.", in.attempts, in.maxAttempts)
 	if sc := res.GetScore(); sc != nil {
-		fmt.Fprintf(&b, " **Score:** %.1f/10 (%s).", sc.GetTotal(), strings.TrimPrefix(sc.GetLevel().String(), "LEVEL_"))
+		fmt.Fprintf(&b, " **Score:** %.1f/10 (%s).", sc.GetTotal(), display.Enum(sc.GetLevel()))
 	}
 	b.WriteString("\n\n## What failed\n\n")
 	o, failed := firstFailure(in.v.outcomes)
@@ -111,7 +112,7 @@ func writeFailures(b *strings.Builder, fs []*glv1.Failure) {
 		if loc != "" && f.GetLine() > 0 {
 			loc = fmt.Sprintf("%s:%d", loc, f.GetLine())
 		}
-		fmt.Fprintf(b, "- %s", strings.ToLower(strings.TrimPrefix(f.GetKind().String(), "FAILURE_KIND_")))
+		fmt.Fprintf(b, "- %s", strings.ToLower(display.Enum(f.GetKind())))
 		if loc != "" {
 			fmt.Fprintf(b, " at `%s`", loc)
 		}
@@ -157,5 +158,5 @@ func dirOrRoot(d string) string {
 }
 
 func stepStatusName(s glv1.StepStatus) string {
-	return strings.ToLower(strings.TrimPrefix(s.String(), "STEP_STATUS_"))
+	return strings.ToLower(display.Enum(s))
 }

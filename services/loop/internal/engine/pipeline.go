@@ -3,12 +3,12 @@ package engine
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"google.golang.org/protobuf/proto"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 )
 
 // tierOf treats an unspecified tier as tier0: a step nobody tiered is part
@@ -91,5 +91,5 @@ func budgetExhausted(results []*glv1.StepResult, runTimeout, elapsed time.Durati
 
 // tierName spells a tier the way the seeds do.
 func tierName(t glv1.Tier) string {
-	return "tier" + strings.TrimPrefix(t.String(), "TIER_")
+	return "tier" + display.Enum(t)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 )
 
 // markIncomplete flags the counts of a test step that may miss tests. A
@@ -35,7 +36,7 @@ func (rep *StepReport) markIncomplete(res *glv1.StepResult, best *candidate, ps 
 		why = ps.pytest.set.incomplete
 	case killed(res) && fromLog && (best == nil || best.set.summary == nil):
 		why = fmt.Sprintf("the test run was killed (%s, exit %d) before the runner printed its summary: tests it had not run yet are not counted",
-			strings.ToLower(strings.TrimPrefix(res.GetStatus().String(), "STEP_STATUS_")), res.GetExitCode())
+			strings.ToLower(display.Enum(res.GetStatus())), res.GetExitCode())
 	}
 	rep.Incomplete, rep.IncompleteReason = why != "", why
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 )
 
 // Profile is a COMMAND or OPENAI provider configured by the loop's
@@ -153,5 +154,5 @@ func (p Profile) String() string { return p.Name + " (" + kindName(p.Kind) + ")"
 
 // kindName is the lower-case name of a provider kind.
 func kindName(k glv1.ProviderKind) string {
-	return strings.ToLower(strings.TrimPrefix(k.String(), "PROVIDER_KIND_"))
+	return strings.ToLower(display.Enum(k))
 }

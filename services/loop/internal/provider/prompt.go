@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 )
 
 // Prompt size bounds: the log tail and each code window are cut in the
@@ -92,7 +93,7 @@ func writeFailures(b *strings.Builder, failures []*glv1.Failure) {
 		if f.GetLine() > 0 {
 			loc = fmt.Sprintf("%s:%d", loc, f.GetLine())
 		}
-		kind := strings.ToLower(strings.TrimPrefix(f.GetKind().String(), "FAILURE_KIND_"))
+		kind := strings.ToLower(display.Enum(f.GetKind()))
 		fmt.Fprintf(b, "| %d | %s | %s | %s |\n", i+1, cell(orDash(loc)), kind, cell(orDash(f.GetTest())))
 	}
 	if len(failures) > len(shown) {

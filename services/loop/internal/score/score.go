@@ -44,6 +44,7 @@ import (
 	"strings"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/display"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 )
 
@@ -146,7 +147,7 @@ func components(steps []StepOutcome) parts {
 		switch st {
 		case glv1.StepStatus_STEP_STATUS_TIMED_OUT, glv1.StepStatus_STEP_STATUS_OOM_KILLED:
 			critical = true
-			critWhy = append(critWhy, o.name()+" "+strings.ToLower(strings.TrimPrefix(st.String(), "STEP_STATUS_")))
+			critWhy = append(critWhy, o.name()+" "+strings.ToLower(display.Enum(st)))
 		}
 		// An advisory install or build step (e.g. Python's pip-install, whose
 		// required pip-fallback decides whether the project is usable) is
@@ -318,7 +319,7 @@ func dedupe(xs []string) []string {
 }
 
 func kindName(k glv1.FailureKind) string {
-	return strings.ToLower(strings.TrimPrefix(k.String(), "FAILURE_KIND_"))
+	return strings.ToLower(display.Enum(k))
 }
 
 // CapFailing clamps the total of a FAIL verdict's score below threshold
