@@ -86,7 +86,7 @@ func TestRunsShowArtifactsAfterVerify(t *testing.T) {
 		t.Errorf("show --json: %+v %v", res, err)
 	}
 	md := u.run(nil, "show", "--markdown", id)
-	if !strings.Contains(md.stdout, "## greenlight FAIL — run `"+id+"`") {
+	if !strings.Contains(md.stdout, "## ❌ greenlight FAIL") || !strings.Contains(md.stdout, "**Run** `"+id+"`") {
 		t.Errorf("show --markdown:\n%s", md.stdout)
 	}
 

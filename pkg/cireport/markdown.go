@@ -18,19 +18,23 @@ const (
 	maxEvidence     = 5
 	evidenceLines   = 30
 	cellWidth       = 120
+	patchLines      = 400
 )
 
-// WriteMarkdown writes a compact report for a pull-request comment or a
-// job summary: verdict, level, score and tests, a table of the steps, the
-// failing tests with file:line, and the first failures' evidence. Text
-// from the sandbox goes into code spans and fenced blocks only, so a test
-// name can neither format the page nor mention anyone.
+// WriteMarkdown writes a compact report for a pull-request comment, a job
+// summary or an issue (greenlight's one Markdown rendering of a run, also
+// `greenlight show --markdown`): verdict, level, score and tests, a table
+// of the steps, the failing tests with file:line, the first failures'
+// evidence and, for a fix run, the patches it kept. Text from the sandbox
+// goes into code spans and fenced blocks only, so a test name can neither
+// format the page nor mention anyone.
 func WriteMarkdown(w io.Writer, run *glv1.Run, opts Options) error {
 	var b strings.Builder
 	mdHeader(&b, run)
 	mdSteps(&b, run.GetResult())
 	mdFailingTests(&b, run)
 	mdEvidence(&b, run.GetResult())
+	mdPatches(&b, run)
 	if opts.ReportURL != "" {
 		fmt.Fprintf(&b, "[Full report](%s)\n\n", strings.NewReplacer("(", "%28", ")", "%29", " ", "%20").Replace(opts.ReportURL))
 	}
@@ -56,7 +60,9 @@ func mdHeader(b *strings.Builder, run *glv1.Run) {
 		b.WriteString("**Execution passed**: every required command below really ran in the sandbox and exited 0.\n\n")
 	}
 	facts := []string{"**Level** " + levelWord(res.GetLevel())}
-	if sc := res.GetScore(); sc != nil {
+	// An ERROR verified nothing: a score stored with one (servers before
+	// issue 11 kept 5.0, "needs human review") would read as a judgement.
+	if sc := res.GetScore(); sc != nil && v != "ERROR" {
 		facts = append(facts, fmt.Sprintf("**Score** %.1f/10", sc.GetTotal()))
 	}
 	if c := res.GetCounts(); c.GetTotal() > 0 || c.GetIncomplete() {
@@ -64,6 +70,9 @@ func mdHeader(b *strings.Builder, run *glv1.Run) {
 	}
 	facts = append(facts, "**Run** "+code(run.GetId()))
 	fmt.Fprintf(b, "%s\n\n", strings.Join(facts, " · "))
+	if c := res.GetCounts(); c.GetIncomplete() && c.GetIncompleteReason() != "" {
+		fmt.Fprintf(b, "**Counts incomplete:** %s\n\n", mdText(clean(firstLine(c.GetIncompleteReason()))))
+	}
 }
 
 // mdSteps is the steps table.
@@ -77,7 +86,7 @@ func mdSteps(b *strings.Builder, res *glv1.Result) {
 		if c := s.GetCounts(); c.GetTotal() > 0 || c.GetIncomplete() {
 			tests = countsText(c)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %d | %s | %s |\n", cell(code(s.GetName())), strings.ToLower(display.Enum(s.GetPhase())),
+		fmt.Fprintf(b, "| %s | %s | %s | %d | %s | %s |\n", cell(code(clean(s.GetName()))), strings.ToLower(display.Enum(s.GetPhase())),
 			stepBadge(s), s.GetExitCode(), human(s.GetDuration().AsDuration()), tests)
 	}
 	b.WriteString("\n")
@@ -152,11 +161,27 @@ func mdEvidence(b *strings.Builder, res *glv1.Result) {
 			summary += " (advisory)"
 		}
 		fmt.Fprintf(b, "<details><summary>%s</summary>\n\n", summary)
-		b.WriteString(fence(evidenceText(f)))
+		b.WriteString(fence("text", evidenceText(f)))
 		if ev := f.GetEvidence(); ev != nil {
 			fmt.Fprintf(b, "Step %s ran %s and exited %d.\n\n", code(ev.GetStep()), code(clip(stepCommand(res, ev), cellWidth)), ev.GetExitCode())
 		}
 		b.WriteString("</details>\n\n")
+	}
+}
+
+// mdPatches shows the patches a fix run kept (applied and not rolled
+// back): together they are the change the verdict is about.
+func mdPatches(b *strings.Builder, run *glv1.Run) {
+	for _, p := range run.GetPatches() {
+		if !p.GetApplied() || p.GetRolledBack() {
+			continue
+		}
+		fmt.Fprintf(b, "### Patch %d (+%d −%d)\n\n", p.GetAttempt(), p.GetLinesAdded(), p.GetLinesRemoved())
+		lines := strings.Split(strings.TrimRight(clean(p.GetDiff()), "\n"), "\n")
+		if len(lines) > patchLines {
+			lines = append(lines[:patchLines], fmt.Sprintf("… %d more lines: greenlight show %s", len(lines)-patchLines, run.GetId()))
+		}
+		b.WriteString(fence("diff", strings.Join(lines, "\n")))
 	}
 }
 
@@ -204,10 +229,10 @@ func code(s string) string {
 	return ticks + s + ticks
 }
 
-// fence is a fenced text block holding s literally.
-func fence(s string) string {
+// fence is a fenced block of lang holding s literally.
+func fence(lang, s string) string {
 	ticks := strings.Repeat("`", max(3, longestRun(s, '`')+1))
-	return ticks + "text\n" + s + "\n" + ticks + "\n\n"
+	return ticks + lang + "\n" + s + "\n" + ticks + "\n\n"
 }
 
 // cell keeps a table cell on one line with its pipes literal.

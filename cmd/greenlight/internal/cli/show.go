@@ -13,6 +13,7 @@ import (
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/summary"
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/cireport"
 )
 
 func (a *app) showCmd() *cobra.Command {
@@ -57,7 +58,10 @@ not reachable), 130 interrupted.`,
 					return err
 				}
 			case markdown:
-				if _, err := fmt.Fprint(a.env.Stdout, summary.Markdown(run, conn.ReportURL(run.GetId()))); err != nil {
+				// One Markdown rendering of a run: --markdown is --format
+				// markdown on stdout.
+				md := formatFlags{format: string(cireport.Markdown), parsed: cireport.Markdown}
+				if err := a.showFormat(conn, run, &md); err != nil {
 					return err
 				}
 			case run.GetResult() == nil:
@@ -71,7 +75,7 @@ not reachable), 130 interrupted.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run in the output contract (JSON; docs/contract.schema.json)")
 	cmd.Flags().BoolVar(&whole, "run", false, "no effect: --json always includes a fix run's record")
 	_ = cmd.Flags().MarkDeprecated("run", "--json always includes a fix run's record")
-	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the summary as Markdown")
+	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the run as Markdown for a review or an issue (as --format markdown)")
 	out.bind(cmd, "json", "markdown")
 	return cmd
 }

@@ -226,15 +226,6 @@ func fixMetrics(w io.Writer, m *glv1.FixMetrics) {
 	}
 }
 
-// firstLine returns the first line of s.
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return strings.TrimSpace(s[:i])
-	}
-	return s
-}
-
 // memoLine picks the line of a stop memo (Markdown) that says why the run
 // stopped: the "Stopped:" line, else the first line that is not a heading.
 func memoLine(memo string) string {
