@@ -20,6 +20,15 @@
 // rest, and the engine reports every tier that did not run to completion
 // with a TierSkipped event naming the budget.
 //
+// # Judging
+//
+// The engine orchestrates; it does not judge. What a step's status becomes
+// (a missing tool, an unreachable index, a report that contradicts the
+// exit code), the verdict, the score it may carry and whether a patch is
+// kept are package verdict's rules: the engine gathers what they read (the
+// executor's results, the parsed reports, the snapshot's tree) and calls
+// them (analyze.go, round.go).
+//
 // # Retry semantics
 //
 // A Verify run verifies one immutable snapshot once: running the same bytes

@@ -59,7 +59,7 @@ type rerun struct {
 // (the run's targets, tests in files the change touched): they stay in the
 // result (marked, counted in counts.flaky, their failures kept), and a
 // step whose only failures were flaky and whose re-run passed passes
-// (score.StepOutcome.EffectiveOK, which report.Verdict uses). A fix run's
+// (score.StepOutcome.EffectiveOK, which verdict.Run uses). A fix run's
 // grading verification never re-runs: it decides acceptance. The steps
 // the executor skipped because this one failed run in the same call right
 // after the re-run, so a flaky pass never leaves the rest of the pipeline
