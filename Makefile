@@ -16,7 +16,7 @@ MODULES := pkg services/discovery services/executor services/loop services/gatew
 CLIENTS := typescript python
 SERVICES := discovery executor loop gateway
 
-PHONY_EXTRA := demo up down compose-test test-executor-exec realworld realworld-bugs
+PHONY_EXTRA := demo up down compose-test test-executor-exec realworld realworld-bugs cheats
 .PHONY: $(PHONY_EXTRA) all tools generate check-generate lint hygiene vet fmt-check build test test-unit test-clients hosttools bench engine images browser clean \
 	bench-blob bench-workspace bench-discovery bench-events bench-parse bench-loop bench-gateway bench-executor bench-fleet fuzz
 
@@ -98,6 +98,11 @@ realworld: build
 realworld-bugs: build
 	@test -n "$(CORPUS)" || { echo "usage: make realworld-bugs CORPUS=DIR (checkouts, see docs/realworld.md)" >&2; exit 2; }
 	bash scripts/realworld-bugs.sh "$(CORPUS)"
+
+## cheats: issue 21's cheat corpus: every cheating patch of scripts/cheats through greenlight fix, none may end green (CORPUS=checkouts OUT=work dir; docs/trust.md "Cheat corpus")
+cheats: build
+	@test -n "$(CORPUS)" -a -n "$(OUT)" || { echo "usage: make cheats CORPUS=DIR OUT=DIR (checkouts and a work directory, see docs/trust.md)" >&2; exit 2; }
+	bash scripts/cheat-corpus.sh "$(CORPUS)" "$(OUT)"
 
 ## demo: the main job — verify the bundled failing and passing examples (engine and images set up on the way)
 demo:
