@@ -188,18 +188,11 @@ func (f *fixer) stopReason() string {
 	return ""
 }
 
-// green: the hidden targets are met (hidden.go), and with explicit
-// targets, they are met (resolution FULL against
-// the baseline: failures outside them are reported, not chased); else
-// every required check passed and the score reaches the threshold.
+// green asks the verdict package whether v ends the run green.
 func (f *fixer) green(v *verification) bool {
-	if !f.hiddenMet(v) {
-		return false
-	}
-	if f.targets.Explicit() {
-		return v.infra == "" && f.transitions(v).GetResolution() == glv1.Resolution_RESOLUTION_FULL
-	}
-	return v.passed() && v.result.GetScore().GetTotal() >= f.opts.GetScoreThreshold()
+	return verdict.Green(verdict.GreenInput{Hidden: f.hiddenState(v), Targeted: f.targets.Explicit(),
+		Resolution: func() glv1.Resolution { return f.transitions(v).GetResolution() }, InfraFailed: v.infra != "",
+		Verdict: v.result.GetStatus(), Score: v.result.GetScore().GetTotal(), Threshold: f.opts.GetScoreThreshold()})
 }
 
 // transitions compares v with the baseline, test by test.

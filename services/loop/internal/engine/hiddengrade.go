@@ -102,13 +102,6 @@ func (f *fixer) hiddenState(v *verification) *glv1.HiddenTests {
 	return st
 }
 
-// hiddenMet reports whether v meets the hidden targets (true without
-// hidden tests).
-func (f *fixer) hiddenMet(v *verification) bool {
-	st := f.hiddenState(v)
-	return st == nil || (st.GetFailed() == 0 && st.GetPassed() > 0)
-}
-
 // hiddenNote is what the model learns of the hidden tests in the current
 // grading verification: how many fail, never which ("" when none does).
 func (f *fixer) hiddenNote() string {
