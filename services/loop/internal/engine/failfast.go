@@ -12,11 +12,8 @@ import (
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/transition"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
-
-// RuleStillFailing rolls back a patch after which none of the tests that
-// failed before it passes (FixOptions.fail_fast).
-const RuleStillFailing = "still-failing"
 
 // probeSuffix names a fail-fast probe step after the step it narrows.
 const probeSuffix = ":probe"
@@ -160,16 +157,15 @@ func (f *fixer) probeJudge(p *probe) func(context.Context, []*glv1.StepResult, [
 		probed := &transition.Side{Tests: map[transition.Key]parse.Outcome{}}
 		for k, n := range p.narrowed {
 			res := results[k]
-			if res.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED {
-				return probeVerdict{} // it passed, or did not run: the full pipeline decides
+			var rep *parse.StepReport
+			if res.GetStatus() == glv1.StepStatus_STEP_STATUS_FAILED {
+				if r, err := f.r.parseStep(ctx, score.StepOutcome{Step: p.steps[k], Result: res}, nil, arts); err == nil {
+					rep = r
+				}
 			}
-			rep, err := f.r.parseStep(ctx, score.StepOutcome{Step: p.steps[k], Result: res}, nil, arts)
-			if err != nil || rep == nil {
-				return probeVerdict{}
-			}
-			now := rep.Counts.Failed + rep.Counts.Errors
-			if now < n.failing {
-				return probeVerdict{} // some of its failing tests pass now
+			now, still := verdict.ProbeStillFails(res, rep, n.failing)
+			if !still {
+				return probeVerdict{} // some of its tests pass now, or it cannot tell: the full pipeline decides
 			}
 			for _, t := range rep.Inventory {
 				probed.Tests[transition.Key{Step: n.step, ID: t.ID}] = t

@@ -44,7 +44,7 @@ func TestFixFailFastRollsBackWithoutTheFullPipeline(t *testing.T) {
 		t.Errorf("the run records fail_fast %v; want true, as it applied", ff)
 	}
 	ps := run.GetPatches()
-	if len(ps) != 2 || ps[0].GetRule() != engine.RuleStillFailing || !ps[0].GetRolledBack() || !ps[0].GetApplied() ||
+	if len(ps) != 2 || ps[0].GetRule() != verdict.RuleStillFailing || !ps[0].GetRolledBack() || !ps[0].GetApplied() ||
 		!strings.Contains(ps[0].GetReason(), "pytest:probe: 2 failing (1 before the patch)") {
 		t.Fatalf("first patch %v", ps[0])
 	}

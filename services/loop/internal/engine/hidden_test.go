@@ -12,6 +12,7 @@ import (
 	"github.com/greenlight-dev/greenlight/services/loop/internal/engine"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/enginetest"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/store"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
 )
 
 const (
@@ -168,7 +169,7 @@ func TestFixHiddenTestsFailFastProbe(t *testing.T) {
 	if !m.GetGreen() || m.GetAttemptsToGreen() != 3 || len(ps) != 3 {
 		t.Fatalf("metrics %v patches %v", m, ps)
 	}
-	if ps[1].GetRule() != engine.RuleStillFailing || !ps[1].GetRolledBack() {
+	if ps[1].GetRule() != verdict.RuleStillFailing || !ps[1].GetRolledBack() {
 		t.Fatalf("round 2 %v; want a fail-fast rollback", ps[1])
 	}
 	if ht := ps[1].GetHiddenTests(); ht.GetFailed() != 1 || ht.GetPassed() != 0 {

@@ -43,7 +43,7 @@ func (f *fixer) evaluate(ctx context.Context, prop *Proposal) error {
 	}
 	if pv := v.probed; pv != nil {
 		out.FailingBefore, out.FailingAfter = int32(before), int32(before)
-		out.RolledBack, out.Reason, out.Rule, out.Transitions = true, pv.why, RuleStillFailing, pv.transitions
+		out.RolledBack, out.Reason, out.Rule, out.Transitions = true, pv.why, verdict.RuleStillFailing, pv.transitions
 		out.HiddenTests = f.hiddenProbed(pv.transitions)
 		f.feedback = pv.why + "\n\nThe patch was rolled back (the rest of its verification was not run); the code is as it was before it."
 		return f.record(out)
@@ -168,8 +168,8 @@ func contains(xs []string, x string) bool {
 
 // PatchOutcome.rule values of patches the fix loop did not keep for a
 // reason of its own (a refusal records its patch.Rule; the verdict
-// package's patch rules record verdict.RuleRegression and
-// verdict.RuleNoProgress).
+// package's patch rules record verdict.RuleRegression,
+// verdict.RuleNoProgress and verdict.RuleStillFailing).
 const (
 	// RuleTimeBudget: the run's time ran out while the patch was verified.
 	RuleTimeBudget = "time-budget"

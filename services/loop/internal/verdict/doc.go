@@ -38,7 +38,10 @@
 // Regressions in compare.go: a required step or test that passed now
 // fails, is skipped or disappeared, a failing test vanished, or more
 // checks fail by FailingChecks in failing.go), then no-progress
-// (Progressed in progress.go). A test's state in these comparisons
+// (Progressed in progress.go). A fail-fast round's probe rolls a patch
+// back earlier with still-failing (ProbeStillFails). A fix run is green
+// (green.go) when its hidden targets pass, then its targets are met
+// (resolution FULL), else when the verdict is PASS at the threshold. A test's state in these comparisons
 // (StateOf, teststate.go) and whether a step passed (StepPassed) are the
 // ones package transition uses to list test transitions (FAIL_TO_PASS,
 // PASS_TO_FAIL, ...) and grade a fix run's targets SWE-bench style.

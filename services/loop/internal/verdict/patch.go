@@ -1,5 +1,10 @@
 package verdict
 
+import (
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
+)
+
 // PatchInput is what the patch rules read: the verification a patch was
 // made against, the run's baseline and the verification of the patched
 // code, all of the same pinned pipeline.
@@ -46,4 +51,23 @@ func Patch(in PatchInput) (rule, why string) {
 			in.Summary + ")"
 	}
 	return "", ""
+}
+
+// RuleStillFailing rolls back a patch after which none of the tests that
+// failed before it passes (FixOptions.fail_fast): its probe, the failing
+// test steps narrowed to those tests, still fails them all.
+const RuleStillFailing = "still-failing"
+
+// ProbeStillFails judges one probe step of a fail-fast round, which ran
+// the tests of a test step that failed before the patch (before of
+// them): it still fails when it FAILED and its report counts at least as
+// many failed or errored tests. A probe that passed, did not run or could
+// not be parsed (rep nil) cannot tell: the full verification decides.
+// now is the failing count it saw.
+func ProbeStillFails(res *glv1.StepResult, rep *parse.StepReport, before int) (now int, still bool) {
+	if res.GetStatus() != glv1.StepStatus_STEP_STATUS_FAILED || rep == nil {
+		return 0, false
+	}
+	now = rep.Counts.Failed + rep.Counts.Errors
+	return now, now >= before
 }

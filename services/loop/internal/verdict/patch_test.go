@@ -69,3 +69,37 @@ func TestPatchRulesDecideInOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestProbeStillFailsOnlyWhenNoFailingTestPasses checks rule
+// still-failing on one probe step: it still fails when it FAILED with at
+// least as many failing tests as before; fewer, a pass, a step that did
+// not run or an unparsed log cannot tell.
+func TestProbeStillFailsOnlyWhenNoFailingTestPasses(t *testing.T) {
+	failed := &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 1}
+	rep := func(failed, errors int) *parse.StepReport {
+		return &parse.StepReport{HasTests: true, Counts: parse.Counts{Failed: failed, Errors: errors}}
+	}
+	cases := []struct {
+		name  string
+		res   *glv1.StepResult
+		rep   *parse.StepReport
+		now   int
+		still bool
+	}{
+		{"as many fail", failed, rep(2, 0), 2, true},
+		{"failures became errors", failed, rep(0, 2), 2, true},
+		{"more fail", failed, rep(3, 0), 3, true},
+		{"one passes now", failed, rep(1, 0), 1, false},
+		{"the probe passed", &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_OK}, rep(0, 0), 0, false},
+		{"the probe did not run", nil, nil, 0, false},
+		{"its log could not be parsed", failed, nil, 0, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			now, still := ProbeStillFails(c.res, c.rep, 2)
+			if still != c.still || (still && now != c.now) {
+				t.Errorf("ProbeStillFails = %d, %t; want %d, %t", now, still, c.now, c.still)
+			}
+		})
+	}
+}
