@@ -38,8 +38,13 @@ func fitRequest(req *glv1.PatchRequest, tokens int32) {
 // shrink drops one piece of evidence; false when nothing more can go.
 func shrink(req *glv1.PatchRequest) bool {
 	if n := strings.Count(req.GetLogTail(), "\n") + 1; req.GetLogTail() != "" && n > minTailLines {
-		req.LogTail = lastLines(req.GetLogTail(), max(n/2, minTailLines))
-		return true
+		// Cutting keeps evidence lines and adds a marker per gap, so a
+		// cut tail can stop getting shorter: only a strictly shorter one
+		// counts, or the loop would never end.
+		if cut := lastLines(req.GetLogTail(), max(n/2, minTailLines)); len(cut) < len(req.GetLogTail()) {
+			req.LogTail = cut
+			return true
+		}
 	}
 	if w := req.GetWindows(); len(w) > 1 {
 		req.Windows = w[:len(w)-1]
