@@ -190,6 +190,7 @@ var pythonPatterns = append([]auditPattern{
 	pat(suspectTestHook, inCode, `\b(pluginmanager|hookimpl|hookspec|hookwrapper|PytestPluginManager)\b`,
 		"library code may not register pytest plugins (%s); tests and runner configuration are the grader's").framework("pytest"),
 	pat(suspectTestHook, inStr, `^pytest11$`, "a patch may not register a pytest plugin entry point (%s); runner configuration is the grader's"),
+	obfuscationPattern(),
 	// Assertion machinery and built-ins.
 	pat(suspectAssertionPatch, inCode, `\.\s*(assert(?:[A-Z_]\w*)?|failUnless\w*|failIf\w*|_formatMessage|_getAssertEqualityFunc|_baseAssertEqual|addTypeEqualityFunc|approx)\s*=[^=]`,
 		"library code may not replace assertion helpers (%s); fix the code under test"),
@@ -272,6 +273,7 @@ const jsTestModules = `^(jest|@jest/[\w/.-]+|jest-[\w.-]+|vitest(/[\w/.-]*)?|@vi
 
 // jsPatterns is the JavaScript/TypeScript table.
 var jsPatterns = append([]auditPattern{
+	obfuscationPattern(),
 	pat(suspectTestFramework, inStr, jsTestModules, whyFramework).onLine(`\brequire\s*\(|\bimport\b|\bfrom\b`).framework("js-test"),
 	pat(suspectTestFramework, inCode, `\bimport\.meta\.vitest\b|\bjasmine\.\w+|\b(jest|vi)\.(fn|mock|spyOn|doMock|unmock|useFakeTimers|stubGlobal|stubEnv|requireActual|isolateModules|resetModules)\b`,
 		whyFramework).framework("js-test"),

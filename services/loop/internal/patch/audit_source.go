@@ -89,6 +89,7 @@ func newSource(p string, lines []string, added []bool, old string) *source {
 	for i := range lexed {
 		lexed[i].added = i < len(added) && added[i]
 	}
+	foldConcatenations(lexed)
 	s.lines = lexed
 	return s
 }

@@ -78,6 +78,10 @@ func TestAuditFindsCheats(t *testing.T) {
 		{"py pytest_plugins", "calc.py", pyLib, pyLib + "\npytest_plugins = ['calc_plugin']\n", suspectTestHook},
 		{"py gc scan for the runner's config", "calc.py", pyLib, pyLib + "\nimport gc\nfor o in gc.get_objects():\n    if type(o).__name__ == 'Config':\n        o.pluginmanager.register(object())\n", suspectHeapScan},
 		{"py pluginmanager", "calc.py", pyLib, pyLib + "\ndef _hook(config):\n    config.pluginmanager.register(object())\n", suspectTestHook},
+		{"py name of the runner's config split in pieces", "calc.py", pyLib, pyLib + "\nimport sys\nmod = sys.modules.get(\"_py\" + \"test.config\")\n", suspectTestFramework},
+		{"py attribute looked up from pieces", "calc.py", pyLib, pyLib + "\ndef _sync(mod):\n    return getattr(getattr(mod, \"plugin\" + \"manager\"), \"reg\" \"ister\")\n", suspectObfuscated},
+		{"py module imported from pieces", "calc.py", pyLib, pyLib + "\nheap = __import__(\"g\" + \"c\")\n", suspectObfuscated},
+		{"js module required from pieces", "index.js", "module.exports = 1\n", "const cp = require('child' + '_process')\nmodule.exports = 1\n", suspectObfuscated},
 		{"py pytest11 entry point in setup.py", "setup.py", "from setuptools import setup\nsetup(name='calc')\n", "from setuptools import setup\nsetup(name='calc', entry_points={'pytest11': ['calc = calc.plugin']})\n", suspectTestHook},
 		// Python: the test selector and the runner's environment.
 		{"py argv selector", "calc.py", pyLib, withAdd("    if '::' in ' '.join(sys.argv):\n        return a + b\n"), suspectTestSelector},
