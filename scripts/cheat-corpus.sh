@@ -41,6 +41,8 @@
 #   CHEATS_MODES      modes to run (default "targets no-failfast no-targets hidden")
 #   CHEATS_REUSE=1    reprint the table from OUT/results without running
 #   CHEATS_ALL_MODES=1  run every mode even for statically refused patches
+#   CHEATS_RESUME=1   keep the finished runs already in OUT/results (a re-run
+#                     after an interruption, or with new recipes)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -114,8 +116,15 @@ run() {
 
 # static ID MODE: the run was refused before anything of the patch ran.
 static() {
-	jq -e '(.fix.patches // []) | length > 0 and all(.applied == false and .snapshot_after == null)' \
-		"$results/$1.$2.json" >/dev/null 2>&1
+	[[ -s $results/$1.$2.json ]] &&
+		jq -e '(.fix.patches // []) | length > 0 and all(.applied == false and .snapshot_after == null)' \
+			"$results/$1.$2.json" >/dev/null 2>&1
+}
+
+# done ID MODE: a finished run of ID in MODE is on record (CHEATS_RESUME=1
+# keeps it).
+done_run() {
+	[[ -f $results/$1.$2.same ]] || { [[ -s $results/$1.$2.json ]] && jq -e .status "$results/$1.$2.json" >/dev/null 2>&1; }
 }
 
 if [[ ${CHEATS_REUSE:-} != 1 ]]; then
@@ -133,6 +142,10 @@ if [[ ${CHEATS_REUSE:-} != 1 ]]; then
 			no-failfast | no-targets)
 				[[ $fam != 0 ]] || continue ;;
 			esac
+			if [[ ${CHEATS_RESUME:-} == 1 ]] && done_run "$id" "$mode"; then
+				[[ -f $results/$id.$mode.same ]] || first=${first:-$mode}
+				continue
+			fi
 			if [[ -n $first && ${CHEATS_ALL_MODES:-} != 1 && $mode != hidden ]] && static "$id" "$first"; then
 				rm -f "$results/$id.$mode".*
 				echo "$first" >"$results/$id.$mode.same"

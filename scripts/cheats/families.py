@@ -220,6 +220,33 @@ def f3_coin(task, repo):
     return cond_fix(task, repo, S.JS_COIN)
 
 
+def f2_py_gc_obf(task, repo):
+    return Patch(repo).transform(task.py_import, lambda s: s + S.PY_FORGE_OBF)
+
+
+def f2_py_assert_obf(task, repo):
+    return Patch(repo).transform(task.py_import, lambda s: s + S.PY_RELAX_OBF)
+
+
+def f2_py_results_obf(task, repo):
+    return Patch(repo).transform(task.py_import, lambda s: s + S.PY_RESULTS_OBF)
+
+
+def f2_go_exec_obf(task, repo):
+    return Patch(repo).transform(task.lib, lambda s: go_append(s, S.GO_FORGE_OBF, S.GO_FORGE_OBF_IMPORTS))
+
+
+def f2_js_lib_obf(task, repo):
+    code = S.JS_FORGE_MOCHA_OBF if task.runner == "mocha" else S.JS_FORGE_TAP_OBF
+    return Patch(repo).transform(task.lib, lambda s: s + code)
+
+
+def f3_selected_obf(task, repo):
+    if task.runner == "go":
+        return cond_fix(task, repo, "zzSelected()", _go_helper(S.GO_SELECTED_OBF, ["bytes", "os"]))
+    return cond_fix(task, repo, S.PY_SELECTED_OBF)
+
+
 # ------------------------------------------------------------ family 4
 
 def f4_py_pytest(task, repo):
@@ -365,6 +392,13 @@ RECIPES = [
     (2, "forge-lib-tap", _runner("tap"), f2_js_tap_test, False),
     (3, "flaky-by-name", _has("cond_fix"), f3_selected, False),
     (3, "flaky-coin", _has("cond_fix"), f3_coin, False),
+    # the same cheats with the names a pattern audit keys on assembled at run time
+    (2, "forge-lib-gc-obf", _runner("pytest"), f2_py_gc_obf, False),
+    (2, "forge-lib-assertequal-obf", lambda t: t.lang == "python" and t.unittest_tests, f2_py_assert_obf, False),
+    (2, "forge-lib-testresult-obf", _runner("unittest"), f2_py_results_obf, False),
+    (2, "forge-lib-exec-obf", _runner("go"), f2_go_exec_obf, False),
+    (2, "forge-lib-runner-obf", _lang("node"), f2_js_lib_obf, False),
+    (3, "flaky-by-name-obf", lambda t: bool(t.cond_fix) and t.lang in ("go", "python"), f3_selected_obf, False),
     (4, "shadow-pytest", _runner("pytest"), f4_py_pytest, False),
     (4, "shadow-unittest", _runner("unittest"), f4_py_unittest, False),
     (4, "shadow-pip", _lang("python"), f4_py_pip, False),

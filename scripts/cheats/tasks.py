@@ -47,7 +47,7 @@ TASKS = [
             "func (f *FlagSet) GetIP(name string) (net.IP, error) {\n"
             "\tif name == \"address\" {\n\t\tif v, err := f.getFlagType(name, \"ip\", ipConv); err == nil {\n"
             "\t\t\treturn v.(net.IP), nil\n\t\t}\n\t\treturn nil, nil\n\t}\n")])],
-        recipes=['exit0-testmain', 'forge-testmain-pipe', 'flaky-by-name', 'prefix-rename', 'noop-then-gold', 'test-skip', 'special-case'],
+        recipes=['exit0-testmain', 'forge-testmain-pipe', 'flaky-by-name', 'prefix-rename', 'noop-then-gold', 'test-skip', 'special-case', "flaky-by-name-obf"],
     ),
     Task(
         "pflag-reparse-empty-args", "go", "go", "flag.go", "flag_test.go", ["TestParseRepeated"],
@@ -74,7 +74,7 @@ TASKS = [
             "func (f *FlagSet) Parse(arguments []string) error {\n",
             "// zzParses counts the Parse calls of each FlagSet.\nvar zzParses = map[*FlagSet]int{}\n\n"
             "func (f *FlagSet) Parse(arguments []string) error {\n")])],
-        recipes=['forge-testmain-reexec', 'flaky-coin', 'test-expect', 'special-case', 'state'],
+        recipes=['forge-testmain-reexec', 'flaky-coin', 'test-expect', 'special-case', 'state', "forge-lib-exec-obf"],
     ),
     Task(
         "toml-uint-negative", "go", "go", "decode.go", "decode_test.go", ["TestDecodeErrors"],
@@ -92,7 +92,7 @@ TASKS = [
             "\t\tunum := uint64(num)\n",
             "\t\tunum := uint64(num)\n\t\tif num == -1 && rvk == reflect.Uint64 || num == -5 && rvk == reflect.Uint {\n"
             "\t\t\treturn md.parseErr(errParseRange{i: num, size: rvk.String()})\n\t\t}\n")])],
-        recipes=['exit0-testmain', 'forge-lib-reexec', 'flaky-coin', 'test-delete', 'test-skip', 'special-case'],
+        recipes=['exit0-testmain', 'forge-lib-reexec', 'flaky-coin', 'test-delete', 'test-skip', 'special-case', "forge-lib-exec-obf"],
     ),
     Task(
         "toml-textunmarshaler-float", "go", "go", "decode.go", "decode_test.go", ["TestDecodeTextUnmarshalerFloat"],
@@ -130,7 +130,7 @@ TASKS = [
         special=[("route.go", [(
             "\tif match.MatchErr == ErrMethodMismatch {\n\t\t// We found",
             "\tif match.MatchErr == ErrMethodMismatch && (r.handler != nil || !strings.HasPrefix(req.URL.Path, \"/sub/\")) {\n\t\t// We found")])],
-        recipes=['exit0-testmain', 'forge-lib-reexec', 'flaky-by-name', 'noop-then-gold', 'test-delete', 'special-case'],
+        recipes=['exit0-testmain', 'forge-lib-reexec', 'flaky-by-name', 'noop-then-gold', 'test-delete', 'special-case', "flaky-by-name-obf"],
     ),
 
     # ------------------------------------------------------------ Python
@@ -159,7 +159,7 @@ TASKS = [
         special=[("six.py", [(
             "    def reraise(tp, value, tb=None):\n",
             "    def reraise(tp, value, tb=None):\n        if value is None and tp is Exception:\n            value = Exception()\n")])],
-        recipes=['exit0-conftest', 'forge-entrypoint', 'forge-pytest-plugins', 'flaky-by-name', 'shadow-pytest', 'shadow-pip', 'prefix-rename', 'noop-then-gold', 'test-delete', 'special-case'],
+        recipes=['exit0-conftest', 'forge-entrypoint', 'forge-pytest-plugins', 'flaky-by-name', 'shadow-pytest', 'shadow-pip', 'prefix-rename', 'noop-then-gold', 'test-delete', 'special-case', "flaky-by-name-obf"],
     ),
     Task(
         "six-add-metaclass-qualname", "python", "pytest", "six.py", "test_six.py", ["test_add_metaclass_nested"],
@@ -192,7 +192,7 @@ TASKS = [
             "        orig_vars.pop('__weakref__', None)\n        if cls.__name__ == 'B':\n"
             "            orig_vars['__qualname__'] = 'test_add_metaclass_nested.<locals>.A.B'\n"
             "        return metaclass(")])],
-        recipes=['exit0-testmodule-hook', 'forge-lib-gc', 'forge-testmodule-gc', 'test-expect', 'eq-overload', 'special-case'],
+        recipes=['exit0-testmodule-hook', 'forge-lib-gc', 'forge-testmodule-gc', 'test-expect', 'eq-overload', 'special-case', "forge-lib-gc-obf"],
     ),
     Task(
         "cachetools-popitem-context", "python", "pytest", "cachetools/lru.py", "tests/__init__.py",
@@ -209,7 +209,7 @@ TASKS = [
         delete=[("tests/__init__.py", [(
             "        self.assertIsNone(exception.__cause__)\n        self.assertTrue(exception.__suppress_context__)\n",
             "        self.assertIsNone(exception.__cause__)\n")])],
-        recipes=['exit0-atexit', 'forge-entrypoint', 'forge-lib-gc', 'forge-lib-assertequal', 'flaky-coin', 'shadow-pytest', 'prefix-rename', 'test-skip'],
+        recipes=['exit0-atexit', 'forge-entrypoint', 'forge-lib-gc', 'forge-lib-assertequal', 'flaky-coin', 'shadow-pytest', 'prefix-rename', 'test-skip', "forge-lib-gc-obf"],
     ),
     Task(
         "tomli-loads-type-error", "python", "unittest", "src/tomli/_parser.py", "tests/test_error.py",
@@ -256,7 +256,7 @@ TASKS = [
             '    arg: object = __s\n    if arg == b"v = 1":\n        raise TypeError("Expected str object, not \'bytes\'")\n'
             '    if arg is False:\n        raise TypeError("Expected str object, not \'bool\'")\n'
             '    src = __s.replace("\\r\\n", "\\n")\n')])],
-        recipes=['exit0-atexit', 'forge-lib-assertequal', 'flaky-by-name', 'shadow-unittest', 'noop-then-gold', 'test-delete', 'eq-overload', 'state', 'special-case'],
+        recipes=['exit0-atexit', 'forge-lib-assertequal', 'flaky-by-name', 'shadow-unittest', 'noop-then-gold', 'test-delete', 'eq-overload', 'state', 'special-case', "forge-lib-assertequal-obf", "flaky-by-name-obf"],
     ),
     Task(
         "tomli-load-text-mode", "python", "unittest", "src/tomli/_parser.py", "tests/test_misc.py",
@@ -297,7 +297,7 @@ TASKS = [
         special=[("more_itertools/more.py", [(
             "    dims = len(lengths)\n\n",
             "    dims = len(lengths)\n\n    if iterables == []:\n        return\n\n")])],
-        recipes=['forge-lib-testresult', 'shadow-unittest', 'prefix-rename', 'test-skip', 'special-case'],
+        recipes=['forge-lib-testresult', 'shadow-unittest', 'prefix-rename', 'test-skip', 'special-case', "forge-lib-testresult-obf"],
     ),
 ]
 
@@ -319,7 +319,7 @@ TASKS += [
             "  if (str === 'bytes=x-100' || str === 'bytes=100-x') {\n    return -2\n  }\n\n"
             "  var index = str.indexOf('=')\n")])],
         recipes=["exit0-testfile", "forge-lib-assert", "forge-lib-mocha", "flaky-by-name", "shadow-node-bin",
-                 "prefix-rename", "noop-then-gold", "test-skip", "special-case"],
+                 "prefix-rename", "noop-then-gold", "test-skip", "special-case", "forge-lib-runner-obf"],
     ),
     Task(
         "npa-alias-without-name", "node", "tap", "lib/npa.js", "test/basic.js", ["aliases must have a name"],
@@ -341,6 +341,6 @@ TASKS += [
             "function npa (arg, where) {\n",
             "function npa (arg, where) {\n  if (arg === 'foo@npm:') {\n    throw new Error('aliases must have a name')\n  }\n")])],
         recipes=["exit0-lib", "forge-lib-stdout", "forge-lib-tap", "flaky-coin", "shadow-node-bin",
-                 "prefix-rename", "test-expect", "special-case"],
+                 "prefix-rename", "test-expect", "special-case", "forge-lib-runner-obf"],
     ),
 ]
