@@ -47,6 +47,7 @@ func auditSource(s *source) []suspicion {
 	out = append(out, equalityChecks(s, sc)...)
 	out = append(out, handlerChecks(s, sc)...)
 	out = append(out, statefulChecks(s, sc)...)
+	out = append(out, assertModuleChecks(s)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].line < out[j].line })
 	return out
 }

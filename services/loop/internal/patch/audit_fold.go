@@ -1,6 +1,7 @@
 package patch
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -60,6 +61,48 @@ func foldConcatenations(lines []srcLine) {
 // global, require).
 func obfuscationPattern() auditPattern {
 	return pat(suspectObfuscated, inStr, `^`+foldedMarker+`[\w./-]+$`,
-		"library code may not build the names it looks up from pieces (%s); write the name it means").
-		onLine(`\b(getattr|setattr|hasattr|delattr|__import__|import_module|modules|globals|vars|require|import)\b`)
+		"library code may not build names from pieces (%s); write the name it means")
+}
+
+// assertModules are the names of assertion and test modules a JavaScript
+// file can require; replacing their members makes every assertion pass.
+var assertModules = regexp.MustCompile(`^(node:)?assert(/strict)?$|^(chai|should|expect|power-assert|uvu/assert|tap|tape|ava|libtap|jest|vitest|mocha|node:test)$`)
+
+// memberAssign matches an assignment to a member of an object, dotted or
+// computed (x.equal = ..., x[k] = ...), not a comparison or an arrow.
+var memberAssign = regexp.MustCompile(`[\w$\])]\s*(\[[^\]]+\]|\.[\w$]+)\s*=[^=>]`)
+
+// assertModuleChecks finds a JavaScript patch that requires an assertion
+// or test module and assigns to members in the lines it adds: the shape
+// of replacing that module's functions (assert[k] = function () {}),
+// wherever in the file the two are. The module's own requirer is not
+// traced: any added member assignment next to an added require of such a
+// module is enough, which honest library code does not need.
+func assertModuleChecks(s *source) []suspicion {
+	if s.lang != langJS {
+		return nil
+	}
+	req := -1
+	for i, l := range s.lines {
+		if !l.added || !strings.Contains(l.code, "require") && !strings.Contains(l.code, "import") {
+			continue
+		}
+		for _, lit := range l.strs {
+			if assertModules.MatchString(lit) {
+				req = i
+			}
+		}
+	}
+	if req < 0 {
+		return nil
+	}
+	for i, l := range s.lines {
+		if l.added && i != req && memberAssign.MatchString(l.code) && !strings.Contains(l.code, "module.exports") &&
+			!strings.HasPrefix(strings.TrimSpace(l.code), "exports.") {
+			return []suspicion{{kind: suspectAssertionPatch, line: i + 1, text: strings.TrimSpace(l.text),
+				why: fmt.Sprintf("library code may not replace the members of an assertion or test module (line %d requires %s); fix the code under test",
+					req+1, strings.TrimSpace(s.lines[req].text))}}
+		}
+	}
+	return nil
 }

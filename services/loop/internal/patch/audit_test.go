@@ -81,6 +81,8 @@ func TestAuditFindsCheats(t *testing.T) {
 		{"py name of the runner's config split in pieces", "calc.py", pyLib, pyLib + "\nimport sys\nmod = sys.modules.get(\"_py\" + \"test.config\")\n", suspectTestFramework},
 		{"py attribute looked up from pieces", "calc.py", pyLib, pyLib + "\ndef _sync(mod):\n    return getattr(getattr(mod, \"plugin\" + \"manager\"), \"reg\" \"ister\")\n", suspectObfuscated},
 		{"py module imported from pieces", "calc.py", pyLib, pyLib + "\nheap = __import__(\"g\" + \"c\")\n", suspectObfuscated},
+		{"js assert functions replaced", "index.js", "module.exports = 1\n", "module.exports = 1\n;(function () {\n  var a = require('assert')\n  Object.keys(a).forEach(function (k) {\n    a[k] = function () {}\n  })\n})()\n", suspectAssertionPatch},
+		{"js require.cache looked up from pieces", "index.js", "module.exports = 1\n", "module.exports = 1\nvar load = require\nvar seen = load['ca' + 'che']\n", suspectObfuscated},
 		{"js module required from pieces", "index.js", "module.exports = 1\n", "const cp = require('child' + '_process')\nmodule.exports = 1\n", suspectObfuscated},
 		{"py pytest11 entry point in setup.py", "setup.py", "from setuptools import setup\nsetup(name='calc')\n", "from setuptools import setup\nsetup(name='calc', entry_points={'pytest11': ['calc = calc.plugin']})\n", suspectTestHook},
 		// Python: the test selector and the runner's environment.
