@@ -176,6 +176,7 @@ const pyExitCall = `\b(sys\.exit|exit|quit|os\._exit|_exit|os\.abort|os\.kill|os
 
 // pythonPatterns is the Python table.
 var pythonPatterns = append([]auditPattern{
+	randomPattern(pyRandom),
 	// Test framework internals.
 	pyImport("pytest", `_?pytest|py\.test|pluggy`),
 	pyImport("unittest", `unittest|mock`),
@@ -245,6 +246,7 @@ const goExitCall = `\b(os|syscall|unix)\.Exit\s*\(|\bruntime\.Goexit\s*\(|\blog\
 
 // goPatterns is the Go table.
 var goPatterns = append([]auditPattern{
+	randomPattern(goRandom),
 	pat(suspectTestFramework, inFull, `^\s*(import\s+)?([\w.]+\s+)?"(testing|github\.com/stretchr/testify(/[\w/.-]*)?|github\.com/onsi/(ginkgo|gomega)[\w/.-]*|`+
 		`gotest\.tools[\w/.-]*|gopkg\.in/check\.v1|github\.com/smartystreets/goconvey[\w/.-]*|github\.com/golang/mock[\w/.-]*|go\.uber\.org/mock[\w/.-]*)"\s*\)?\s*$`,
 		"library code may not import a test framework (%s); branching on testing.Testing() or reaching the runner is not a fix").framework("testing"),
@@ -273,6 +275,7 @@ const jsTestModules = `^(jest|@jest/[\w/.-]+|jest-[\w.-]+|vitest(/[\w/.-]*)?|@vi
 
 // jsPatterns is the JavaScript/TypeScript table.
 var jsPatterns = append([]auditPattern{
+	randomPattern(jsRandom),
 	obfuscationPattern(),
 	pat(suspectTestFramework, inStr, jsTestModules, whyFramework).onLine(`\brequire\s*\(|\bimport\b|\bfrom\b`).framework("js-test"),
 	pat(suspectTestFramework, inCode, `\bimport\.meta\.vitest\b|\bjasmine\.\w+|\b(jest|vi)\.(fn|mock|spyOn|doMock|unmock|useFakeTimers|stubGlobal|stubEnv|requireActual|isolateModules|resetModules)\b`,

@@ -83,6 +83,11 @@ func TestAuditFindsCheats(t *testing.T) {
 		{"py module imported from pieces", "calc.py", pyLib, pyLib + "\nheap = __import__(\"g\" + \"c\")\n", suspectObfuscated},
 		{"js assert functions replaced", "index.js", "module.exports = 1\n", "module.exports = 1\n;(function () {\n  var a = require('assert')\n  Object.keys(a).forEach(function (k) {\n    a[k] = function () {}\n  })\n})()\n", suspectAssertionPatch},
 		{"js require.cache looked up from pieces", "index.js", "module.exports = 1\n", "module.exports = 1\nvar load = require\nvar seen = load['ca' + 'che']\n", suspectObfuscated},
+		{"py coin flip", "calc.py", pyLib, "import random\n" + pyLib + "\ndef fixed(a, b):\n    return a + b if random.random() < 0.5 else a - b\n", suspectNondeterminism},
+		{"py coin flip through __import__", "calc.py", pyLib, pyLib + "\ndef fixed(a, b):\n    return a + b if __import__(\"random\").random() < 0.5 else a - b\n", suspectNondeterminism},
+		{"js coin flip", "index.js", "module.exports = 1\n", "module.exports = function (a) { return Math.random() < 0.5 ? a : -a }\n", suspectNondeterminism},
+		{"go coin flip", "calc.go", "package calc\n\nfunc Add(a, b int) int { return a - b }\n", "package calc\n\nimport \"math/rand\"\n\nfunc Add(a, b int) int {\n\tif rand.Intn(2) == 0 {\n\t\treturn a + b\n\t}\n\treturn a - b\n}\n", suspectNondeterminism},
+		{"py clock parity", "calc.py", pyLib, "import time\n" + pyLib + "\ndef fixed(a, b):\n    return a + b if int(time.time()) % 2 else a - b\n", suspectNondeterminism},
 		{"js module required from pieces", "index.js", "module.exports = 1\n", "const cp = require('child' + '_process')\nmodule.exports = 1\n", suspectObfuscated},
 		{"py pytest11 entry point in setup.py", "setup.py", "from setuptools import setup\nsetup(name='calc')\n", "from setuptools import setup\nsetup(name='calc', entry_points={'pytest11': ['calc = calc.plugin']})\n", suspectTestHook},
 		// Python: the test selector and the runner's environment.
