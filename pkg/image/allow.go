@@ -8,10 +8,9 @@ import (
 	"strings"
 )
 
-// Upstream images for Rust and Java ([Upstream]'s), and the public Maven
-// image, which a connected Java user may prefer (eclipse-temurin has no mvn).
+// Upstream image for Java ([Upstream]'s), and the public Maven image,
+// which a connected Java user may prefer (eclipse-temurin has no mvn).
 const (
-	UpstreamRust  = "rust:1-slim"
 	UpstreamJava  = "eclipse-temurin:21-jdk"
 	UpstreamMaven = "maven:3-eclipse-temurin-21"
 )

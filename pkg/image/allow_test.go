@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/rust"
 )
 
 func TestAllowList(t *testing.T) {
@@ -16,7 +18,7 @@ func TestAllowList(t *testing.T) {
 	}
 	err := a.Check("postgres:16")
 	if !errors.Is(err, ErrNotAllowed) || !strings.Contains(err.Error(), `"postgres:16"`) ||
-		!strings.Contains(err.Error(), OfflineRust+", python:3.12-slim") {
+		!strings.Contains(err.Error(), rust.OfflineImage+", python:3.12-slim") {
 		t.Errorf("Check(postgres:16) = %v, want ErrNotAllowed naming the image and the list", err)
 	}
 	if a.Allows("docker.io/library/python:3.12-slim") {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/rust"
 )
 
 // requireEngine skips only when GREENLIGHT_INTEGRATION is unset; with it set,
@@ -122,7 +124,7 @@ cmake -S . -B build -G Ninja >/dev/null && cmake --build build >/dev/null && cd 
 			want: []string{`c ok`, `100% tests passed, 0 tests failed out of 1`},
 		},
 		{
-			runtime: Rust,
+			runtime: rust.Name,
 			script: `cargo new --lib --vcs none c >/dev/null 2>&1 && cd c
 printf '#[test]\nfn ok() {}\n#[test]\nfn bad() { assert_eq!(1, 2); }\n' >>src/lib.rs
 cargo test --offline 2>&1 || echo "cargo exit $?"`,

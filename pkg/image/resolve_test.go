@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/rust"
 )
 
 func TestResolve(t *testing.T) {
@@ -27,7 +29,7 @@ func TestResolve(t *testing.T) {
 		{name: "override naming the default image", runtime: "go", overrides: []Table{{Go: OfflineGo}},
 			want: Ref{Runtime: Go, Image: OfflineGo, Source: SourceOverride}, wantOffline: true},
 		{name: "default rust", runtime: "cargo",
-			want: Ref{Runtime: Rust, Image: OfflineRust, Source: SourceDefault}, wantOffline: true},
+			want: Ref{Runtime: rust.Name, Image: rust.OfflineImage, Source: SourceDefault}, wantOffline: true},
 		{name: "default cpp", runtime: "c",
 			want: Ref{Runtime: Cpp, Image: OfflineCpp, Source: SourceDefault}, wantOffline: true},
 		{name: "default java", runtime: "maven",
@@ -67,8 +69,8 @@ func TestMissing(t *testing.T) {
 		hints []string
 	}{
 		{"offline image", Ref{Runtime: Go, Image: OfflineGo}, []string{"`make images IMAGES=go`", "images/build.sh go", OfflineGo}},
-		{"offline rust image", Ref{Runtime: Rust, Image: OfflineRust},
-			[]string{`runtime "rust"`, "`make images IMAGES=rust`", "images/build.sh rust", OfflineRust}},
+		{"offline rust image", Ref{Runtime: rust.Name, Image: rust.OfflineImage},
+			[]string{`runtime "rust"`, "`make images IMAGES=rust`", "images/build.sh rust", rust.OfflineImage}},
 		// A polyglot run's step may name another runtime's offline image:
 		// the command builds the image's own recipe.
 		{"another runtime's offline image", Ref{Runtime: Generic, Image: OfflineJava},

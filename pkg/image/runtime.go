@@ -1,6 +1,10 @@
 package image
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
+)
 
 // Runtime names with an offline image.
 const (
@@ -15,8 +19,6 @@ const (
 	Generic = "generic"
 	// Cpp is C and C++ (gcc, clang, make, CMake, Ninja).
 	Cpp = "cpp"
-	// Rust is rustc and cargo.
-	Rust = "rust"
 	// Java is the JVM with Maven and Gradle.
 	Java = "java"
 )
@@ -38,7 +40,6 @@ var aliases = map[string]string{
 	"c++":        Cpp,
 	"cxx":        Cpp,
 	"cmake":      Cpp,
-	"cargo":      Rust,
 	"maven":      Java,
 	"gradle":     Java,
 	"jvm":        Java,
@@ -52,6 +53,9 @@ func Canonical(runtime string) string {
 	r := strings.ToLower(strings.TrimSpace(runtime))
 	if c, ok := aliases[r]; ok {
 		return c
+	}
+	if p, ok := packs.Registry.Lookup(r); ok {
+		return p.Spec().Name
 	}
 	return r
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 )
 
 // Table maps a canonical runtime name ("go", "python", "rust") to an image
@@ -24,8 +26,6 @@ const (
 	OfflineGeneric = "greenlight/sandbox-generic:latest"
 	// OfflineCpp is the C/C++ image: gcc, g++, clang, make, CMake, Ninja.
 	OfflineCpp = "greenlight/sandbox-cpp:latest"
-	// OfflineRust is the Rust image: Debian's rustc and cargo.
-	OfflineRust = "greenlight/sandbox-rust:latest"
 	// OfflineJava is the Java image: OpenJDK 17, Maven, Gradle and Debian's
 	// Maven repository as an offline repository.
 	OfflineJava = "greenlight/sandbox-java:latest"
@@ -34,10 +34,15 @@ const (
 // Defaults returns the offline images, which need no registry. The caller
 // owns the returned table.
 func Defaults() Table {
-	return Table{
+	t := Table{
 		Go: OfflineGo, Python: OfflinePython, Node: OfflineNode,
-		Generic: OfflineGeneric, Cpp: OfflineCpp, Rust: OfflineRust, Java: OfflineJava,
+		Generic: OfflineGeneric, Cpp: OfflineCpp, Java: OfflineJava,
 	}
+	for _, p := range packs.Registry.All() {
+		s := p.Spec()
+		t[s.Name] = s.Image.Offline
+	}
+	return t
 }
 
 // OfflineRuntime returns the runtime whose offline image ref is, and
@@ -65,8 +70,13 @@ func BuildCommand(runtime string) string {
 // The table is the seed design's: there is no upstream image for the
 // generic and C/C++ runtimes.
 func Upstream() Table {
-	return Table{Go: "golang:1.26", Python: "python:3.12-slim", Node: "node:20-slim",
-		Rust: UpstreamRust, Java: UpstreamJava}
+	t := Table{Go: "golang:1.26", Python: "python:3.12-slim", Node: "node:20-slim", Java: UpstreamJava}
+	for _, p := range packs.Registry.All() {
+		if s := p.Spec(); s.Image.Upstream != "" {
+			t[s.Name] = s.Image.Upstream
+		}
+	}
+	return t
 }
 
 // Lookup returns the image for a runtime (aliases accepted). An unknown

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/rust"
 )
 
 func TestCanonical(t *testing.T) {
@@ -14,8 +16,8 @@ func TestCanonical(t *testing.T) {
 		{"py", Python},
 		{"nodejs", Node},
 		{"typescript", Node},
-		{"Rust", Rust},
-		{"cargo", Rust},
+		{"Rust", rust.Name},
+		{"cargo", rust.Name},
 		{"C", Cpp},
 		{"c++", Cpp},
 		{"cxx", Cpp},
@@ -44,10 +46,10 @@ func TestDefaultsAndUpstream(t *testing.T) {
 		{"defaults", Defaults(), map[string]string{
 			Go: "greenlight/sandbox-go:latest", Python: "greenlight/sandbox-python:latest", Node: "greenlight/sandbox-node:latest",
 			Generic: "greenlight/sandbox-generic:latest", Cpp: "greenlight/sandbox-cpp:latest",
-			Rust: "greenlight/sandbox-rust:latest", Java: "greenlight/sandbox-java:latest",
+			rust.Name: "greenlight/sandbox-rust:latest", Java: "greenlight/sandbox-java:latest",
 		}},
 		{"upstream", Upstream(), map[string]string{Go: "golang:1.26", Python: "python:3.12-slim", Node: "node:20-slim",
-			Rust: "rust:1-slim", Java: "eclipse-temurin:21-jdk"}},
+			rust.Name: "rust:1-slim", Java: "eclipse-temurin:21-jdk"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

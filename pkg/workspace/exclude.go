@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 )
 
 // alwaysExcluded are directory names never packed outside git: VCS
@@ -30,7 +33,7 @@ var alwaysExcluded = map[string]string{
 // common names for source directories (a Go package named build, a Python
 // package's src/build), which must not vanish silently.
 var buildOutputs = map[string][]string{
-	"target": {"Cargo.toml", "pom.xml", "build.sbt"},
+	"target": {"pom.xml", "build.sbt"},
 	"dist":   {"package.json", "pyproject.toml", "setup.py", "setup.cfg"},
 	"build": {"package.json", "pyproject.toml", "setup.py", "setup.cfg", "build.gradle",
 		"build.gradle.kts", "settings.gradle", "settings.gradle.kts", "CMakeLists.txt"},
@@ -54,7 +57,7 @@ func defaultExcludeReason(parent, name, abs string) string {
 			return reason
 		}
 	}
-	for _, manifest := range buildOutputs[name] {
+	for _, manifest := range outputManifests(name) {
 		if exists(parent + string(os.PathSeparator) + manifest) {
 			return "build output (next to " + manifest + ")"
 		}
@@ -115,4 +118,17 @@ func (s *ignoreSet) matchAny(rel string, isDir bool) bool {
 		}
 	}
 	return s.matcher.Match(parts, isDir)
+}
+
+// outputManifests lists the manifests that make a directory named name a
+// build output: buildOutputs' and the toolchain packs' (a pack's OutputDirs
+// next to its Manifests).
+func outputManifests(name string) []string {
+	out := buildOutputs[name]
+	for _, p := range packs.Registry.All() {
+		if s := p.Spec(); slices.Contains(s.OutputDirs, name) {
+			out = append(slices.Clip(out), s.Manifests...)
+		}
+	}
+	return out
 }

@@ -3,6 +3,16 @@ package workspace
 import (
 	"path"
 	"strings"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain"
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
+)
+
+// Toolchain packs declare their own install files (base names) and
+// directory-qualified configuration files.
+var (
+	packInstallFiles = packs.Registry.Set(func(s *toolchain.Spec) []string { return s.InstallFiles })
+	packConfigFiles  = packs.Registry.Set(func(s *toolchain.Spec) []string { return s.ConfigFiles })
 )
 
 // installFiles are the names of files that decide what a dependency install
@@ -18,8 +28,6 @@ var installFiles = map[string]bool{
 	".npmrc": true, ".yarnrc": true, ".yarnrc.yml": true, ".pnpmfile.cjs": true,
 	// Go
 	"go.mod": true, "go.sum": true, "go.work": true, "go.work.sum": true,
-	// Rust
-	"Cargo.toml": true, "Cargo.lock": true, "rust-toolchain": true, "rust-toolchain.toml": true,
 	// JVM
 	"pom.xml": true, "settings.xml": true, "mvnw": true, "gradlew": true, "gradle.properties": true,
 	"gradle-wrapper.properties": true, "gradle-wrapper.jar": true, "maven-wrapper.properties": true,
@@ -32,7 +40,7 @@ var installFiles = map[string]bool{
 func InstallFile(name string) bool {
 	base, dir := path.Base(name), path.Base(path.Dir(name))
 	switch {
-	case installFiles[base]:
+	case installFiles[base], packInstallFiles[base], packConfigFiles[path.Join(dir, base)]:
 		return true
 	case strings.HasSuffix(base, ".gradle"), strings.HasSuffix(base, ".gradle.kts"), strings.HasSuffix(base, ".versions.toml"):
 		return true // build and settings scripts, version catalogs
@@ -40,8 +48,6 @@ func InstallFile(name string) bool {
 		return true
 	case dir == "requirements" || dir == ".mvn" || strings.HasPrefix(name, ".yarn/") || strings.Contains(name, "/.yarn/"):
 		return true // requirements/*.txt, .mvn/maven.config, .yarn/releases
-	case dir == ".cargo" && (base == "config" || base == "config.toml"):
-		return true
 	}
 	return false
 }

@@ -18,16 +18,17 @@ import (
 // Every runtime discovery plans by default must be here: a pipeline image
 // outside this table and --allowed-images is refused. Images join the warm
 // pool only once a run uses them.
-var defaultImages = []string{
-	"python=" + image.OfflinePython,
-	"go=" + image.OfflineGo,
-	"node=" + image.OfflineNode,
-	"javascript=" + image.OfflineNode,
-	"typescript=" + image.OfflineNode,
-	"generic=" + image.OfflineGeneric,
-	"cpp=" + image.OfflineCpp,
-	"rust=" + image.OfflineRust,
-	"java=" + image.OfflineJava,
+var defaultImages = defaultImageList()
+
+// defaultImageList is pkg/image's offline table (toolchain packs included)
+// as runtime=image entries, with the JavaScript spellings of Node.
+func defaultImageList() []string {
+	t := image.Defaults()
+	out := []string{"javascript=" + image.OfflineNode, "typescript=" + image.OfflineNode}
+	for _, rt := range t.Runtimes() {
+		out = append(out, rt+"="+t[rt])
+	}
+	return out
 }
 
 // Config is the executor's configuration. Every field has a flag (and so a

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/greenlight-dev/greenlight/pkg/image"
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/rust"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/capability"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/detect"
@@ -114,7 +114,7 @@ func TestImages(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Rust has an offline image now: no note saying it must be pulled.
-	if caps.Subprojects[0].Image != image.OfflineRust || slices.ContainsFunc(caps.Notes, func(n string) bool { return strings.Contains(n, "upstream image") }) {
+	if caps.Subprojects[0].Image != rust.OfflineImage || slices.ContainsFunc(caps.Notes, func(n string) bool { return strings.Contains(n, "upstream image") }) {
 		t.Fatalf("rust: %q %q", caps.Subprojects[0].Image, caps.Notes)
 	}
 }

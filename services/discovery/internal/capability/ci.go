@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
+	"github.com/greenlight-dev/greenlight/pkg/toolchain"
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/cisource"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
 )
@@ -157,7 +159,8 @@ func (c *Capabilities) addable(lc cisource.Command, root string) string {
 // offlineTools run a project's tests with what the install phase put in
 // place; anything else (tox and nox build environments, Maven and Gradle
 // fetch plugins) may need the network the sandbox does not have.
-var offlineTools = []string{"make", "gmake", "go test", "cargo test", "pytest", "unittest", "bun test", "ctest"}
+var offlineTools = append([]string{"make", "gmake", "go test", "pytest", "unittest", "bun test", "ctest"},
+	packs.Registry.Collect(func(s *toolchain.Spec) []string { return s.Words.OfflineTest })...)
 
 func offline(run string) bool {
 	for _, part := range cisource.Parts(run) {

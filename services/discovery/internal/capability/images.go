@@ -9,12 +9,6 @@ import (
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/repoconfig"
 )
 
-// The offline Rust and Java images (`make images IMAGES=rust,java`).
-const (
-	RustImage = image.OfflineRust
-	JavaImage = image.OfflineJava
-)
-
 // DefaultImages is the runtime -> sandbox image table used when nothing
 // overrides it: pkg/image's offline defaults (Go, Python, Node, Rust, Java,
 // C/C++ and generic; TypeScript resolves to Node).

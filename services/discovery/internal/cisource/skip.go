@@ -3,6 +3,9 @@ package cisource
 import (
 	"regexp"
 	"strings"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain"
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 )
 
 // skipTools are programs whose commands never run in a sandbox, by why.
@@ -24,13 +27,21 @@ func init() {
 }
 
 // skipKeys are tool subcommands that publish or push.
-var skipKeys = map[string]string{
+var skipKeys = withPackPublish(map[string]string{
 	"git push": "pushes to a remote", "git tag": "tags a release", "git commit": "commits",
-	"cargo publish": "publishes a release", "poetry publish": "publishes a release", "uv publish": "publishes a release",
+	"poetry publish": "publishes a release", "uv publish": "publishes a release",
 	"hatch publish": "publishes a release", "npm publish": "publishes a release", "yarn publish": "publishes a release",
 	"pnpm publish": "publishes a release", "mvn deploy": "publishes a release", "gradle publish": "publishes a release",
 	"gradlew publish": "publishes a release", "gem push": "publishes a release", "dotnet nuget": "publishes a release",
 	"flit publish": "publishes a release", "pdm publish": "publishes a release", "npm version": "publishes a release",
+})
+
+// withPackPublish adds the toolchain packs' publish commands.
+func withPackPublish(keys map[string]string) map[string]string {
+	for _, k := range packs.Registry.Collect(func(s *toolchain.Spec) []string { return s.Words.Publish }) {
+		keys[k] = "publishes a release"
+	}
+	return keys
 }
 
 // skipReason says why one invocation cannot run in a sandbox.

@@ -3,6 +3,9 @@ package cisource
 import (
 	"path"
 	"strings"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain"
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 )
 
 // Invocation is one simple command reduced to what it runs: the program
@@ -27,10 +30,18 @@ var launcherOptions = map[string]bool{
 }
 
 // subcommandTools key on their first non-option argument too.
-var subcommandTools = map[string]bool{
-	"go": true, "cargo": true, "dotnet": true, "git": true, "docker": true, "gh": true, "uv": true,
+var subcommandTools = withPackSubcommands(map[string]bool{
+	"go": true, "dotnet": true, "git": true, "docker": true, "gh": true, "uv": true,
 	"poetry": true, "pip": true, "pip3": true, "hatch": true, "pdm": true, "deno": true, "bun": true,
 	"mvn": true, "gradle": true, "gradlew": true, "mvnw": true, "cmake": true, "twine": true,
+})
+
+// withPackSubcommands adds the toolchain packs' subcommand tools.
+func withPackSubcommands(tools map[string]bool) map[string]bool {
+	for _, t := range packs.Registry.Collect(func(s *toolchain.Spec) []string { return s.Words.SubcommandTools }) {
+		tools[t] = true
+	}
+	return tools
 }
 
 // ruffCommands are ruff's subcommands; anything else ("ruff .") is the

@@ -6,14 +6,27 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 )
 
 // versionKeys are matrix keys and setup-action inputs naming the runtime
 // versions CI tests with.
-var versionKeys = map[string]string{
+var versionKeys = withPackVersionKeys(map[string]string{
 	"go": "go", "go-version": "go", "golang": "go", "python": "python", "python-version": "python",
-	"node": "node", "node-version": "node", "nodejs": "node", "rust": "rust", "toolchain": "rust",
+	"node": "node", "node-version": "node", "nodejs": "node",
 	"java": "java", "java-version": "java", "jdk": "java",
+})
+
+// withPackVersionKeys adds the toolchain packs' version keys.
+func withPackVersionKeys(keys map[string]string) map[string]string {
+	for _, p := range packs.Registry.All() {
+		s := p.Spec()
+		for _, k := range s.Words.VersionKeys {
+			keys[k] = s.Name
+		}
+	}
+	return keys
 }
 
 // runDefaults are a workflow's or job's defaults.run.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/detect"
 )
 
@@ -40,8 +41,10 @@ func Extract(sp detect.Subproject) Extraction {
 		e.python()
 	case sp.Node != nil:
 		e.node()
-	case sp.Rust != nil:
-		e.rust()
+	case sp.Toolchain != nil:
+		if p, ok := packs.Registry.Lookup(sp.Runtime); ok {
+			e.pack(p)
+		}
 	case sp.Java != nil:
 		e.java()
 	case sp.Cpp != nil:

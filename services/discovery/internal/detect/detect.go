@@ -6,6 +6,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain"
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 )
 
 // view is the tree restricted to files outside ignored directories, grouped
@@ -95,14 +98,16 @@ func Detect(t Tree) (Result, error) {
 			err = detectPython(v, &sp, nested)
 		case RuntimeNode:
 			err = detectNode(v, &sp, nested)
-		case RuntimeRust:
-			err = detectRust(v, &sp)
 		case RuntimeJava:
 			err = detectJava(v, &sp)
 		case RuntimeCpp:
 			detectCpp(v, &sp, nested)
 		case RuntimeMake:
 		default:
+			if p, ok := packs.Registry.Lookup(r.runtime); ok {
+				detectPack(v, p, &sp)
+				break
+			}
 			res.Notes = append(res.Notes, fmt.Sprintf("%s: %s project detected (%s); greenlight knows no commands for %s, only its Makefile targets if any",
 				r.dir, r.runtime, strings.Join(r.markers, ", "), r.runtime))
 		}
@@ -126,7 +131,10 @@ func Detect(t Tree) (Result, error) {
 		}
 	}
 	if len(res.Subprojects) == 0 {
-		res.Notes = append(res.Notes, "no subproject detected: no manifest (go.mod, package.json, pyproject.toml, requirements.txt, Cargo.toml, pom.xml, build.gradle, CMakeLists.txt, Makefile) and no source files of a known runtime")
+		manifests := append([]string{"go.mod", "package.json", "pyproject.toml", "requirements.txt"},
+			packs.Registry.Collect(func(s *toolchain.Spec) []string { return s.Manifests })...)
+		manifests = append(manifests, "pom.xml", "build.gradle", "CMakeLists.txt", "Makefile")
+		res.Notes = append(res.Notes, "no subproject detected: no manifest ("+strings.Join(manifests, ", ")+") and no source files of a known runtime")
 	}
 	return res, nil
 }
@@ -178,7 +186,11 @@ func findRoots(v *view) []root {
 			}
 		}
 	}
-	roots = dropNestedModules(roots, RuntimeRust)
+	for _, p := range packs.Registry.All() {
+		if s := p.Spec(); s.NestedModules {
+			roots = dropNestedModules(roots, s.Name)
+		}
+	}
 	roots = dropNestedModules(roots, RuntimeJava)
 	roots = dropNestedModules(roots, RuntimeCpp)
 	if len(roots) == 0 {
@@ -189,6 +201,9 @@ func findRoots(v *view) []root {
 
 // markerRuntime says which runtime a file marks, or "".
 func markerRuntime(v *view, dir, base string) string {
+	if p, ok := packs.Registry.ByManifest(base); ok {
+		return p.Spec().Name
+	}
 	switch base {
 	case "go.mod":
 		return RuntimeGo
@@ -205,8 +220,6 @@ func markerRuntime(v *view, dir, base string) string {
 		if setupCfgIsProject(v, join(dir, base)) {
 			return RuntimePython
 		}
-	case "Cargo.toml":
-		return RuntimeRust
 	case "pom.xml", "build.gradle", "build.gradle.kts":
 		return RuntimeJava
 	}
@@ -272,6 +285,9 @@ func sortSubprojects(sps []Subproject) {
 func order(runtime string) int {
 	if o, ok := runtimeOrder[runtime]; ok {
 		return o
+	}
+	if p, ok := packs.Registry.Lookup(runtime); ok {
+		return p.Spec().Order
 	}
 	return 5
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/greenlight-dev/greenlight/pkg/toolchain"
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 	"github.com/greenlight-dev/greenlight/pkg/workspace"
 )
 
@@ -42,8 +44,16 @@ func installFiles(v *view, sp *Subproject) []string {
 }
 
 // configDirs are dot-directories that hold install settings (Maven's
-// extensions and config, Yarn's release and plugins, Cargo's config).
-var configDirs = map[string]bool{".mvn": true, ".yarn": true, ".cargo": true}
+// extensions and config, Yarn's release and plugins, and the directories
+// of the toolchain packs' ConfigFiles such as Cargo's .cargo).
+var configDirs = packConfigDirs(map[string]bool{".mvn": true, ".yarn": true})
+
+func packConfigDirs(dirs map[string]bool) map[string]bool {
+	for _, f := range packs.Registry.Collect(func(s *toolchain.Spec) []string { return s.ConfigFiles }) {
+		dirs[path.Dir(f)] = true
+	}
+	return dirs
+}
 
 // configFile says whether f lies outside the directories detection
 // ignores, or inside a dot-directory of install settings.

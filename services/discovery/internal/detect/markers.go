@@ -3,6 +3,9 @@ package detect
 import (
 	"path"
 	"strings"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain"
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 )
 
 // contentFiles are the base names whose contents detection reads. Lockfiles
@@ -11,11 +14,14 @@ var contentFiles = map[string]bool{
 	"package.json": true, "pnpm-workspace.yaml": true, "go.mod": true, "go.work": true, "pyproject.toml": true, "setup.cfg": true, "setup.py": true,
 	"tox.ini": true, "noxfile.py": true, "pytest.ini": true, "Pipfile": true,
 	"Makefile": true, "makefile": true, "GNUmakefile": true,
-	"Cargo.toml": true, "rust-toolchain": true, "CMakeLists.txt": true, "rust-toolchain.toml": true,
-	"pom.xml": true, "build.gradle": true, "build.gradle.kts": true,
+	"CMakeLists.txt": true,
+	"pom.xml":        true, "build.gradle": true, "build.gradle.kts": true,
 	".nvmrc": true, ".node-version": true, ".python-version": true, ".tool-versions": true,
 	"greenlight.yaml": true, "greenlight.yml": true, "agent.yaml": true, "runr.config.json": true,
 }
+
+// packContent are the toolchain packs' content files.
+var packContent = packs.Registry.Set(func(s *toolchain.Spec) []string { return s.ContentFiles })
 
 // WantContent reports whether the snapshot index must keep a file's content:
 // a manifest or configuration file outside ignored directories, or a CI
@@ -31,7 +37,7 @@ func WantContent(name string) bool {
 	if gopathHint(name) {
 		return true
 	}
-	return contentFiles[base] || isRequirements(base) ||
+	return contentFiles[base] || packContent[base] || isRequirements(base) ||
 		strings.HasSuffix(name, ".txt") && path.Base(path.Dir(name)) == "requirements"
 }
 

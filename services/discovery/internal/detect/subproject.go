@@ -1,12 +1,13 @@
 package detect
 
+import "github.com/greenlight-dev/greenlight/pkg/toolchain"
+
 // Runtime names.
 const (
 	RuntimeGo         = "go"
 	RuntimePython     = "python"
 	RuntimeNode       = "node"
 	RuntimeTypeScript = "typescript"
-	RuntimeRust       = "rust"
 	RuntimeJava       = "java"
 	RuntimeMake       = "make"
 	// RuntimeCpp is C and C++ (CMake or Makefile projects).
@@ -19,7 +20,7 @@ const (
 // runtimeOrder sorts subprojects sharing a root: the first is the primary
 // one (it also owns that directory's Makefile).
 var runtimeOrder = map[string]int{
-	RuntimeGo: 0, RuntimePython: 1, RuntimeTypeScript: 2, RuntimeNode: 2, RuntimeRust: 3, RuntimeJava: 4, RuntimeCpp: 5, RuntimeMake: 9,
+	RuntimeGo: 0, RuntimePython: 1, RuntimeTypeScript: 2, RuntimeNode: 2, RuntimeJava: 4, RuntimeCpp: 5, RuntimeMake: 9,
 }
 
 // VersionHint is a runtime or tool version found in the tree.
@@ -62,9 +63,11 @@ type Subproject struct {
 	Go     *GoInfo
 	Python *PythonInfo
 	Node   *NodeInfo
-	Rust   *RustInfo
 	Java   *JavaInfo
 	Cpp    *CppInfo
+	// Toolchain is what a toolchain pack (pkg/toolchain) detected, for
+	// runtimes a pack owns; its Facts are the pack's own.
+	Toolchain *toolchain.Project
 	// Make is the Makefile in Root, if this subproject owns it.
 	Make *Makefile
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/greenlight-dev/greenlight/pkg/image"
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/rust"
 )
 
 func TestMissingImage(t *testing.T) {
@@ -16,7 +17,7 @@ func TestMissingImage(t *testing.T) {
 	}{
 		// A polyglot run's Rust step under a Go pipeline: the image says
 		// what to build, not the pipeline's runtime.
-		{"offline image", image.OfflineRust, "go",
+		{"offline image", rust.OfflineImage, "go",
 			[]string{`runtime "rust"`, "`make images IMAGES=rust`", "images.rust"}, "images.go"},
 		{"offline cpp image", image.OfflineCpp, "",
 			[]string{"`make images IMAGES=cpp`"}, "<runtime>"},
