@@ -62,14 +62,19 @@ type Spec struct {
 	OutputDirs []string
 	// Lockfiles may not be edited by a repair patch unless allowed.
 	Lockfiles []string
-	// DependencyManifests declare dependencies: a patch that changes what
-	// they depend on is refused unless lockfile edits are allowed.
+	// DependencyManifests are TOML manifests that declare dependencies in
+	// DependencySections (table-name prefixes): a patch that changes those
+	// is refused unless lockfile edits are allowed.
 	DependencyManifests []string
+	DependencySections  []string
 
 	Words Words
 
-	// SourceExts are the extensions of the toolchain's source files (".rs").
-	SourceExts []string
+	// SourceExts are the extensions of the toolchain's source files (".rs");
+	// DefinitionPattern matches a source line that defines a function, its
+	// name in group 1 (locating a failure in the function a test calls).
+	SourceExts        []string
+	DefinitionPattern string
 	// LibraryPaths are path fragments of frames outside the project
 	// (registry sources, the toolchain's own sources).
 	LibraryPaths []string

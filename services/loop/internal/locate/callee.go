@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 )
 
 // Index limits: a definition index reads at most this many source files
@@ -34,7 +36,6 @@ var (
 	langGo = lang{regexp.MustCompile(`^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[\[(]`)}
 	langPy = lang{regexp.MustCompile(`^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)\s*[(:]`)}
 	langJS = lang{regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(|(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)|([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{\s*$)`)}
-	langRs = lang{regexp.MustCompile(`^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?fn\s+([A-Za-z_]\w*)`)}
 	langC  = lang{regexp.MustCompile(`^[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\([^;]*$`)}
 	// reCall is an identifier followed by an opening parenthesis.
 	reCall = regexp.MustCompile(`([A-Za-z_$][\w$]*)\s*\(`)
@@ -49,13 +50,27 @@ func langOf(name string) *lang {
 		return &langPy
 	case ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx":
 		return &langJS
-	case ".rs":
-		return &langRs
 	case ".c", ".h", ".cc", ".cpp", ".hpp":
 		return &langC
 	}
-	return nil
+	return packLangs[path.Ext(name)]
 }
+
+// packLangs are the toolchain packs' definition patterns by extension.
+var packLangs = func() map[string]*lang {
+	out := map[string]*lang{}
+	for _, p := range packs.Registry.All() {
+		s := p.Spec()
+		if s.DefinitionPattern == "" {
+			continue
+		}
+		l := &lang{regexp.MustCompile(s.DefinitionPattern)}
+		for _, ext := range s.SourceExts {
+			out[ext] = l
+		}
+	}
+	return out
+}()
 
 // defName returns the name a line defines ("" when none).
 func (l *lang) defName(line string) string {

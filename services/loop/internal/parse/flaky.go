@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
+	"github.com/greenlight-dev/greenlight/pkg/toolchain"
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 )
 
 // MarkFlaky marks the failing tests of orig that passed when only the
@@ -109,12 +111,6 @@ func RerunCommand(command string, rep *StepReport) (cmd string, ok bool) {
 			ids = append(ids, shellQuote(t.ID))
 		}
 		return unittestRunner(command) + " -v " + strings.Join(ids, " "), true
-	case FormatCargo:
-		names := make([]string, 0, len(failing))
-		for _, t := range failing {
-			names = append(names, shellQuote(t.ID))
-		}
-		return "cargo test -- --exact " + strings.Join(names, " "), true
 	case FormatSurefire, FormatSurefireLog:
 		sel := make([]string, 0, len(failing))
 		for _, t := range failing {
@@ -122,6 +118,21 @@ func RerunCommand(command string, rep *StepReport) (cmd string, ok bool) {
 			sel = append(sel, cls+"#"+t.Name)
 		}
 		return "mvn -B -o test " + shellQuote("-Dtest="+strings.Join(sel, ",")), true
+	}
+	return packRerun(rep.Format, failing)
+}
+
+// packRerun asks the toolchain pack whose parser produced format to re-run
+// the failing tests.
+func packRerun(format string, failing []Test) (string, bool) {
+	for _, p := range packs.Registry.All() {
+		if n, ok := p.(toolchain.Narrower); ok && p.Spec().Format == format {
+			ids := make([]string, 0, len(failing))
+			for _, t := range failing {
+				ids = append(ids, t.ID)
+			}
+			return n.Narrow(ids)
+		}
 	}
 	return "", false
 }

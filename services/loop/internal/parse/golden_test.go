@@ -205,12 +205,12 @@ var goldenCases = map[string]goldenCase{
 	"eslint/fail":      {src: "ts", phase: tLint, format: FormatUnparsed, lint: 3, failures: eslintFail},
 	"eslint/fail-unix": {src: "ts", phase: tLint, format: FormatUnparsed, lint: 3, failures: eslintFail},
 
-	"cargo/pass":             {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 4, Skipped: 1}},
-	"cargo/fail":             {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 1, Failed: 2, Skipped: 1}, failures: cargoFail},
-	"cargo/fail-nobacktrace": {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 1, Failed: 2, Skipped: 1}, failures: cargoFail},
+	"cargo/pass":             {src: "rust", phase: tTest, format: "cargo", counts: Counts{Passed: 4, Skipped: 1}},
+	"cargo/fail":             {src: "rust", phase: tTest, format: "cargo", counts: Counts{Passed: 1, Failed: 2, Skipped: 1}, failures: cargoFail},
+	"cargo/fail-nobacktrace": {src: "rust", phase: tTest, format: "cargo", counts: Counts{Passed: 1, Failed: 2, Skipped: 1}, failures: cargoFail},
 	// Debian bookworm's Rust (cargo 1.65, rustc 1.63): the old panic format, whose
 	// assert_eq! message spans three lines before the location.
-	"cargo/fail-rust1.65": {src: "rust", phase: tTest, format: FormatCargo, counts: Counts{Passed: 1, Failed: 2, Skipped: 1}, failures: []wantFailure{
+	"cargo/fail-rust1.65": {src: "rust", phase: tTest, format: "cargo", counts: Counts{Passed: 1, Failed: 2, Skipped: 1}, failures: []wantFailure{
 		{"TEST_ASSERTION", "core/src/lib.rs", 27, "tests::adds_wrong", "assertion failed: `(left == right)`\n  left: `4`,\n right: `5`"},
 		{"TEST_ERROR", "core/src/lib.rs", 8, "tests::indexes", "index out of bounds: the len is 3 but the index is 7"}}},
 	"cargo/compile-error": {src: "rust-compile", phase: tTest, format: FormatUnparsed,

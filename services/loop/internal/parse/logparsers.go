@@ -26,7 +26,6 @@ type logParsers struct {
 	mocha    *mochaParser
 	node     *nodeTestParser
 	uvu      *uvuParser
-	cargo    *cargoParser
 	ctest    *ctestParser
 	unity    *unityParser
 	cprog    *cProgramParser
@@ -36,6 +35,8 @@ type logParsers struct {
 	crash    *crashParser
 	pysyntax *pySyntaxParser
 	missing  missingCommands
+	// packs are the toolchain packs' parsers (pkg/toolchain).
+	packs []packParser
 
 	tail    [tailLines][]byte
 	tailOff [tailLines]int64
@@ -56,7 +57,7 @@ func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 		mocha:    newMochaParser(lim, paths),
 		node:     newNodeTestParser(lim, paths),
 		uvu:      newUvuParser(lim, paths),
-		cargo:    newCargoParser(lim, paths),
+		packs:    newPackParsers(lim, paths),
 		ctest:    newCTestParser(lim, paths),
 		unity:    newUnityParser(lim, paths),
 		cprog:    newCProgramParser(lim, paths),
@@ -126,7 +127,9 @@ func (ps *logParsers) feed(ln line) {
 	ps.mocha.feed(ln)
 	ps.node.feed(ln)
 	ps.uvu.feed(ln)
-	ps.cargo.feed(ln)
+	for i := range ps.packs {
+		ps.packs[i].lp.Feed(ln.text, ln.off)
+	}
 	ps.ctest.feed(ln)
 	ps.unity.feed(ln)
 	ps.cprog.feed(ln)
@@ -172,7 +175,9 @@ func (ps *logParsers) finish() {
 	ps.mocha.finish()
 	ps.node.finish()
 	ps.uvu.finish()
-	ps.cargo.finish()
+	for i := range ps.packs {
+		ps.packs[i].lp.Finish()
+	}
 	ps.ctest.finish()
 	ps.maven.finish()
 	ps.crash.finish()
@@ -189,7 +194,6 @@ func (ps *logParsers) candidates() []candidate {
 		{format: FormatMocha, rank: 3, set: ps.mocha.set},
 		{format: ps.node.format, rank: 3, set: ps.node.set},
 		{format: FormatUvu, rank: 3, set: ps.uvu.set},
-		{format: FormatCargo, rank: 3, set: ps.cargo.set},
 		{format: FormatCTest, rank: 3, set: ps.ctest.set},
 		{format: FormatSurefireLog, rank: 3, set: ps.maven.set},
 		// Unity lines also appear inside ctest's output, where ctest's
@@ -197,6 +201,9 @@ func (ps *logParsers) candidates() []candidate {
 		{format: FormatUnity, rank: 2, set: ps.unity.set},
 		{format: FormatCProgram, rank: 2, set: ps.cprog.set},
 		{format: FormatGeneric, rank: 1, set: ps.generic.set},
+	}
+	for _, p := range ps.packs {
+		out = append(out, candidate{format: p.format, rank: p.rank, set: p.rec.set})
 	}
 	if r := ps.jsline.res; r != nil {
 		out = append(out, candidate{format: r.format, rank: 4, set: r.set})

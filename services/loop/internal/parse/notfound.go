@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"regexp"
 	"sort"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain"
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 )
 
 // shellNotFound matches what shells, make and env print when a command
@@ -20,11 +23,17 @@ var buildTools = map[string]bool{
 	"gcc": true, "g++": true, "cc": true, "c++": true, "cpp": true, "clang": true, "clang++": true, "ld": true, "as": true, "ar": true,
 	"make": true, "gmake": true, "cmake": true, "ctest": true, "ninja": true, "meson": true, "autoconf": true, "autoreconf": true,
 	"automake": true, "libtool": true, "libtoolize": true, "pkg-config": true, "bison": true, "flex": true, "m4": true,
-	"cargo": true, "rustc": true, "go": true, "gofmt": true, "javac": true, "java": true, "mvn": true, "gradle": true, "ant": true,
+	"go": true, "gofmt": true, "javac": true, "java": true, "mvn": true, "gradle": true, "ant": true,
 	"node": true, "npm": true, "npx": true, "yarn": true, "pnpm": true, "bun": true, "deno": true, "tsc": true,
 	"python": true, "python3": true, "pip": true, "pip3": true, "tox": true, "nox": true, "pytest": true,
 	"ruby": true, "bundle": true, "perl": true, "prove": true, "php": true, "composer": true, "dotnet": true, "swift": true,
 	"zig": true, "lua": true, "tclsh": true, "git": true, "bash": true, "valgrind": true, "gdb": true, "gcov": true, "lcov": true,
+}
+
+func init() {
+	for _, t := range packs.Registry.Collect(func(s *toolchain.Spec) []string { return s.Image.Tools }) {
+		buildTools[t] = true
+	}
 }
 
 // missingCommands collects the build tools a log says were not found.

@@ -5,6 +5,9 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain"
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 )
 
 // DefaultRoot is where the sandbox unpacks the workspace.
@@ -12,11 +15,11 @@ const DefaultRoot = "/workspace"
 
 // vendorMarkers are path fragments of code that is not the project's own:
 // interpreters' libraries, installed dependencies, the Go root and module cache.
-var vendorMarkers = []string{
-	"/site-packages/", "/dist-packages/", "node_modules/", "/pkg/mod/", "/.cargo/registry/",
-	"/.cargo/git/", "/rustc/", "/usr/local/go/", "/usr/lib/", "/usr/local/lib/", "/.pyenv/",
+var vendorMarkers = append([]string{
+	"/site-packages/", "/dist-packages/", "node_modules/", "/pkg/mod/",
+	"/usr/local/go/", "/usr/lib/", "/usr/local/lib/", "/.pyenv/",
 	"/.venv/", "/venv/", "/.m2/", "/maven-repo/",
-}
+}, packs.Registry.Collect(func(s *toolchain.Spec) []string { return s.LibraryPaths })...)
 
 // Paths normalizes paths printed by tools to workspace-relative paths and
 // tells project code from everything else.

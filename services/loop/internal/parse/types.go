@@ -148,7 +148,6 @@ const (
 	FormatNodeTAP       = "node-tap"
 	FormatNodeSpec      = "node-spec"
 	FormatUvu           = "uvu"
-	FormatCargo         = "cargo"
 	FormatCTest         = "ctest"
 	FormatUnity         = "unity"
 	FormatSurefire      = "surefire"

@@ -5,6 +5,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain"
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 )
 
 // RuleDependencies: the patch changes which dependencies are installed
@@ -32,18 +35,25 @@ func isRequirementsFile(p string) bool {
 // dependency changes (checkDependencyContent).
 func isDependencyManifest(p string) bool {
 	switch path.Base(p) {
-	case "go.mod", "package.json", "pyproject.toml", "setup.py", "setup.cfg", "Pipfile", "Cargo.toml":
+	case "go.mod", "package.json", "pyproject.toml", "setup.py", "setup.cfg", "Pipfile":
 		return true
 	}
-	return isRequirementsFile(p)
+	return isRequirementsFile(p) || packManifests[path.Base(p)]
 }
+
+// The toolchain packs' TOML dependency manifests and their dependency
+// tables (pkg/toolchain).
+var (
+	packManifests = packs.Registry.Set(func(s *toolchain.Spec) []string { return s.DependencyManifests })
+	packSections  = packs.Registry.Collect(func(s *toolchain.Spec) []string { return s.DependencySections })
+)
 
 // The parts of manifests that declare dependencies.
 var (
 	depJSONKeys     = []string{"dependencies", "devDependencies", "optionalDependencies", "peerDependencies", "bundleDependencies"}
 	depTOMLSections = []string{"project.dependencies", "project.optional-dependencies", "tool.poetry.dependencies",
 		"tool.poetry.dev-dependencies", "tool.poetry.group", "tool.pdm.dev-dependencies", "tool.uv", "dependency-groups",
-		"dependencies", "dev-dependencies", "build-dependencies", "target", "patch", "replace", "packages", "dev-packages", "source"}
+		"packages", "dev-packages", "source"}
 	depCfgSections = []string{"options.install_requires", "options.extras_require", "options.setup_requires", "options.tests_require"}
 	// depPyLines matches setup.py arguments listing dependencies.
 	depPyLines = regexp.MustCompile(`\b(install_requires|extras_require|dependency_links)\b`)
@@ -63,8 +73,10 @@ func checkDependencyContent(name string, old, new []byte, g Guardrails) *Refusal
 	switch base := path.Base(name); {
 	case base == "package.json":
 		changed = changedJSONKeys(old, new, depJSONKeys)
-	case base == "pyproject.toml" || base == "Pipfile" || base == "Cargo.toml":
+	case base == "pyproject.toml" || base == "Pipfile":
 		changed = changedSections(old, new, depTOMLSections)
+	case packManifests[base]:
+		changed = changedSections(old, new, packSections)
 	case base == "setup.cfg":
 		changed = changedSections(old, new, depCfgSections)
 	case base == "setup.py":

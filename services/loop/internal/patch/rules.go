@@ -4,6 +4,9 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/greenlight-dev/greenlight/pkg/toolchain"
+	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 )
 
 // testGlobs are the paths treated as tests: test files by the naming
@@ -37,12 +40,15 @@ func isTestPath(p string) bool {
 var lockfiles = map[string]bool{
 	"package-lock.json": true, "npm-shrinkwrap.json": true, "yarn.lock": true,
 	"pnpm-lock.yaml": true, "bun.lockb": true, "bun.lock": true,
-	"go.sum": true, "poetry.lock": true, "Cargo.lock": true, "uv.lock": true,
+	"go.sum": true, "poetry.lock": true, "uv.lock": true,
 	"Pipfile.lock": true, "pdm.lock": true, "composer.lock": true, "Gemfile.lock": true,
 }
 
 // isLockfile reports whether a workspace path is a dependency lockfile.
-func isLockfile(p string) bool { return lockfiles[path.Base(p)] }
+func isLockfile(p string) bool { return lockfiles[path.Base(p)] || packLockfiles[path.Base(p)] }
+
+// packLockfiles are the toolchain packs' lockfiles (pkg/toolchain).
+var packLockfiles = packs.Registry.Set(func(s *toolchain.Spec) []string { return s.Lockfiles })
 
 // skipMarkers are the ways test frameworks are told to skip (or expect to
 // fail) a test; adding one is refused unless test changes are allowed.
