@@ -3,6 +3,7 @@ module github.com/greenlight-dev/greenlight/pkg
 go 1.26.0
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/invopop/jsonschema v0.14.0
 	github.com/peterbourgon/ff/v3 v3.4.0
@@ -16,7 +17,6 @@ require (
 )
 
 require (
-	github.com/BurntSushi/toml v1.6.0 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
 	github.com/go-git/gcfg v1.5.1-0.20230307220236-3a3c6141e376 // indirect
