@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/netip"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -143,7 +144,9 @@ func TestSandboxCodeHasNoPrivilegesSecretsOrHostAccess(t *testing.T) {
 		name, cmd string
 		ok        func(tail string) bool
 	}{
-		{"env", "env", func(s string) bool { return !strings.Contains(s, "s3cr3t") && onlyAllowedVars(s) }},
+		{"env", "env", func(s string) bool {
+			return !strings.Contains(s, "s3cr3t") && onlyAllowedVars(s) && slices.Contains(strings.Split(s, "\n"), "CI=true")
+		}},
 		{"init-environ", "tr '\\0' '\\n' < /proc/1/environ 2>&1", func(s string) bool {
 			return !strings.Contains(s, "s3cr3t") && (strings.Contains(s, "Permission denied") || onlyAllowedVars(s))
 		}},
@@ -223,7 +226,7 @@ func statusField(s, key string) string {
 // onlyAllowedVars checks KEY=VALUE lines against greenlight's variables,
 // the image's own (documented in its recipe) and what the shell adds.
 func onlyAllowedVars(s string) bool {
-	allowed := map[string]bool{"PATH": true, "HOME": true, "LANG": true, "TMPDIR": true, "HOSTNAME": true,
+	allowed := map[string]bool{"PATH": true, "HOME": true, "LANG": true, "TMPDIR": true, "HOSTNAME": true, "CI": true,
 		"PWD": true, "SHLVL": true, "_": true, "OLDPWD": true}
 	for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
 		k, _, ok := strings.Cut(line, "=")

@@ -138,9 +138,14 @@ func hardenedSpec(image string, lim Limits, labels map[string]string, network st
 }
 
 // baseEnv is the complete environment of a sandbox container: PATH (the
-// image's own, so toolchains are found; see toolPath), HOME, LANG and
-// TMPDIR. Nothing is
-// taken from the executor's environment.
+// image's own, so toolchains are found; see toolPath), HOME, LANG, TMPDIR
+// and CI=true. Nothing is taken from the executor's environment.
+//
+// CI=true is what every CI service sets, and what the maintainers' tests
+// ran under: jest runs with --ci (a missing snapshot fails instead of being
+// written), pnpm installs --frozen-lockfile, colour libraries
+// (picocolors, colorette, supports-color) decide on it, and suites that
+// assert coloured or non-interactive output expect it.
 func baseEnv(img ImageInfo) []string {
 	path := defaultPath
 	for _, kv := range img.Env {
@@ -148,7 +153,7 @@ func baseEnv(img ImageInfo) []string {
 			path = v
 		}
 	}
-	return []string{"PATH=" + toolPath(path), "HOME=" + HomeDir, "LANG=C.UTF-8", "TMPDIR=" + TmpDir}
+	return []string{"PATH=" + toolPath(path), "HOME=" + HomeDir, "LANG=C.UTF-8", "TMPDIR=" + TmpDir, "CI=true"}
 }
 
 // caEnv points the usual tools at the CA bundle (install steps only).
