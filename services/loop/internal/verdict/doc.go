@@ -12,7 +12,7 @@
 //	  tool-unavailable  the step's own program is not in its image: SKIPPED if advisory, else ERROR (toolmissing.go)
 //	  install-env       an install could not reach or trust its index: ERROR of the environment (installenv.go)
 //	  old-toolchain     cargo needs a newer rustc than the image's: ERROR (toolchain.go)
-//	  missing-deps      index unreachable, tests stopped at a third-party import: ERROR (missingdeps.go)
+//	  missing-deps      index unreachable, tests stopped at a third-party import, an uninstalled plugin or uninstalled package metadata: ERROR (missingdeps.go)
 //	  unpinned-check    index unreachable, a CI-required lint ran the image's version: ERROR (missingdeps.go)
 //	OnReport, on the parsed log and report files, before any re-run:
 //	  tool-absent       the log says a build tool was not found: ERROR (agree.go; StepResult.rule)

@@ -19,9 +19,14 @@ const indexUnreachableMarker = "greenlight: the package index is unreachable"
 // missingModule finds the module a test run could not import; pytest's
 // "unrecognized arguments" is what a plugin that was never installed
 // (pytest-cov's --cov, say) leaves behind.
+// missingMetadata is a distribution that was never installed, asked for
+// by name (importlib.metadata.version, pkg_resources): when the project
+// itself could not be installed offline (no build backend), its own
+// version lookup fails this way, which is the environment's failure too.
 var (
-	missingModule = regexp.MustCompile(`No module named '([A-Za-z_][A-Za-z0-9_.]*)'`)
-	missingPlugin = regexp.MustCompile(`error: unrecognized arguments: (\S+)`)
+	missingModule   = regexp.MustCompile(`No module named '([A-Za-z_][A-Za-z0-9_.]*)'`)
+	missingPlugin   = regexp.MustCompile(`error: unrecognized arguments: (\S+)`)
+	missingMetadata = regexp.MustCompile(`PackageNotFoundError: (?:No package metadata was found for )?'?([A-Za-z0-9_.-]+)'?|DistributionNotFound: The '([A-Za-z0-9_.-]+)`)
 )
 
 // IndexUnreachable reports whether an install step of the run said the
@@ -52,6 +57,8 @@ func missingDeps(in StepInput) *glv1.StepResult {
 		why = fmt.Sprintf("the tests could not import %s", m[1])
 	} else if m := missingPlugin.FindStringSubmatch(r.GetTail()); m != nil {
 		why = fmt.Sprintf("the test runner does not know the option %s (a plugin that could not be installed)", m[1])
+	} else if m := missingMetadata.FindStringSubmatch(r.GetTail()); m != nil {
+		why = fmt.Sprintf("the tests asked for the installed metadata of %s, which could not be installed", m[1]+m[2])
 	}
 	if why == "" {
 		return r

@@ -19,6 +19,10 @@ const (
 	pluginTail = "ERROR: usage: python3 -m pytest [options] [file_or_dir] [file_or_dir] [...]\n" +
 		"python3 -m pytest: error: unrecognized arguments: --cov=semver --cov-report=xml\n  inifile: /workspace/setup.cfg\n"
 	ownImportTail = "E   ModuleNotFoundError: No module named 'attr._make2'\n"
+	// The project itself not installed (no build backend offline): its
+	// __init__ asks importlib.metadata for its own version.
+	metadataTail = "FAILED tests/test_version.py::test_v - importlib.metadata.PackageNotFoundError: No package metadata was found for attrs\n"
+	pkgResTail   = "E   pkg_resources.DistributionNotFound: The 'semver' distribution was not found and is required by the application\n"
 )
 
 // TestMissingThirdPartyDepsAreAnEnvironmentError checks rule missing-deps:
@@ -46,6 +50,9 @@ func TestMissingThirdPartyDepsAreAnEnvironmentError(t *testing.T) {
 		{"conftest imports an uninstalled package", true, test, conftestTail, "could not import hypothesis"},
 		{"option of an uninstalled plugin", true, test, pluginTail, "does not know the option --cov=semver"},
 		{"the project's own module stays FAIL", true, test, ownImportTail, ""},
+		{"the project's metadata, never installed", true, test, metadataTail, "metadata of attrs, which could not be installed"},
+		{"pkg_resources asks for an uninstalled distribution", true, test, pkgResTail, "metadata of semver"},
+		{"metadata missing but the index was reachable: stays FAIL", false, test, metadataTail, ""},
 		{"index reachable: stays FAIL", false, test, conftestTail, ""},
 		{"advisory step untouched", true, &glv1.Step{Name: "pytest", Phase: glv1.Phase_PHASE_TEST, Optional: true}, conftestTail, ""},
 		{"an assertion failure stays FAIL", true, test, "E   assert 1 == 2\n", ""},
