@@ -65,7 +65,7 @@ var stepRules = []StepRule{
 	{Name: RuleOldToolchain, Stage: OnExit, Apply: oldToolchain,
 		Doc: "cargo refused a crate needing a newer rustc than the image's: an ERROR naming both versions, the code was never built"},
 	{Name: RuleMissingDeps, Stage: OnExit, Apply: missingDeps,
-		Doc: "the index was unreachable and a required test step stopped at a third-party import or an uninstalled plugin's option: an ERROR of the environment"},
+		Doc: "the index was unreachable and a required test step stopped at a third-party import, an uninstalled plugin's option or an uninstalled distribution's metadata: an ERROR of the environment"},
 	{Name: RuleUnpinnedCheck, Stage: OnExit, Apply: unpinnedCheck,
 		Doc: "the index was unreachable and a lint or type check the maintainers' CI requires ran the image's version, not the pinned one: an ERROR, its findings cannot decide"},
 	{Name: RuleToolAbsent, Stage: OnReport, Apply: toolAbsent,
