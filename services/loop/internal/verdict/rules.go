@@ -70,6 +70,8 @@ var stepRules = []StepRule{
 		Doc: "the index was unreachable and a lint or type check the maintainers' CI requires ran the image's version, not the pinned one: an ERROR, its findings cannot decide"},
 	{Name: RuleToolAbsent, Stage: OnReport, Apply: toolAbsent,
 		Doc: "the log says a build tool the step calls was not found: an ERROR naming the tools and the image, whatever the exit code (records its rule)"},
+	{Name: RuleNeedsNetwork, Stage: OnReport, Apply: needsNetwork,
+		Doc: "a step without network (not an install) failed reaching the network and no test failed otherwise: an ERROR of the environment naming the line (records its rule)"},
 	{Name: RuleReportDisagrees, Stage: OnReport, Apply: reportDisagrees,
 		Doc: "exit 0 while the runner's report counts failed or errored tests, or two reports of the run disagree: FAILED (records its rule)"},
 }
@@ -85,8 +87,8 @@ func Steps(stage Stage, in StepInput) *glv1.StepResult {
 	return in.Result
 }
 
-// Names of the step rules. Only tool-absent and report-disagrees are
-// written to StepResult.rule; the others say what they found in
+// Names of the step rules. Only tool-absent, needs-network and
+// report-disagrees are written to StepResult.rule; the others say what they found in
 // StepResult.reason alone.
 const (
 	RuleToolUnavailable = "tool-unavailable"
