@@ -141,7 +141,13 @@ func (e *extractor) pythonTests(py pyEnv) {
 		e.add(Command{Name: "pytest", Phase: PhaseTest, Env: clone(py.env), Source: src})
 		c := &e.out.Commands[len(e.out.Commands)-1]
 		report := ReportDir + "/" + fileName(c.Name) + ".xml"
-		*c = pyTool(*c, py.python, "pytest", "-rA --junitxml="+report, paths...)
+		args := "-rA --junitxml=" + report
+		if d := info.Doctests; d != nil {
+			// the maintainers' tox command collects doctests too
+			args += " " + d.Args
+			c.Source = located(d.Source)
+		}
+		*c = pyTool(*c, py.python, "pytest", args, paths...)
 		c.ReportFiles = []string{report}
 	}
 }

@@ -73,6 +73,9 @@ func detectPython(v *view, sp *Subproject, nested []string) error {
 	pythonLayout(v, sp, nested)
 	pythonFrameworks(v, sp, nested)
 	decideProjectInstall(sp)
+	if t := info.toxTest; t != nil {
+		info.Doctests = toxDoctests(t, info.Packages, info.SrcLayout)
+	}
 	return nil
 }
 
@@ -255,6 +258,13 @@ func readTox(v *view, sp *Subproject, file string) {
 		}
 	}
 	if env := s["testenv"]; env != nil {
+		cd := env.Keys["changedir"].Value
+		info.toxTest = &toxTest{commands: env.Keys["commands"].Value,
+			loc:         Located{File: file, Key: "testenv.commands", Line: env.Keys["commands"].Line},
+			changedirOK: cd == "" || cd == "{toxinidir}" || cd == "{tox_root}"}
+		if info.toxTest.commands == "" {
+			info.toxTest = nil
+		}
 		info.ToxDeps = toxDeps(env.Keys["deps"].Value)
 		if len(info.ToxDeps) > 0 {
 			info.HasDeps = true

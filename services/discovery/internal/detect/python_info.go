@@ -43,6 +43,10 @@ type PythonInfo struct {
 	SrcLayout bool
 	Scripts   []EntryPoint
 	ToxEnvs   []Named
+	// Doctests are the doctest options and targets tox's test command
+	// passes pytest (nil when it passes none).
+	Doctests *Doctests
+	toxTest  *toxTest
 	Nox       []Named
 	// Tools maps "pytest", "ruff", "mypy" to where they are configured.
 	Tools map[string]Located
