@@ -47,7 +47,7 @@ type PythonInfo struct {
 	// passes pytest (nil when it passes none).
 	Doctests *Doctests
 	toxTest  *toxTest
-	Nox       []Named
+	Nox      []Named
 	// Tools maps "pytest", "ruff", "mypy" to where they are configured.
 	Tools map[string]Located
 	// MypyFiles is true when mypy's config names the files to check.
