@@ -18,14 +18,15 @@ var (
 )
 
 // gopathHint reports whether a file may name the import path of GOPATH-era
-// code: the retired CI files that set it and the root's Go files, whose
-// package clause may carry an import comment.
+// code: the retired CI files that set it, and the Go files of the root and
+// of its direct subdirectories, whose package clause may carry an import
+// comment and whose imports of the project's own packages show its path.
 func gopathHint(name string) bool {
 	switch name {
 	case ".travis.yml", "appveyor.yml", ".appveyor.yml":
 		return true
 	}
-	return !strings.Contains(name, "/") && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")
+	return strings.Count(name, "/") <= 1 && strings.HasSuffix(name, ".go")
 }
 
 // gopathImportPath finds the import path GOPATH-era Go code at the root
@@ -62,6 +63,9 @@ func gopathImportPath(v *view) (importPath, source string) {
 		if p := firstMatch(data, reImportComment); p != "" {
 			return p, "the import comment in " + f
 		}
+	}
+	if p, f := ownImportPath(v); p != "" {
+		return p, "the imports of its own packages (" + f + ")"
 	}
 	return "", ""
 }
