@@ -113,6 +113,7 @@ func Build(t Tree, opts Options) (*Capabilities, error) {
 		return nil, err
 	}
 	c.hardenPythonTools()
+	c.needs(t)
 	c.Notes = append(c.Notes, cfg.Notes...)
 	c.timeouts(cfg)
 	if !cfg.NoDefaultTriggers {

@@ -63,6 +63,10 @@ type Command struct {
 	// failure of this one skips (set by planning; empty: all of them).
 	FailureScope string
 	Source       Source
+	// Needs are the programs the command calls, directly or through a
+	// script of the workspace, that only some sandbox images provide
+	// (gcc, cargo, node): planning runs the step where they exist.
+	Needs []string
 	// Subproject is the root of the subproject the command belongs to.
 	Subproject string
 	// Runtime is the runtime of that subproject (several may share a root).

@@ -37,6 +37,9 @@ func WantContent(name string) bool {
 	if gopathHint(name) {
 		return true
 	}
+	if strings.HasSuffix(base, ".sh") {
+		return true // scripts steps run: what they call decides their image
+	}
 	return contentFiles[base] || packContent[base] || isRequirements(base) ||
 		strings.HasSuffix(name, ".txt") && path.Base(path.Dir(name)) == "requirements"
 }

@@ -358,6 +358,10 @@ func (p *planner) images(out *Pipeline) {
 					s.Name, detect.RuntimeGeneric, detect.RuntimeGeneric))
 			}
 		}
+		if rt, why := byNeed(*s, runtime, table); rt != "" {
+			runtime = rt
+			p.notes = append(p.notes, why)
+		}
 		img, note := table.Resolve(runtime)
 		s.Image = img
 		if note != "" && !noted[runtime] {
