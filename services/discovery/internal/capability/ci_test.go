@@ -233,7 +233,9 @@ func TestCIInstallDoesNotPromoteTheAdvisoryInstall(t *testing.T) {
 // template-oss-check against a git remote a snapshot does not have); a
 // different script or package manager in CI changes nothing.
 func TestCIIgnoreScriptsIsAdopted(t *testing.T) {
-	pkg := `{"name":"x","version":"1.0.0","scripts":{"test":"tap","posttest":"npm run lint","lint":"eslint ."}}`
+	// posttest also checks the repository against a template (no lint or
+	// network word): discovery alone would keep the hook; CI's line drops it.
+	pkg := `{"name":"x","version":"1.0.0","scripts":{"test":"tap","posttest":"npm run lint && template-oss-check","lint":"eslint ."}}`
 	workflow := "jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n" +
 		"      - run: npm i --ignore-scripts\n      - run: npm test --ignore-scripts\n      - run: yarn lint --ignore-scripts\n"
 	c, err := build(t, map[string]string{"package.json": pkg, "package-lock.json": "{}", "test/a.js": "",

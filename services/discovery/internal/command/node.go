@@ -86,6 +86,12 @@ func (e *extractor) node() {
 			continue
 		}
 		cmd := scriptCommand(pm, n)
+		if pm == "npm" && n == "test" {
+			var left string
+			if cmd, left = npmTestCommand(scripts); left != "" {
+				e.note("%s: the test step runs the tests without the %s: lint runs as its own step, and the test step has no network", info.File, left)
+			}
+		}
 		have[phase] = have[phase] || tier == Tier0
 		e.add(Command{Name: pm + "-" + strings.ReplaceAll(n, ":", "-"), Phase: phase, Tier: tier, Command: cmd, Env: e.nodeEnv(),
 			Source: Source{File: info.File, Key: "scripts." + n, Line: info.ScriptLines[n], Origin: OriginDiscovered}})
