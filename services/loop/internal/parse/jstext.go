@@ -10,8 +10,15 @@ import (
 )
 
 var (
-	reJestTests   = regexp.MustCompile(`^Tests:\s+(.*\d+ total)$`)
-	reJestFile    = regexp.MustCompile(`^(PASS|FAIL) (\S+)`)
+	reJestTests = regexp.MustCompile(`^Tests:\s+(.*\d+ total)$`)
+	// A test file's result: `PASS src/a.test.js (5.2 s)`; a project's
+	// displayName comes first (`FAIL e2e jest/e2e/b.test.js`).
+	reJestFile = regexp.MustCompile(`^(PASS|FAIL) +(?:(\S+) +)?(\S+?)(?: \([\d.]+ m?s\))?\s*$`)
+	// vitest's per-file line: ` ✓ src/a.test.js (3 tests | 1 skipped) 5ms`,
+	// ` ❯ |unit| src/b.test.js (2 tests | 1 failed) 26ms`.
+	reVitestFile = regexp.MustCompile(`^\s*(?:✓|❯|×|↓) +(?:(\|[^|]+\|) +)?(\S+) +\(\d+ tests?\b`)
+	// vitest's banner names the root its relative paths start from.
+	reVitestRun   = regexp.MustCompile(`^\s*RUN\s+v\S+\s+(/\S+)\s*$`)
 	reJestBlock   = regexp.MustCompile(`^  ● (.+)$`)
 	reVitestTests = regexp.MustCompile(`^\s*Tests\s+(.+?)\s*\((\d+)\)$`)
 	reVitestBlock = regexp.MustCompile(`^\s*FAIL\s+(\S+) > (.+)$`)
@@ -48,6 +55,11 @@ type jsTextParser struct {
 	file   string
 	block  *jsBlock
 	vitest bool
+	// runs are the step's earlier runs; cur is the one being read.
+	runs []jsRun
+	cur  jsRun
+	// vitestPaths resolve vitest's paths from its root (nil: the workdir).
+	vitestPaths *Paths
 }
 
 func newJSTextParser(lim *Limits, paths *Paths) *jsTextParser {
@@ -62,36 +74,44 @@ func (p *jsTextParser) feed(ln line) {
 		return
 	}
 	// Outside a failure block only the marker lines below matter, and each
-	// starts (after \s*) with 'T' (Tests), 'F'/'P' (FAIL, PASS) or '●'
-	// (0xe2); ⎯ only closes a block. Skip the rest cheaply.
+	// starts (after \s*) with 'T' (Tests), 'F'/'P' (FAIL, PASS), 'R'
+	// (vitest's RUN banner) or '●' (0xe2); ⎯ only closes a block. Skip the
+	// rest cheaply.
 	if p.block == nil {
 		s := t[leadingSpace(t):]
-		if len(s) == 0 || s[0] != 'T' && s[0] != 'F' && s[0] != 'P' && s[0] != 0xe2 {
+		if len(s) == 0 || s[0] != 'T' && s[0] != 'F' && s[0] != 'P' && s[0] != 'R' && s[0] != 0xe2 {
 			return
 		}
 	}
+	// Every run prints one summary: two runs in one step (`jest
+	// --selectProjects a && jest --selectProjects b`, `npm run test:unit
+	// && npm run test:e2e`) add up.
 	switch {
 	case hasPrefix(t, "Tests:"):
 		if m := reJestTests.FindSubmatch(t); m != nil {
 			p.close()
 			p.format = FormatJestText
-			p.set.summary = jsCounts(string(m[1]))
-			p.set.seen = true
+			p.endRun(*jsCounts(string(m[1])))
 			return
 		}
 	case bytes.Contains(t, []byte("Tests ")) && !bytes.Contains(t, []byte("Test Files")):
 		if m := reVitestTests.FindSubmatch(t); m != nil && reCountWord.Match(m[1]) {
 			p.close()
 			p.format = FormatVitestText
-			c := jsCounts(string(m[1]))
-			p.set.summary = c
-			p.set.seen = true
+			p.endRun(*jsCounts(string(m[1])))
+			return
+		}
+	case bytes.Contains(t, []byte("RUN ")):
+		if m := reVitestRun.FindSubmatch(t); m != nil {
+			p.vitestRoot(string(m[1]))
 			return
 		}
 	case hasPrefix(t, "PASS ") || hasPrefix(t, "FAIL "):
 		if m := reJestFile.FindSubmatch(t); m != nil {
 			p.close()
-			p.file, _ = p.paths.Normalize(string(m[2]))
+			p.vitestPaths, p.fp.paths = nil, p.paths
+			p.file, _ = p.paths.Normalize(string(m[3]))
+			p.runFile(string(m[2]), p.file)
 			return
 		}
 	case hasPrefix(t, "  ● "):
@@ -101,7 +121,7 @@ func (p *jsTextParser) feed(ln line) {
 		}
 	case bytes.Contains(t, []byte("FAIL ")) && bytes.Contains(t, []byte(" > ")):
 		if m := reVitestBlock.FindSubmatch(t); m != nil {
-			p.file, _ = p.paths.Normalize(string(m[1]))
+			p.file, _ = p.vitestPathsOr().Normalize(string(m[1]))
 			p.vitest = true
 			p.open(string(m[2]), ln.off, true)
 			return
@@ -109,6 +129,12 @@ func (p *jsTextParser) feed(ln line) {
 	case hasPrefix(t, "⎯") || bytes.Contains(t, []byte("⎯⎯⎯")):
 		p.close()
 		return
+	case p.block == nil && bytes.Contains(t, []byte(" test")):
+		if m := reVitestFile.FindSubmatch(t); m != nil {
+			file, _ := p.vitestPathsOr().Normalize(string(m[2]))
+			p.runFile(string(m[1]), file)
+			return
+		}
 	}
 	b := p.block
 	if b == nil {
@@ -136,6 +162,27 @@ func isCodeFrame(t []byte) bool {
 	}
 	s = bytes.TrimLeft(s[i:], " ")
 	return len(s) > 0 && s[0] == '|'
+}
+
+// vitestRoot makes vitest's relative paths resolve from its root (the
+// banner's directory, `vitest run --root e2e` or a workspace member),
+// when it is inside the workspace.
+func (p *jsTextParser) vitestRoot(dir string) {
+	p.close()
+	p.vitestPaths, p.fp.paths = nil, p.paths
+	rel, project := p.paths.Normalize(dir)
+	if !project || rel == p.paths.Workdir {
+		return
+	}
+	p.vitestPaths = NewPaths(p.paths.Root, rel, p.paths.Files)
+	p.fp.paths = p.vitestPaths
+}
+
+func (p *jsTextParser) vitestPathsOr() *Paths {
+	if p.vitestPaths != nil {
+		return p.vitestPaths
+	}
+	return p.paths
 }
 
 func (p *jsTextParser) open(title string, off int64, vitest bool) {

@@ -23,6 +23,13 @@ type mochaParser struct {
 	block   *jsBlock
 	title   []string
 	inTitle bool
+	// titled: the block's title ended with ':', as a failure section's does.
+	titled bool
+	// run holds the counts of the run being read: each run prints
+	// `N passing` first, so the next one starts at its `passing` line, and
+	// the runs of one step add up.
+	run   Counts
+	inRun bool
 }
 
 func newMochaParser(lim *Limits, paths *Paths) *mochaParser {
@@ -51,8 +58,10 @@ func (p *mochaParser) feed(ln line) {
 	}
 	if m := reMochaBlock.FindSubmatch(t); m != nil {
 		p.close()
-		p.title = []string{string(m[2])}
-		p.inTitle = true
+		// A top-level test's title is one line, ending with ':'.
+		one := hasSuffix(m[2], ":")
+		p.title = []string{string(bytes.TrimSuffix(m[2], []byte(":")))}
+		p.inTitle, p.titled = !one, one
 		p.block = &jsBlock{test: Test{Status: StatusFailed, Offset: ln.off}, msg: msgBuf{max: p.lim.MaxMessageBytes}, frames: frameList{max: p.lim.MaxFrames}}
 		return
 	}
@@ -67,7 +76,7 @@ func (p *mochaParser) feed(ln line) {
 			p.title = append(p.title, string(bytes.TrimSuffix(s, []byte(":"))))
 		}
 		if hasSuffix(s, ":") {
-			p.inTitle = false
+			p.inTitle, p.titled = false, true
 		}
 		return
 	}
@@ -84,19 +93,27 @@ func (p *mochaParser) feed(ln line) {
 // count records one `N passing|failing|pending` line.
 func (p *mochaParser) count(what string, n []byte) {
 	v, _ := strconv.Atoi(string(n))
-	if p.set.summary == nil {
-		p.set.summary = &Counts{}
-	}
 	switch what {
 	case "passing":
-		p.set.summary.Passed = v
+		p.close()
+		p.endRun()
+		p.inRun, p.failing = true, false
+		p.run.Passed = v
 	case "failing":
-		p.set.summary.Failed = v
+		p.run.Failed = v
 		p.failing = true
 	case "pending":
-		p.set.summary.Skipped = v
+		p.run.Skipped = v
 	}
 	p.set.seen = true
+}
+
+// endRun adds the counts of the run read so far to the step's.
+func (p *mochaParser) endRun() {
+	if p.inRun {
+		p.set.addSummary(p.run)
+	}
+	p.run, p.inRun = Counts{}, false
 }
 
 func (p *mochaParser) close() {
@@ -105,6 +122,11 @@ func (p *mochaParser) close() {
 		return
 	}
 	p.block = nil
+	if !p.titled {
+		// A failure section's title ends with ':'; a numbered line
+		// without one is the next run's spec listing (`  1) adds`).
+		return
+	}
 	t := b.result()
 	t.Suite = strings.Join(p.title[:max(0, len(p.title)-1)], " ")
 	t.Name = p.title[len(p.title)-1]
@@ -115,4 +137,7 @@ func (p *mochaParser) close() {
 	p.set.add(t)
 }
 
-func (p *mochaParser) finish() { p.close() }
+func (p *mochaParser) finish() {
+	p.close()
+	p.endRun()
+}

@@ -103,6 +103,9 @@ func (p *nodeTestParser) finishStreams() {
 			*p.set.summary = p.set.summary.Add(c)
 		}
 		p.set.omitted += s.p.set.omitted
+		if p.set.cutShort == "" && s.p.set.cutShort != "" {
+			p.set.cutShort = s.name + ": " + s.p.set.cutShort
+		}
 		for _, o := range s.p.set.inv {
 			p.set.note(s.name+" > "+o.ID, o.Status)
 		}

@@ -15,6 +15,9 @@ type tapDiag struct {
 	found, wanted, compare, errType string
 	diff                            msgBuf
 	assertion, caught               bool
+	// tape's assertion keys: operator (equal, deepEqual, error, …),
+	// expected and actual (one line, or a `|-` block below the key).
+	operator, expected, actual string
 	// errors are the messages of errors found/wanted hold (`message:`
 	// lines of a `!error` block), and tap's own (`tapError:`).
 	errors []string
@@ -55,7 +58,40 @@ func (d *tapDiag) value(key, v string) {
 		d.signal = v
 	case "timeout":
 		d.timeout = v
+	case "operator":
+		d.operator = v
+	case "expected":
+		d.expected = yamlScalar(v)
+	case "actual":
+		d.actual = yamlScalar(v)
 	}
+}
+
+// maxTAPValue bounds an expected or actual value kept for a message.
+const maxTAPValue = 512
+
+// more adds a line of a multi-line expected/actual block (tape's `|-`).
+func (d *tapDiag) more(key string, s []byte) {
+	p := &d.expected
+	if key == "actual" {
+		p = &d.actual
+	}
+	if len(*p)+len(s) > maxTAPValue {
+		return
+	}
+	if *p != "" {
+		*p += "\n"
+	}
+	*p += string(s)
+}
+
+// yamlScalar drops a block scalar's indicator (`|-`, `>`): its lines follow.
+func yamlScalar(v string) string {
+	switch v {
+	case "|", "|-", "|+", ">", ">-", ">+":
+		return ""
+	}
+	return v
 }
 
 // message builds a failed point's message from node-tap's diagnostics,
@@ -90,6 +126,16 @@ func (d *tapDiag) message(name string, max int) (string, glv1.FailureKind) {
 			msg += "\n" + diff
 		}
 		return capString(msg, max), glv1.FailureKind_FAILURE_KIND_TEST_ASSERTION
+	case d.operator == "error":
+		// tape's t.error(err) and a rejected async test: the point's name
+		// is the error's message.
+		return name, glv1.FailureKind_FAILURE_KIND_TEST_ERROR
+	case d.operator != "":
+		msg := name
+		if d.expected != "" || d.actual != "" {
+			msg += fmt.Sprintf(": expected %s, actual %s", d.expected, d.actual)
+		}
+		return capString(msg+" ("+d.operator+")", max), glv1.FailureKind_FAILURE_KIND_TEST_ASSERTION
 	case d.caught:
 		if d.errType != "" && d.errType != "test" && d.errType != "suite" && d.errType != "Test" {
 			return d.errType + ": " + name, glv1.FailureKind_FAILURE_KIND_TEST_ERROR

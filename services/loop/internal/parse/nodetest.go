@@ -8,9 +8,9 @@ import (
 )
 
 var (
-	reTAPCount = regexp.MustCompile(`^(?:# |ℹ )(tests|pass|fail|cancelled|skipped|todo) (\d+)$`)
-	// A test point; node-tap ends every parent's with a "# time=…" directive.
-	reTAPPoint   = regexp.MustCompile(`^(\s*)(not ok|ok) (\d+)(?: - (.*?))?(?: # ((?i:SKIP|TODO))\b.*| # time=\S+)?$`)
+	// Run summaries: node's `# pass 4` (TAP) and `ℹ pass 4` (spec), tape's
+	// `# pass  9` and `# fail  4`.
+	reTAPCount   = regexp.MustCompile(`^(?:# |ℹ )(tests|pass|fail|cancelled|skipped|skip|todo)\s+(\d+)$`)
 	reTAPSubtest = regexp.MustCompile(`^(\s*)# Subtest: (.+)$`)
 	// A YAML diagnostic key at the block's own indentation.
 	reTAPYAMLKey = regexp.MustCompile(`^(\s*)([A-Za-z_][\w-]*):(?: (.*))?$`)
@@ -28,6 +28,17 @@ type nodeTestParser struct {
 	format string
 	counts Counts
 	any    bool
+	// tap is set once the log shows TAP (a version line, a plan, a test
+	// point); plain once it shows a producer other than node's runner or
+	// node-tap: a stream without `TAP version`, a description without " - ".
+	tap, plain bool
+	// cur is the TAP stream being read (a log may hold several runs).
+	cur tapStream
+	// tm collects Test::More's failure diagnostics (Perl's TAP).
+	tm testMoreDiags
+	// harness reads the summary of Perl's TAP harness (prove): when a
+	// harness ran the TAP, its totals are the run's account.
+	harness *proveParser
 	// TAP state: subtest names by indent, and the test point awaiting its YAML.
 	names   []string
 	pending *nodeTAPTest
@@ -66,28 +77,29 @@ type nodeTAPTest struct {
 	msg       msgBuf
 	frames    frameList
 	tap       tapDiag
+	// at is the failed assertion's location from the YAML `at:`.
+	at Frame
 }
 
 func newNodeTestParser(lim *Limits, paths *Paths) *nodeTestParser {
-	p := &nodeTestParser{lim: lim, paths: paths, set: newTestSet(lim)}
+	p := &nodeTestParser{lim: lim, paths: paths, set: newTestSet(lim), harness: newProveParser(lim, paths)}
 	p.fp.paths = paths
 	return p
 }
 
 func (p *nodeTestParser) feed(ln line) {
+	p.harness.feed(ln)
 	t := ln.text
 	if len(t) == 0 {
 		return
 	}
-	if p.format != FormatNodeTAP && p.pending == nil && p.memberLine(ln) {
+	if !p.tap && p.pending == nil && p.memberLine(ln) {
 		return
 	}
 	if (t[0] == '#' || t[0] == 0xe2) && p.feedCount(t) {
 		return
 	}
-	if string(t) == "TAP version 13" || string(t) == "TAP version 14" {
-		p.format = FormatNodeTAP
-		p.set.seen = true
+	if p.feedTAPLine(ln) {
 		return
 	}
 	if p.wantsTAP(t) && p.feedTAP(ln) {
@@ -101,16 +113,16 @@ func (p *nodeTestParser) feed(ln line) {
 // feedTAP only accepts lines starting (after \s*) with one, so those are
 // the only lines worth scanning for it.
 func (p *nodeTestParser) wantsTAP(t []byte) bool {
-	if p.format == FormatNodeTAP {
+	if p.tap {
 		return true
 	}
 	if p.pending == nil {
 		s := t[leadingSpace(t):]
-		if !hasPrefix(s, "ok ") && !hasPrefix(s, "not ok ") && !hasPrefix(s, "# Subtest: ") {
+		if !hasPrefix(s, "ok ") && !hasPrefix(s, "not ok ") && !hasPrefix(s, "# Subtest: ") && !hasPrefix(s, "1..") {
 			return false
 		}
 	}
-	return bytes.Contains(t, []byte("ok ")) || bytes.Contains(t, []byte("# Subtest: "))
+	return bytes.Contains(t, []byte("ok ")) || bytes.Contains(t, []byte("# Subtest: ")) || hasPrefix(t, "1..")
 }
 
 func (p *nodeTestParser) feedCount(t []byte) bool {
@@ -119,12 +131,14 @@ func (p *nodeTestParser) feedCount(t []byte) bool {
 		return false
 	}
 	n, _ := strconv.Atoi(string(m[2]))
+	// Each run prints each count once: summed, two runs in one step
+	// (`node --test a && node --test b`) count both.
 	switch string(m[1]) {
 	case "pass":
-		p.counts.Passed = n
+		p.counts.Passed += n
 	case "fail", "cancelled":
 		p.counts.Failed += n
-	case "skipped", "todo":
+	case "skipped", "skip", "todo":
 		p.counts.Skipped += n
 	}
 	p.any = true
@@ -139,25 +153,33 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 	t := ln.text
 	if m := reTAPSubtest.FindSubmatch(t); m != nil {
 		p.flushTAP()
+		p.cur.subtests = true
 		depth := len(m[1]) / 4
 		if depth < maxTAPDepth {
 			p.names = append(p.names[:min(depth, len(p.names))], string(m[2]))
 		}
 		return true
 	}
-	if m := reTAPPoint.FindSubmatch(t); m != nil {
+	if pt, ok := matchTAPPoint(t, p.tap); ok {
 		p.flushTAP()
-		depth := len(m[1]) / 4
-		name := string(m[4])
+		depth := pt.indent / 4
+		if depth == 0 {
+			p.topPoint(pt.num)
+		}
+		p.plain = p.plain || pt.plain
+		name := pt.desc
 		if name == "" {
-			name = "#" + string(m[3])
+			name = "#" + pt.num
 		}
 		path := append(append([]string{}, p.names[:min(depth, len(p.names))]...), name)
+		if depth == 0 && p.cur.name != "" && !p.cur.subtests {
+			path = []string{p.cur.name, name} // tape: the test's `# name` comment
+		}
 		tt := Test{Name: name, Suite: strings.Join(path[:len(path)-1], " > "), ID: strings.Join(path, " > "), Offset: ln.off}
 		switch {
-		case len(m[5]) > 0:
+		case pt.directive != "":
 			tt.Status = StatusSkipped
-		case string(m[2]) == "ok":
+		case pt.ok:
 			tt.Status = StatusPassed
 		default:
 			tt.Status = StatusFailed
@@ -167,13 +189,21 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 		p.set.seen = true
 		return true
 	}
+	if n, depth, ok := matchTAPPlan(t); ok {
+		if depth == 0 {
+			p.topPlan(n)
+		}
+		return p.pending == nil || !p.inYAML
+	}
 	if p.pending == nil {
 		return false
 	}
 	s := bytes.TrimSpace(t)
 	switch {
 	case string(s) == "---":
-		p.inYAML, p.yamlIndent = true, leadingSpace(t)
+		// node's and node-tap's keys are at the indentation of "---",
+		// tape's two spaces deeper: the first key sets it.
+		p.inYAML, p.yamlIndent = true, -1
 		return true
 	case string(s) == "...":
 		p.inYAML = false
@@ -182,9 +212,10 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 	case !p.inYAML:
 		return false
 	}
-	if m := reTAPYAMLKey.FindSubmatch(t); m != nil && len(m[1]) == p.yamlIndent {
+	if m := reTAPYAMLKey.FindSubmatch(t); m != nil && (p.yamlIndent < 0 || len(m[1]) == p.yamlIndent) {
+		p.yamlIndent = len(m[1])
 		p.yamlKey = string(m[2])
-		p.yamlValue(strings.Trim(string(m[3]), `'"`))
+		p.yamlValue(strings.Trim(strings.TrimSpace(string(m[3])), `'"`))
 		return true
 	}
 	switch p.yamlKey {
@@ -194,6 +225,10 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 		p.pending.tap.diff.add(s)
 	case "found", "wanted", "failures":
 		p.pending.tap.nested(s)
+	case "expected", "actual":
+		p.pending.tap.more(p.yamlKey, s)
+	case "at":
+		p.atNested(s)
 	case "stack":
 		if f, ok := p.fp.parse(t, false); ok {
 			p.pending.frames.add(f)
@@ -220,6 +255,8 @@ func (p *nodeTestParser) yamlValue(v string) {
 		if v != "|-" && v != "|" && v != "" {
 			x.msg.add([]byte(v))
 		}
+	case "at":
+		p.atValue(v)
 	default:
 		x.tap.value(p.yamlKey, v)
 	}
@@ -261,7 +298,10 @@ func (p *nodeTestParser) flushTAP() {
 			t.Message, t.kind = x.tap.message(t.Name, p.lim.MaxMessageBytes)
 		}
 		t.Frames = x.frames.frames
-		if f, ok := firstProject(t.Frames); ok {
+		if x.at.Project && x.at.File != "" && x.at.Line > 0 {
+			// The assertion's own call site (tape's and node-tap's `at:`).
+			t.File, t.Line = x.at.File, x.at.Line
+		} else if f, ok := firstProject(t.Frames); ok {
 			t.File, t.Line = f.File, f.Line
 		}
 	}
@@ -317,14 +357,24 @@ func (p *nodeTestParser) closeSpec() {
 func (p *nodeTestParser) finish() {
 	p.flushTAP()
 	p.closeSpec()
+	p.endStream()
+	p.tm.locate(p.set, p.paths)
 	defer p.finishStreams()
+	if p.useHarness() {
+		return
+	}
 	// node's own `# tests` also counts every parent test; the TAP points,
 	// counted once each, are the truth when there are any.
-	if p.any && !(p.format == FormatNodeTAP && p.set.counts.Total() > 0) {
+	if p.any && !(p.tap && p.set.counts.Total() > 0) {
 		c := p.counts
 		p.set.summary = &c
 	}
-	if p.format == "" {
+	switch {
+	case p.tap && p.plain:
+		p.format = FormatTAP
+	case p.tap:
+		p.format = FormatNodeTAP
+	case p.format == "":
 		p.format = FormatNodeSpec
 	}
 }

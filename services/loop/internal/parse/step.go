@@ -140,7 +140,21 @@ func Step(ctx context.Context, in Input) (*StepReport, error) {
 	rep.lint(ps.diag)
 	rep.failures(best, ps, &lim)
 	rep.markIncomplete(in.Result, best, ps)
+	rep.markCutShort(best)
 	return rep, nil
+}
+
+// markCutShort flags the counts of a failed test step whose runner's
+// output shows it stopped before its end (testSet.cutShort), when nothing
+// else already explained them.
+func (rep *StepReport) markCutShort(best *candidate) {
+	if rep.Incomplete || best == nil || best.set.cutShort == "" || !rep.stepFailed() {
+		return
+	}
+	if rep.Phase != glv1.Phase_PHASE_TEST && rep.Level != glv1.Level_LEVEL_L4 {
+		return
+	}
+	rep.Incomplete, rep.IncompleteReason = true, best.set.cutShort
 }
 
 func newReport(in Input) *StepReport {

@@ -16,6 +16,11 @@ type testSet struct {
 	// incomplete says why the runner's own output shows that some tests
 	// never ran (a crash, an interrupted collection); "" when it does not.
 	incomplete string
+	// cutShort says why the runner's output shows it stopped before its
+	// end (a TAP stream without its plan, a bail-out); it makes the counts
+	// incomplete only when the step failed: a run that finished OK was not
+	// cut short, whatever its output looks like.
+	cutShort string
 	// inv lists every counted test (up to Limits.MaxInventory); invCut
 	// counts those beyond.
 	inv    []Outcome
@@ -83,6 +88,32 @@ func (s *testSet) count(st Status) bool {
 		return false
 	}
 	return true
+}
+
+// forgetFailing drops the kept failing records before index upto that
+// drop selects, uncounting them and their inventory entries: a re-run
+// replaced their outcome.
+func (s *testSet) forgetFailing(upto int, drop func(Test) bool) {
+	kept := s.failing[:0]
+	for i, t := range s.failing {
+		if i >= upto || !drop(t) {
+			kept = append(kept, t)
+			continue
+		}
+		switch t.Status {
+		case StatusFailed:
+			s.counts.Failed = max(0, s.counts.Failed-1)
+		case StatusError:
+			s.counts.Errors = max(0, s.counts.Errors-1)
+		}
+		for j, o := range s.inv {
+			if o.ID == t.ID && o.Status == t.Status {
+				s.inv = append(s.inv[:j], s.inv[j+1:]...)
+				break
+			}
+		}
+	}
+	s.failing = kept
 }
 
 // keeps reports whether add would keep a record with status st rather than

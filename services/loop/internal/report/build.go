@@ -70,7 +70,7 @@ func Build(in Input) *glv1.Result {
 	var total parse.Counts
 	var formats []string
 	omitted := 0
-	var advisory []*glv1.Failure
+	var advisory, warnings []*glv1.Failure
 	for _, o := range in.Steps {
 		r.Steps = append(r.Steps, stepResult(o))
 		rep := o.Report
@@ -83,9 +83,15 @@ func Build(in Input) *glv1.Result {
 			omitted += rep.TestsOmitted
 		}
 		for _, f := range rep.Failures {
-			if o.Optional() {
+			switch {
+			case o.Optional():
 				advisory = append(advisory, parse.FailureProto(f, rep.Evidence))
-			} else if len(r.Failures) < maxFailures {
+			case o.EffectiveOK():
+				// A step that finished OK failed nothing: what it reported
+				// (a linter's warnings, a flaky test that passed on
+				// re-run) is listed, after every real failure.
+				warnings = append(warnings, parse.FailureProto(f, rep.Evidence))
+			case len(r.Failures) < maxFailures:
 				r.Failures = append(r.Failures, parse.FailureProto(f, rep.Evidence))
 			}
 		}
@@ -97,10 +103,13 @@ func Build(in Input) *glv1.Result {
 			}
 		}
 	}
-	// Failures of required steps come first: they decided the verdict. An
-	// advisory step's failures (a lint nobody requires, an install whose
-	// required fallback took over) follow while there is room.
-	r.Failures = append(r.Failures, advisory[:min(len(advisory), max(0, maxFailures-len(r.Failures)))]...)
+	// Failures of required steps that failed come first: they decided the
+	// verdict. An advisory step's failures (a lint nobody requires, an
+	// install whose required fallback took over) follow while there is
+	// room, then the findings of steps that finished OK.
+	for _, more := range [][]*glv1.Failure{advisory, warnings} {
+		r.Failures = append(r.Failures, more[:min(len(more), max(0, maxFailures-len(r.Failures)))]...)
+	}
 	format := strings.Join(formats, "+")
 	if format == "" {
 		format = parse.FormatUnparsed

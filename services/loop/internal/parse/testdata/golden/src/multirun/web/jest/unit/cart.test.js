@@ -1,0 +1,11 @@
+const { add } = require('../../src/cart');
+
+describe('add', () => {
+  test('appends an item', () => {
+    expect(add([], { price: 1, qty: 1 })).toHaveLength(1);
+  });
+  test('keeps the old items', () => {
+    expect(add([{ price: 2, qty: 1 }], { price: 1, qty: 1 })[0].price).toBe(2);
+  });
+  test.skip('merges equal items', () => {});
+});
