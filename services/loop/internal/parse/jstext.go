@@ -129,7 +129,7 @@ func (p *jsTextParser) feed(ln line) {
 	case hasPrefix(t, "⎯") || bytes.Contains(t, []byte("⎯⎯⎯")):
 		p.close()
 		return
-	case p.block == nil && bytes.Contains(t, []byte(" test")):
+	case p.block == nil && bytes.HasPrefix(bytes.TrimLeft(t, " "), []byte("\xe2")) && bytes.Contains(t, []byte(" test")):
 		if m := reVitestFile.FindSubmatch(t); m != nil {
 			file, _ := p.vitestPathsOr().Normalize(string(m[2]))
 			p.runFile(string(m[1]), file)

@@ -39,6 +39,8 @@ type nodeTestParser struct {
 	// harness reads the summary of Perl's TAP harness (prove): when a
 	// harness ran the TAP, its totals are the run's account.
 	harness *proveParser
+	// tapSpec reads tap-spec's rendering of TAP (tape piped through it).
+	tapSpec *tapSpecParser
 	// TAP state: subtest names by indent, and the test point awaiting its YAML.
 	names   []string
 	pending *nodeTAPTest
@@ -82,13 +84,15 @@ type nodeTAPTest struct {
 }
 
 func newNodeTestParser(lim *Limits, paths *Paths) *nodeTestParser {
-	p := &nodeTestParser{lim: lim, paths: paths, set: newTestSet(lim), harness: newProveParser(lim, paths)}
+	p := &nodeTestParser{lim: lim, paths: paths, set: newTestSet(lim), harness: newProveParser(lim, paths),
+		tapSpec: newTapSpecParser(lim, paths)}
 	p.fp.paths = paths
 	return p
 }
 
 func (p *nodeTestParser) feed(ln line) {
 	p.harness.feed(ln)
+	p.tapSpec.feed(ln)
 	t := ln.text
 	if len(t) == 0 {
 		return
@@ -360,7 +364,7 @@ func (p *nodeTestParser) finish() {
 	p.endStream()
 	p.tm.locate(p.set, p.paths)
 	defer p.finishStreams()
-	if p.useHarness() {
+	if p.useHarness() || p.useTapSpec() {
 		return
 	}
 	// node's own `# tests` also counts every parent test; the TAP points,

@@ -63,11 +63,11 @@ type proveParser struct {
 	skipped  int
 	deaths   []perlDeath
 	bail     string
-	// last is the last line that was nothing the harness prints: the
-	// message of a test that dies comes there.
-	last    []byte
-	lastOff int64
-	// files are bounded: a report lists at most this many.
+	// last is the last unindented line that was nothing the harness
+	// prints: the message of a test that dies comes there.
+	last []byte
+	// header: a test file's line (`t/basic.t .. ok`) or the Test Summary
+	// Report was seen: the harness ran.
 	header bool
 }
 
@@ -151,14 +151,16 @@ func (p *proveParser) feed(ln line) {
 			return
 		}
 	}
-	if m := reProveFile.FindSubmatch(t); m != nil {
+	if bytes.Contains(t, []byte(" ..")) && reProveFile.Match(t) {
 		p.header = true
 		return
 	}
 	if hasPrefix(t, "Failed ") && bytes.Contains(t, []byte(" subtests")) {
 		return // `Failed 3/4 subtests`, a file's verdict
 	}
-	p.last, p.lastOff = append(p.last[:0], t[:min(len(t), 512)]...), ln.off
+	if t[0] != ' ' && t[0] != '\t' {
+		p.last = append(p.last[:0], t[:min(len(t), 512)]...)
+	}
 }
 
 // detail records a Test Summary Report detail line of the last file.
@@ -240,8 +242,7 @@ func (p *proveParser) records(off int64) int {
 				deaths = deaths[1:]
 				head = append(head, d.msg)
 				if d.line > 0 {
-					t.File, _ = p.paths.Normalize(d.file)
-					t.Line = d.line
+					t.File, t.Line = p.perlSource(d.file), d.line
 				}
 			}
 			t.Message = strings.Join(append(head, f.details...), "\n")
@@ -269,6 +270,22 @@ func (p *nodeTestParser) useHarness() bool {
 	}
 	p.set, p.format = h.set, FormatProve
 	return true
+}
+
+// perlSource is the workspace path of a Perl file a message names: `make
+// test` runs the copies ExtUtils::MakeMaker and Module::Build put in
+// blib/lib, whose source is lib/.
+func (p *proveParser) perlSource(file string) string {
+	rel, _ := p.paths.Normalize(file)
+	before, after, ok := strings.Cut("/"+rel, "/blib/lib/")
+	if !ok {
+		return rel
+	}
+	src := strings.TrimPrefix(before+"/lib/"+after, "/")
+	if p.paths.Exists(src) {
+		return src
+	}
+	return rel
 }
 
 func (p *proveParser) finish() {

@@ -28,6 +28,11 @@ var tapGoldenCases = map[string]goldenCase{
 	// before it count, the crash is the failure.
 	"tape/throw": {src: "tape", phase: tTest, format: FormatTAP, counts: Counts{Passed: 5},
 		failures: []wantFailure{{"CRASH", "web/src/calc.js", 14, "", "TypeError: not a range: a..b"}}},
+	// `tape | tap-spec`: only tap-spec's rendering is in the log. It counts
+	// the failing TODO assertion as failing (and exits 1 for it).
+	"tape/spec-pass": {src: "tape", phase: tTest, format: FormatTapSpec, counts: Counts{Passed: 12, Failed: 1}, failures: tapeSpecTodo},
+	"tape/spec-fail": {src: "tape", phase: tTest, format: FormatTapSpec, counts: Counts{Passed: 8, Failed: 5},
+		failures: append(tapeFail("should be strictly equal", "should be deeply equivalent"), tapeSpecTodo...)},
 
 	// prove counts as its totals do (`Files=3, Tests=12`), a subtest block
 	// being one test; Test::More's `#   Failed test 'adds'` / `#   at
@@ -39,6 +44,12 @@ var tapGoldenCases = map[string]goldenCase{
 	// A test file that dies is an error at the place Perl's die names.
 	"prove/die": {src: "prove", phase: tTest, format: FormatProve, counts: Counts{Passed: 10, Errors: 1},
 		failures: []wantFailure{{"TEST_ERROR", "perl/lib/Calc.pm", 26, "t/die.t", "not a range: a..b"}}},
+	// `make test` of ExtUtils::MakeMaker runs the same harness on the
+	// blib/ copies, then dies with Test::Harness's totals; a die in a
+	// blib/lib copy is placed in its lib/ source.
+	"prove/make-fail": {src: "prove", phase: tTest, format: FormatProve, counts: Counts{Passed: 9, Failed: 3}, failures: proveFail},
+	"prove/make-die": {src: "prove", phase: tTest, format: FormatProve, counts: Counts{Passed: 10, Errors: 1},
+		failures: []wantFailure{{"TEST_ERROR", "perl/lib/Calc.pm", 26, "t/die.t", "blib/lib/Calc.pm line 26"}}},
 	"prove/bail": {src: "prove", phase: tTest, format: FormatProve, counts: Counts{Passed: 4, Errors: 1},
 		failures: []wantFailure{{"TEST_ERROR", "perl/t/die.t", 0, "t/die.t", "Bail out! no database to test against"}}},
 	// Raw Test::More TAP of two files, one after the other (no version
@@ -64,6 +75,8 @@ func tapeFail(equal, deep string) []wantFailure {
 		{"TEST_ERROR", "web/test/calc.js", 35, "load calls back without an error > Error: cannot load missing", "Error: cannot load missing"},
 	}
 }
+
+var tapeSpecTodo = []wantFailure{{"TEST_ASSERTION", "web/test/calc.js", 47, "TODO known bug > todo assertion # TODO", "expected 2, actual 1 (equal)"}}
 
 var proveFail = []wantFailure{
 	{"TEST_ASSERTION", "perl/t/basic.t", 6, "t/basic.t > adds", "got: '4'\nexpected: '3'"},
