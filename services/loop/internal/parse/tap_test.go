@@ -114,6 +114,13 @@ func TestTAPCutShortOnlyWhenFailed(t *testing.T) {
 			}
 		})
 	}
+	// The same stream in a step that exited 0 was not cut short: its
+	// counts stay complete (an OK step with incomplete counts is an ERROR).
+	ok := rows["tape/throw"]
+	ok.exit = 0
+	if rep := runGolden(t, "tape/throw", tapGoldenCases["tape/throw"], ok); rep.Incomplete {
+		t.Errorf("tape/throw as an OK step: incomplete %q, want complete", rep.IncompleteReason)
+	}
 }
 
 // TestTAPPointShapes: the point syntax of every producer; a description
