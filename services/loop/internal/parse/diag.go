@@ -171,7 +171,11 @@ func (d *diagParser) feedColon(ln line) {
 		case hasSuffix(m[1], ".go"):
 			tool = toolGo
 		}
-		d.add(ln.off, tool, m[1], m[2], m[3], msg, bytes.Contains(m[4], []byte("[Warning/")) || hasPrefix(m[4], "- warning"))
+		// gcc's and clang's `x.c:7:13: warning: …` and `note: …` are no
+		// errors: in a build or test step they are not failures.
+		warning := bytes.Contains(m[4], []byte("[Warning/")) || hasPrefix(m[4], "- warning") ||
+			hasPrefix(m[4], "warning: ") || hasPrefix(m[4], "note: ")
+		d.add(ln.off, tool, m[1], m[2], m[3], msg, warning)
 		return
 	}
 	if bytes.Contains(t, []byte(": error: ")) || bytes.Contains(t, []byte(": warning: ")) {

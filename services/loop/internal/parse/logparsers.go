@@ -29,6 +29,7 @@ type logParsers struct {
 	ctest    *ctestParser
 	unity    *unityParser
 	cprog    *cProgramParser
+	charness *cHarnessParser
 	maven    *surefireLogParser
 	generic  *genericParser
 	diag     *diagParser
@@ -61,6 +62,7 @@ func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 		ctest:    newCTestParser(lim, paths),
 		unity:    newUnityParser(lim, paths),
 		cprog:    newCProgramParser(lim, paths),
+		charness: newCHarnessParser(lim, paths),
 		maven:    newSurefireLogParser(lim, paths),
 		generic:  &genericParser{set: newTestSet(lim)},
 		diag:     newDiagParser(paths, phase, lim),
@@ -133,6 +135,7 @@ func (ps *logParsers) feed(ln line) {
 	ps.ctest.feed(ln)
 	ps.unity.feed(ln)
 	ps.cprog.feed(ln)
+	ps.charness.feed(ln)
 	ps.maven.feed(ln)
 	ps.generic.feed(ln)
 	ps.diag.feed(ln)
@@ -179,6 +182,7 @@ func (ps *logParsers) finish() {
 		ps.packs[i].lp.Finish()
 	}
 	ps.ctest.finish()
+	ps.charness.finish()
 	ps.maven.finish()
 	ps.crash.finish()
 }
@@ -200,6 +204,10 @@ func (ps *logParsers) candidates() []candidate {
 		// own per-test results are the counts the maintainers read.
 		{format: FormatUnity, rank: 2, set: ps.unity.set},
 		{format: FormatCProgram, rank: 2, set: ps.cprog.set},
+		{format: FormatCHarness, rank: 2, set: ps.charness.set},
+		// automake's make check summary counts the programs (or TAP
+		// tests) the harnesses above ran, as ctest does.
+		ps.charness.automakeCandidate(),
 		{format: FormatGeneric, rank: 1, set: ps.generic.set},
 	}
 	for _, p := range ps.packs {
