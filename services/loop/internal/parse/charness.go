@@ -12,8 +12,8 @@ import (
 
 // FormatCHarness is what the common C/C++ unit-test harnesses print:
 // minctest, greatest, acutest, cmocka and GoogleTest's bracketed lines,
-// Check, and hand-rolled programs' `Tests passed: N` / `Tests failed: N`
-// tallies. Several programs (and several harnesses) in one step are summed.
+// Check, Catch2, doctest, and hand-rolled programs' `Tests passed: N` /
+// `Tests failed: N` tallies. Several programs (and several harnesses) in one step are summed.
 // automake's harness, which runs such programs, is FormatAutomake.
 const FormatCHarness = "c-harness"
 
@@ -51,6 +51,7 @@ type cHarnessParser struct {
 	chk   checkState
 	tally tallyState
 	am    automakeState
+	catch catchState
 }
 
 func newCHarnessParser(lim *Limits, paths *Paths) *cHarnessParser {
@@ -65,6 +66,12 @@ func (p *cHarnessParser) feed(ln line) {
 		p.bracketDetail(t)
 	}
 	p.tallyTick()
+	if len(t) == 0 {
+		return
+	}
+	if c := &p.catch; (c.header > 0 || c.cur != nil) && (p.catchFailed(ln) || p.catchLine(t)) {
+		return
+	}
 	if len(t) < 4 {
 		return
 	}
@@ -79,7 +86,18 @@ func (p *cHarnessParser) keyword(ln line) bool {
 	t := ln.text
 	switch t[0] {
 	case '[':
+		if hasPrefix(t, "[doctest] ") {
+			p.catchSummary(t[len("[doctest] "):])
+			return true
+		}
 		p.bracket(ln)
+	case '-', '=', '.', '~':
+		return p.catchLine(t)
+	case 't':
+		if !hasPrefix(t, "test cases:") {
+			return false
+		}
+		p.catchSummary(t)
 	case 'm':
 		if !hasPrefix(t, "make") {
 			return false
@@ -99,6 +117,8 @@ func (p *cHarnessParser) keyword(ln line) bool {
 			p.greatestTotal(t)
 		case hasPrefix(t, "Testsuite summary for "):
 			p.automakeSummary()
+		case hasPrefix(t, "TEST CASE:"):
+			p.doctestName(t)
 		default:
 			p.tallyLine(ln)
 		}
@@ -118,10 +138,14 @@ func (p *cHarnessParser) keyword(ln line) bool {
 			return false
 		}
 	case 'A':
-		if !hasPrefix(t, "ALL TESTS PASSED (") {
+		switch {
+		case hasPrefix(t, "ALL TESTS PASSED ("):
+			p.minctestSummary(t)
+		case hasPrefix(t, "All tests passed ("):
+			p.catchSummary(t)
+		default:
 			return false
 		}
-		p.minctestSummary(t)
 	case 'E', 'G':
 		switch {
 		case hasPrefix(t, "ERROR: "):
@@ -157,7 +181,7 @@ func (p *cHarnessParser) keyword(ln line) bool {
 // tallies in lower case.
 func (p *cHarnessParser) located(ln line) {
 	t := ln.text
-	if p.compileLine(t) || p.checkResult(ln) || p.minctestLine(ln) || p.bracketLocation(ln) {
+	if p.compileLine(t) || p.checkResult(ln) || p.minctestLine(ln) || p.bracketLocation(ln) || p.catchFailed(ln) {
 		return
 	}
 	p.tallyLine(ln)

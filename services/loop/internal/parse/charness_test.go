@@ -113,6 +113,17 @@ var cCases = map[string]cCase{
 	// --gtest_brief=1 prints no RUN or OK line, only failures and counts.
 	"gtest/fail-brief": {FormatCHarness, Counts{Passed: 3, Failed: 2, Skipped: 1}, gtestFails, 2},
 
+	"catch2/pass": {FormatCHarness, Counts{Passed: 3}, nil, 0},
+	"catch2/fail": {FormatCHarness, Counts{Passed: 1, Failed: 2}, []cFail{
+		{"TEST_ASSERTION", "c/tests/catch2_test.cc", 12, "Mul", "REQUIRE( mul(3, 4) == (failing() ? 13 : 12) )\nwith expansion:\n  12 == 13"},
+		{"TEST_ASSERTION", "c/tests/catch2_test.cc", 16, "Clamp", "CHECK( clamp(9, 0, 3) == (failing() ? 4 : 3) )\nwith expansion:\n  3 == 4"},
+	}, 2},
+	"doctest/pass": {FormatCHarness, Counts{Passed: 3, Skipped: 1}, nil, 0},
+	"doctest/fail": {FormatCHarness, Counts{Passed: 1, Failed: 2, Skipped: 1}, []cFail{
+		{"TEST_ASSERTION", "c/tests/doctest_test.cc", 11, "Mul", "REQUIRE( mul(3, 4) == (failing() ? 13 : 12) ) is NOT correct!\n  values: REQUIRE( 12 == 13 )"},
+		{"TEST_ASSERTION", "c/tests/doctest_test.cc", 15, "Clamp", "CHECK( clamp(9, 0, 3) == (failing() ? 4 : 3) ) is NOT correct!\n  values: CHECK( 3 == 4 )"},
+	}, 2},
+
 	// summary_test and failed_only_test print `Tests failed: N` / `Tests
 	// passed: N`, tally_test `N tests, P passed, F failed`.
 	"csummary/pass": {FormatCHarness, Counts{Passed: 11}, nil, 0},
@@ -132,7 +143,7 @@ var cCases = map[string]cCase{
 		cFail{"TEST_ASSERTION", "", 0, "minctest_test", "minctest_test: FAIL"}), 2},
 
 	// Every harness in one make check: the programs' counts summed.
-	"charness/mixed-pass": {FormatCHarness, Counts{Passed: 50, Skipped: 3}, nil, 15},
+	"charness/mixed-pass": {FormatCHarness, Counts{Passed: 56, Skipped: 4}, nil, 15},
 }
 
 // cRow is one line of testdata/golden/charness.tsv.
@@ -186,8 +197,8 @@ func parseCHarness(t *testing.T, name string, row cRow) (*StepReport, []byte) {
 }
 
 // TestCHarnessGoldens parses every captured run of minctest, greatest,
-// acutest, cmocka, Check, GoogleTest, hand-rolled tallies and automake's
-// harness, inside make, and checks counts, failing tests, their file:line
+// acutest, cmocka, Check, GoogleTest, Catch2, doctest, hand-rolled tallies
+// and automake's harness, inside make, and checks counts, failing tests, their file:line
 // (the failed check's, workspace-relative) and messages.
 func TestCHarnessGoldens(t *testing.T) {
 	rows := readCHarnessManifest(t)
@@ -303,6 +314,8 @@ func TestCHarnessIgnoresStrayFailedWords(t *testing.T) {
 		{"compiler diagnostics", "calc.c:7:13: warning: unused variable 'x' [-Wunused-variable]\n" +
 			"calc.c: In function 'main':\ncalc.c:9:1: note: declared here\n"},
 		{"percentages", "100% tests passed, 0 tests failed out of 0\n"},
+		{"catch2-like block without its summary", strings.Repeat("-", 79) + "\nparses\n" + strings.Repeat("-", 79) +
+			"\nx.cc:3\n" + strings.Repeat(".", 79) + "\n\nx.cc:5: FAILED:\n  REQUIRE( ok )\n" + strings.Repeat("=", 79) + "\ntest cases: 2\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			lim := DefaultLimits().withDefaults()

@@ -40,6 +40,10 @@ c check fail-verbose $S c 'CASE=fail CK_VERBOSITY=verbose make check T=check'
 c gtest pass $S c 'make check T=gtest'
 c gtest fail $S c 'CASE=fail make check T=gtest'
 c gtest fail-brief $S c 'CASE=fail make check T=gtest ARGS=--gtest_brief=1'
+c catch2 pass $S c 'make check T=catch2'
+c catch2 fail $S c 'CASE=fail make check T=catch2'
+c doctest pass $S c 'make check T=doctest'
+c doctest fail $S c 'CASE=fail make check T=doctest'
 c csummary pass $S c 'make check T=summary'
 c csummary fail $S c 'CASE=fail make check T=summary'
 c csummary fail-exit0 $S c 'mkdir -p /tmp/gl && cc -Wall -o /tmp/gl/summary_test tests/summary_test.c calc.c && CASE=fail /tmp/gl/summary_test'
@@ -48,4 +52,4 @@ AM='autoreconf -i >/dev/null 2>&1 && ./configure MINCTEST=/tmp/h/minctest >/dev/
 c automake pass $S am "$AM make check"
 c automake fail $S am "$AM CASE=fail make check"
 c automake fail-verbose $S am "$AM CASE=fail make check VERBOSE=1"
-c charness mixed-pass $S c 'make check T="minctest greatest acutest cmocka check gtest summary"'
+c charness mixed-pass $S c 'make check T="minctest greatest acutest cmocka check gtest catch2 doctest summary"'
