@@ -152,8 +152,18 @@ func newJUnitTest(el xml.StartElement, paths *Paths, format string) *Test {
 
 // pytestFileFromClass turns `tests.test_calc.TestX` into `tests/test_calc.py`,
 // checking the snapshot when possible.
+//
+// A doctest of a text file (`--doctest-glob`) has the file itself as its
+// class, dots for slashes: `docs.usage.rst` is docs/usage.rst, never a
+// Python module.
 func pytestFileFromClass(paths *Paths, cls string) string {
 	parts := strings.Split(cls, ".")
+	if n := len(parts); n > 1 && doctestTextExts[parts[n-1]] {
+		cand := strings.Join(parts[:n-1], "/") + "." + parts[n-1]
+		if paths.Files == nil || paths.Exists(path.Join(paths.Workdir, cand)) {
+			return cand
+		}
+	}
 	for n := len(parts); n > 0; n-- {
 		cand := strings.Join(parts[:n], "/") + ".py"
 		if paths.Files == nil || paths.Exists(path.Join(paths.Workdir, cand)) {
@@ -162,6 +172,10 @@ func pytestFileFromClass(paths *Paths, cls string) string {
 	}
 	return strings.Join(parts, "/") + ".py"
 }
+
+// doctestTextExts are the extensions of text files pytest collects
+// doctests from (--doctest-glob).
+var doctestTextExts = map[string]bool{"rst": true, "md": true, "txt": true, "markdown": true}
 
 // junitFrames extracts frames from a failure's text (Python or JVM stacks).
 func junitFrames(t *Test, text []byte, lim *Limits, paths *Paths) {
