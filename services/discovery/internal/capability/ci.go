@@ -111,6 +111,7 @@ func (c *Capabilities) whitelistCI(ci cisource.Learned) {
 	for _, cmd := range c.Commands {
 		names[cmd.Name] = true
 	}
+	blockAdded := map[*cisource.Block]bool{}
 	for _, lc := range ci.Commands {
 		if !lc.FromCI || lc.Skip != "" || !whitelistable(lc.Phase) || c.known(lc) {
 			continue
@@ -121,10 +122,18 @@ func (c *Capabilities) whitelistCI(ci cisource.Learned) {
 			Tier: command.Tier2, Command: lc.Run, Workdir: lc.Workdir, Env: lc.Env, Source: lc.Source,
 			Subproject: root, Runtime: runtime, ContinueOnFailure: command.Advisory(lc.Phase),
 		}
+		what := fmt.Sprintf("`%s` (%s:%d)", clip(lc.Run), lc.Source.File, lc.Source.Line)
+		// A test line stands for its whole run: block, which CI runs as
+		// one script: the block's first test line carries it.
+		if whole, ok := wholeBlock(lc, ci); ok && lc.Phase == command.PhaseTest && !blockAdded[lc.Block] {
+			blockAdded[lc.Block] = true
+			cmd.Command, cmd.Display, cmd.Workdir, cmd.Env, cmd.Source = whole.Command, whole.Display, whole.Workdir, whole.Env, whole.Source
+			what = fmt.Sprintf("the whole run: block of %s:%d, as CI runs it (bash -e), from its line `%s`", lc.Block.Source.File, lc.Block.Source.Line, clip(lc.Run))
+		}
 		if why := c.addable(lc, root); why == "" {
 			cmd.Tier = command.Tier0
 			c.Default[cmd.Name] = true
-			c.Notes = append(c.Notes, fmt.Sprintf("added the maintainers' test command %s `%s` (%s:%d): discovery found no test for %s", cmd.Name, clip(lc.Run), lc.Source.File, lc.Source.Line, root))
+			c.Notes = append(c.Notes, fmt.Sprintf("added the maintainers' test command %s, %s: discovery found no test for %s", cmd.Name, what, root))
 		}
 		c.Commands = append(c.Commands, cmd)
 	}

@@ -15,6 +15,10 @@ const scriptDepth = 2
 // wrappers run the program named after them.
 var wrappers = map[string]bool{"sudo": true, "env": true, "time": true, "exec": true, "nice": true, "command": true, "xvfb-run": true}
 
+// compilerVars are the conventional variables build scripts call
+// compilers through (`$CC -o x x.c`), with the program each defaults to.
+var compilerVars = map[string]string{"CC": "cc", "CXX": "c++", "CPP": "cpp", "LD": "ld", "AR": "ar"}
+
 // needs records, for every command, the programs it calls that only some
 // images provide, looking into the workspace's shell scripts it runs
 // (`cd tests && ./unittest.sh` calls whatever unittest.sh calls).
@@ -22,7 +26,11 @@ func (c *Capabilities) needs(t Tree) {
 	for i := range c.Commands {
 		cmd := &c.Commands[i]
 		found := map[string]bool{}
-		programs(t, cmd.Command, cmd.Workdir, scriptDepth, found)
+		run := cmd.Command
+		if cmd.Display != "" {
+			run = cmd.Display // what a person reads: a wrapped CI block, a launched tool
+		}
+		programs(t, run, cmd.Workdir, scriptDepth, found)
 		for p := range found {
 			if image.KnownTool(p) {
 				cmd.Needs = append(cmd.Needs, p)
@@ -48,6 +56,16 @@ func programs(t Tree, run, dir string, depth int, found map[string]bool) {
 				continue
 			}
 			prog := words[0]
+			if v, ok := strings.CutPrefix(prog, "$"); ok {
+				// `$CC`, `${CC}`, `${CC:-gcc}`: the compiler it names
+				v = strings.Trim(v, "{}")
+				name, def, _ := strings.Cut(v, ":-")
+				if def != "" {
+					prog = def
+				} else if c, ok := compilerVars[name]; ok {
+					prog = c
+				}
+			}
 			switch {
 			case prog == "cd" && len(words) > 1:
 				dir = path.Join(dir, words[1])

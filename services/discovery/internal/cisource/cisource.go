@@ -61,6 +61,19 @@ type Command struct {
 	// FromCI is true for a CI file's command, false for a test definition
 	// (Makefile target, package.json script, tox, nox) CI usually calls.
 	FromCI bool
+	// Block is the whole `run:` block the line belongs to, when it has
+	// several lines and no GitHub expression: CI runs it as one script
+	// (`bash -e`), and its last line may be the real assertion
+	// (`git diff --exit-code` after regenerating expected outputs).
+	Block *Block
+}
+
+// Block is one CI `run:` script, whole.
+type Block struct {
+	Run string
+	// Workdir is where the script starts (the step's working-directory).
+	Workdir string
+	Source  command.Source
 }
 
 // Learned is everything read from a workspace's CI.
@@ -117,9 +130,15 @@ type scriptCtx struct {
 // script learns the command lines of one script.
 func (r *reader) script(ctx scriptCtx, text string) {
 	dir := ctx.dir
-	for _, ln := range logicalLines(text) {
+	lines := logicalLines(text)
+	var block *Block
+	if ctx.fromCI && len(lines) > 1 && !strings.Contains(text, "${{") {
+		block = &Block{Run: strings.TrimSpace(text), Workdir: ctx.dir,
+			Source: command.Source{File: ctx.file, Key: ctx.key, Line: ctx.line, Origin: Origin}}
+	}
+	for _, ln := range lines {
 		for _, run := range expandMatrix(ln.Text, ctx.matrix) {
-			c := Command{Run: run, Workdir: dir, Env: ctx.env, Label: ctx.label, FromCI: ctx.fromCI, Skip: ctx.skip,
+			c := Command{Run: run, Workdir: dir, Env: ctx.env, Label: ctx.label, FromCI: ctx.fromCI, Skip: ctx.skip, Block: block,
 				Source: command.Source{File: ctx.file, Key: ctx.key, Line: ctx.line + ln.Offset, Origin: Origin}}
 			next := r.analyze(&c, ctx.name)
 			// A skipped job or step has one note (from its caller); a line
