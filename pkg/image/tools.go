@@ -7,8 +7,9 @@ import (
 )
 
 // baseTools are in every offline image (images/common: Debian minbase,
-// make, CA certificates).
-var baseTools = []string{"sh", "bash", "make", "env", "cat", "grep", "sed", "awk", "find", "tar", "gzip", "diff", "cmp"}
+// make, git, less, ps, file, the archivers, patch, CA certificates).
+var baseTools = []string{"sh", "bash", "make", "env", "cat", "grep", "sed", "awk", "find", "tar", "gzip", "diff", "cmp",
+	"git", "less", "ps", "file", "unzip", "zip", "xz", "patch"}
 
 // offlineTools are the programs each offline image provides beyond
 // baseTools, from its recipe (images/<runtime>/packages). Only programs
