@@ -107,9 +107,11 @@ func Build(t Tree, opts Options) (*Capabilities, error) {
 	}
 	c.Images = server.Layer(cfg.Images)
 	c.Notes = append(c.Notes, det.Notes...)
+	ci := cisource.Read(t)
+	ciVersions(&det, ci)
 	c.subprojects(det)
 	discovered := c.discovered(det)
-	if err := c.whitelist(discovered, cfg, cisource.Read(t)); err != nil {
+	if err := c.whitelist(discovered, cfg, ci); err != nil {
 		return nil, err
 	}
 	c.hardenPythonTools()

@@ -80,6 +80,17 @@ type Block struct {
 type Learned struct {
 	Commands []Command
 	Notes    []string
+	// Versions are the runtime versions CI jobs test with (their matrix).
+	Versions []Version
+}
+
+// Version is the versions of one runtime a CI job's matrix tests.
+type Version struct {
+	// Tool is the runtime ("node", "python", "go").
+	Tool   string
+	Values []string
+	// Source is "file:line" of the matrix.
+	Source string
 }
 
 // reader carries one Read.

@@ -209,6 +209,7 @@ func (r *reader) versionNotes(file, job string, matrix map[string][]string, m *y
 	for _, k := range sortedKeys(matrix) {
 		if tool, ok := versionKeys[k]; ok && m != nil {
 			r.note("%s:%d: job %s tests %s %s", file, m.Line, job, tool, strings.Join(matrix[k], ", "))
+			r.out.Versions = append(r.out.Versions, Version{Tool: tool, Values: matrix[k], Source: fmt.Sprintf("%s:%d", file, m.Line)})
 		}
 	}
 }
