@@ -14,7 +14,7 @@ import (
 // scope, so a failing web/ build no longer skips the root module's tests
 // (the executor stops only the failed scope). A Node subproject nested in
 // another Node project shares its scope: workspace members depend on the
-// root's install. A configured pipeline keeps the order and the
+// root's install (unless it installs itself: then it is a scope). A configured pipeline keeps the order and the
 // stop-at-first-failure its file states, and a pipeline of one scope needs
 // none.
 func (p *planner) scopes() {
@@ -45,12 +45,13 @@ func (p *planner) scopes() {
 // scopeOf is a subproject's root; a Node package nested in another Node
 // project shares the scope of the nearest one above it (it depends on that
 // root's install), except a workspace member, which is a scope of its own
-// so that one failing member does not hide the others' tests.
+// so that one failing member does not hide the others' tests, and a package
+// with an install step of its own.
 func (p *planner) scopeOf(root, runtime string) string {
 	if !isNode(runtime) {
 		return root
 	}
-	if n := p.nodeInfo(root); n != nil && n.MemberOf != "" {
+	if n := p.nodeInfo(root); n != nil && n.MemberOf != "" || p.installsItself(root) {
 		return root
 	}
 	above := ""
@@ -63,6 +64,17 @@ func (p *planner) scopeOf(root, runtime string) string {
 		return root
 	}
 	return p.scopeOf(above, detect.RuntimeNode)
+}
+
+// installsItself reports whether a subproject has an install step of its
+// own (its own lockfile): a nested package like scripts/ or benchmark/
+// then does not depend on the enclosing project's install, and its failure
+// (a native module that needs headers from the network) must not hide the
+// enclosing project's tests.
+func (p *planner) installsItself(root string) bool {
+	return slices.ContainsFunc(p.steps, func(s command.Command) bool {
+		return s.Subproject == root && s.Phase == command.PhaseInstall
+	})
 }
 
 // unscopeWorkspaceInstall lets a failed workspace install stop its members:
