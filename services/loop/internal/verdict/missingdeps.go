@@ -55,6 +55,9 @@ func missingDeps(in StepInput) *glv1.StepResult {
 	var why string
 	if m := missingModule.FindStringSubmatch(r.GetTail()); m != nil && !projectModule(tree, s.GetWorkdir(), m[1]) {
 		why = fmt.Sprintf("the tests could not import %s", m[1])
+	} else if m != nil && generatedModule(tree, s.GetWorkdir(), m[1]) {
+		why = fmt.Sprintf("the tests import %s, which is not in the tree: the project's build backend writes it when the project is installed "+
+			"(a version file), and the project could not be built offline", m[1])
 	} else if m := missingPlugin.FindStringSubmatch(r.GetTail()); m != nil {
 		why = fmt.Sprintf("the test runner does not know the option %s (a plugin that could not be installed)", m[1])
 	} else if m := missingMetadata.FindStringSubmatch(r.GetTail()); m != nil {
@@ -68,6 +71,42 @@ func missingDeps(in StepInput) *glv1.StepResult {
 	out.Reason = "environment: " + why + ", and the package index was unreachable when the dependencies were installed " +
 		"(see pip-fallback); " + egressSetting
 	return out
+}
+
+// generatedModule reports whether module is a submodule of the project's
+// own package that the tree does not hold and that the project's build
+// writes at install time: its file is named in pyproject.toml, setup.py,
+// setup.cfg or .gitignore (hatch-vcs's version-file, setuptools-scm's
+// write_to), or it is a version module (_version, version, __version__).
+// Any other missing module of the project's own stays a failure of the
+// code (an import a change broke).
+func generatedModule(tree fs.FS, workdir, module string) bool {
+	if tree == nil || !strings.Contains(module, ".") || !projectModule(tree, workdir, module) {
+		return false
+	}
+	rel := strings.ReplaceAll(module, ".", "/")
+	base := strings.Trim(workdir, "/")
+	if base == "" {
+		base = "."
+	}
+	for _, dir := range []string{base, base + "/src"} {
+		for _, p := range []string{dir + "/" + rel + ".py", dir + "/" + rel + "/__init__.py", dir + "/" + rel} {
+			if _, err := fs.Stat(tree, strings.TrimPrefix(p, "./")); err == nil {
+				return false
+			}
+		}
+	}
+	switch rel[strings.LastIndexByte(rel, '/')+1:] {
+	case "_version", "version", "__version__":
+		return true
+	}
+	for _, f := range []string{"pyproject.toml", "setup.py", "setup.cfg", ".gitignore"} {
+		data, err := fs.ReadFile(tree, strings.TrimPrefix(base+"/"+f, "./"))
+		if err == nil && strings.Contains(string(data), rel+".py") {
+			return true
+		}
+	}
+	return false
 }
 
 // projectModule reports whether module's top-level package is part of the

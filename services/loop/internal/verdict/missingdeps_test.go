@@ -35,7 +35,8 @@ func TestMissingThirdPartyDepsAreAnEnvironmentError(t *testing.T) {
 	failed := func(tail string) *glv1.StepResult {
 		return &glv1.StepResult{Name: "pytest", Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 4, Tail: tail}
 	}
-	tree := fstest.MapFS{"src/attr/__init__.py": {}, "tests/conftest.py": {}}
+	tree := fstest.MapFS{"src/attr/__init__.py": {}, "tests/conftest.py": {},
+		"pyproject.toml": {Data: []byte("[tool.hatch.build.hooks.vcs]\nversion-file = \"src/attr/_build_meta.py\"\n")}}
 	offline := IndexUnreachable([]*glv1.Step{install, test}, []*glv1.StepResult{{Tail: fallbackTail}, nil})
 	if !offline {
 		t.Fatal("pip-fallback's marker not seen")
@@ -50,6 +51,11 @@ func TestMissingThirdPartyDepsAreAnEnvironmentError(t *testing.T) {
 		{"conftest imports an uninstalled package", true, test, conftestTail, "could not import hypothesis"},
 		{"option of an uninstalled plugin", true, test, pluginTail, "does not know the option --cov=semver"},
 		{"the project's own module stays FAIL", true, test, ownImportTail, ""},
+		{"a generated version module of the project (urllib3._version)", true, test,
+			"E   ModuleNotFoundError: No module named 'attr._version'\n", "which is not in the tree: the project's build backend writes it"},
+		{"a generated module, index reachable: stays FAIL", false, test, "E   ModuleNotFoundError: No module named 'attr._version'\n", ""},
+		{"a module the build config says it writes", true, test,
+			"E   ModuleNotFoundError: No module named 'attr._build_meta'\n", "which is not in the tree"},
 		{"the project's metadata, never installed", true, test, metadataTail, "metadata of attrs, which could not be installed"},
 		{"pkg_resources asks for an uninstalled distribution", true, test, pkgResTail, "metadata of semver"},
 		{"metadata missing but the index was reachable: stays FAIL", false, test, metadataTail, ""},
