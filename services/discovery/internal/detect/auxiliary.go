@@ -7,7 +7,8 @@ import (
 )
 
 // auxiliaryDirs hold material around a project, not a project of their
-// own: documentation, benchmarks, examples. A manifest inside them (a
+// own: documentation, benchmarks, examples (and, for package manifests,
+// anything below a tests directory: testData). A manifest inside them (a
 // docs/requirements.txt, a benchmark/go.mod) never becomes a subproject, so
 // its install can neither run first nor, failing, skip the real tests.
 var auxiliaryDirs = map[string]bool{
@@ -35,7 +36,7 @@ func auxiliaryRoots(roots []root, res *Result) (kept, dropped []root, testReqs [
 	for _, r := range roots {
 		switch {
 		case r.dir == ".":
-		case inAuxiliary(r.dir):
+		case inAuxiliary(r.dir) || testData(r):
 			res.Notes = append(res.Notes, fmt.Sprintf("%s: an auxiliary directory (docs, benchmarks, examples), not a subproject: %s not built, installed or tested", r.dir, strings.Join(r.markers, ", ")))
 			dropped = append(dropped, r)
 			continue
@@ -105,6 +106,28 @@ func allRequirements(markers []string) bool {
 func inAuxiliary(root string) bool {
 	for _, part := range strings.Split(root, "/") {
 		if auxiliaryDirs[part] {
+			return true
+		}
+	}
+	return false
+}
+
+// testDataDirs hold a project's tests: a package manifest in a directory
+// below one is the tests' input, not a project.
+var testDataDirs = map[string]bool{"test": true, "tests": true, "__tests__": true, "spec": true}
+
+// testData reports whether a Node or Python root lies below a tests
+// directory (resolve's test/resolver/*/package.json, some deliberately
+// malformed; a tests/fixtures/proj/setup.py). tests/ itself may hold the
+// project's test requirements, and C/C++ and Go roots there are handled
+// as parts of their project or as modules.
+func testData(r root) bool {
+	if r.runtime != RuntimeNode && r.runtime != RuntimeTypeScript && r.runtime != RuntimePython {
+		return false
+	}
+	parts := strings.Split(r.dir, "/")
+	for _, part := range parts[:len(parts)-1] {
+		if testDataDirs[part] {
 			return true
 		}
 	}

@@ -128,6 +128,10 @@ func TestDetect(t *testing.T) {
 			"requirements/dev-requirements.txt": "pytest\n", "requirements/docs-requirements.txt": "sphinx\n",
 			"tests/fixtures/proj/setup.py": "", "tests/fixtures/proj/pyproject.toml": "[project]\nname = \"f\"\n",
 		}, want: []string{". python pip pytest tests"}, notes: []string{"tests/fixtures/proj: an auxiliary directory"}},
+		{name: "package manifests below a tests directory are test data", files: map[string]string{
+			"package.json": `{"name": "resolve", "scripts": {"test": "tape test/*.js"}}`, "test/resolver.js": "",
+			"test/resolver/baz/package.json": `{"main": "quux.js"`, "test/resolver/malformed/package.json": "{",
+		}, want: []string{". node npm  tests"}, notes: []string{"test/resolver/baz: an auxiliary directory", "test/resolver/malformed: an auxiliary directory"}},
 		{name: "broken go.mod is a problem with a line", files: map[string]string{"go.mod": "module x\n\ngo 1.22\nbogus directive\n"},
 			want: []string{". go go  no-tests"}, notes: []string{"go.mod:4: unknown directive: bogus"}},
 		{name: "broken pyproject", files: map[string]string{"pyproject.toml": "[project]\nname = \n"},
