@@ -28,7 +28,7 @@ func wholeBlock(lc cisource.Command, ci cisource.Learned) (command.Command, bool
 			return command.Command{}, false
 		}
 	}
-	run := "bash --noprofile --norc -e -c " + shellQuote(b.Run)
+	run := "bash --noprofile --norc -e -c " + command.ShellQuote(b.Run)
 	env := maps.Clone(lc.Env)
 	if inspectsGit(b.Run) {
 		root := strings.TrimSuffix(strings.Repeat("../", depth(b.Workdir)), "/")
@@ -64,5 +64,3 @@ func depth(dir string) int {
 	}
 	return strings.Count(dir, "/") + 1
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -79,20 +79,20 @@ func (e *extractor) pipArgs() []string {
 	info := e.sp.Python
 	var args []string
 	for _, r := range info.Requirements {
-		args = append(args, "-r "+shellQuote(e.rel(r)))
+		args = append(args, "-r "+ShellQuote(e.rel(r)))
 	}
 	for _, d := range info.GroupDeps {
-		args = append(args, shellQuote(d))
+		args = append(args, ShellQuote(d))
 	}
 	for _, d := range info.ToxDeps {
 		if !contains(info.GroupDeps, d) {
-			args = append(args, shellQuote(d))
+			args = append(args, ShellQuote(d))
 		}
 	}
 	if info.ProjectFile != "" {
 		target := "."
 		if len(info.Extras) > 0 {
-			target = shellQuote(".[" + strings.Join(info.Extras, ",") + "]")
+			target = ShellQuote(".[" + strings.Join(info.Extras, ",") + "]")
 		}
 		args = append(args, "-e "+target)
 	}
@@ -102,7 +102,7 @@ func (e *extractor) pipArgs() []string {
 // pipFallback is pip-fallback's script (see pipInstall).
 func (e *extractor) pipFallback(args []string) string {
 	info := e.sp.Python
-	say := func(msg string) string { return "printf '%s\\n' " + shellQuote("greenlight: "+msg) }
+	say := func(msg string) string { return "printf '%s\\n' " + ShellQuote("greenlight: "+msg) }
 	s := "if [ -f " + pipDone + " ]; then " + say("pip-install installed everything") + "; exit 0; fi; " +
 		// No log: a configured step replaced pip-install (nothing of ours
 		// to check when it left a venv), or the venv could not be made.

@@ -244,8 +244,8 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// shellQuote quotes a word for /bin/sh when it is not plainly safe.
-func shellQuote(s string) string {
+// ShellQuote quotes a word for /bin/sh when it is not plainly safe.
+func ShellQuote(s string) string {
 	if safeWord.MatchString(s) {
 		return s
 	}
