@@ -2,6 +2,7 @@ package image
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
 )
@@ -40,14 +41,20 @@ func Tools(runtime string) ([]string, bool) {
 
 // KnownTool reports whether some offline image provides a program that
 // another lacks: a step calling it needs a particular image.
-func KnownTool(prog string) bool {
+func KnownTool(prog string) bool { return knownTools()[prog] }
+
+// knownTools is every offline image's tools, built once: discovery asks
+// for each program of each command.
+var knownTools = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
 	for _, rt := range Defaults().Runtimes() {
-		if t, ok := Tools(rt); ok && slices.Contains(t, prog) {
-			return true
+		t, _ := Tools(rt)
+		for _, p := range t {
+			out[p] = true
 		}
 	}
-	return false
-}
+	return out
+})
 
 // Provides reports whether the offline image of runtime has prog.
 func Provides(runtime, prog string) bool {
