@@ -219,3 +219,52 @@ func TestToolMissingReadsLikePythonM(t *testing.T) {
 		t.Errorf("stderr %q, want it to end with %q", stderr.String(), want)
 	}
 }
+
+// A project that is one of the tool's own dependencies (packaging and
+// pluggy are pytest's) is tested as the workspace's code, as in CI where
+// installing it replaces the runner's copy, while the tool keeps the copy
+// it imported; a directory named like a dependency in any other project
+// changes nothing.
+func TestProjectThatIsTheToolsDependency(t *testing.T) {
+	py := pythonAtLeast311(t)
+	venv := filepath.Join(t.TempDir(), "venv")
+	if out, err := exec.Command(py, "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
+		t.Fatalf("python3 -m venv: %v\n%s", err, out)
+	}
+	sitePackages, err := filepath.Glob(filepath.Join(venv, "lib", "python3*", "site-packages"))
+	if err != nil || len(sitePackages) != 1 {
+		t.Fatalf("venv site-packages: %v %v", sitePackages, err)
+	}
+	writeFiles(t, sitePackages[0], map[string]string{
+		"gldep/__init__.py":  "WHERE = 'installed'\n",
+		"gltool/__init__.py": "import gldep\n",
+		"gltool/__main__.py": "import gltool, projtest\nprint('tool=' + gltool.gldep.WHERE, 'project=' + projtest.WHERE)\n",
+	})
+	python := filepath.Join(venv, "bin", "python")
+	tests := []struct {
+		name, project, want string
+	}{
+		{"the project is the dependency", "gldep", "tool=installed project=workspace"},
+		{"another project ships a directory named like it", "other-project", "tool=installed project=installed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws := t.TempDir()
+			writeFiles(t, ws, map[string]string{
+				"pyproject.toml":        "[project]\nname = \"" + tt.project + "\"\n",
+				"src/gldep/__init__.py": "WHERE = 'workspace'\n",
+				"projtest.py":           "import gldep\nWHERE = gldep.WHERE\n",
+			})
+			cmd := exec.Command("/bin/sh", "-c", Tool(python, "gltool", "src"))
+			cmd.Dir = ws
+			cmd.Env = []string{"PATH=/usr/bin:/bin"}
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("launcher: %v\n%s", err, out)
+			}
+			if got := strings.TrimSpace(string(out)); got != tt.want {
+				t.Errorf("launcher printed %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -99,7 +99,36 @@ if tool == "pytest":
     main = _pytest.config.main
     _pytest.config.main = lambda args=None, plugins=None: main(args, list(plugins or ()) + [InProcess()])
 here = os.getcwd()
-sys.path[:0] = [here] + [os.path.join(here, p) for p in paths]
+dirs = [here] + [os.path.join(here, p) for p in paths]
+# A project that is itself one of the tool's dependencies (packaging,
+# pluggy, iniconfig, typing_extensions) must be tested as its own code, as
+# in CI where installing it replaces the runner's copy: the installed copy
+# the tool imported above is forgotten, so the project's tests import the
+# workspace's, while the tool keeps the copy it bound at import. Only the
+# package named like the project (pyproject.toml's or setup.cfg's name) is
+# dropped: a patch adding a directory named like another dependency
+# changes nothing.
+def project_name():
+    import configparser, tomllib
+    try:
+        with open(os.path.join(here, "pyproject.toml"), "rb") as f:
+            name = tomllib.load(f).get("project", {}).get("name")
+        if isinstance(name, str):
+            return name
+    except (OSError, ValueError):
+        pass
+    c = configparser.ConfigParser(interpolation=None)
+    try:
+        c.read(os.path.join(here, "setup.cfg"))
+        return c.get("metadata", "name", fallback="")
+    except (configparser.Error, UnicodeError):
+        return ""
+top = (project_name() or "").strip().lower().replace("-", "_").replace(".", "_")
+mine = any(os.path.isfile(os.path.join(d, top, "__init__.py")) or os.path.isfile(os.path.join(d, top + ".py")) for d in dirs)
+if top and mine and top in sys.modules and top not in {tool, "_" + tool, "pytest", "_pytest"} | set(sys.stdlib_module_names):
+    for m in [m for m in sys.modules if m == top or m.startswith(top + ".")]:
+        del sys.modules[m]
+sys.path[:0] = dirs
 if paths:
     os.environ["PYTHONPATH"] = os.pathsep.join(paths + [v for v in [os.environ.get("PYTHONPATH")] if v])
 del sys.argv[1]
