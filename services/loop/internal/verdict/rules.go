@@ -63,7 +63,7 @@ var stepRules = []StepRule{
 	{Name: RuleInstallEnv, Stage: OnExit, Apply: installEnv,
 		Doc: "an install with network failed on TLS trust or an unreachable index (and no sign of a code problem): an ERROR of the environment naming the setting"},
 	{Name: RuleOldToolchain, Stage: OnExit, Apply: oldToolchain,
-		Doc: "cargo refused a crate needing a newer rustc than the image's: an ERROR naming both versions, the code was never built"},
+		Doc: "a tool refused the project for its version (cargo's rust-version, pytest's minversion, requires-python, the go directive, CMake, engines, the JDK): an ERROR naming both versions, the code was never built or tested"},
 	{Name: RuleMissingDeps, Stage: OnExit, Apply: missingDeps,
 		Doc: "the index was unreachable and a required test step stopped at a third-party import, an uninstalled plugin's option or an uninstalled distribution's metadata: an ERROR of the environment"},
 	{Name: RuleUnpinnedCheck, Stage: OnExit, Apply: unpinnedCheck,

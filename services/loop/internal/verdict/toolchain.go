@@ -11,7 +11,9 @@ import (
 // oldToolchain turns a step that failed only because the image's
 // toolchain is older than the project declares into an ERROR naming both
 // versions (a toolchain pack's EnvDiagnoser recognises the log: cargo's
-// refusal of a too-new rust-version): the code was never built, so a FAIL
+// refusal of a too-new rust-version; tooOldTool other tools'
+// refusals: pytest's minversion, requires-python, the go directive, CMake,
+// engines, the JDK): the code was never built or tested, so a FAIL
 // would blame it for the sandbox. Any other result is returned unchanged.
 func oldToolchain(in StepInput) *glv1.StepResult {
 	s, r := in.Step, in.Result
@@ -21,6 +23,12 @@ func oldToolchain(in StepInput) *glv1.StepResult {
 	img := r.GetImage()
 	if img == "" {
 		img = s.GetImage()
+	}
+	if reason, ok := tooOldTool(tailLines(r.GetTail(), recentLines), img); ok {
+		out := proto.Clone(r).(*glv1.StepResult)
+		out.Status = glv1.StepStatus_STEP_STATUS_ERROR
+		out.Reason = reason
+		return out
 	}
 	for _, p := range packs.Registry.All() {
 		d, ok := p.(toolchain.EnvDiagnoser)
