@@ -72,6 +72,8 @@ var stepRules = []StepRule{
 		Doc: "the log says a build tool the step calls was not found: an ERROR naming the tools and the image, whatever the exit code (records its rule)"},
 	{Name: RuleNeedsNetwork, Stage: OnReport, Apply: needsNetwork,
 		Doc: "a step without network (not an install) failed reaching the network and no test failed otherwise: an ERROR of the environment naming the line (records its rule)"},
+	{Name: RuleNeedsHostService, Stage: OnReport, Apply: needsHostService,
+		Doc: "every failed test of a required step failed on a host service the sandbox lacks (journald, D-Bus, /dev/log, a Docker engine): an ERROR of the environment naming the line (records its rule)"},
 	{Name: RuleReportDisagrees, Stage: OnReport, Apply: reportDisagrees,
 		Doc: "exit 0 while the runner's report counts failed or errored tests, or two reports of the run disagree: FAILED (records its rule)"},
 }
@@ -87,8 +89,8 @@ func Steps(stage Stage, in StepInput) *glv1.StepResult {
 	return in.Result
 }
 
-// Names of the step rules. Only tool-absent, needs-network and
-// report-disagrees are written to StepResult.rule; the others say what they found in
+// Names of the step rules. Only tool-absent, needs-network,
+// needs-host-service and report-disagrees are written to StepResult.rule; the others say what they found in
 // StepResult.reason alone.
 const (
 	RuleToolUnavailable = "tool-unavailable"
