@@ -93,7 +93,7 @@ steps:
 }
 
 func TestImages(t *testing.T) {
-	files := map[string]string{"go.mod": goMod, "svc/Cargo.toml": "[package]\nname = \"r\"\n", "tools/Gemfile": "",
+	files := map[string]string{"go.mod": goMod, "svc/Cargo.toml": "[package]\nname = \"r\"\n", "rb/Gemfile": "",
 		"greenlight.yaml": "images:\n  go: golang:1.22\n"}
 	caps, err := build(t, files, capability.Options{Images: map[string]string{"go": "server-go", "rust": "my-rust"}, AllowedImages: []string{"golang:1.22"}})
 	if err != nil {
@@ -103,7 +103,7 @@ func TestImages(t *testing.T) {
 	for _, sp := range caps.Subprojects {
 		got[sp.Root] = sp.Image
 	}
-	if got["."] != "golang:1.22" || got["svc"] != "my-rust" || got["tools"] != "" {
+	if got["."] != "golang:1.22" || got["svc"] != "my-rust" || got["rb"] != "" {
 		t.Fatalf("images = %v (greenlight.yaml > server > defaults)", got)
 	}
 	if !slices.ContainsFunc(caps.Notes, func(n string) bool { return strings.Contains(n, `no sandbox image configured for runtime "ruby"`) }) {

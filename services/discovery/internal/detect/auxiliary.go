@@ -18,8 +18,9 @@ var auxiliaryDirs = map[string]bool{
 	"fixtures": true, "fixture": true, "__fixtures__": true,
 }
 
-// toolDirs hold helper Go modules (code generators, linters pinned by a
-// tools.go): a module there counts only when it has tests.
+// toolDirs hold helper projects (code generators, linters pinned by a
+// tools.go, release and benchmark scripts): a project there counts only
+// when it has tests.
 var toolDirs = map[string]bool{"tools": true, "tool": true, "hack": true, "scripts": true, "internal/tools": true}
 
 // testDirs hold a project's tests, or its requirement files: requirement
@@ -53,12 +54,15 @@ func auxiliaryRoots(roots []root, res *Result) (kept, dropped []root, testReqs [
 	return kept, dropped, testReqs
 }
 
-// dropToolModules removes Go helper modules without tests (tools/go.mod
-// pinning code generators): nothing of theirs is the project's verdict.
+// dropToolModules removes helper projects without tests (a tools/go.mod
+// pinning code generators, a scripts/package.json whose only dependency
+// is a benchmark's native addon): nothing of theirs is the project's
+// verdict, and their install (a native build, a generator's toolchain)
+// failing must not fail it.
 func dropToolModules(res *Result) {
 	kept := res.Subprojects[:0]
 	for _, sp := range res.Subprojects {
-		if sp.Go != nil && toolDirs[sp.Root] && !sp.HasTests {
+		if sp.Root != "." && toolDirs[sp.Root] && !sp.HasTests {
 			res.Notes = append(res.Notes, fmt.Sprintf("%s: helper module without tests (%s), not a subproject", sp.Root, strings.Join(sp.Markers, ", ")))
 			continue
 		}

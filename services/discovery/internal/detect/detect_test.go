@@ -120,6 +120,10 @@ func TestDetect(t *testing.T) {
 			"tools/go.mod": "module x/tools\n\ngo 1.22\n", "tools/tools.go": "package tools\n",
 			"sub/go.mod": "module x/sub\n\ngo 1.22\n", "sub/s_test.go": "",
 		}, want: []string{". go go go test tests", "sub go go go test tests"}, notes: []string{"tools: helper module without tests"}},
+		{name: "a scripts package without tests (a benchmark's native addon) is not a subproject", files: map[string]string{
+			"package.json": `{"scripts": {"test": "tap"}}`, "package-lock.json": "{}", "test/a.ts": "",
+			"scripts/package.json": `{"dependencies": {"heapdump": "^0.3.15"}}`, "scripts/package-lock.json": "{}", "scripts/build.sh": "",
+		}, want: []string{". node npm  tests"}, notes: []string{"scripts: helper module without tests"}},
 		{name: "tests/requirements.txt is the root's test dependencies", files: map[string]string{
 			"setup.py": "", "tests/test_a.py": "", "tests/requirements.txt": "pytest\n",
 		}, want: []string{". python pip pytest tests"}, notes: []string{"tests/requirements.txt: test requirements of ."}},
