@@ -132,11 +132,13 @@ func DefaultLevel(p Phase) Level {
 }
 
 // DefaultTimeout is the per-phase timeout used when neither the command nor
-// the repository configuration sets one. Installs and test suites get the
-// most room; a smoke run (import, --help) that takes a minute is a hang.
+// the repository configuration sets one. Installs, builds and test suites
+// get the most room (a C++ project's test build takes minutes on two
+// cores: fmt's needs more than five); a smoke run (import, --help) that
+// takes a minute is a hang.
 func DefaultTimeout(p Phase) time.Duration {
 	switch p {
-	case PhaseInstall, PhaseTest:
+	case PhaseInstall, PhaseBuild, PhaseTest:
 		return 10 * time.Minute
 	case PhaseSmoke:
 		return time.Minute

@@ -60,6 +60,8 @@ type StepRule struct {
 var stepRules = []StepRule{
 	{Name: RuleToolUnavailable, Stage: OnExit, Apply: toolUnavailable,
 		Doc: "the step's own program (or `python -m` module) is not in its image: an advisory step is SKIPPED, a required one an ERROR saying how to add it"},
+	{Name: RuleTimeLimit, Stage: OnExit, Apply: timeLimit,
+		Doc: "a required install or build step ran out of greenlight's time limit: an ERROR naming the limit and the setting (a test step that times out stays a failure; records its rule)"},
 	{Name: RuleInstallEnv, Stage: OnExit, Apply: installEnv,
 		Doc: "an install with network failed on TLS trust or an unreachable index (and no sign of a code problem): an ERROR of the environment naming the setting"},
 	{Name: RuleOldToolchain, Stage: OnExit, Apply: oldToolchain,
@@ -89,7 +91,7 @@ func Steps(stage Stage, in StepInput) *glv1.StepResult {
 	return in.Result
 }
 
-// Names of the step rules. Only tool-absent, needs-network,
+// Names of the step rules. Only time-limit, tool-absent, needs-network,
 // needs-host-service and report-disagrees are written to StepResult.rule; the others say what they found in
 // StepResult.reason alone.
 const (

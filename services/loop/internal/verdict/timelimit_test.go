@@ -1,0 +1,48 @@
+package verdict
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+// TestTimeLimitOnlyForInstallAndBuild checks rule time-limit: fmt's test
+// build ran out of the 5-minute build limit on a 2-core machine (an
+// ERROR naming the limit and the setting); a test step that times out
+// stays TIMED_OUT (a failure), as does an advisory build.
+func TestTimeLimitOnlyForInstallAndBuild(t *testing.T) {
+	timedOut := &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_TIMED_OUT, ExitCode: -1,
+		Tail: "[ 90%] Building CXX object test/CMakeFiles/compile-test.dir/compile-test.cc.o\n"}
+	step := func(phase glv1.Phase, optional bool) *glv1.Step {
+		return &glv1.Step{Name: "cmake-build", Phase: phase, Optional: optional, Timeout: durationpb.New(5 * time.Minute)}
+	}
+	cases := []struct {
+		name string
+		step *glv1.Step
+		want glv1.StepStatus
+	}{
+		{"build", step(glv1.Phase_PHASE_BUILD, false), glv1.StepStatus_STEP_STATUS_ERROR},
+		{"install", step(glv1.Phase_PHASE_INSTALL, false), glv1.StepStatus_STEP_STATUS_ERROR},
+		{"test", step(glv1.Phase_PHASE_TEST, false), glv1.StepStatus_STEP_STATUS_TIMED_OUT},
+		{"advisory build", step(glv1.Phase_PHASE_BUILD, true), glv1.StepStatus_STEP_STATUS_TIMED_OUT},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Steps(OnExit, StepInput{Step: tc.step, Result: timedOut})
+			if got.GetStatus() != tc.want {
+				t.Fatalf("status %s, want %s", got.GetStatus(), tc.want)
+			}
+			if tc.want == glv1.StepStatus_STEP_STATUS_ERROR &&
+				(got.GetRule() != RuleTimeLimit || !strings.Contains(got.GetReason(), "limit of 5m0s") || !strings.Contains(got.GetReason(), "timeouts:")) {
+				t.Fatalf("rule %q reason %q", got.GetRule(), got.GetReason())
+			}
+		})
+	}
+	if timedOut.GetStatus() != glv1.StepStatus_STEP_STATUS_TIMED_OUT {
+		t.Fatal("the input result was changed in place")
+	}
+}
