@@ -436,7 +436,8 @@ func (rn *run) boxFor(ctx context.Context, image string, net bool) (*box, error)
 }
 
 // newBox creates (or takes from the pool) the run's container for image,
-// and copies the snapshot (and the CA bundle) in.
+// copies the snapshot in, makes it a git repository (see checkout) and
+// writes the CA bundle.
 func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 	img, runner := rn.images[image], rn.runners[image]
 	wantsNet, firstNet := rn.networkNeeds(image)
@@ -456,6 +457,7 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 		labels[LabelRun], labels[LabelOwner] = rn.req.RunID, rn.owner()
 		spec := hardenedSpec(image, rn.lim, labels, network, baseEnv(img), runner, time.Until(deadline))
 		spec.Name = containerName(rn.req.RunID)
+		rn.r.cfg.adjustSpec(&spec)
 		id, err := rn.r.rt.Create(ctx, spec)
 		if err != nil {
 			return nil, err
@@ -471,7 +473,7 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 			b.connected = false
 		}
 		if err := rn.r.rt.Start(ctx, id); err != nil {
-			return nil, err
+			return nil, startError(err)
 		}
 	}
 	if err := rn.attachRunner(ctx, b); err != nil {
@@ -483,6 +485,7 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 	if err := rn.copySnapshot(ctx, b); err != nil {
 		return nil, err
 	}
+	rn.checkout(ctx, b, image) // the workspace is CI's checkout: a git repository of the snapshot
 	if wantsNet && rn.caPEM != nil {
 		cmd := []string{"/bin/sh", "-c", `umask 022 && mkdir -p "${0%/*}" && cat > "$0"`, caBundleFile}
 		if err := rn.r.execQuiet(ctx, b, cmd, bytes.NewReader(rn.caPEM)); err != nil {
