@@ -10,8 +10,9 @@ import (
 // TestCIRunBlockIsReplayedWholeWhereItsToolsExist plans a C project whose
 // only test is its CI's run: block (inih's shape): the block runs whole,
 // as CI runs it, so its last line (git diff --exit-code against the
-// regenerated baselines) is kept; in a repository made of the snapshot;
-// and in the C/C++ image, since its script compiles through $CC.
+// regenerated baselines) is kept; as the block alone, since the executor's
+// workspace is already a repository of the snapshot (see the executor's
+// checkout); and in the C/C++ image, since its script compiles through $CC.
 func TestCIRunBlockIsReplayedWholeWhereItsToolsExist(t *testing.T) {
 	workflow := "name: Tests\non: [push]\njobs:\n  build-linux:\n    runs-on: ubuntu-latest\n    steps:\n" +
 		"    - uses: actions/checkout@v4\n    - name: Run Diff Tests\n      run: |\n        cd tests\n        ./unittest.sh\n" +
@@ -28,11 +29,16 @@ func TestCIRunBlockIsReplayedWholeWhereItsToolsExist(t *testing.T) {
 		}
 		found = true
 		if !strings.Contains(s.Command, "bash --noprofile --norc -e -c") || !strings.Contains(s.Command, "git diff --exit-code") ||
-			!strings.Contains(s.Command, "./cpptest.sh") || !strings.Contains(s.Command, "git -C . init -q") {
-			t.Errorf("step %s does not run the whole block in a repository of the snapshot:\n%s", s.Name, s.Command)
+			!strings.Contains(s.Command, "./cpptest.sh") || !strings.HasPrefix(s.Command, "bash ") {
+			t.Errorf("step %s does not run the whole block alone:\n%s", s.Name, s.Command)
 		}
-		if s.Workdir != "." || s.Env["GIT_CONFIG_VALUE_0"] != "*" {
-			t.Errorf("workdir %q env %v", s.Workdir, s.Env)
+		if s.Workdir != "." {
+			t.Errorf("workdir %q", s.Workdir)
+		}
+		for k := range s.Env {
+			if strings.HasPrefix(k, "GIT_") {
+				t.Errorf("the step sets %s: git needs no per-step configuration (env %v)", k, s.Env)
+			}
 		}
 		if s.Image != image.OfflineCpp {
 			t.Errorf("image %s, want %s (notes %q)", s.Image, image.OfflineCpp, p.Notes)
