@@ -86,6 +86,9 @@ type Config struct {
 	// greenlight-runner when it has one), StepRunnerExec (one docker exec
 	// per step) or StepRunnerAgent (require the runner).
 	StepRunner string
+	// IPv6Loopback gives every sandbox an IPv6 loopback (::1) and no other
+	// IPv6, as CI runners have; false for engines booted without IPv6.
+	IPv6Loopback bool
 }
 
 // DefaultConfig returns the defaults: the offline images, a pool of 2 per
@@ -110,7 +113,7 @@ func DefaultConfig(dataDir string) Config {
 		LogPerStep: int(d.Defaults.LogBytesPerStep), MaxLogPerStep: int(d.Max.LogBytesPerStep),
 		RunTimeout: d.Defaults.RunTimeout, MaxRunTimeout: d.Max.RunTimeout,
 		StepTimeout: d.StepTimeout, InstallStepTimeout: d.InstallTimeout,
-		StepRunner: sandbox.StepRunnerAuto,
+		StepRunner: sandbox.StepRunnerAuto, IPv6Loopback: true,
 	}
 }
 
@@ -155,6 +158,8 @@ func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.Enum(&c.StepRunner, "step-runner", []string{sandbox.StepRunnerAuto, sandbox.StepRunnerExec, sandbox.StepRunnerAgent},
 		"how steps start: the image's greenlight-runner (one docker exec per run) when it has one, "+
 			"or one docker exec per step (exec), or the runner required (agent)")
+	fs.Bool(&c.IPv6Loopback, "ipv6-loopback", "give every sandbox an IPv6 loopback (::1, as CI runners have; no other IPv6 address or route); "+
+		"false on an engine whose kernel was booted without IPv6")
 }
 
 // Validate reports the first unusable setting, naming its flag.
@@ -249,6 +254,7 @@ func (c *Config) sandboxConfig() sandbox.Config {
 	sc.Owner, sc.EgressNetwork, sc.CABundlePath, sc.TempDir = c.Owner, c.EgressNetwork, c.CABundle, c.TempDir
 	sc.StepTimeout, sc.InstallTimeout = c.StepTimeout, c.InstallStepTimeout
 	sc.StepRunner = c.StepRunner
+	sc.NoLoopbackIPv6 = !c.IPv6Loopback
 	sc.PullMissing = c.pullMissing()
 	sc.Defaults = sandbox.Limits{
 		CPUs: c.CPUs, MemoryBytes: int64(c.Memory), Pids: int64(c.Pids), TmpfsBytes: int64(c.Tmpfs),

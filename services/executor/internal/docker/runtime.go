@@ -179,6 +179,7 @@ func (r *Runtime) Create(ctx context.Context, spec sandbox.ContainerSpec) (strin
 		SecurityOpt:    spec.SecurityOpt,
 		Init:           &initProc,
 		IpcMode:        container.IPCModePrivate,
+		Sysctls:        spec.Sysctls,
 		// Exec output never reaches the container log; the main process
 		// prints nothing. No log files on the host.
 		LogConfig: container.LogConfig{Type: "none"},

@@ -45,6 +45,10 @@ type Config struct {
 	// PullMissing pulls an image the engine lacks from its registry
 	// (upstream images) instead of failing at once.
 	PullMissing bool
+	// NoLoopbackIPv6 leaves the sandbox without the IPv6 loopback
+	// (loopbackIPv6), for engines whose kernel was booted without IPv6,
+	// where the setting does not exist and no container could start.
+	NoLoopbackIPv6 bool
 }
 
 // Step runner modes (Config.StepRunner).

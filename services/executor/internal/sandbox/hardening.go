@@ -94,7 +94,8 @@ func runnerKeepalive(lifetime time.Duration) (entrypoint, cmd []string) {
 //     even when nobody is left to remove it;
 //   - no network unless network is set (and then only until the runner
 //     disconnects it); no host mounts, no Docker socket, no host variables:
-//     the environment is exactly env.
+//     the environment is exactly env;
+//   - an IPv6 loopback and no other IPv6 (see loopbackIPv6).
 //
 // With runner set (the image has greenlight-runner and the executor uses
 // it), the container keeps CAP_SETUID, CAP_SETGID and CAP_KILL for the
@@ -129,12 +130,50 @@ func hardenedSpec(image string, lim Limits, labels map[string]string, network st
 		CapDrop:     []string{"ALL"},
 		SecurityOpt: []string{"no-new-privileges"},
 		Init:        true,
+		Sysctls:     loopbackIPv6(network),
 	}
 	if runner {
 		spec.User, spec.CapAdd = "0:0", runnerCaps
 		spec.Entrypoint, spec.Cmd = runnerKeepalive(lifetime)
 	}
 	return spec
+}
+
+// loopbackIPv6 is the sysctl that gives the sandbox what every CI runner
+// has, an IPv6 loopback (::1): the engine creates the container's network
+// namespace with IPv6 disabled on every interface when its network has no
+// IPv6, so tests binding [::1] fail with EADDRNOTAVAIL (libuv's
+// udp_recvmsg_unreachable_error6) or skip. Only lo is enabled: "all" and
+// "default" stay disabled, so an interface attached later (the install
+// network's eth0) has no IPv6 at all, not even a link-local address that
+// would reach the host or other sandboxes around the IPv4-only egress
+// filter; there is no global address and no route but loopback's. The
+// setting lives in the sandbox's own network namespace, which the code
+// under test cannot change (/proc/sys is read-only, no CAP_NET_ADMIN). The
+// engine refuses net.* sysctls in the host's namespace: none then.
+func loopbackIPv6(network string) map[string]string {
+	if network == "host" {
+		return nil
+	}
+	return map[string]string{"net.ipv6.conf.lo.disable_ipv6": "0"}
+}
+
+// adjustSpec applies the configuration's exceptions to a hardened spec:
+// no IPv6 loopback on an engine without IPv6.
+func (c *Config) adjustSpec(spec *ContainerSpec) {
+	if c.NoLoopbackIPv6 {
+		spec.Sysctls = nil
+	}
+}
+
+// startError names the remedy when a sandbox could not start because the
+// engine's kernel has no IPv6 (runc cannot write the loopback's sysctl).
+func startError(err error) error {
+	if err != nil && strings.Contains(err.Error(), "disable_ipv6") {
+		return fmt.Errorf("%w (the engine's kernel has no IPv6, so the sandbox's IPv6 loopback cannot be enabled: "+
+			"run the executor with --ipv6-loopback=false)", err)
+	}
+	return err
 }
 
 // baseEnv is the complete environment of a sandbox container: PATH (the

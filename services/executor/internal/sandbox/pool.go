@@ -192,6 +192,7 @@ func (p *Pool) create(img ImageInfo) (pooled, error) {
 	labels[LabelRun], labels[LabelOwner], labels[LabelPool] = poolRunValue, p.cfg.Owner, img.Ref
 	spec := hardenedSpec(img.Ref, p.limits, labels, p.cfg.EgressNetwork, baseEnv(img), runner, lifetime)
 	spec.Name = poolContainerName(img.Ref)
+	p.cfg.adjustSpec(&spec)
 	id, err := p.rt.Create(ctx, spec)
 	if err != nil {
 		return pooled{}, err
@@ -203,7 +204,7 @@ func (p *Pool) create(img ImageInfo) (pooled, error) {
 	}
 	if err := p.rt.Start(ctx, id); err != nil {
 		p.removeAsync(c)
-		return pooled{}, err
+		return pooled{}, startError(err)
 	}
 	if runner {
 		if c.sess, err = startSession(ctx, p.rt, id); err != nil && p.ctx.Err() == nil {

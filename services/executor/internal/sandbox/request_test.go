@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -80,6 +82,11 @@ func TestHardenedSpec(t *testing.T) {
 				t.Errorf("runner=%v: tmpfs %s: %q", runner, m, o)
 			}
 		}
+		// The IPv6 loopback only: "all" and "default" stay disabled, so
+		// no other interface ever gets an IPv6 address.
+		if !maps.Equal(s.Sysctls, map[string]string{"net.ipv6.conf.lo.disable_ipv6": "0"}) {
+			t.Errorf("runner=%v: sysctls %v, want the loopback's IPv6 alone", runner, s.Sysctls)
+		}
 		// Without the runner nothing is added back and nothing runs as
 		// root; with it, exactly the runner's three capabilities, and the
 		// main process is the runner's keepalive, which drops root.
@@ -98,5 +105,40 @@ func TestHardenedSpec(t *testing.T) {
 		if !runner && !strings.Contains(strings.Join(s.Cmd, " "), "sleep 60 & wait") {
 			t.Errorf("keepalive without a deadline: %v", s.Cmd)
 		}
+	}
+}
+
+func TestAdjustSpecDropsTheIPv6LoopbackWhenTheEngineHasNoIPv6(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		network string
+		off     bool
+		want    int
+	}{
+		{"no network", "", false, 1},
+		{"install network", "greenlight-egress-x", false, 1},
+		{"host network refuses net.* sysctls", "host", false, 0},
+		{"engine without IPv6", "", true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.NoLoopbackIPv6 = tc.off
+			s := hardenedSpec("img", cfg.Defaults, nil, tc.network, nil, false, time.Minute)
+			cfg.adjustSpec(&s)
+			if len(s.Sysctls) != tc.want {
+				t.Errorf("sysctls %v, want %d", s.Sysctls, tc.want)
+			}
+		})
+	}
+}
+
+func TestStartErrorNamesTheFlagWhenTheKernelHasNoIPv6(t *testing.T) {
+	runc := errors.New("container start: OCI runtime create failed: open /proc/sys/net/ipv6/conf/lo/disable_ipv6: no such file or directory")
+	if got := startError(runc); !errors.Is(got, runc) || !strings.Contains(got.Error(), "--ipv6-loopback=false") {
+		t.Errorf("startError = %v", got)
+	}
+	other := errors.New("container start: no such image")
+	if got := startError(other); got != other {
+		t.Errorf("startError changed an unrelated error: %v", got)
 	}
 }

@@ -94,6 +94,9 @@ type ContainerSpec struct {
 	CapAdd      []string
 	SecurityOpt []string
 	Init        bool
+	// Sysctls are kernel parameters set in the container's own network
+	// namespace (net.* only; see loopbackIPv6).
+	Sysctls map[string]string
 }
 
 // ExecSpec describes one process to run in a container.
