@@ -3,6 +3,7 @@ package verdict
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -13,8 +14,9 @@ import (
 // greenlight's own time limit for it ran out. A CI runner has more cores
 // and hours of job time; a compile that outgrows this machine's limit says
 // nothing about the code (which never reached its tests), so the run has
-// no verdict rather than a FAIL. A test step that times out stays a
-// failure: a hang there is the code's (an injected infinite loop).
+// no verdict rather than a FAIL. A test step that times out on its own
+// limit stays a failure: a hang there is the code's (an injected infinite
+// loop); one the verification's budget cut short has no result either.
 const RuleTimeLimit = "time-limit"
 
 // timeLimit makes a required install or build step that TIMED_OUT an
@@ -25,17 +27,29 @@ func timeLimit(in StepInput) *glv1.StepResult {
 		return r
 	}
 	phase := s.GetPhase()
+	word := strings.ToLower(strings.TrimPrefix(phase.String(), "PHASE_"))
+	own, ran := s.GetTimeout().AsDuration(), r.GetDuration().AsDuration()
+	if ran <= 0 && r.GetStartedAt() != nil && r.GetFinishedAt() != nil {
+		ran = r.GetFinishedAt().AsTime().Sub(r.GetStartedAt().AsTime())
+	}
+	out := proto.Clone(r).(*glv1.StepResult)
+	out.Status = glv1.StepStatus_STEP_STATUS_ERROR
+	out.Rule = RuleTimeLimit
+	if own > 0 && ran > 0 && ran < own*9/10 {
+		// The run's budget, not the step's own limit, ended it: nothing
+		// shows a hang, even in a test step.
+		out.Reason = fmt.Sprintf("environment: the verification's time budget ran out while the %s step %q was running "+
+			"(%s of its %s limit); its result is unknown. Raise the budget (verify --time-budget, greenlight.yaml `time_budget:`) "+
+			"or run fewer steps", word, s.GetName(), ran.Round(time.Second), own)
+		return out
+	}
 	if phase != glv1.Phase_PHASE_INSTALL && phase != glv1.Phase_PHASE_BUILD {
 		return r
 	}
 	limit := "its time limit"
-	if d := s.GetTimeout().AsDuration(); d > 0 {
-		limit = d.String()
+	if own > 0 {
+		limit = own.String()
 	}
-	word := strings.ToLower(strings.TrimPrefix(phase.String(), "PHASE_"))
-	out := proto.Clone(r).(*glv1.StepResult)
-	out.Status = glv1.StepStatus_STEP_STATUS_ERROR
-	out.Rule = RuleTimeLimit
 	out.Reason = fmt.Sprintf("environment: the %s step %q was still running when greenlight's limit of %s ran out "+
 		"(this machine is slower than a CI runner); the code's tests never ran. Raise it in greenlight.yaml "+
 		"(`timeouts: {%s: 30m}`, or `timeout:` on the step)", word, s.GetName(), limit, word)

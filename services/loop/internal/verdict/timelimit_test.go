@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
@@ -41,6 +42,25 @@ func TestTimeLimitOnlyForInstallAndBuild(t *testing.T) {
 				t.Fatalf("rule %q reason %q", got.GetRule(), got.GetReason())
 			}
 		})
+	}
+	// zstd's `make test` was given what was left of the 10-minute budget
+	// after the build and `make check`: not a hang, an unknown result.
+	cut := &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_TIMED_OUT, ExitCode: -1, Duration: durationpb.New(212 * time.Second)}
+	got := Steps(OnExit, StepInput{Step: &glv1.Step{Name: "make-test", Phase: glv1.Phase_PHASE_TEST, Timeout: durationpb.New(10 * time.Minute)}, Result: cut})
+	if got.GetStatus() != glv1.StepStatus_STEP_STATUS_ERROR || !strings.Contains(got.GetReason(), "time budget ran out") ||
+		!strings.Contains(got.GetReason(), "3m32s of its 10m0s") {
+		t.Fatalf("cut short by the budget: %s %q", got.GetStatus(), got.GetReason())
+	}
+	start := time.Date(2026, 11, 28, 1, 48, 47, 0, time.UTC)
+	cut = &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_TIMED_OUT, ExitCode: -1,
+		StartedAt: timestamppb.New(start), FinishedAt: timestamppb.New(start.Add(252 * time.Second))}
+	got = Steps(OnExit, StepInput{Step: &glv1.Step{Name: "make-test", Phase: glv1.Phase_PHASE_TEST, Timeout: durationpb.New(10 * time.Minute)}, Result: cut})
+	if got.GetStatus() != glv1.StepStatus_STEP_STATUS_ERROR || !strings.Contains(got.GetReason(), "4m12s of its 10m0s") {
+		t.Fatalf("cut short by the budget, timestamps only: %s %q", got.GetStatus(), got.GetReason())
+	}
+	full := &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_TIMED_OUT, ExitCode: -1, Duration: durationpb.New(10*time.Minute + time.Second)}
+	if got := Steps(OnExit, StepInput{Step: &glv1.Step{Name: "make-test", Phase: glv1.Phase_PHASE_TEST, Timeout: durationpb.New(10 * time.Minute)}, Result: full}); got != full {
+		t.Fatalf("a test step that used its whole limit is a failure, got %s %q", got.GetStatus(), got.GetReason())
 	}
 	if timedOut.GetStatus() != glv1.StepStatus_STEP_STATUS_TIMED_OUT {
 		t.Fatal("the input result was changed in place")
