@@ -16,6 +16,7 @@
 //	  unpinned-check    index unreachable, a CI-required lint ran the image's version: ERROR (missingdeps.go)
 //	OnReport, on the parsed log and report files, before any re-run:
 //	  tool-absent       the log says a build tool was not found: ERROR (agree.go; StepResult.rule)
+//	  disk-full         the output says no space left on device, no test failed otherwise: ERROR naming the mount (diskfull.go; StepResult.rule)
 //	  needs-network     a step without network failed reaching it, no test failed otherwise: ERROR (network.go; StepResult.rule)
 //	  report-disagrees  exit 0 but the report counts failures: FAILED (agree.go; StepResult.rule)
 //

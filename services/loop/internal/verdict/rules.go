@@ -72,6 +72,8 @@ var stepRules = []StepRule{
 		Doc: "the index was unreachable and a lint or type check the maintainers' CI requires ran the image's version, not the pinned one: an ERROR, its findings cannot decide"},
 	{Name: RuleToolAbsent, Stage: OnReport, Apply: toolAbsent,
 		Doc: "the log says a build tool the step calls was not found: an ERROR naming the tools and the image, whatever the exit code (records its rule)"},
+	{Name: RuleDiskFull, Stage: OnReport, Apply: diskFull,
+		Doc: "a required step failed saying a device had no space left (ENOSPC) and no test failed otherwise: an ERROR of the environment naming the full mount and the setting that raises its cap (records its rule)"},
 	{Name: RuleNeedsNetwork, Stage: OnReport, Apply: needsNetwork,
 		Doc: "a step without network (not an install) failed reaching the network and no test failed otherwise: an ERROR of the environment naming the line (records its rule)"},
 	{Name: RuleNeedsHostService, Stage: OnReport, Apply: needsHostService,
@@ -91,8 +93,8 @@ func Steps(stage Stage, in StepInput) *glv1.StepResult {
 	return in.Result
 }
 
-// Names of the step rules. Only time-limit, tool-absent, needs-network,
-// needs-host-service and report-disagrees are written to StepResult.rule; the others say what they found in
+// Names of the step rules. Only time-limit, tool-absent, disk-full,
+// needs-network, needs-host-service and report-disagrees are written to StepResult.rule; the others say what they found in
 // StepResult.reason alone.
 const (
 	RuleToolUnavailable = "tool-unavailable"
