@@ -76,6 +76,7 @@ type Config struct {
 	Memory, MaxMemory               int
 	Pids, MaxPids                   int
 	Tmpfs, MaxTmpfs                 int
+	HomeSize, MaxHomeSize           int
 	Workspace, MaxWorkspace         int
 	LogPerStep, MaxLogPerStep       int
 	RunTimeout, MaxRunTimeout       time.Duration
@@ -93,7 +94,7 @@ type Config struct {
 
 // DefaultConfig returns the defaults: the offline images, a pool of 2 per
 // image, a reaper every minute, a 5 GiB dependency cache under dataDir and
-// the sandbox's default limits (1 CPU, 2 GiB, 256 pids, ...).
+// the sandbox's default limits (1 CPU, 4 GiB, 256 pids, ...).
 func DefaultConfig(dataDir string) Config {
 	d := sandbox.DefaultConfig()
 	cacheDir := ""
@@ -109,6 +110,7 @@ func DefaultConfig(dataDir string) Config {
 		Memory: int(d.Defaults.MemoryBytes), MaxMemory: int(d.Max.MemoryBytes),
 		Pids: int(d.Defaults.Pids), MaxPids: int(d.Max.Pids),
 		Tmpfs: int(d.Defaults.TmpfsBytes), MaxTmpfs: int(d.Max.TmpfsBytes),
+		HomeSize: int(d.Defaults.HomeBytes), MaxHomeSize: int(d.Max.HomeBytes),
 		Workspace: int(d.Defaults.WorkspaceBytes), MaxWorkspace: int(d.Max.WorkspaceBytes),
 		LogPerStep: int(d.Defaults.LogBytesPerStep), MaxLogPerStep: int(d.Max.LogBytesPerStep),
 		RunTimeout: d.Defaults.RunTimeout, MaxRunTimeout: d.Max.RunTimeout,
@@ -144,8 +146,11 @@ func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.Bytes(&c.MaxMemory, "max-memory", "largest memory a request may ask for, a `size`")
 	fs.Int(&c.Pids, "pids", "default process limit per run")
 	fs.Int(&c.MaxPids, "max-pids", "largest process limit a request may ask for")
-	fs.Bytes(&c.Tmpfs, "tmpfs", "default size of /tmp and of the home directory, a `size`")
-	fs.Bytes(&c.MaxTmpfs, "max-tmpfs", "largest /tmp a request may ask for, a `size`")
+	fs.Bytes(&c.Tmpfs, "tmpfs", "default size of /tmp, a `size`")
+	fs.Bytes(&c.MaxTmpfs, "max-tmpfs", "largest /tmp (and home directory) a request may ask for, a `size`")
+	fs.Bytes(&c.HomeSize, "home-size", "default size of the home directory, where the tools keep their caches "+
+		"(Go modules and build cache, npm, pip, cargo), a `size`; like /tmp and the workspace a tmpfs counted in --memory")
+	fs.Bytes(&c.MaxHomeSize, "max-home-size", "largest home directory, a `size`")
 	fs.Bytes(&c.Workspace, "workspace", "default workspace size, a `size`")
 	fs.Bytes(&c.MaxWorkspace, "max-workspace", "largest workspace a request may ask for, a `size`")
 	fs.Bytes(&c.LogPerStep, "log-per-step", "default stored log per step, a `size`")
@@ -258,12 +263,12 @@ func (c *Config) sandboxConfig() sandbox.Config {
 	sc.PullMissing = c.pullMissing()
 	sc.Defaults = sandbox.Limits{
 		CPUs: c.CPUs, MemoryBytes: int64(c.Memory), Pids: int64(c.Pids), TmpfsBytes: int64(c.Tmpfs),
-		HomeBytes: int64(c.Tmpfs), WorkspaceBytes: int64(c.Workspace), LogBytesPerStep: int64(c.LogPerStep),
+		HomeBytes: int64(c.HomeSize), WorkspaceBytes: int64(c.Workspace), LogBytesPerStep: int64(c.LogPerStep),
 		RunTimeout: c.RunTimeout,
 	}
 	sc.Max = sandbox.Limits{
 		CPUs: c.MaxCPUs, MemoryBytes: int64(c.MaxMemory), Pids: int64(c.MaxPids), TmpfsBytes: int64(c.MaxTmpfs),
-		HomeBytes: int64(c.MaxTmpfs), WorkspaceBytes: int64(c.MaxWorkspace), LogBytesPerStep: int64(c.MaxLogPerStep),
+		HomeBytes: int64(c.MaxHomeSize), WorkspaceBytes: int64(c.MaxWorkspace), LogBytesPerStep: int64(c.MaxLogPerStep),
 		RunTimeout: c.MaxRunTimeout,
 	}
 	return sc

@@ -99,10 +99,12 @@ func toLimits(l *glv1.Limits, p *glv1.Pipeline) sandbox.Limits {
 	if run <= 0 {
 		run = p.GetTimeBudget().AsDuration()
 	}
-	tmpfs := pick(l.GetTmpfsBytes(), pl.GetTmpfsBytes())
+	// The home directory's cap is the server's (--home-size): a request's
+	// tmpfs_bytes is /tmp's alone, so asking for a larger /tmp never
+	// shrinks the tools' caches.
 	return sandbox.Limits{
 		CPUs: cpus, MemoryBytes: pick(l.GetMemoryBytes(), pl.GetMemoryBytes()), Pids: pick(l.GetPids(), pl.GetPids()),
-		TmpfsBytes: tmpfs, HomeBytes: tmpfs, WorkspaceBytes: pick(l.GetWorkspaceBytes(), pl.GetWorkspaceBytes()),
+		TmpfsBytes: pick(l.GetTmpfsBytes(), pl.GetTmpfsBytes()), WorkspaceBytes: pick(l.GetWorkspaceBytes(), pl.GetWorkspaceBytes()),
 		LogBytesPerStep: pick(l.GetLogBytesPerStep(), pl.GetLogBytesPerStep()), RunTimeout: run,
 	}
 }

@@ -69,13 +69,20 @@ type LiveConfig struct {
 	MaxPendingBytes int
 }
 
-// Default limits and timeouts.
+// Default limits and timeouts. The home directory holds the tools' caches
+// (Go's module and build caches, npm's, pip's, cargo's registry), which a
+// CI runner keeps on a disk of many gigabytes: a project with large
+// dependencies fills a few hundred MiB at once (spf13/viper's nested
+// module: 740 MB of Go modules, then 500 MB of build cache). Its 2 GiB
+// cap is a tmpfs cap like the others, so the default memory limit is 4
+// GiB: every cap fits under it with the headroom fitTmpfs keeps (see
+// docs/architecture.md, "Sandbox storage", for why not a disk volume).
 const (
 	DefaultCPUs            = 1.0
-	DefaultMemoryBytes     = 2 << 30
+	DefaultMemoryBytes     = 4 << 30
 	DefaultPids            = 256
 	DefaultTmpfsBytes      = 384 << 20
-	DefaultHomeBytes       = 384 << 20
+	DefaultHomeBytes       = 2 << 30
 	DefaultWorkspaceBytes  = 1 << 30
 	DefaultLogBytesPerStep = 4 << 20
 	DefaultRunTimeout      = 30 * time.Minute
@@ -85,9 +92,9 @@ const (
 	DefaultDeadlineGrace   = 2 * time.Minute
 )
 
-// DefaultConfig returns the defaults: 1 CPU, 2 GiB, 256 pids, 384 MiB /tmp and
-// home, 1 GiB workspace (together 2 GiB minus the headroom fitTmpfs keeps),
-// 4 MiB of log per step, 30 minutes per run.
+// DefaultConfig returns the defaults: 1 CPU, 4 GiB, 256 pids, 384 MiB /tmp,
+// 2 GiB home, 1 GiB workspace (together under 4 GiB minus the headroom
+// fitTmpfs keeps), 4 MiB of log per step, 30 minutes per run.
 func DefaultConfig() Config {
 	return Config{
 		Owner: "greenlight-executor",
@@ -98,7 +105,7 @@ func DefaultConfig() Config {
 		},
 		Max: Limits{
 			CPUs: 4, MemoryBytes: 8 << 30, Pids: 4096,
-			TmpfsBytes: 4 << 30, HomeBytes: 4 << 30, WorkspaceBytes: 8 << 30,
+			TmpfsBytes: 4 << 30, HomeBytes: 8 << 30, WorkspaceBytes: 8 << 30,
 			LogBytesPerStep: 64 << 20, RunTimeout: 2 * time.Hour,
 		},
 		StepTimeout:    DefaultStepTimeout,

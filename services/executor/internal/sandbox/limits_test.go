@@ -12,7 +12,8 @@ import (
 // become 0 (unlimited), and the note names what was reduced.
 func TestFitTmpfs(t *testing.T) {
 	d := DefaultConfig()
-	if lim, note := d.limits(Limits{}); note != "" || lim.TmpfsBytes != DefaultTmpfsBytes || lim.WorkspaceBytes != DefaultWorkspaceBytes {
+	if lim, note := d.limits(Limits{}); note != "" || lim.TmpfsBytes != DefaultTmpfsBytes || lim.HomeBytes != DefaultHomeBytes ||
+		lim.WorkspaceBytes != DefaultWorkspaceBytes {
 		t.Errorf("the defaults were reduced: %+v %q", lim, note)
 	}
 	cases := []Limits{
