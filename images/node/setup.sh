@@ -56,4 +56,9 @@ while IFS='|' read -r name version integrity dest links; do
   done
   installed+=("$name $version")
 done <"$here/releases"
+# node-gyp downloads the running Node's headers from nodejs.org unless
+# npm's nodedir names a local copy: Debian's npm reads /etc/npmrc, the
+# pinned npm its builtin npmrc next to its package.json.
+echo "nodedir=/usr" >>"$root/etc/npmrc"
+echo "nodedir=/opt/node-22" >"$root/opt/node-22/lib/node_modules/npm/npmrc"
 echo "installed ${installed[*]} and yarn ($(readlink "$root/usr/local/bin/yarn"))"
