@@ -160,7 +160,11 @@ func (st *Stack) build(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("embedded greenlight: %w", err)
 	}
-	disc := discoverysvc.New(st.loop.Blobs(), st.log.Named("discovery"), discoveryOptions(st.executorConfig(), images))
+	execCfg, err := st.executorConfig()
+	if err != nil {
+		return err
+	}
+	disc := discoverysvc.New(st.loop.Blobs(), st.log.Named("discovery"), discoveryOptions(execCfg, images))
 	st.host("discovery", discLn, func(r grpc.ServiceRegistrar) { discoverysvc.Register(r, disc) }, st.internal())
 	if err := st.startExecutor(ctx, execLn); err != nil {
 		return err
@@ -192,7 +196,11 @@ func (st *Stack) startLoop(ctx context.Context, disc, exec *grpc.ClientConn) err
 
 // startExecutor builds the executor on the loop's blob store.
 func (st *Stack) startExecutor(ctx context.Context, ln *listener) error {
-	exec, err := executorsvc.New(st.executorConfig(), st.loop.Blobs(), st.log.Named("executor"))
+	cfg, err := st.executorConfig()
+	if err != nil {
+		return err
+	}
+	exec, err := executorsvc.New(cfg, st.loop.Blobs(), st.log.Named("executor"))
 	if err != nil {
 		return fmt.Errorf("start executor: %w", err)
 	}

@@ -1,8 +1,10 @@
 package stack
 
 import (
+	"fmt"
 	"runtime"
 
+	"github.com/greenlight-dev/greenlight/pkg/config"
 	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/services/discovery/discoverysvc"
 	"github.com/greenlight-dev/greenlight/services/executor/executorsvc"
@@ -21,8 +23,9 @@ func hostCPUs() float64 {
 }
 
 // executorConfig is the embedded executor's configuration: the executor's
-// defaults with the options' pool and CA bundle, and CPUs that fit the host.
-func (st *Stack) executorConfig() executorsvc.Config {
+// defaults with the options' pool and CA bundle, CPUs that fit the host,
+// and the sandbox sizes of the environment (sandboxSizesFromEnv).
+func (st *Stack) executorConfig() (executorsvc.Config, error) {
 	cfg := executorsvc.DefaultConfig(st.opts.Home)
 	cfg.PoolSize = st.opts.PoolSize
 	cfg.CABundle = st.opts.CABundle
@@ -31,7 +34,26 @@ func (st *Stack) executorConfig() executorsvc.Config {
 	}
 	cfg.CPUs = hostCPUs()
 	cfg.MaxCPUs = max(cfg.CPUs, min(cfg.MaxCPUs, float64(runtime.NumCPU())))
-	return cfg
+	return cfg, sandboxSizesFromEnv(&cfg)
+}
+
+// sandboxSizesFromEnv applies the executor's environment variables for
+// the sandbox's memory and tmpfs caps (GREENLIGHT_EXECUTOR_MEMORY, _TMPFS,
+// _HOME_SIZE, _WORKSPACE: what the loop's disk-full reason names) to the
+// embedded executor, raising a maximum a default would pass; nothing else
+// of the standalone executor's configuration applies here.
+func sandboxSizesFromEnv(cfg *executorsvc.Config) error {
+	fs := config.NewFlagSet("executor")
+	fs.Bytes(&cfg.Memory, "memory", "default memory per run")
+	fs.Bytes(&cfg.Tmpfs, "tmpfs", "default size of /tmp")
+	fs.Bytes(&cfg.HomeSize, "home-size", "default size of the home directory")
+	fs.Bytes(&cfg.Workspace, "workspace", "default workspace size")
+	if err := fs.Parse(nil, nil); err != nil {
+		return fmt.Errorf("embedded executor: %w", err)
+	}
+	cfg.MaxMemory, cfg.MaxTmpfs = max(cfg.MaxMemory, cfg.Memory), max(cfg.MaxTmpfs, cfg.Tmpfs)
+	cfg.MaxHomeSize, cfg.MaxWorkspace = max(cfg.MaxHomeSize, cfg.HomeSize), max(cfg.MaxWorkspace, cfg.Workspace)
+	return nil
 }
 
 // discoveryOptions gives discovery the executor's maxima, so a

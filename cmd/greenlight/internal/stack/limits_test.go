@@ -2,6 +2,7 @@ package stack
 
 import (
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/greenlight-dev/greenlight/pkg/image"
@@ -14,7 +15,10 @@ import (
 // refuses what the executor would not grant.
 func TestEmbeddedCPUsFollowTheHost(t *testing.T) {
 	st := &Stack{opts: Options{Home: t.TempDir()}}
-	cfg := st.executorConfig()
+	cfg, err := st.executorConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := float64(min(runtime.NumCPU(), 4))
 	if cfg.CPUs != want {
 		t.Fatalf("embedded default CPUs = %g, want %g (the host's, at most 4)", cfg.CPUs, want)
@@ -50,14 +54,41 @@ func TestStandaloneMaximaAgree(t *testing.T) {
 // executor (which then pulls missing images) and discovery.
 func TestEmbeddedImageSet(t *testing.T) {
 	st := &Stack{opts: Options{Home: t.TempDir(), Images: image.SetUpstream}}
-	cfg := st.executorConfig()
+	cfg, err := st.executorConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(cfg.Images) != 1 || cfg.Images[0] != image.SetUpstream {
 		t.Fatalf("executor images = %v, want the upstream set", cfg.Images)
 	}
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if def := (&Stack{opts: Options{Home: t.TempDir()}}).executorConfig(); len(def.Images) < 3 {
+	if def, _ := (&Stack{opts: Options{Home: t.TempDir()}}).executorConfig(); len(def.Images) < 3 {
 		t.Fatalf("default executor images = %v, want the offline table", def.Images)
+	}
+}
+
+// TestEmbeddedSandboxSizesFromTheEnvironment: the sizes the disk-full
+// reason names (GREENLIGHT_EXECUTOR_HOME_SIZE and its siblings) apply to
+// the embedded executor too, raising a maximum they pass; a bad value is
+// an error naming the variable.
+func TestEmbeddedSandboxSizesFromTheEnvironment(t *testing.T) {
+	t.Setenv("GREENLIGHT_EXECUTOR_HOME_SIZE", "12GiB")
+	t.Setenv("GREENLIGHT_EXECUTOR_MEMORY", "16GiB")
+	st := &Stack{opts: Options{Home: t.TempDir()}}
+	cfg, err := st.executorConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HomeSize != 12<<30 || cfg.MaxHomeSize != 12<<30 || cfg.Memory != 16<<30 || cfg.MaxMemory != 16<<30 {
+		t.Fatalf("home %d (max %d), memory %d (max %d): the environment was not applied", cfg.HomeSize, cfg.MaxHomeSize, cfg.Memory, cfg.MaxMemory)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GREENLIGHT_EXECUTOR_HOME_SIZE", "lots")
+	if _, err := st.executorConfig(); err == nil || !strings.Contains(err.Error(), "GREENLIGHT_EXECUTOR_HOME_SIZE") {
+		t.Fatalf("a bad size: %v, want an error naming the variable", err)
 	}
 }
