@@ -2,17 +2,29 @@ package parse
 
 import (
 	"bytes"
+	"path"
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
-// reGoTestLoc matches the location prefix go test prints before t.Errorf/t.Log
-// text: `    calc_test.go:37: Add(2, 2) = 4, want 5`.
-var reGoTestLoc = regexp.MustCompile(`^\s+([\w.\-/]+\.go):(\d+): `)
+var (
+	// reGoTestLoc matches the location prefix go test prints before
+	// t.Errorf/t.Log text: `    calc_test.go:37: Add(2, 2) = 4, want 5`.
+	reGoTestLoc = regexp.MustCompile(`^\s+([\w.\-/]+\.go):(\d+): `)
+	// reGoPrintedLoc matches a location an assertion library prints itself
+	// at the start of the line, the caller's test file and line then the
+	// message (go-playground/assert: `fmt.Printf("%s:%d %v does not equal
+	// %v\n", path.Base(file), line, …)` before t.FailNow):
+	// `validator_test.go:411 <nil> should not be equal <nil>`. Only test
+	// files count: a column-0 `x.go:12: …` is as often a log line of the
+	// code under test (log.Lshortfile).
+	reGoPrintedLoc = regexp.MustCompile(`^([\w.\-/]+_test\.go):(\d+)(?::? |:?$)`)
+)
 
 // goTest is the state of one running test, shared by the JSON and text
 // parsers. Its output is buffered raw (capped) and only analyzed when the
@@ -68,10 +80,15 @@ func (g *goTest) analyze(paths *Paths, lim *Limits) (string, []Frame) {
 			frames.add(f)
 			continue
 		}
-		if t[0] == ' ' && bytes.Contains(t, []byte(".go:")) {
-			if m := reGoTestLoc.FindSubmatch(t); m != nil {
+		if bytes.Contains(t, []byte(".go:")) {
+			m := reGoPrintedLoc.FindSubmatch(t)
+			if t[0] == ' ' || t[0] == '\t' {
+				m = reGoTestLoc.FindSubmatch(t)
+			}
+			if m != nil {
 				n, _ := strconv.Atoi(string(m[2]))
-				frames.add(Frame{File: paths.GoFile(g.pkg, string(m[1])), Line: n, Project: true})
+				file := paths.GoFile(g.pkg, string(m[1]))
+				frames.add(Frame{File: file, Line: n, Project: !goTestingPkgLoc(paths, file)})
 			}
 		}
 		isPanic := hasPrefix(t, "panic: ") || hasPrefix(t, "fatal error: ")
@@ -87,6 +104,14 @@ func (g *goTest) analyze(paths *Paths, lim *Limits) (string, []Frame) {
 	return msg.String(), frames.frames
 }
 
+// goTestingPkgLoc reports whether a location is the testing package's own
+// (`testing.go:1913: test executed panic(nil) or runtime.Goexit: subtest may
+// have called FailNow on a parent test`): the toolchain's testing.go, which
+// the workspace does not have, never the place a test failed.
+func goTestingPkgLoc(paths *Paths, file string) bool {
+	return path.Base(file) == "testing.go" && !paths.Exists(file)
+}
+
 // record builds the test record.
 func (g *goTest) record(st Status, elapsed float64, paths *Paths, lim *Limits) Test {
 	t := Test{
@@ -100,6 +125,30 @@ func (g *goTest) record(st Status, elapsed float64, paths *Paths, lim *Limits) T
 		}
 	}
 	return t
+}
+
+// parentFailNow is the end of the testing package's message for a subtest
+// whose goroutine its parent's t.FailNow ended (the parent's t used inside
+// the subtest): `testing.go:1913: test executed panic(nil) or
+// runtime.Goexit: subtest may have called FailNow on a parent test`.
+const parentFailNow = "called FailNow on a parent test"
+
+// fromParent gives a failing subtest that carries nothing but that message
+// its parent's own failure, which is the assertion that ended it: the
+// parent's output holds the message and the place, the subtest's only the
+// testing package's note.
+func (g *goTest) fromParent(rec *Test, paths *Paths, lim *Limits) {
+	if g.parent == nil || rec.File != "" || !strings.Contains(rec.Message, parentFailNow) {
+		return
+	}
+	msg, frames := g.parent.analyze(paths, lim)
+	f, ok := firstProject(frames)
+	if !ok {
+		return
+	}
+	rec.File, rec.Line = f.File, f.Line
+	rec.Message = joinLines(msg, rec.Message)
+	rec.Frames = append(frames, rec.Frames...)
 }
 
 // kind classifies a failed Go test.
@@ -184,6 +233,7 @@ func (gs *goTests) end(set *testSet, pkg, name string, st Status, elapsed float6
 	rec := g.record(st, elapsed, gs.paths, gs.lim)
 	if st.failing() {
 		rec.kind = g.kind()
+		g.fromParent(&rec, gs.paths, gs.lim)
 	}
 	if g.subFailed && gs.foldIntoSub(set, g.failedSub, rec) {
 		return

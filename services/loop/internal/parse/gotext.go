@@ -32,6 +32,9 @@ type goTextParser struct {
 	pkgOff   int64
 	timedOut bool
 	stuck    []string
+	// owner is the test the last location line printed after result
+	// lines went to (ownerAfterResult); nil for the current test.
+	owner *goTest
 	// stack holds the last result line's test at each indentation depth:
 	// go test prints a subtest's `--- ` line indented under its parent's,
 	// the only reliable parent link when subtest names contain '/'.
@@ -51,7 +54,15 @@ func (p *goTextParser) feed(ln line) {
 	switch {
 	case t[0] == '=' && hasPrefix(t, "=== RUN   "):
 		p.set.seen = true
-		p.cur = p.test(string(bytes.TrimSpace(t[10:])), ln.off)
+		p.cur, p.owner = p.test(string(bytes.TrimSpace(t[10:])), ln.off), nil
+		return
+	case t[0] == '=' && (hasPrefix(t, "=== NAME  ") || hasPrefix(t, "=== CONT  ")):
+		// -v names the test whose output follows when it is not the one
+		// that started last (a parent's t used inside a subtest, parallel
+		// tests resuming).
+		if name := string(bytes.TrimSpace(t[10:])); name != "" {
+			p.cur, p.owner = p.test(name, ln.off), nil
+		}
 		return
 	case t[0] == '=' && hasPrefix(t, "=== "):
 		return
@@ -70,7 +81,7 @@ func (p *goTextParser) feed(ln line) {
 			if st == StatusPassed {
 				g.raw, g.tracked = nil, false // a passing test's output is never needed
 			}
-			p.cur = g
+			p.cur, p.owner = g, nil
 			return
 		}
 	}
@@ -93,14 +104,59 @@ func (p *goTextParser) feed(ln line) {
 			p.running = false
 		}
 	}
-	if p.cur != nil && p.results[p.cur] != StatusPassed {
-		p.cur.out(t)
-		return
+	if p.cur != nil {
+		if _, done := p.results[p.cur]; done {
+			if p.printedAfterResult(t) {
+				p.pkgMsg.add(t)
+				return
+			}
+			if g := p.ownerAfterResult(t); g != nil {
+				g.out(t)
+				return
+			}
+		}
+		if p.results[p.cur] != StatusPassed {
+			p.cur.out(t)
+			return
+		}
 	}
 	if p.pkgOff < 0 {
 		p.pkgOff = ln.off
 	}
 	p.pkgMsg.add(t)
+}
+
+// ownerAfterResult returns the test an output line printed after result
+// lines belongs to, nil for the current one. Without -v go test prints a
+// parent's own t.Errorf lines in order among its subtests' result lines,
+// indented one level deeper than the parent's result line: a line starting
+// with a location (`    x_test.go:12: …`) belongs to the last result at
+// the depth its indentation gives, and the lines continuing its message
+// to the same test.
+func (p *goTextParser) ownerAfterResult(t []byte) *goTest {
+	if t[0] != ' ' {
+		return nil
+	}
+	if bytes.Contains(t, []byte(".go:")) && reGoTestLoc.Match(t) {
+		p.owner = nil
+		if d := leadingSpace(t)/4 - 1; d >= 0 && d < len(p.stack) {
+			p.owner = p.stack[d]
+		}
+	}
+	return p.owner
+}
+
+// printedAfterResult reports whether t is a location an assertion library
+// printed to stdout (reGoPrintedLoc) after the current test's result line.
+// Without -v go test prints a test's t.Errorf lines after its `--- FAIL`
+// line but lets stdout through at once, before it: such a line belongs to
+// a test whose result is still to come, never to the one just reported.
+func (p *goTextParser) printedAfterResult(t []byte) bool {
+	if t[0] == ' ' || t[0] == '\t' || !bytes.Contains(t, []byte("_test.go:")) {
+		return false
+	}
+	_, done := p.results[p.cur]
+	return done && reGoPrintedLoc.Match(t)
 }
 
 // packageLine handles `ok  \tpkg\t0.1s` / `FAIL\tpkg [build failed]` lines.
@@ -191,6 +247,7 @@ func (p *goTextParser) endPackage(kind, pkg, note string, off int64) {
 		if st.failing() {
 			failed = true
 			rec.kind = g.kind()
+			g.fromParent(&rec, p.paths, p.lim)
 			if p.timedOut {
 				rec.kind = glv1.FailureKind_FAILURE_KIND_TIMEOUT
 			}
@@ -211,7 +268,7 @@ func (p *goTextParser) endPackage(kind, pkg, note string, off int64) {
 			p.set.add(Test{ID: pkg + " [package failed]", Suite: pkg, Name: "[package failed]", Status: StatusError, Message: p.pkgMsg.String(), Offset: p.pkgOff})
 		}
 	}
-	p.pending, p.cur, p.timedOut, p.stuck, p.stack = p.pending[:0], nil, false, nil, p.stack[:0]
+	p.pending, p.cur, p.owner, p.timedOut, p.stuck, p.stack = p.pending[:0], nil, nil, false, nil, p.stack[:0]
 	p.results, p.elapsed = map[*goTest]Status{}, map[*goTest]float64{}
 	p.pkgMsg.reset()
 	p.pkgOff = -1
