@@ -21,9 +21,9 @@ func npmTestCommand(scripts map[string]string) (cmd, note string) {
 	pre, hasPre := scripts["pretest"]
 	post, hasPost := scripts["posttest"]
 	switch {
-	case !hasPre && !hasPost, hasPost && !onlyHookWork(post), !hasPost && !onlyHookWork(pre):
+	case !hasPre && !hasPost, hasPost && !onlyHookWork(post, scripts, 0), !hasPost && !onlyHookWork(pre, scripts, 0):
 		return "npm test", ""
-	case hasPre && !onlyHookWork(pre):
+	case hasPre && !onlyHookWork(pre, scripts, 0):
 		return "npm run pretest && npm test --ignore-scripts", "posttest (" + clipScript(post) + ")"
 	case hasPre && hasPost:
 		return "npm test --ignore-scripts", "pretest (" + clipScript(pre) + ") and posttest (" + clipScript(post) + ")"
@@ -33,29 +33,79 @@ func npmTestCommand(scripts map[string]string) (cmd, note string) {
 	return "npm test --ignore-scripts", "posttest (" + clipScript(post) + ")"
 }
 
+// maxHookDepth bounds how deep onlyHookWork follows `npm run X` into the
+// scripts it names (a cycle of scripts stops there).
+const maxHookDepth = 3
+
+// installWords start a command that installs packages: in a hook of the
+// test script it needs the network the test step does not have (resolve's
+// posttest installs a fixture's dependencies), so it is network work.
+var installWords = []string{"npm install ", "npm i ", "npm ci ", "yarn install ", "pnpm install ", "pnpm i "}
+
 // onlyHookWork reports whether every command of a hook script is lint,
-// README checking or network work (hookWords), as a word or as the name of
-// the script it runs ("npm run lint:js").
-func onlyHookWork(script string) bool {
+// README checking or network work (hookWords, an install), as a word, as
+// the name of the script it runs ("npm run lint:js") or as that script's
+// own commands (`npm run test:multirepo` whose script runs `npm install`).
+func onlyHookWork(script string, scripts map[string]string, depth int) bool {
 	parts := shellParts(script)
-	if len(parts) == 0 {
+	if len(parts) == 0 || depth > maxHookDepth {
 		return false
 	}
+	// A script that installs packages cannot run without the network,
+	// whatever else it does (resolve's fixture: cd, npm install, npm test).
 	for _, part := range parts {
-		found := false
-		for _, w := range strings.Fields(part) {
-			w = strings.Trim(w, `'"`)
-			name, _, _ := strings.Cut(w, ":")
-			if hookWords[w] || hookWords[name] {
-				found = true
-				break
-			}
+		if installs(part) {
+			return true
 		}
-		if !found {
+	}
+	for _, part := range parts {
+		if !hookPart(part, scripts, depth) {
 			return false
 		}
 	}
 	return true
+}
+
+// hookPart reports whether one command of a hook is hook work.
+func hookPart(part string, scripts map[string]string, depth int) bool {
+	fields := strings.Fields(part)
+	for _, w := range fields {
+		w = strings.Trim(w, `'"`)
+		name, _, _ := strings.Cut(w, ":")
+		if hookWords[w] || hookWords[name] {
+			return true
+		}
+	}
+	if called, ok := npmRunTarget(fields); ok {
+		if body, ok := scripts[called]; ok {
+			return onlyHookWork(body, scripts, depth+1)
+		}
+	}
+	return false
+}
+
+// installs reports whether a command installs packages.
+func installs(part string) bool {
+	padded := strings.Join(strings.Fields(part), " ") + " "
+	for _, w := range installWords {
+		if strings.HasPrefix(padded, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// npmRunTarget is the script an `npm run [flags] NAME` command runs.
+func npmRunTarget(fields []string) (string, bool) {
+	if len(fields) < 3 || fields[0] != "npm" || (fields[1] != "run" && fields[1] != "run-script") {
+		return "", false
+	}
+	for _, f := range fields[2:] {
+		if !strings.HasPrefix(f, "-") {
+			return strings.Trim(f, `'"`), true
+		}
+	}
+	return "", false
 }
 
 // clip shortens a script for a note.

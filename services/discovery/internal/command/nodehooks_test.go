@@ -23,6 +23,13 @@ func TestNpmTestLeavesOutLintAndNetworkHooks(t *testing.T) {
 			"npm test", false},
 		{"coverage upload after", map[string]string{"test": "nyc mocha", "posttest": "nyc report --reporter=text-lcov | coveralls"},
 			"npm test --ignore-scripts", true}, // the pipe uploads coverage: network work
+		{"resolve: a fixture's install and an audit after, through npm run", map[string]string{"test": "npm run --silent tests-only",
+			"pretest": "npm run lint", "posttest": "npm run test:multirepo && npx npm@'>= 10.2' audit --production",
+			"test:multirepo": "cd ./test/resolver/multirepo && npm install && npm test"}, "npm test --ignore-scripts", true},
+		{"a script it runs does real work", map[string]string{"test": "tape", "posttest": "npm run check",
+			"check": "node scripts/check-exports.js"}, "npm test", false},
+		{"scripts that run each other stop", map[string]string{"test": "tape", "posttest": "npm run a", "a": "npm run b", "b": "npm run a"},
+			"npm test", false},
 		{"lint:js by name", map[string]string{"test": "jest", "pretest": "npm run lint:js && npm run lint:css"}, "npm test --ignore-scripts", true},
 	}
 	for _, tc := range cases {
