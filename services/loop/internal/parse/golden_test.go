@@ -195,6 +195,24 @@ var goldenCases = map[string]goldenCase{
 	"uvu/pass":         {src: "uvu", phase: tTest, format: FormatUvu, counts: Counts{Passed: 4, Skipped: 1}},
 	"uvu/fail":         {src: "uvu", phase: tTest, format: FormatUvu, counts: Counts{Passed: 2, Failed: 2, Skipped: 1}, failures: uvuFail},
 	"uvu/fail-nocolor": {src: "uvu", phase: tTest, format: FormatUvu, counts: Counts{Passed: 2, Failed: 2, Skipped: 1}, failures: uvuFail},
+	// AVA (src/ava) 3 to 6 without a terminal (its verbose reporter): the
+	// summary counts a known failure (test.failing) apart, and prints the
+	// passed count only when nothing failed; todo and known failures are
+	// counted skipped, as pytest's xfail is.
+	"ava/v3-pass":  {src: "ava", phase: tTest, format: FormatAVA, counts: Counts{Passed: 9, Skipped: 3}},
+	"ava/v4-pass":  {src: "ava", phase: tTest, format: FormatAVA, counts: Counts{Passed: 9, Skipped: 3}},
+	"ava/v5-pass":  {src: "ava", phase: tTest, format: FormatAVA, counts: Counts{Passed: 9, Skipped: 3}},
+	"ava/v6-pass":  {src: "ava", phase: tTest, format: FormatAVA, counts: Counts{Passed: 9, Skipped: 3}},
+	"ava/v3-fail":  {src: "ava", phase: tTest, format: FormatAVA, counts: Counts{Passed: 3, Failed: 6, Skipped: 3}, failures: avaFailures("module.mjs", false)},
+	"ava/v4-fail":  {src: "ava", phase: tTest, format: FormatAVA, counts: Counts{Passed: 3, Failed: 6, Skipped: 3}, failures: avaFailures("module", true)},
+	"ava/v5-fail":  {src: "ava", phase: tTest, format: FormatAVA, counts: Counts{Passed: 3, Failed: 6, Skipped: 3}, failures: avaFailures("module", true)},
+	"ava/v6-fail":  {src: "ava", phase: tTest, format: FormatAVA, counts: Counts{Passed: 3, Failed: 6, Skipped: 3}, failures: avaFailures("module", true)},
+	"ava/v3-throw": {src: "ava", phase: tTest, format: FormatAVA, counts: Counts{Passed: 8, Skipped: 3, Errors: 1}, failures: avaThrow},
+	"ava/v4-throw": {src: "ava", phase: tTest, format: FormatAVA, counts: Counts{Passed: 8, Skipped: 3, Errors: 1}, failures: avaThrow},
+	"ava/v5-throw": {src: "ava", phase: tTest, format: FormatAVA, counts: Counts{Passed: 8, Skipped: 3, Errors: 1}, failures: avaThrow},
+	"ava/v6-throw": {src: "ava", phase: tTest, format: FormatAVA, counts: Counts{Passed: 8, Skipped: 3, Errors: 1}, failures: avaThrow},
+	"ava/v3-hang":  {src: "ava", phase: tTest, format: FormatAVA, counts: Counts{Passed: 8, Failed: 1, Skipped: 3, Unfinished: 1}, failures: avaHang},
+	"ava/v6-hang":  {src: "ava", phase: tTest, format: FormatAVA, counts: Counts{Passed: 8, Failed: 1, Skipped: 3, Unfinished: 1}, failures: avaHang},
 	"node/crash": {src: "nodecrash", phase: tSmoke, format: FormatUnparsed,
 		failures: []wantFailure{{"CRASH", "web/src/sum.js", 7, "", "Error: average of empty list"}}},
 	"tsc/fail": {src: "ts", phase: tType, format: FormatUnparsed, lint: 2, failures: []wantFailure{
@@ -277,6 +295,8 @@ var (
 		{"TEST_ERROR", "web/src/sum.js", 7, "average > of nothing", "average of empty list"},
 		{"TEST_ASSERTION", "web/tests/sum.js", 12, "adds wrong", "Expected values to be strictly equal"},
 	}
+	avaThrow  = []wantFailure{{"CRASH", "web/test/nested/strings.js", 16, "Uncaught exception in test/nested/strings.js", "Error: thrown later"}}
+	avaHang   = []wantFailure{{"TIMEOUT", "web/test/nested/strings.js", 0, "nested › strings › late", "Timed out while running tests"}}
 	ctestFail = []wantFailure{
 		{"TEST_ASSERTION", "c/calc_test.c", 20, "add", "add(2, 2) = 4, want 5"},
 		{"CRASH", "", 0, "crash", "Exception: SegFault"},
@@ -442,4 +462,24 @@ func checkProto(t *testing.T, rep *StepReport) {
 	if int(tp.GetCounts().GetTotal()) != rep.Counts.Total() {
 		t.Errorf("proto total %d != %d", tp.GetCounts().GetTotal(), rep.Counts.Total())
 	}
+}
+
+// avaFailures is src/ava's CASE=fail failures in the order AVA printed them:
+// the ES module's test (titled by its file name, with the extension up to
+// AVA 3) first from AVA 4 on, when its worker finished first. A thrown
+// error is placed where it was thrown (src/calc.js), as the stack says; an
+// assertion where AVA says it failed.
+func avaFailures(module string, moduleFirst bool) []wantFailure {
+	mod := wantFailure{"TEST_ASSERTION", "web/test/module.mjs", 5, module + " › adds in a module", "Difference"}
+	calc := []wantFailure{
+		{"TEST_ASSERTION", "web/test/calc.js", 6, "calc › adds", "Difference"},
+		{"TEST_ASSERTION", "web/test/calc.js", 11, "calc › adds with a log", "one and two"},
+		{"TEST_ASSERTION", "web/test/calc.js", 15, "calc › averages", "Difference"},
+		{"TEST_ERROR", "web/src/calc.js", 9, "calc › loads", "Error thrown in test"},
+	}
+	deep := wantFailure{"TEST_ASSERTION", "web/test/nested/strings.js", 10, "nested › strings › deep equal", "Difference"}
+	if moduleFirst {
+		return append(append([]wantFailure{mod}, calc...), deep)
+	}
+	return append(append(calc, mod), deep)
 }

@@ -26,6 +26,7 @@ type logParsers struct {
 	mocha    *mochaParser
 	node     *nodeTestParser
 	uvu      *uvuParser
+	ava      *avaParser
 	ctest    *ctestParser
 	unity    *unityParser
 	cprog    *cProgramParser
@@ -58,6 +59,7 @@ func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 		mocha:    newMochaParser(lim, paths),
 		node:     newNodeTestParser(lim, paths),
 		uvu:      newUvuParser(lim, paths),
+		ava:      newAVAParser(lim, paths),
 		packs:    newPackParsers(lim, paths),
 		ctest:    newCTestParser(lim, paths),
 		unity:    newUnityParser(lim, paths),
@@ -129,6 +131,7 @@ func (ps *logParsers) feed(ln line) {
 	ps.mocha.feed(ln)
 	ps.node.feed(ln)
 	ps.uvu.feed(ln)
+	ps.ava.feed(ln)
 	for i := range ps.packs {
 		ps.packs[i].lp.Feed(ln.text, ln.off)
 	}
@@ -178,6 +181,7 @@ func (ps *logParsers) finish() {
 	ps.mocha.finish()
 	ps.node.finish()
 	ps.uvu.finish()
+	ps.ava.finish()
 	for i := range ps.packs {
 		ps.packs[i].lp.Finish()
 	}
@@ -198,6 +202,7 @@ func (ps *logParsers) candidates() []candidate {
 		{format: FormatMocha, rank: 3, set: ps.mocha.set},
 		{format: ps.node.format, rank: 3, set: ps.node.set},
 		{format: FormatUvu, rank: 3, set: ps.uvu.set},
+		{format: FormatAVA, rank: 3, set: ps.ava.set},
 		{format: FormatCTest, rank: 3, set: ps.ctest.set},
 		{format: FormatSurefireLog, rank: 3, set: ps.maven.set},
 		// Unity lines also appear inside ctest's output, where ctest's
