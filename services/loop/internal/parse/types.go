@@ -4,7 +4,7 @@
 //
 // Parsing is a single streaming pass over the log: every line is offered to a
 // set of small format parsers (go test -json and text, pytest, Python
-// unittest, jest/vitest, mocha, node --test, uvu, cargo/libtest, Maven
+// unittest, jest/vitest, mocha, node --test, uvu, AVA, cargo/libtest, Maven
 // Surefire, ctest, compiler and linter diagnostics, Python syntax errors,
 // tracebacks, the generic
 // "N passed, N failed" line). Each keeps
