@@ -36,8 +36,8 @@ type sandboxMount struct {
 // sandboxMounts are the sandbox's writable mounts, each a tmpfs whose cap
 // the executor fits under the memory limit.
 var sandboxMounts = []sandboxMount{
-	{"/home/sandbox", "the home directory /home/sandbox (the tools' caches: Go modules and build cache, npm, pip, cargo)", "--home-size"},
-	{"/workspace", "the workspace /workspace (the checkout and what the steps build or install in it)", "--workspace"},
+	{"/home/sandbox", "the home directory /home/sandbox (the tools' caches)", "--home-size"},
+	{"/workspace", "the workspace /workspace", "--workspace"},
 	{"/tmp", "/tmp", "--tmpfs"},
 }
 
@@ -70,27 +70,28 @@ func diskFull(in StepInput) *glv1.StepResult {
 // diskFullReason names the mount the line shows full and the setting that
 // raises its cap, or every mount's when the line shows no path of one.
 func diskFullReason(line string) string {
-	const budget = "; the caps of /tmp, home and workspace together fit under the memory limit (--memory, greenlight.yaml `limits: memory:`)"
+	const budget = ", within the memory limit (--memory; greenlight.yaml `limits: memory:`) that every tmpfs cap fits under"
+	quote := matchingLine(line, noSpaceSignatures)
 	if m, ok := mountOf(line); ok {
-		return fmt.Sprintf("environment: no space left on %s, a size-capped tmpfs of the sandbox where a CI runner has a disk (%q); "+
-			"no test failed for another reason. Raise its cap with the executor's %s (%s)%s",
-			m.what, matchingLine(line, noSpaceSignatures), m.flag, envName(m.flag), budget)
+		return fmt.Sprintf("environment: no space left on %s, a size-capped tmpfs where a CI runner has a disk (%q); "+
+			"no test failed otherwise. Raise its cap: the executor's %s (%s)%s", m.what, quote, m.flag, envName(m.flag), budget)
 	}
 	return fmt.Sprintf("environment: no space left on a size-capped tmpfs of the sandbox where a CI runner has a disk (%q); "+
-		"no test failed for another reason. Raise the caps with the executor's --home-size (the tools' caches), --workspace "+
-		"and --tmpfs%s", matchingLine(line, noSpaceSignatures), budget)
+		"no test failed otherwise. Raise the caps: the executor's --home-size (the tools' caches), --workspace, --tmpfs%s", quote, budget)
 }
 
-// noSpaceLine returns the first line of the step's output (its tail, then
-// its failures' messages) that says a device had no space left, whole:
-// the path of the mount may be far from the message.
+// noSpaceLine returns the first line of the step's output (its parsed
+// failures' messages, decoded from a JSON report, then its tail) that says
+// a device had no space left, whole: the path of the mount may be far from
+// the message.
 func noSpaceLine(tail string, rep *parse.StepReport) string {
-	texts := []string{tail}
+	var texts []string
 	if rep != nil {
 		for _, f := range rep.Failures {
 			texts = append(texts, f.Message)
 		}
 	}
+	texts = append(texts, tail)
 	for _, text := range texts {
 		loc := noSpaceSignatures.FindStringIndex(text)
 		if loc == nil {

@@ -16,7 +16,7 @@ import (
 // message shows its path and the setting that raises its cap, unless a test
 // failed on its own assertion.
 func TestDiskFullIsAnErrorOfTheEnvironment(t *testing.T) {
-	const home, work, tmp, any = "--home-size", "--workspace (GREENLIGHT_EXECUTOR_WORKSPACE)", "--tmpfs (GREENLIGHT_EXECUTOR_TMPFS)", "--home-size (the tools' caches), --workspace and --tmpfs"
+	const home, work, tmp, any = "--home-size", "--workspace (GREENLIGHT_EXECUTOR_WORKSPACE)", "--tmpfs (GREENLIGHT_EXECUTOR_TMPFS)", "--home-size (the tools' caches), --workspace, --tmpfs"
 	step := func(phase glv1.Phase, command string) *glv1.Step {
 		return &glv1.Step{Name: "step", Phase: phase, Command: command, Network: phase == glv1.Phase_PHASE_INSTALL}
 	}
@@ -65,8 +65,8 @@ func TestDiskFullIsAnErrorOfTheEnvironment(t *testing.T) {
 					t.Errorf("reason %q lacks %q", got.GetReason(), w)
 				}
 			}
-			if strings.Contains(got.GetReason(), "\n") {
-				t.Errorf("reason spans lines: %q", got.GetReason())
+			if strings.Contains(got.GetReason(), "\n") || strings.Contains(got.GetReason(), `\\n`) {
+				t.Errorf("reason spans lines or quotes a JSON-escaped log line: %q", got.GetReason())
 			}
 		})
 	}
