@@ -2,7 +2,6 @@ package parse
 
 import (
 	"bytes"
-	"io/fs"
 	"path"
 	"regexp"
 	"strings"
@@ -38,9 +37,6 @@ type cHarnessParser struct {
 	// sources maps a C source's base name to its workspace path, from the
 	// compiler lines: acutest prints only base names.
 	sources map[string]string
-	// byBase indexes the snapshot's C sources by base name, built on
-	// first need ("" for a name several files share).
-	byBase map[string]string
 	// read caches the sources read to place a tally's failed checks.
 	read map[string][]byte
 
@@ -264,40 +260,10 @@ func (p *cHarnessParser) file(printed string) string {
 	return rel
 }
 
-// maxSnapshotWalk bounds the entries snapshotFile visits.
-const maxSnapshotWalk = 20000
-
 // snapshotFile finds the one C/C++ source or header of the snapshot with
 // this base name ("" when there is none, several, or no snapshot).
 func (p *cHarnessParser) snapshotFile(base string) string {
-	if p.paths.Files == nil {
-		return ""
-	}
-	if p.byBase == nil {
-		p.byBase = map[string]string{}
-		n := 0
-		_ = fs.WalkDir(p.paths.Files, ".", func(name string, d fs.DirEntry, err error) error {
-			if n++; err != nil || n > maxSnapshotWalk {
-				return fs.SkipAll
-			}
-			if d.IsDir() {
-				if b := d.Name(); name != "." && (strings.HasPrefix(b, ".") || b == "node_modules") {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			switch path.Ext(name) {
-			case ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp":
-				if _, dup := p.byBase[d.Name()]; dup {
-					p.byBase[d.Name()] = ""
-				} else {
-					p.byBase[d.Name()] = name
-				}
-			}
-			return nil
-		})
-	}
-	return p.byBase[base]
+	return p.paths.cSources()[base]
 }
 
 // finish commits the programs that ended without their summary.

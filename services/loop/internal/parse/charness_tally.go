@@ -163,8 +163,7 @@ func (p *cHarnessParser) checkSource(line int, expr string) string {
 		// The sources compiled in this step, else (built in an earlier
 		// step) the snapshot's sources named like tests.
 		if len(cands) == 0 {
-			p.snapshotFile("")
-			for base, src := range p.byBase {
+			for base, src := range p.paths.cSources() {
 				if src != "" && strings.Contains(strings.ToLower(base), "test") && !strings.HasSuffix(path.Ext(src), "h") {
 					cands = append(cands, src)
 				}

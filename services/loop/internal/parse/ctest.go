@@ -12,12 +12,30 @@ var (
 	// `1/6 Test #1: add ......***Failed    0.00 sec`, `   Passed`, `***Skipped`,
 	// `***Timeout`, `***Exception: SegFault`, `***Not Run (Disabled)`.
 	reCTestResult = regexp.MustCompile(`^\s*\d+/\d+ Test\s+#(\d+): (.+?) \.*\s*(?:\*\*\*|\s)(.+?)\s+[\d.]+ sec$`)
-	reCTestSum    = regexp.MustCompile(`^\d+% tests passed, (\d+) tests? failed out of (\d+)$`)
+	// A signal CTest 3.x has no word of its own for prints the process's
+	// description before its `***Exception:` (SIGABRT, an assert()):
+	// `4/12 Test  #4: name ......Subprocess aborted***Exception:   0.00 sec`.
+	reCTestSignal = regexp.MustCompile(`^\s*\d+/\d+ Test\s+#(\d+): (.+?) \.*([^.*\s][^*]*?)\*\*\*Exception:\s*(.*?)\s+[\d.]+ sec$`)
+	// The head of a result line the test's pass or fail regular expression
+	// continues on the next lines (`***Failed  Required regular expression
+	// not found. Regex=[, Fail 0` then `]  0.12 sec`), and the whole of it.
+	reCTestHead      = regexp.MustCompile(`^\s*\d+/\d+ Test\s+#\d+: .*\*\*\*.*Regex=\[`)
+	reCTestMultiline = regexp.MustCompile(`(?s)^\s*\d+/\d+ Test\s+#(\d+): (.+?) \.*\s*\*\*\*(.+?)\s+[\d.]+ sec$`)
+	reCTestSum       = regexp.MustCompile(`^\d+% tests passed, (\d+) tests? failed out of (\d+)$`)
 	// `-V` prefixes a test's output with its number: `1: calc_test.c:20: ...`.
 	reCTestOut = regexp.MustCompile(`^(\d+): (.*)$`)
-	// A C/C++ location at the start of a message line: `calc_test.c:20: ...`.
-	reCLoc = regexp.MustCompile(`^([\w./-]+\.(?:c|cc|cpp|cxx|h|hh|hpp)):(\d+)`)
+	// A C/C++ location in a message line: at its start (`calc_test.c:20:
+	// ...`), after a program's name (glibc's assert: `prog: calc.c:33:
+	// main: Assertion ... failed.`) or in parentheses (minicheck's `FAIL
+	// [..]: test_x (during actual test at /workspace/tests/x.c:96)`,
+	// yyjson's `Assertion failed: expr (/workspace/test/t.c: 2227)`).
+	reCLoc = regexp.MustCompile(`(?:^|[\s(\[])([\w./+-]*[\w-]\.(?:c|cc|cpp|cxx|h|hh|hpp)):(?:(\d+)|\s(\d+)\))`)
+	// A test name that may be its program's: `example`, `test_json_val`.
+	reCTestProgram = regexp.MustCompile(`^[\w.+-]+$`)
 )
+
+// maxHeadLines bounds the lines one result line may span.
+const maxHeadLines = 8
 
 // ctestParser reads CTest's output: one result line per test, the test's
 // output (`--output-on-failure` prints it after the line, `-V` before it
@@ -34,6 +52,11 @@ type ctestParser struct {
 	after   *Test
 	skipped int
 	errors  int
+	// head is a result line that a regular expression with a newline
+	// continues on the next lines, headN how many lines it holds.
+	head  []byte
+	headN int
+	headO int64
 }
 
 func newCTestParser(lim *Limits, paths *Paths) *ctestParser {
@@ -42,14 +65,32 @@ func newCTestParser(lim *Limits, paths *Paths) *ctestParser {
 
 func (p *ctestParser) feed(ln line) {
 	t := ln.text
+	if p.head != nil && p.continueHead(t) {
+		return
+	}
 	if len(t) == 0 {
 		p.flushAfter()
 		return
 	}
-	if hasSuffix(t, " sec") && bytes.Contains(t, []byte(" Test ")) {
-		if m := reCTestResult.FindSubmatch(t); m != nil {
+	if bytes.Contains(t, []byte(" Test ")) {
+		if hasSuffix(t, " sec") {
+			if m := reCTestSignal.FindSubmatch(t); m != nil && bytes.Contains(t, []byte("***Exception:")) {
+				p.flushAfter()
+				word := append([]byte("Exception: "), bytes.TrimSpace(m[3])...)
+				if len(m[4]) > 0 {
+					word = append(append(word, ' '), m[4]...)
+				}
+				p.result(string(m[1]), string(m[2]), word, ln.off)
+				return
+			}
+			if m := reCTestResult.FindSubmatch(t); m != nil {
+				p.flushAfter()
+				p.result(string(m[1]), string(m[2]), m[3], ln.off)
+				return
+			}
+		} else if reCTestHead.Match(t) {
 			p.flushAfter()
-			p.result(string(m[1]), string(m[2]), m[3], ln.off)
+			p.head, p.headN, p.headO = append(p.head[:0], t...), 1, ln.off
 			return
 		}
 	}
@@ -79,6 +120,26 @@ func (p *ctestParser) feed(ln line) {
 			p.out.add(m[2])
 		}
 	}
+}
+
+// continueHead adds a line to a result line split by its regular
+// expression; false when the line cannot continue it (the head is then
+// dropped and the line read as any other).
+func (p *ctestParser) continueHead(t []byte) bool {
+	if p.headN >= maxHeadLines || len(p.head)+len(t) > p.lim.MaxMessageBytes {
+		p.head = nil
+		return false
+	}
+	p.head = append(append(p.head, '\n'), t...)
+	p.headN++
+	if !hasSuffix(t, " sec") {
+		return true
+	}
+	if m := reCTestMultiline.FindSubmatch(p.head); m != nil {
+		p.result(string(m[1]), string(m[2]), m[3], p.headO)
+	}
+	p.head = nil
+	return true
 }
 
 // result records one test's result line.
@@ -124,21 +185,64 @@ func (p *ctestParser) flushAfter() {
 	}
 	p.after = nil
 	if out := p.out.String(); out != "" {
-		if t.Status == StatusFailed && t.kind == glv1.FailureKind_FAILURE_KIND_UNSPECIFIED {
+		if t.Message == "Failed" {
 			t.Message = "" // the output says more than "Failed"
 		}
 		t.Message = joinLines(t.Message, out)
-		for _, l := range bytes.Split(p.out.b, []byte("\n")) {
-			if m := reCLoc.FindSubmatch(l); m != nil {
-				t.File, _ = p.paths.Normalize(string(m[1]))
-				t.Line, _ = strconv.Atoi(string(m[2]))
-				break
-			}
-		}
+		t.File, t.Line = p.location(p.out.b)
+	}
+	if t.File == "" {
+		t.File = p.program(t.Name)
 	}
 	p.out.reset()
 	p.outNum = ""
 	p.set.add(*t)
+}
+
+// location is the first C/C++ location of the project the test's output
+// names: the first one of a file the snapshot has, else the first one.
+func (p *ctestParser) location(out []byte) (string, int) {
+	first, firstLine := "", 0
+	for _, l := range bytes.Split(out, []byte("\n")) {
+		if !bytes.Contains(l, []byte(".c")) && !bytes.Contains(l, []byte(".h")) {
+			continue
+		}
+		for _, m := range reCLoc.FindAllSubmatch(l, 4) {
+			file, project := p.paths.Normalize(string(m[1]))
+			if !project {
+				continue
+			}
+			n := m[2]
+			if len(n) == 0 {
+				n = m[3]
+			}
+			line, _ := strconv.Atoi(string(n))
+			if p.paths.Exists(file) {
+				return file, line
+			}
+			if first == "" {
+				first, firstLine = file, line
+			}
+		}
+	}
+	return first, firstLine
+}
+
+// program is the source of a failed test that printed no location, when
+// the test bears its program's name (`add_test(NAME example COMMAND
+// example)` over test/example.c) and the snapshot has one source of that
+// name: the test is placed in its file, at no line.
+func (p *ctestParser) program(name string) string {
+	if !reCTestProgram.MatchString(name) {
+		return ""
+	}
+	srcs := p.paths.cSources()
+	for _, ext := range []string{".c", ".cc", ".cpp", ".cxx"} {
+		if f := srcs[name+ext]; f != "" {
+			return f
+		}
+	}
+	return ""
 }
 
 // summary reads `50% tests passed, 3 tests failed out of 6`.
@@ -152,4 +256,7 @@ func (p *ctestParser) summary(m [][]byte) {
 	p.skipped, p.errors = 0, 0
 }
 
-func (p *ctestParser) finish() { p.flushAfter() }
+func (p *ctestParser) finish() {
+	p.head = nil
+	p.flushAfter()
+}

@@ -31,6 +31,7 @@ type logParsers struct {
 	unity    *unityParser
 	cprog    *cProgramParser
 	charness *cHarnessParser
+	gitdiff  *gitDiffParser
 	maven    *surefireLogParser
 	generic  *genericParser
 	diag     *diagParser
@@ -65,6 +66,7 @@ func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 		unity:    newUnityParser(lim, paths),
 		cprog:    newCProgramParser(lim, paths),
 		charness: newCHarnessParser(lim, paths),
+		gitdiff:  newGitDiffParser(lim, paths),
 		maven:    newSurefireLogParser(lim, paths),
 		generic:  &genericParser{set: newTestSet(lim)},
 		diag:     newDiagParser(paths, phase, lim),
@@ -139,6 +141,7 @@ func (ps *logParsers) feed(ln line) {
 	ps.unity.feed(ln)
 	ps.cprog.feed(ln)
 	ps.charness.feed(ln)
+	ps.gitdiff.feed(ln)
 	ps.maven.feed(ln)
 	ps.generic.feed(ln)
 	ps.diag.feed(ln)
@@ -187,6 +190,7 @@ func (ps *logParsers) finish() {
 	}
 	ps.ctest.finish()
 	ps.charness.finish()
+	ps.gitdiff.finish()
 	ps.maven.finish()
 	ps.crash.finish()
 }

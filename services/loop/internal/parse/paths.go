@@ -36,6 +36,9 @@ type Paths struct {
 	modLoaded bool
 	// cache remembers recent results: logs repeat the same few paths.
 	cache map[string]normalized
+	// csrc indexes the snapshot's C/C++ sources by base name, built on
+	// first need ("" for a name several files share).
+	csrc map[string]string
 }
 
 type normalized struct {
@@ -113,6 +116,42 @@ func (p *Paths) Exists(rel string) bool {
 	}
 	st, err := fs.Stat(p.Files, rel)
 	return err == nil && !st.IsDir()
+}
+
+// maxSnapshotWalk bounds the entries cSources visits.
+const maxSnapshotWalk = 20000
+
+// cSources indexes the snapshot's C/C++ sources and headers by base name:
+// the path of the one file of that name, "" for a name several files share;
+// empty without a snapshot. Harnesses and drivers print base names, or
+// only a test program's name.
+func (p *Paths) cSources() map[string]string {
+	if p.csrc != nil || p.Files == nil {
+		return p.csrc
+	}
+	p.csrc = map[string]string{}
+	n := 0
+	_ = fs.WalkDir(p.Files, ".", func(name string, d fs.DirEntry, err error) error {
+		if n++; err != nil || n > maxSnapshotWalk {
+			return fs.SkipAll
+		}
+		if d.IsDir() {
+			if b := d.Name(); name != "." && (strings.HasPrefix(b, ".") || b == "node_modules") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		switch path.Ext(name) {
+		case ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp":
+			if _, dup := p.csrc[d.Name()]; dup {
+				p.csrc[d.Name()] = ""
+			} else {
+				p.csrc[d.Name()] = name
+			}
+		}
+		return nil
+	})
+	return p.csrc
 }
 
 // GoFile maps a file name printed by go test for package pkg (t.Errorf prints

@@ -118,6 +118,9 @@ func Step(ctx context.Context, in Input) (*StepReport, error) {
 	// the tests running at the cut are not unfinished.
 	ps.gojson.streamEnded(rep.stepFailed() && !in.Result.GetTruncated())
 	cands = append(cands, ps.candidates()...)
+	if rep.stepFailed() {
+		cands = append(cands, ps.gitdiff.candidate())
+	}
 	best := choose(cands)
 	if !in.Result.GetTruncated() {
 		best = logTwin(cands, best)
