@@ -87,6 +87,14 @@ type Config struct {
 	// greenlight-runner when it has one), StepRunnerExec (one docker exec
 	// per step) or StepRunnerAgent (require the runner).
 	StepRunner string
+	// Mirrors are package index mirrors install steps use, kind=URL
+	// entries (mirrorVars: pip, npm, go), for users whose machines reach
+	// a corporate mirror rather than the public indexes.
+	Mirrors []string
+	// InstallEnv are NAME=VALUE entries added to every install step's
+	// environment after the mirrors' (proxy settings, a GONOSUMDB, a
+	// PIP_EXTRA_INDEX_URL); a step's own env still wins.
+	InstallEnv []string
 	// IPv6Loopback gives every sandbox an IPv6 loopback (::1) and no other
 	// IPv6, as CI runners have; false for engines booted without IPv6.
 	IPv6Loopback bool
@@ -163,6 +171,9 @@ func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.Enum(&c.StepRunner, "step-runner", []string{sandbox.StepRunnerAuto, sandbox.StepRunnerExec, sandbox.StepRunnerAgent},
 		"how steps start: the image's greenlight-runner (one docker exec per run) when it has one, "+
 			"or one docker exec per step (exec), or the runner required (agent)")
+	fs.Strings(&c.Mirrors, "mirror", "package index `mirrors` install steps use, kind=URL entries: pip (PIP_INDEX_URL, uv), "+
+		"npm (npm, pnpm and Yarn's registry), go (GOPROXY); e.g. pip=https://pypi.corp.example/simple")
+	fs.Strings(&c.InstallEnv, "install-env", "`NAME=VALUE` entries added to install steps' environment (proxies, extra indexes); a step's own env wins")
 	fs.Bool(&c.IPv6Loopback, "ipv6-loopback", "give every sandbox an IPv6 loopback (::1, as CI runners have; no other IPv6 address or route); "+
 		"false on an engine whose kernel was booted without IPv6")
 }
@@ -184,6 +195,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("pool-size must be between 0 and 32, got %d", c.PoolSize)
 	}
 	if _, err := c.egressAllow(); err != nil {
+		return err
+	}
+	if _, err := c.installEnv(); err != nil {
 		return err
 	}
 	if c.EgressInstance != "" {
@@ -260,6 +274,8 @@ func (c *Config) sandboxConfig() sandbox.Config {
 	sc.StepTimeout, sc.InstallTimeout = c.StepTimeout, c.InstallStepTimeout
 	sc.StepRunner = c.StepRunner
 	sc.NoLoopbackIPv6 = !c.IPv6Loopback
+	// Validate refuses a malformed entry before this runs.
+	sc.InstallEnv, _ = c.installEnv()
 	sc.PullMissing = c.pullMissing()
 	sc.Defaults = sandbox.Limits{
 		CPUs: c.CPUs, MemoryBytes: int64(c.Memory), Pids: int64(c.Pids), TmpfsBytes: int64(c.Tmpfs),

@@ -39,15 +39,21 @@ func (st *Stack) executorConfig() (executorsvc.Config, error) {
 
 // sandboxSizesFromEnv applies the executor's environment variables for
 // the sandbox's memory and tmpfs caps (GREENLIGHT_EXECUTOR_MEMORY, _TMPFS,
-// _HOME_SIZE, _WORKSPACE: what the loop's disk-full reason names) to the
-// embedded executor, raising a maximum a default would pass; nothing else
-// of the standalone executor's configuration applies here.
+// _HOME_SIZE, _WORKSPACE: what the loop's disk-full reason names) and for
+// install steps' index mirrors (_MIRROR, _INSTALL_ENV) to the embedded
+// executor, raising a maximum a default would pass; nothing else of the
+// standalone executor's configuration applies here.
 func sandboxSizesFromEnv(cfg *executorsvc.Config) error {
 	fs := config.NewFlagSet("executor")
 	fs.Bytes(&cfg.Memory, "memory", "default memory per run")
 	fs.Bytes(&cfg.Tmpfs, "tmpfs", "default size of /tmp")
 	fs.Bytes(&cfg.HomeSize, "home-size", "default size of the home directory")
 	fs.Bytes(&cfg.Workspace, "workspace", "default workspace size")
+	// Package index mirrors and install-step variables, for machines that
+	// reach a corporate mirror rather than the public indexes
+	// (GREENLIGHT_EXECUTOR_MIRROR=pip=URL,npm=URL; _INSTALL_ENV=NAME=VALUE,...).
+	fs.Strings(&cfg.Mirrors, "mirror", "package index mirrors, kind=URL")
+	fs.Strings(&cfg.InstallEnv, "install-env", "NAME=VALUE entries of install steps")
 	if err := fs.Parse(nil, nil); err != nil {
 		return fmt.Errorf("embedded executor: %w", err)
 	}

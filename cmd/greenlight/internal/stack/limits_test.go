@@ -92,3 +92,29 @@ func TestEmbeddedSandboxSizesFromTheEnvironment(t *testing.T) {
 		t.Fatalf("a bad size: %v, want an error naming the variable", err)
 	}
 }
+
+// Embedded mode takes package index mirrors from the executor's
+// environment variables, and a malformed one fails validation naming it.
+func TestEmbeddedMirrorsFromTheEnvironment(t *testing.T) {
+	t.Setenv("GREENLIGHT_EXECUTOR_MIRROR", "pip=https://pypi.corp.example/simple,npm=https://npm.corp.example/")
+	t.Setenv("GREENLIGHT_EXECUTOR_INSTALL_ENV", "GONOSUMDB=corp.example")
+	st := &Stack{opts: Options{Home: t.TempDir()}}
+	cfg, err := st.executorConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Mirrors) != 2 || cfg.Mirrors[1] != "npm=https://npm.corp.example/" || len(cfg.InstallEnv) != 1 {
+		t.Fatalf("mirrors %q, install env %q", cfg.Mirrors, cfg.InstallEnv)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GREENLIGHT_EXECUTOR_MIRROR", "maven=https://repo.corp.example")
+	cfg, err = st.executorConfig()
+	if err == nil {
+		err = cfg.Validate()
+	}
+	if err == nil || !strings.Contains(err.Error(), "mirror") {
+		t.Fatalf("an unknown kind: %v", err)
+	}
+}

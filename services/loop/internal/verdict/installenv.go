@@ -120,7 +120,8 @@ const (
 	caBundleSetting = "the CLI's --ca-bundle FILE (env GREENLIGHT_CA_BUNDLE; default auto, the host's " +
 		"/etc/ssl/certs/ca-certificates.crt) or the standalone executor's --ca-bundle (GREENLIGHT_EXECUTOR_CA_BUNDLE)"
 	egressSetting = "the executor's --egress-allow for a mirror or proxy in a private range (GREENLIGHT_EXECUTOR_EGRESS_ALLOW), " +
-		"or point the install at an index the sandbox can reach (a greenlight.yaml install step's env, e.g. PIP_INDEX_URL or npm_config_registry)"
+		"or point installs at a mirror the sandbox can reach (the executor's --mirror pip=URL,npm=URL,go=URL, env GREENLIGHT_EXECUTOR_MIRROR, " +
+		"also read by the CLI's embedded mode; or a greenlight.yaml install step's env, e.g. PIP_INDEX_URL or npm_config_registry)"
 )
 
 // installEnv turns an install step that failed only because the sandbox

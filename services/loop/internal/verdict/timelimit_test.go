@@ -43,8 +43,8 @@ func TestTimeLimitOnlyForInstallAndBuild(t *testing.T) {
 			}
 		})
 	}
-	// zstd's `make test` was given what was left of the 10-minute budget
-	// after the build and `make check`: not a hang, an unknown result.
+	// zstd's test target was given what was left of the 10-minute budget
+	// after its build and its check target: not a hang, an unknown result.
 	cut := &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_TIMED_OUT, ExitCode: -1, Duration: durationpb.New(212 * time.Second)}
 	got := Steps(OnExit, StepInput{Step: &glv1.Step{Name: "make-test", Phase: glv1.Phase_PHASE_TEST, Timeout: durationpb.New(10 * time.Minute)}, Result: cut})
 	if got.GetStatus() != glv1.StepStatus_STEP_STATUS_ERROR || !strings.Contains(got.GetReason(), "time budget ran out") ||
