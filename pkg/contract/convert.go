@@ -113,7 +113,14 @@ func stepOf(s *glv1.StepResult) Step {
 		Reason: s.GetReason(), Tier: Tier(s.GetTier()), Level: Level(s.GetLevel()), Image: s.GetImage(),
 		Optional: s.GetOptional(), CacheHit: s.GetCacheHit(), CacheNote: s.GetCacheNote(), Truncated: s.GetTruncated(),
 		OutputBytes: s.GetOutputBytes(), LintIssues: s.GetLintIssues(), Counts: counts,
-		Log: digestOf(s.GetLogDigest()), Tail: s.GetTail()}
+		Log: digestOf(s.GetLogDigest()), Tail: s.GetTail(), Rule: s.GetRule(), Source: sourceOf(s.GetSource())}
+}
+
+func sourceOf(s *glv1.CommandSource) *CommandSource {
+	if s == nil {
+		return nil
+	}
+	return &CommandSource{Origin: s.GetOrigin(), File: s.GetFile(), Key: s.GetKey(), Line: s.GetLine()}
 }
 
 func testOf(t *glv1.TestCase) Test {

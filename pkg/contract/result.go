@@ -148,6 +148,25 @@ type Step struct {
 	Counts      *Counts `json:"counts" jsonschema:"nullable"`
 	Log         *Digest `json:"log" jsonschema:"nullable"`
 	Tail        string  `json:"tail"`
+	// Rule is the verdict rule that changed the status from what the exit
+	// code said ("needs-network", "time-limit", …); "" when it stands.
+	Rule string `json:"rule"`
+	// Source is where the step's command came from; null when unknown.
+	Source *CommandSource `json:"source" jsonschema:"nullable"`
+}
+
+// CommandSource is where a step's command came from.
+type CommandSource struct {
+	// Origin is "ci" (a line or block of the repository's CI workflow),
+	// "discovered" (a manifest: package.json scripts, a Makefile target),
+	// "greenlight.yaml", "agent.yaml", "runr.config.json" or "default".
+	Origin string `json:"origin"`
+	// File is relative to the workspace root, e.g. ".github/workflows/ci.yml".
+	File string `json:"file"`
+	// Key inside the file, e.g. "jobs.test.steps[2].run" or "scripts.test".
+	Key string `json:"key"`
+	// Line in the file when known (1-based), 0 otherwise.
+	Line int32 `json:"line"`
 }
 
 // Test is one parsed test record.

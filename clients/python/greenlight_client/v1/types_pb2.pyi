@@ -427,7 +427,7 @@ class Step(_message.Message):
     def __init__(self, name: _Optional[str] = ..., phase: _Optional[_Union[Phase, str]] = ..., command: _Optional[str] = ..., workdir: _Optional[str] = ..., env: _Optional[_Mapping[str, str]] = ..., timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., network: bool = ..., tier: _Optional[_Union[Tier, str]] = ..., level: _Optional[_Union[Level, str]] = ..., continue_on_failure: bool = ..., group: _Optional[str] = ..., source: _Optional[_Union[CommandSource, _Mapping]] = ..., subproject: _Optional[str] = ..., image: _Optional[str] = ..., cache_key_files: _Optional[_Iterable[str]] = ..., cache_paths: _Optional[_Iterable[str]] = ..., optional: bool = ..., report_files: _Optional[_Iterable[str]] = ..., failure_scope: _Optional[str] = ..., display_command: _Optional[str] = ..., required_by: _Optional[_Union[CommandSource, _Mapping]] = ...) -> None: ...
 
 class StepResult(_message.Message):
-    __slots__ = ["cache_hit", "cache_note", "command", "counts", "display_command", "duration", "exit_code", "finished_at", "image", "level", "lint_issues", "log_digest", "name", "optional", "output_bytes", "phase", "reason", "rule", "started_at", "status", "tail", "tier", "truncated", "workdir"]
+    __slots__ = ["cache_hit", "cache_note", "command", "counts", "display_command", "duration", "exit_code", "finished_at", "image", "level", "lint_issues", "log_digest", "name", "optional", "output_bytes", "phase", "reason", "rule", "source", "started_at", "status", "tail", "tier", "truncated", "workdir"]
     CACHE_HIT_FIELD_NUMBER: _ClassVar[int]
     CACHE_NOTE_FIELD_NUMBER: _ClassVar[int]
     COMMAND_FIELD_NUMBER: _ClassVar[int]
@@ -446,6 +446,7 @@ class StepResult(_message.Message):
     PHASE_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     RULE_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
     STARTED_AT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     TAIL_FIELD_NUMBER: _ClassVar[int]
@@ -470,13 +471,14 @@ class StepResult(_message.Message):
     phase: Phase
     reason: str
     rule: str
+    source: CommandSource
     started_at: _timestamp_pb2.Timestamp
     status: StepStatus
     tail: str
     tier: Tier
     truncated: bool
     workdir: str
-    def __init__(self, name: _Optional[str] = ..., phase: _Optional[_Union[Phase, str]] = ..., command: _Optional[str] = ..., workdir: _Optional[str] = ..., exit_code: _Optional[int] = ..., status: _Optional[_Union[StepStatus, str]] = ..., started_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., finished_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., duration: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., log_digest: _Optional[_Union[Digest, _Mapping]] = ..., tail: _Optional[str] = ..., truncated: bool = ..., output_bytes: _Optional[int] = ..., reason: _Optional[str] = ..., cache_hit: bool = ..., tier: _Optional[_Union[Tier, str]] = ..., level: _Optional[_Union[Level, str]] = ..., image: _Optional[str] = ..., optional: bool = ..., counts: _Optional[_Union[TestCounts, _Mapping]] = ..., lint_issues: _Optional[int] = ..., cache_note: _Optional[str] = ..., display_command: _Optional[str] = ..., rule: _Optional[str] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., phase: _Optional[_Union[Phase, str]] = ..., command: _Optional[str] = ..., workdir: _Optional[str] = ..., exit_code: _Optional[int] = ..., status: _Optional[_Union[StepStatus, str]] = ..., started_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., finished_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., duration: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., log_digest: _Optional[_Union[Digest, _Mapping]] = ..., tail: _Optional[str] = ..., truncated: bool = ..., output_bytes: _Optional[int] = ..., reason: _Optional[str] = ..., cache_hit: bool = ..., tier: _Optional[_Union[Tier, str]] = ..., level: _Optional[_Union[Level, str]] = ..., image: _Optional[str] = ..., optional: bool = ..., counts: _Optional[_Union[TestCounts, _Mapping]] = ..., lint_issues: _Optional[int] = ..., cache_note: _Optional[str] = ..., display_command: _Optional[str] = ..., rule: _Optional[str] = ..., source: _Optional[_Union[CommandSource, _Mapping]] = ...) -> None: ...
 
 class TestCase(_message.Message):
     __slots__ = ["duration", "file", "flaky", "id", "line", "message", "name", "status", "step", "suite"]

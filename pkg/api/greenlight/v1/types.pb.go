@@ -791,7 +791,8 @@ type CommandSource struct {
 	Key string `protobuf:"bytes,2,opt,name=key,proto3" json:"key,omitempty"`
 	// Line in the file when known (1-based), 0 otherwise.
 	Line int32 `protobuf:"varint,3,opt,name=line,proto3" json:"line,omitempty"`
-	// "discovered", "greenlight.yaml", "agent.yaml", "runr.config.json" or "default".
+	// "discovered", "ci" (a CI workflow line or block), "greenlight.yaml",
+	// "agent.yaml", "runr.config.json" or "default".
 	Origin        string `protobuf:"bytes,4,opt,name=origin,proto3" json:"origin,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1392,7 +1393,12 @@ type StepResult struct {
 	// code said, e.g. "report-disagrees" (exit 0 while the runner's report
 	// shows failed tests), "tests-vanished" (fewer tests than the baseline
 	// with no deselection by the caller); empty when the exit code stands.
-	Rule          string `protobuf:"bytes,24,opt,name=rule,proto3" json:"rule,omitempty"`
+	Rule string `protobuf:"bytes,24,opt,name=rule,proto3" json:"rule,omitempty"`
+	// Where the step's command came from (the planned Step.source): origin
+	// "ci" for a line or block of the repository's CI workflow, "discovered"
+	// for a manifest (package.json scripts, a Makefile target),
+	// "greenlight.yaml" or "default", with the file and line.
+	Source        *CommandSource `protobuf:"bytes,25,opt,name=source,proto3" json:"source,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1593,6 +1599,13 @@ func (x *StepResult) GetRule() string {
 		return x.Rule
 	}
 	return ""
+}
+
+func (x *StepResult) GetSource() *CommandSource {
+	if x != nil {
+		return x.Source
+	}
+	return nil
 }
 
 // TestCase is one parsed test record.
@@ -3565,7 +3578,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\tmax_level\x18\x06 \x01(\x0e2\x14.greenlight.v1.LevelR\bmaxLevel\x12\x14\n" +
 	"\x05notes\x18\a \x03(\tR\x05notes\x12:\n" +
 	"\vtime_budget\x18\b \x01(\v2\x19.google.protobuf.DurationR\n" +
-	"timeBudget\"\xf6\x06\n" +
+	"timeBudget\"\xac\a\n" +
 	"\n" +
 	"StepResult\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12*\n" +
@@ -3597,7 +3610,8 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\n" +
 	"cache_note\x18\x16 \x01(\tR\tcacheNote\x12'\n" +
 	"\x0fdisplay_command\x18\x17 \x01(\tR\x0edisplayCommand\x12\x12\n" +
-	"\x04rule\x18\x18 \x01(\tR\x04rule\"\x9a\x02\n" +
+	"\x04rule\x18\x18 \x01(\tR\x04rule\x124\n" +
+	"\x06source\x18\x19 \x01(\v2\x1c.greenlight.v1.CommandSourceR\x06source\"\x9a\x02\n" +
 	"\bTestCase\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05suite\x18\x02 \x01(\tR\x05suite\x12\x12\n" +
@@ -3957,50 +3971,51 @@ var file_greenlight_v1_types_proto_depIdxs = []int32{
 	1,  // 20: greenlight.v1.StepResult.tier:type_name -> greenlight.v1.Tier
 	2,  // 21: greenlight.v1.StepResult.level:type_name -> greenlight.v1.Level
 	20, // 22: greenlight.v1.StepResult.counts:type_name -> greenlight.v1.TestCounts
-	6,  // 23: greenlight.v1.TestCase.status:type_name -> greenlight.v1.TestStatus
-	38, // 24: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
-	12, // 25: greenlight.v1.Evidence.log_digest:type_name -> greenlight.v1.Digest
-	7,  // 26: greenlight.v1.Failure.kind:type_name -> greenlight.v1.FailureKind
-	21, // 27: greenlight.v1.Failure.evidence:type_name -> greenlight.v1.Evidence
-	22, // 28: greenlight.v1.Failure.frames:type_name -> greenlight.v1.Frame
-	2,  // 29: greenlight.v1.Score.level:type_name -> greenlight.v1.Level
-	8,  // 30: greenlight.v1.Score.decided_by:type_name -> greenlight.v1.ScoreSource
-	3,  // 31: greenlight.v1.CommandRecord.status:type_name -> greenlight.v1.StepStatus
-	39, // 32: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
-	39, // 33: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
-	12, // 34: greenlight.v1.Manifest.snapshot:type_name -> greenlight.v1.Digest
-	26, // 35: greenlight.v1.Manifest.commands_executed:type_name -> greenlight.v1.CommandRecord
-	27, // 36: greenlight.v1.Manifest.platform:type_name -> greenlight.v1.Platform
-	15, // 37: greenlight.v1.Manifest.limits:type_name -> greenlight.v1.Limits
-	12, // 38: greenlight.v1.Artifact.digest:type_name -> greenlight.v1.Digest
-	5,  // 39: greenlight.v1.Result.status:type_name -> greenlight.v1.Verdict
-	28, // 40: greenlight.v1.Result.manifest:type_name -> greenlight.v1.Manifest
-	18, // 41: greenlight.v1.Result.steps:type_name -> greenlight.v1.StepResult
-	20, // 42: greenlight.v1.Result.counts:type_name -> greenlight.v1.TestCounts
-	23, // 43: greenlight.v1.Result.failures:type_name -> greenlight.v1.Failure
-	25, // 44: greenlight.v1.Result.score:type_name -> greenlight.v1.Score
-	2,  // 45: greenlight.v1.Result.level:type_name -> greenlight.v1.Level
-	19, // 46: greenlight.v1.Result.tests:type_name -> greenlight.v1.TestCase
-	29, // 47: greenlight.v1.Result.artifacts:type_name -> greenlight.v1.Artifact
-	16, // 48: greenlight.v1.Result.tiers:type_name -> greenlight.v1.TierSelection
-	31, // 49: greenlight.v1.Result.inventory:type_name -> greenlight.v1.TestInventory
-	12, // 50: greenlight.v1.TestInventory.blob:type_name -> greenlight.v1.Digest
-	9,  // 51: greenlight.v1.TestTransition.kind:type_name -> greenlight.v1.TransitionKind
-	6,  // 52: greenlight.v1.TestTransition.before:type_name -> greenlight.v1.TestStatus
-	6,  // 53: greenlight.v1.TestTransition.after:type_name -> greenlight.v1.TestStatus
-	32, // 54: greenlight.v1.Transitions.changes:type_name -> greenlight.v1.TestTransition
-	10, // 55: greenlight.v1.Transitions.resolution:type_name -> greenlight.v1.Resolution
-	11, // 56: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
-	12, // 57: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
-	12, // 58: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
-	36, // 59: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
-	33, // 60: greenlight.v1.PatchOutcome.transitions:type_name -> greenlight.v1.Transitions
-	35, // 61: greenlight.v1.PatchOutcome.hidden_tests:type_name -> greenlight.v1.HiddenTests
-	62, // [62:62] is the sub-list for method output_type
-	62, // [62:62] is the sub-list for method input_type
-	62, // [62:62] is the sub-list for extension type_name
-	62, // [62:62] is the sub-list for extension extendee
-	0,  // [0:62] is the sub-list for field type_name
+	13, // 23: greenlight.v1.StepResult.source:type_name -> greenlight.v1.CommandSource
+	6,  // 24: greenlight.v1.TestCase.status:type_name -> greenlight.v1.TestStatus
+	38, // 25: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
+	12, // 26: greenlight.v1.Evidence.log_digest:type_name -> greenlight.v1.Digest
+	7,  // 27: greenlight.v1.Failure.kind:type_name -> greenlight.v1.FailureKind
+	21, // 28: greenlight.v1.Failure.evidence:type_name -> greenlight.v1.Evidence
+	22, // 29: greenlight.v1.Failure.frames:type_name -> greenlight.v1.Frame
+	2,  // 30: greenlight.v1.Score.level:type_name -> greenlight.v1.Level
+	8,  // 31: greenlight.v1.Score.decided_by:type_name -> greenlight.v1.ScoreSource
+	3,  // 32: greenlight.v1.CommandRecord.status:type_name -> greenlight.v1.StepStatus
+	39, // 33: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
+	39, // 34: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
+	12, // 35: greenlight.v1.Manifest.snapshot:type_name -> greenlight.v1.Digest
+	26, // 36: greenlight.v1.Manifest.commands_executed:type_name -> greenlight.v1.CommandRecord
+	27, // 37: greenlight.v1.Manifest.platform:type_name -> greenlight.v1.Platform
+	15, // 38: greenlight.v1.Manifest.limits:type_name -> greenlight.v1.Limits
+	12, // 39: greenlight.v1.Artifact.digest:type_name -> greenlight.v1.Digest
+	5,  // 40: greenlight.v1.Result.status:type_name -> greenlight.v1.Verdict
+	28, // 41: greenlight.v1.Result.manifest:type_name -> greenlight.v1.Manifest
+	18, // 42: greenlight.v1.Result.steps:type_name -> greenlight.v1.StepResult
+	20, // 43: greenlight.v1.Result.counts:type_name -> greenlight.v1.TestCounts
+	23, // 44: greenlight.v1.Result.failures:type_name -> greenlight.v1.Failure
+	25, // 45: greenlight.v1.Result.score:type_name -> greenlight.v1.Score
+	2,  // 46: greenlight.v1.Result.level:type_name -> greenlight.v1.Level
+	19, // 47: greenlight.v1.Result.tests:type_name -> greenlight.v1.TestCase
+	29, // 48: greenlight.v1.Result.artifacts:type_name -> greenlight.v1.Artifact
+	16, // 49: greenlight.v1.Result.tiers:type_name -> greenlight.v1.TierSelection
+	31, // 50: greenlight.v1.Result.inventory:type_name -> greenlight.v1.TestInventory
+	12, // 51: greenlight.v1.TestInventory.blob:type_name -> greenlight.v1.Digest
+	9,  // 52: greenlight.v1.TestTransition.kind:type_name -> greenlight.v1.TransitionKind
+	6,  // 53: greenlight.v1.TestTransition.before:type_name -> greenlight.v1.TestStatus
+	6,  // 54: greenlight.v1.TestTransition.after:type_name -> greenlight.v1.TestStatus
+	32, // 55: greenlight.v1.Transitions.changes:type_name -> greenlight.v1.TestTransition
+	10, // 56: greenlight.v1.Transitions.resolution:type_name -> greenlight.v1.Resolution
+	11, // 57: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
+	12, // 58: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
+	12, // 59: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
+	36, // 60: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
+	33, // 61: greenlight.v1.PatchOutcome.transitions:type_name -> greenlight.v1.Transitions
+	35, // 62: greenlight.v1.PatchOutcome.hidden_tests:type_name -> greenlight.v1.HiddenTests
+	63, // [63:63] is the sub-list for method output_type
+	63, // [63:63] is the sub-list for method input_type
+	63, // [63:63] is the sub-list for extension type_name
+	63, // [63:63] is the sub-list for extension extendee
+	0,  // [0:63] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_types_proto_init() }

@@ -123,7 +123,8 @@ func Build(in Input) *glv1.Result {
 	return r
 }
 
-// stepResult copies the executor's step result and adds the parsed counts.
+// stepResult copies the executor's step result and adds the parsed counts
+// and where the planned command came from.
 func stepResult(o score.StepOutcome) *glv1.StepResult {
 	var sr *glv1.StepResult
 	if o.Result != nil {
@@ -135,6 +136,9 @@ func stepResult(o score.StepOutcome) *glv1.StepResult {
 	}
 	if sr.Level == glv1.Level_LEVEL_UNSPECIFIED {
 		sr.Level = o.Level()
+	}
+	if sr.Source == nil && o.Step.GetSource() != nil {
+		sr.Source = proto.Clone(o.Step.GetSource()).(*glv1.CommandSource)
 	}
 	if rep := o.Report; rep != nil {
 		sr.Counts = rep.CountsProto()

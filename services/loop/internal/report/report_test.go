@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"google.golang.org/protobuf/proto"
 	"os"
 	"path/filepath"
 	"strings"
@@ -279,5 +280,25 @@ func TestRequiredFailuresComeFirst(t *testing.T) {
 	fs := r.GetFailures()
 	if len(fs) != 2 || fs[0].GetTest() != "tests/test_a.py::test_a" || fs[1].GetMessage() != "E501 line too long" {
 		t.Fatalf("failures %v, want the required test failure first, then the advisory lint", fs)
+	}
+}
+
+// Each step of the result says where its command came from (the planned
+// step's source), also for a step that never ran; the planned step is not
+// shared with the result.
+func TestStepsSayWhereTheirCommandCameFrom(t *testing.T) {
+	steps := goPipeline(t)
+	ci := &glv1.CommandSource{Origin: "ci", File: ".github/workflows/ci.yml", Key: "jobs.test.steps[2].run", Line: 31}
+	steps[2].Step.Source = ci
+	steps = append(steps, score.StepOutcome{Step: &glv1.Step{Name: "lint", Phase: glv1.Phase_PHASE_LINT,
+		Source: &glv1.CommandSource{Origin: "discovered", File: "Makefile", Key: "lint", Line: 7}}})
+	r := Build(Input{RunID: "run-1", Steps: steps})
+	got := r.GetSteps()
+	if len(got) != 4 || !proto.Equal(got[2].GetSource(), ci) || got[0].GetSource() != nil ||
+		got[3].GetSource().GetOrigin() != "discovered" || got[3].GetSource().GetLine() != 7 {
+		t.Fatalf("sources: %v", got)
+	}
+	if got[2].GetSource() == ci {
+		t.Fatal("the result shares the planned step's source")
 	}
 }
