@@ -21,7 +21,19 @@ const (
 	// troubleUnreachable: the index's name did not resolve or no
 	// connection could be made.
 	troubleUnreachable
+	// troubleGone: the index answered 404/410 for an archive a lockfile
+	// pins by URL (npm's resolved tarball, a wheel, a crate): the
+	// registry no longer serves what the lockfile names.
+	troubleGone
 )
+
+// goneSignatures are an index refusing a pinned archive: the URL of a
+// tarball, wheel, zip or crate answered 404 or 410 (npm, Yarn, pip, cargo,
+// Go's proxy). A package or version that does not exist at all fails on
+// its metadata URL or with "no matching version" instead, and stays the
+// code's failure.
+var goneSignatures = regexp.MustCompile(`(?:404|410)[^\n]*https?://\S+\.(?:tgz|tar\.gz|whl|zip|crate)\b|` +
+	`https?://\S+\.(?:tgz|tar\.gz|whl|zip|crate)\b[^\n]*(?:404 Not Found|410 Gone|is not in this registry)`)
 
 // tlsSignatures are the messages package managers print when a
 // certificate is not trusted: Go ("x509: certificate signed by unknown
@@ -69,6 +81,9 @@ func installEnvTrouble(s *glv1.Step, r *glv1.StepResult) (installTrouble, string
 		return troubleNone, ""
 	}
 	tail := tailLines(r.GetTail(), recentLines)
+	if line := matchingLine(tail, goneSignatures); line != "" {
+		return troubleGone, line
+	}
 	if codeSignatures.MatchString(tail) {
 		return troubleNone, ""
 	}
@@ -144,6 +159,9 @@ func installEnv(in StepInput) *glv1.StepResult {
 	case troubleUnreachable:
 		out.Reason = fmt.Sprintf("environment: the install could not reach the package index (%s); "+
 			"check the host's network and DNS, %s", line, egressSetting)
+	case troubleGone:
+		out.Reason = fmt.Sprintf("environment: the lockfile pins an archive the package index no longer serves (%s); "+
+			"the code was never installed. Regenerate the lockfile, or point installs at a mirror that keeps it (%s)", line, egressSetting)
 	}
 	return out
 }

@@ -40,6 +40,8 @@ func TestInstallEnvOnRealLogs(t *testing.T) {
 		{"pip-offline.log", troubleUnreachable, "Temporary failure in name resolution"},
 		{"pip-pypi-unresolvable.log", troubleUnreachable, "Name or service not known"},
 		{"go-offline.log", troubleUnreachable, "dial tcp: lookup proxy.golang.org"},
+		{"npm-lockfile-gone.log", troubleGone, "404 Not Found - GET https://registry.npmjs.org/ms/-/ms-2.1.99.tgz"},
+		{"npm9-lockfile-gone.log", troubleGone, "ms-2.1.99.tgz"},
 		{"npm-404.log", troubleNone, ""},
 		{"npm-eresolve.log", troubleNone, ""},
 		{"pip-notfound.log", troubleNone, ""},
