@@ -63,7 +63,7 @@ var stepRules = []StepRule{
 	{Name: RuleTimeLimit, Stage: OnExit, Apply: timeLimit,
 		Doc: "a required install or build step ran out of greenlight's time limit: an ERROR naming the limit and the setting (a test step that times out stays a failure; records its rule)"},
 	{Name: RuleInstallEnv, Stage: OnExit, Apply: installEnv,
-		Doc: "an install with network failed on TLS trust or an unreachable index (and no sign of a code problem): an ERROR of the environment naming the setting"},
+		Doc: "an install with network failed on TLS trust, an unreachable index (and no sign of a code problem) or a lockfile-pinned archive the index no longer serves: an ERROR of the environment naming the setting"},
 	{Name: RuleOldToolchain, Stage: OnExit, Apply: oldToolchain,
 		Doc: "a tool refused the project for its version (cargo's rust-version, pytest's minversion, requires-python, the go directive, CMake, engines, the JDK): an ERROR naming both versions, the code was never built or tested"},
 	{Name: RuleMissingDeps, Stage: OnExit, Apply: missingDeps,
