@@ -104,7 +104,7 @@ type avaParser struct {
 	// rules is how many `─` rules the run printed: failure sections come
 	// after the first when the run failed, the summary after the last.
 	rules int
-	// blank: the previous line was blank (a failure section's title
+	// blank: the line just read was blank (a failure section's title
 	// follows one).
 	blank bool
 	// summary holds the counts read from the summary lines; inSummary is
@@ -133,17 +133,24 @@ func newAVAParser(lim *Limits, paths *Paths) *avaParser {
 
 func (p *avaParser) feed(ln line) {
 	t := ln.text
-	blank := len(bytes.TrimSpace(t)) == 0
-	defer func() { p.blank = blank }()
-	if blank {
+	if leadingSpace(t) == len(t) {
 		if b := p.block; b != nil && b.excerpt == avaInExcerpt {
 			b.excerpt = avaNoExcerpt // the blank line after the excerpt
 		}
+		p.blank = true
 		return
 	}
+	wasBlank := p.blank
+	p.blank = false
 	if len(t) < 3 || t[0] != ' ' || t[1] != ' ' {
 		return // AVA indents everything it prints by two spaces
 	}
+	p.line(t, ln.off, wasBlank)
+}
+
+// line handles a non-blank line indented as AVA indents; afterBlank says
+// whether a blank line came before it.
+func (p *avaParser) line(t []byte, off int64, afterBlank bool) {
 	if p.inSummary {
 		if p.count(t) {
 			return
@@ -160,7 +167,7 @@ func (p *avaParser) feed(ln line) {
 		p.rules++
 		return
 	}
-	if p.resultLine(s, ln.off) {
+	if p.resultLine(s, off) {
 		return
 	}
 	if p.rules > 0 && isDigit(s[0]) && p.count(t) {
@@ -168,7 +175,7 @@ func (p *avaParser) feed(ln line) {
 		p.inSummary = true
 		return
 	}
-	if p.otherLine(t, s, ln.off) {
+	if p.otherLine(t, s, off, afterBlank) {
 		return
 	}
 	p.blockLine(t)
@@ -222,7 +229,7 @@ func (p *avaParser) resultLine(s []byte, off int64) bool {
 // otherLine handles the reporter's notices at the run level: inline
 // uncaught exceptions and unhandled rejections, dead workers, the timeout
 // and its pending tests, and failure sections' titles.
-func (p *avaParser) otherLine(t, s []byte, off int64) bool {
+func (p *avaParser) otherLine(t, s []byte, off int64, afterBlank bool) bool {
 	switch {
 	case hasPrefix(s, "Uncaught exception in ") || hasPrefix(s, "Unhandled rejection in "):
 		p.closeBlock()
@@ -248,7 +255,7 @@ func (p *avaParser) otherLine(t, s []byte, off int64) bool {
 			return true
 		}
 	}
-	if p.rules == 1 && p.blank {
+	if p.rules == 1 && afterBlank {
 		if i := p.failedResult(string(bytes.TrimRight(s, " "))); i >= 0 {
 			p.closeBlock()
 			p.results[i].block = true
