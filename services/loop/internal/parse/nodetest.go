@@ -16,6 +16,10 @@ var (
 	reTAPYAMLKey = regexp.MustCompile(`^(\s*)([A-Za-z_][\w-]*):(?: (.*))?$`)
 	reSpecAt     = regexp.MustCompile(`^test at (\S+):(\d+):(\d+)$`)
 	reSpecFail   = regexp.MustCompile(`^✖ (.+?)(?: \([\d.]+m?s\))?$`)
+	// A location in a failed point's `#` diagnostics: `file.c:12`, libuv's
+	// `Assertion failed in /workspace/test/test-timer.c on line 100: …`,
+	// `file line 12`.
+	reTAPDiagLoc = regexp.MustCompile(`(?:^|[\s(\[` + "`" + `'"])([\w./+-]*[\w-]\.[A-Za-z][A-Za-z+]{0,4})(?::(\d+)| on line (\d+)|,? line (\d+))`)
 )
 
 // nodeTestParser reads the output of node's built-in test runner: TAP (the
@@ -81,6 +85,13 @@ type nodeTAPTest struct {
 	tap       tapDiag
 	// at is the failed assertion's location from the YAML `at:`.
 	at Frame
+	// diag holds the `#` diagnostics a producer without YAML prints after
+	// a failed point (libuv's runner: the exit code, the test's output, its
+	// failed assertion); diagFile and diagLine are the first project
+	// location they name.
+	diag     msgBuf
+	diagFile string
+	diagLine int
 }
 
 func newNodeTestParser(lim *Limits, paths *Paths) *nodeTestParser {
@@ -188,7 +199,8 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 		default:
 			tt.Status = StatusFailed
 		}
-		p.pending = &nodeTAPTest{t: tt, msg: msgBuf{max: p.lim.MaxMessageBytes}, frames: frameList{max: p.lim.MaxFrames}}
+		p.pending = &nodeTAPTest{t: tt, msg: msgBuf{max: p.lim.MaxMessageBytes}, frames: frameList{max: p.lim.MaxFrames},
+			diag: msgBuf{max: p.lim.MaxMessageBytes}}
 		p.nest(p.pending, depth)
 		p.set.seen = true
 		return true
@@ -201,6 +213,10 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 	}
 	if p.pending == nil {
 		return false
+	}
+	if t[0] == '#' && !p.inYAML && p.pending.t.Status.failing() {
+		p.diagnostic(t)
+		return true
 	}
 	s := bytes.TrimSpace(t)
 	switch {
@@ -239,6 +255,32 @@ func (p *nodeTestParser) feedTAP(ln line) bool {
 		}
 	}
 	return true
+}
+
+// diagnostic keeps a `#` line after a failed point as its explanation,
+// and the first project location it names.
+func (p *nodeTestParser) diagnostic(t []byte) {
+	x := p.pending
+	s := bytes.TrimSpace(t[1:])
+	if hasPrefix(s, "Looks like ") {
+		return // Test::More's account of the whole run, not of this point
+	}
+	x.diag.add(s)
+	if x.diagFile != "" || !bytes.Contains(s, []byte(".")) {
+		return
+	}
+	for _, m := range reTAPDiagLoc.FindAllSubmatch(s, 4) {
+		file, project := p.paths.Normalize(string(m[1]))
+		if !project || !p.paths.Exists(file) {
+			continue
+		}
+		for _, n := range m[2:] {
+			if len(n) > 0 {
+				x.diagFile, x.diagLine = file, atoi(n)
+				return
+			}
+		}
+	}
 }
 
 // yamlValue applies a top-level YAML diagnostic of the pending test point:
@@ -301,12 +343,17 @@ func (p *nodeTestParser) flushTAP() {
 		if t.Message == "" {
 			t.Message, t.kind = x.tap.message(t.Name, p.lim.MaxMessageBytes)
 		}
+		if t.Message == "" {
+			t.Message = x.diag.String()
+		}
 		t.Frames = x.frames.frames
 		if x.at.Project && x.at.File != "" && x.at.Line > 0 {
 			// The assertion's own call site (tape's and node-tap's `at:`).
 			t.File, t.Line = x.at.File, x.at.Line
 		} else if f, ok := firstProject(t.Frames); ok {
 			t.File, t.Line = f.File, f.Line
+		} else if x.diagFile != "" {
+			t.File, t.Line = x.diagFile, x.diagLine
 		}
 	}
 	p.set.add(t)
