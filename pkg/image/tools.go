@@ -8,9 +8,10 @@ import (
 )
 
 // baseTools are in every offline image (images/common: Debian minbase,
-// make, git, less, ps, file, the archivers, patch, CA certificates).
+// make, git, less, ps, file, the archivers, patch, xxd, hexdump, bc, jq,
+// time, CA certificates).
 var baseTools = []string{"sh", "bash", "make", "env", "cat", "grep", "sed", "awk", "find", "tar", "gzip", "diff", "cmp",
-	"git", "less", "ps", "file", "unzip", "zip", "xz", "patch"}
+	"git", "less", "ps", "file", "unzip", "zip", "xz", "patch", "xxd", "hexdump", "column", "bc", "jq", "time"}
 
 // offlineTools are the programs each offline image provides beyond
 // baseTools, from its recipe (images/<runtime>/packages). Only programs

@@ -22,6 +22,9 @@ func TestMissingBuildToolsAreRecognized(t *testing.T) {
 		{"make: cc: No such file or directory\nmake: *** [Makefile:3: all] Error 127\n", []string{"cc"}},
 		{"env: 'node': No such file or directory\n", []string{"node"}},
 		{"/bin/sh: 1: cargo: not found\nbash: javac: command not found\n", []string{"cargo", "javac"}},
+		// json-c's CLI test in an image without xxd (ctest's output).
+		{"/workspace/tests/test_json_parse_cli.test: 14: xxd: not found\n", []string{"xxd"}},
+		{"diff: expected.txt: No such file or directory\nzstd: /tmp/x.zst: No such file or directory\n", nil},
 		{"cat: data.txt: No such file or directory\nsh: 1: mytool: not found\n", nil},
 		{"ok  \texample.com/m\t0.01s\nthe word not found appears here\n", nil},
 	}
