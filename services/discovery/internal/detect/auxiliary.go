@@ -19,9 +19,11 @@ var auxiliaryDirs = map[string]bool{
 }
 
 // toolDirs hold helper projects (code generators, linters pinned by a
-// tools.go, release and benchmark scripts): a project there counts only
-// when it has tests.
-var toolDirs = map[string]bool{"tools": true, "tool": true, "hack": true, "scripts": true, "internal/tools": true}
+// tools.go, release and benchmark scripts, fmt's support/ with its doc
+// scripts and an Android build): a project there counts only when it has
+// tests.
+var toolDirs = map[string]bool{"tools": true, "tool": true, "hack": true, "scripts": true, "internal/tools": true,
+	"support": true, "ci": true, "devtools": true, "dev-tools": true, "build-tools": true}
 
 // testDirs hold a project's tests, or its requirement files: requirement
 // files there are the enclosing project's (test) dependencies.

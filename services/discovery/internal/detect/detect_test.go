@@ -124,6 +124,10 @@ func TestDetect(t *testing.T) {
 			"package.json": `{"scripts": {"test": "tap"}}`, "package-lock.json": "{}", "test/a.ts": "",
 			"scripts/package.json": `{"dependencies": {"heapdump": "^0.3.15"}}`, "scripts/package-lock.json": "{}", "scripts/build.sh": "",
 		}, want: []string{". node npm  tests"}, notes: []string{"scripts: helper module without tests"}},
+		{name: "fmt's support/ (doc scripts, an Android build) is not a subproject", files: map[string]string{
+			"CMakeLists.txt": "project(fmt)\nenable_testing()\nadd_test(NAME t COMMAND t)\n", "test/CMakeLists.txt": "",
+			"support/build.gradle": "apply plugin: 'com.android.library'\n", "support/requirements.txt": "mkdocs\n",
+		}, want: []string{". cpp cmake ctest tests"}, notes: []string{"support: helper module without tests"}},
 		{name: "tests/requirements.txt is the root's test dependencies", files: map[string]string{
 			"setup.py": "", "tests/test_a.py": "", "tests/requirements.txt": "pytest\n",
 		}, want: []string{". python pip pytest tests"}, notes: []string{"tests/requirements.txt: test requirements of ."}},
