@@ -53,8 +53,8 @@ func (r *reader) workflow(file string) {
 			}
 		}
 	}
-	if len(uses) > 0 {
-		r.note("%s: %d `uses:` step(s) not run (%s): greenlight runs commands, not GitHub actions", file, len(uses), strings.Join(uses, ", "))
+	for _, n := range actionNotes(file, uses) {
+		r.note("%s", n)
 	}
 }
 

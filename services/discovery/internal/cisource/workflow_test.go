@@ -107,8 +107,8 @@ func TestWorkflow(t *testing.T) {
 	if c := find(t, l, "./run-tests.sh"); c.Phase != command.PhaseTest || c.Skip != "" {
 		t.Errorf("step name classifies a script: %+v", c)
 	}
-	if !hasNote(l, "2 `uses:`", "actions/checkout", "actions/setup-go") {
-		t.Errorf("uses: note missing: %q", l.Notes)
+	if !hasNote(l, "uses actions/checkout: the workspace is already a checkout") || !hasNote(l, "uses actions/setup-go: the Go image") {
+		t.Errorf("uses: notes missing: %q", l.Notes)
 	}
 	if !hasNote(l, "job test tests go 1.22.x, 1.23.x") {
 		t.Errorf("version note missing: %q", l.Notes)
@@ -205,7 +205,26 @@ func TestWorkflowJobAndStepSkips(t *testing.T) {
 
 func TestWorkflowReusableWorkflowIsAUse(t *testing.T) {
 	l := Read(mapTree{".github/workflows/t.yml": "jobs:\n  call:\n    uses: org/repo/.github/workflows/test.yml@v1\n"})
-	if len(l.Commands) != 0 || !hasNote(l, "1 `uses:`", "org/repo/.github/workflows/test.yml") {
+	if len(l.Commands) != 0 || !hasNote(l, "uses org/repo/.github/workflows/test.yml: unknown to greenlight: not run, its work is not checked") {
 		t.Errorf("a reusable workflow call: %+v", l)
+	}
+}
+
+// TestActionNotes checks what each kind of action turns into: a known one
+// says what the sandbox does instead (a family by its owner's prefix), a
+// local or unknown one says its work is not checked.
+func TestActionNotes(t *testing.T) {
+	for action, want := range map[string]string{
+		"actions/checkout":              "already a checkout",
+		"actions/cache/restore":         "its own dependency cache",
+		"github/codeql-action/analyze":  "CodeQL analysis: not run",
+		"docker/build-push-action":      "container images: not run",
+		"./.github/actions/setup":       "a local action of the repository: not run, its work is not checked",
+		"someone/obscure-test-action":   "unknown to greenlight: not run, its work is not checked",
+		"golangci/golangci-lint-action": "golangci-lint",
+	} {
+		if got := actionNote(action); !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want %q", action, got, want)
+		}
 	}
 }
