@@ -220,11 +220,12 @@ func TestToolMissingReadsLikePythonM(t *testing.T) {
 	}
 }
 
-// A project that is one of the tool's own dependencies (packaging and
-// pluggy are pytest's) is tested as the workspace's code, as in CI where
-// installing it replaces the runner's copy, while the tool keeps the copy
-// it imported; a directory named like a dependency in any other project
-// changes nothing.
+// A project that is one of the tool's own dependencies (attrs is pytest
+// 7's) is tested as the workspace's code, as in CI where installing it
+// replaces the runner's copy, while the tool keeps the copy it imported;
+// the pytest machinery (iniconfig here) only when the project is named
+// like it, so a directory named like it in another project changes
+// nothing.
 func TestProjectThatIsTheToolsDependency(t *testing.T) {
 	py := pythonAtLeast311(t)
 	venv := filepath.Join(t.TempDir(), "venv")
@@ -236,24 +237,27 @@ func TestProjectThatIsTheToolsDependency(t *testing.T) {
 		t.Fatalf("venv site-packages: %v %v", sitePackages, err)
 	}
 	writeFiles(t, sitePackages[0], map[string]string{
-		"gldep/__init__.py":  "WHERE = 'installed'\n",
-		"gltool/__init__.py": "import gldep\n",
-		"gltool/__main__.py": "import gltool, projtest\nprint('tool=' + gltool.gldep.WHERE, 'project=' + projtest.WHERE)\n",
+		"gldep/__init__.py":     "WHERE = 'installed'\n",
+		"iniconfig/__init__.py": "WHERE = 'installed'\n",
+		"gltool/__init__.py":    "import gldep, iniconfig\n",
+		"gltool/__main__.py": "import gltool, projtest\n" +
+			"print('tool=' + gltool.gldep.WHERE + '/' + gltool.iniconfig.WHERE, 'project=' + projtest.GLDEP + '/' + projtest.INICONFIG)\n",
 	})
 	python := filepath.Join(venv, "bin", "python")
 	tests := []struct {
 		name, project, want string
 	}{
-		{"the project is the dependency", "gldep", "tool=installed project=workspace"},
-		{"another project ships a directory named like it", "other-project", "tool=installed project=installed"},
+		{"the project ships a dependency of the tool", "other-project", "tool=installed/installed project=workspace/installed"},
+		{"the project is the pytest machinery it ships", "iniconfig", "tool=installed/installed project=workspace/workspace"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ws := t.TempDir()
 			writeFiles(t, ws, map[string]string{
-				"pyproject.toml":        "[project]\nname = \"" + tt.project + "\"\n",
-				"src/gldep/__init__.py": "WHERE = 'workspace'\n",
-				"projtest.py":           "import gldep\nWHERE = gldep.WHERE\n",
+				"pyproject.toml":            "[project]\nname = \"" + tt.project + "\"\n",
+				"src/gldep/__init__.py":     "WHERE = 'workspace'\n",
+				"src/iniconfig/__init__.py": "WHERE = 'workspace'\n",
+				"projtest.py":               "import gldep, iniconfig\nGLDEP, INICONFIG = gldep.WHERE, iniconfig.WHERE\n",
 			})
 			cmd := exec.Command("/bin/sh", "-c", Tool(python, "gltool", "src"))
 			cmd.Dir = ws

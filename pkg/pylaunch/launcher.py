@@ -84,6 +84,7 @@ if tool == "pytest":
             except Exception:
                 pass
             count += 1
+        forget()
         return count
     _pytest.config.PytestPluginManager.load_setuptools_entrypoints = load_setuptools_entrypoints
     # pytest-xdist's workers are new interpreters (python -c, the working
@@ -101,13 +102,15 @@ if tool == "pytest":
 here = os.getcwd()
 dirs = [here] + [os.path.join(here, p) for p in paths]
 # A project that is itself one of the tool's dependencies (packaging,
-# pluggy, iniconfig, typing_extensions) must be tested as its own code, as
-# in CI where installing it replaces the runner's copy: the installed copy
-# the tool imported above is forgotten, so the project's tests import the
-# workspace's, while the tool keeps the copy it bound at import. Only the
-# package named like the project (pyproject.toml's or setup.cfg's name) is
-# dropped: a patch adding a directory named like another dependency
-# changes nothing.
+# pluggy, iniconfig, attrs) or of a plugin the tool loads (markupsafe under
+# a plugin that imports werkzeug) must be tested as its own code, as in CI
+# where installing it replaces the installed copy: that copy is forgotten,
+# so the project's tests import the workspace's, while the tool and its
+# plugins keep the copy they bound at import. Forgotten are the top-level
+# packages the working directory or src holds; the pytest machinery
+# (pytest, pluggy, iniconfig, packaging) only when the project is named
+# like it (pyproject.toml's or setup.cfg's name), so a patch adding a
+# directory named like it changes nothing.
 def project_name():
     import configparser, tomllib
     try:
@@ -123,11 +126,18 @@ def project_name():
         return c.get("metadata", "name", fallback="")
     except (configparser.Error, UnicodeError):
         return ""
-top = (project_name() or "").strip().lower().replace("-", "_").replace(".", "_")
-mine = any(os.path.isfile(os.path.join(d, top, "__init__.py")) or os.path.isfile(os.path.join(d, top + ".py")) for d in dirs)
-if top and mine and top in sys.modules and top not in {tool, "_" + tool, "pytest", "_pytest"} | set(sys.stdlib_module_names):
-    for m in [m for m in sys.modules if m == top or m.startswith(top + ".")]:
-        del sys.modules[m]
+named = (project_name() or "").strip().lower().replace("-", "_").replace(".", "_")
+machinery = {"pytest", "_pytest", "py", "pluggy", "iniconfig", "packaging"}
+never = {tool, "_" + tool, "pytest", "_pytest", "runpy", "site", "sitecustomize", "usercustomize"} | set(sys.stdlib_module_names) | set(sys.builtin_module_names)
+def ours(top):
+    return any(os.path.isfile(os.path.join(d, top, "__init__.py")) or os.path.isfile(os.path.join(d, top + ".py")) for d in dirs)
+def forget():
+    for top in {m.split(".")[0] for m in list(sys.modules)}:
+        if top in never or (top in machinery and top != named) or not ours(top):
+            continue
+        for m in [m for m in sys.modules if m == top or m.startswith(top + ".")]:
+            del sys.modules[m]
+forget()
 sys.path[:0] = dirs
 if paths:
     os.environ["PYTHONPATH"] = os.pathsep.join(paths + [v for v in [os.environ.get("PYTHONPATH")] if v])
