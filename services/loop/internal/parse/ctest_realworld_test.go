@@ -87,6 +87,22 @@ func TestCTestRealworld(t *testing.T) {
 			msg:    "uncompress error: -3",
 		},
 		{
+			// yyjson's tests abort on a failed yy_assert: CTest has no word
+			// for SIGABRT and prints `Subprocess aborted***Exception:`; the
+			// location is `(/workspace/test/test_json_val.c: 90)`.
+			name: "yyjson aborts", log: "ctest-yyjson-abort.log",
+			files:  []string{"test/test_json_mut_val.c", "test/test_json_reader.c", "test/test_json_val.c", "test/test_json_writer.c", "test/test_roundtrip.c"},
+			counts: Counts{Passed: 7, Failed: 5},
+			want: []string{
+				"CRASH test/test_json_mut_val.c:2227 test_json_mut_val",
+				"CRASH test/test_json_reader.c:711 test_json_reader",
+				"CRASH test/test_json_val.c:90 test_json_val",
+				"CRASH test/test_json_writer.c:122 test_json_writer",
+				"CRASH test/test_roundtrip.c:54 test_roundtrip",
+			},
+			msg: "Exception: Subprocess aborted\nAssertion failed: yyjson_mut_equals(mut_lhs_val, mut_rhs_val) == equals",
+		},
+		{
 			// Without a snapshot nothing is guessed: example stays unplaced.
 			name: "zlib without the snapshot's sources", log: "ctest-zlib-example.log",
 			counts: Counts{Failed: 2},
