@@ -35,11 +35,13 @@ func timeLimit(in StepInput) *glv1.StepResult {
 	out := proto.Clone(r).(*glv1.StepResult)
 	out.Status = glv1.StepStatus_STEP_STATUS_ERROR
 	out.Rule = RuleTimeLimit
-	if own > 0 && ran > 0 && ran < own*9/10 {
+	// The executor says so ("the run budget of … was exhausted"); a step
+	// that ended well before its own limit was cut by the budget too.
+	if strings.Contains(r.GetReason(), "run budget") || own > 0 && ran > 0 && ran < own*9/10 {
 		// The run's budget, not the step's own limit, ended it: nothing
 		// shows a hang, even in a test step.
 		out.Reason = fmt.Sprintf("environment: the verification's time budget ran out while the %s step %q was running "+
-			"(%s of its %s limit); its result is unknown. Raise the budget (verify --time-budget, greenlight.yaml `time_budget:`) "+
+			"(after %s; its own limit is %s); its result is unknown. Raise the budget (verify --time-budget, greenlight.yaml `time_budget:`) "+
 			"or run fewer steps", word, s.GetName(), ran.Round(time.Second), own)
 		return out
 	}

@@ -48,15 +48,22 @@ func TestTimeLimitOnlyForInstallAndBuild(t *testing.T) {
 	cut := &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_TIMED_OUT, ExitCode: -1, Duration: durationpb.New(212 * time.Second)}
 	got := Steps(OnExit, StepInput{Step: &glv1.Step{Name: "make-test", Phase: glv1.Phase_PHASE_TEST, Timeout: durationpb.New(10 * time.Minute)}, Result: cut})
 	if got.GetStatus() != glv1.StepStatus_STEP_STATUS_ERROR || !strings.Contains(got.GetReason(), "time budget ran out") ||
-		!strings.Contains(got.GetReason(), "3m32s of its 10m0s") {
+		!strings.Contains(got.GetReason(), "after 3m32s; its own limit is 10m0s") {
 		t.Fatalf("cut short by the budget: %s %q", got.GetStatus(), got.GetReason())
 	}
 	start := time.Date(2026, 11, 28, 1, 48, 47, 0, time.UTC)
 	cut = &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_TIMED_OUT, ExitCode: -1,
 		StartedAt: timestamppb.New(start), FinishedAt: timestamppb.New(start.Add(252 * time.Second))}
 	got = Steps(OnExit, StepInput{Step: &glv1.Step{Name: "make-test", Phase: glv1.Phase_PHASE_TEST, Timeout: durationpb.New(10 * time.Minute)}, Result: cut})
-	if got.GetStatus() != glv1.StepStatus_STEP_STATUS_ERROR || !strings.Contains(got.GetReason(), "4m12s of its 10m0s") {
+	if got.GetStatus() != glv1.StepStatus_STEP_STATUS_ERROR || !strings.Contains(got.GetReason(), "after 4m12s; its own limit is 10m0s") {
 		t.Fatalf("cut short by the budget, timestamps only: %s %q", got.GetStatus(), got.GetReason())
+	}
+	// packaging's pytest: 9m25s of 10m, the executor naming the budget.
+	said := &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_TIMED_OUT, ExitCode: -1, Duration: durationpb.New(564878 * time.Millisecond),
+		Reason: "the run budget of 9m59.987511936s was exhausted; the sandbox was destroyed"}
+	got = Steps(OnExit, StepInput{Step: &glv1.Step{Name: "pytest", Phase: glv1.Phase_PHASE_TEST, Timeout: durationpb.New(10 * time.Minute)}, Result: said})
+	if got.GetStatus() != glv1.StepStatus_STEP_STATUS_ERROR || !strings.Contains(got.GetReason(), "time budget ran out") {
+		t.Fatalf("the executor said the budget ran out: %s %q", got.GetStatus(), got.GetReason())
 	}
 	full := &glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_TIMED_OUT, ExitCode: -1, Duration: durationpb.New(10*time.Minute + time.Second)}
 	if got := Steps(OnExit, StepInput{Step: &glv1.Step{Name: "make-test", Phase: glv1.Phase_PHASE_TEST, Timeout: durationpb.New(10 * time.Minute)}, Result: full}); got != full {
