@@ -32,6 +32,7 @@ type logParsers struct {
 	cprog    *cProgramParser
 	charness *cHarnessParser
 	gitdiff  *gitDiffParser
+	make     *makeTargetParser
 	maven    *surefireLogParser
 	generic  *genericParser
 	diag     *diagParser
@@ -67,6 +68,7 @@ func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 		cprog:    newCProgramParser(lim, paths),
 		charness: newCHarnessParser(lim, paths),
 		gitdiff:  newGitDiffParser(lim, paths),
+		make:     newMakeTargetParser(lim, paths),
 		maven:    newSurefireLogParser(lim, paths),
 		generic:  &genericParser{set: newTestSet(lim)},
 		diag:     newDiagParser(paths, phase, lim),
@@ -142,6 +144,7 @@ func (ps *logParsers) feed(ln line) {
 	ps.cprog.feed(ln)
 	ps.charness.feed(ln)
 	ps.gitdiff.feed(ln)
+	ps.make.feed(ln)
 	ps.maven.feed(ln)
 	ps.generic.feed(ln)
 	ps.diag.feed(ln)

@@ -120,6 +120,9 @@ func Step(ctx context.Context, in Input) (*StepReport, error) {
 	cands = append(cands, ps.candidates()...)
 	if rep.stepFailed() {
 		cands = append(cands, ps.gitdiff.candidate())
+		if rep.Phase == glv1.Phase_PHASE_TEST && ps.diag.errors == 0 {
+			cands = append(cands, ps.make.candidate())
+		}
 	}
 	best := choose(cands)
 	if !in.Result.GetTruncated() {
