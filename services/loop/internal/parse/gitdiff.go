@@ -12,8 +12,8 @@ import (
 
 // FormatGitDiff is `git diff` output in a failed step: the assertion of
 // suites that regenerate committed files and fail when they changed
-// (`./unittest.sh && git diff --exit-code` over golden outputs, a `make
-// diffcheck` over generated code). Each changed file is a failed check,
+// (`./unittest.sh && git diff --exit-code` over golden outputs, a make
+// target diffing generated code). Each changed file is a failed check,
 // placed at its first changed line.
 const FormatGitDiff = "git-diff"
 

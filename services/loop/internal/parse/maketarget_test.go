@@ -10,7 +10,7 @@ import (
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
-// TestMakeTargetZstd: zstd's `make check` (tests/playTests.sh under make)
+// TestMakeTargetZstd: zstd's check target (tests/playTests.sh under make)
 // with the injected bug of docs/realworld-bugs-corpus2.txt, as greenlight's
 // sandbox printed it (see testdata/realworld/README.md): the script stops at
 // its first failed command and prints no runner's format; make names the
