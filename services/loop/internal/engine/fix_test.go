@@ -172,8 +172,10 @@ func TestFixStopReasons(t *testing.T) {
 		{"time budget in the provider", &glv1.FixOptions{TimeBudget: durationpb.New(time.Second)}, enginetest.CalcSteps(),
 			[]scriptedReply{{patch: enginetest.FixPatch, delay: time.Minute}}, engine.StopTimeBudget, glv1.RunStatus_RUN_STATUS_FAILED},
 		{"time budget in a slow step", &glv1.FixOptions{TimeBudget: durationpb.New(time.Second)},
+			// The budget cut the step short: its result is unknown (rule
+			// time-limit), so the run has no verdict.
 			[]*glv1.Step{enginetest.Step("slow", glv1.Tier_TIER_0, glv1.Phase_PHASE_TEST, 0, 30*time.Second)},
-			[]scriptedReply{{patch: enginetest.FixPatch}}, engine.StopTimeBudget, glv1.RunStatus_RUN_STATUS_FAILED},
+			[]scriptedReply{{patch: enginetest.FixPatch}}, engine.StopTimeBudget, glv1.RunStatus_RUN_STATUS_ERROR},
 		// Only a build step: every check passes, but without tests the
 		// score is 4, below the threshold: not green, the provider is asked.
 		{"passing below the threshold", &glv1.FixOptions{}, enginetest.CalcSteps()[:1], nil, engine.StopProviderGaveUp, glv1.RunStatus_RUN_STATUS_PASSED},

@@ -78,6 +78,8 @@ var stepRules = []StepRule{
 		Doc: "a step without network (not an install) failed reaching the network and no test failed otherwise: an ERROR of the environment naming the line (records its rule)"},
 	{Name: RuleNeedsHostService, Stage: OnReport, Apply: needsHostService,
 		Doc: "every failed test of a required step failed on a host service the sandbox lacks (journald, D-Bus, /dev/log, a Docker engine): an ERROR of the environment naming the line (records its rule)"},
+	{Name: RuleNoTestsRan, Stage: OnReport, Apply: noTestsRan,
+		Doc: "a required test step finished OK but its runner said it found no tests (CTest, unittest, pytest, mocha, TAP, Jest): an ERROR, nothing was verified (records its rule)"},
 	{Name: RuleReportDisagrees, Stage: OnReport, Apply: reportDisagrees,
 		Doc: "exit 0 while the runner's report counts failed or errored tests, or two reports of the run disagree: FAILED (records its rule)"},
 }
@@ -94,7 +96,7 @@ func Steps(stage Stage, in StepInput) *glv1.StepResult {
 }
 
 // Names of the step rules. Only time-limit, tool-absent, disk-full,
-// needs-network, needs-host-service and report-disagrees are written to StepResult.rule; the others say what they found in
+// needs-network, needs-host-service, no-tests-ran and report-disagrees are written to StepResult.rule; the others say what they found in
 // StepResult.reason alone.
 const (
 	RuleToolUnavailable = "tool-unavailable"

@@ -40,9 +40,13 @@ func timeLimit(in StepInput) *glv1.StepResult {
 	if strings.Contains(r.GetReason(), "run budget") || own > 0 && ran > 0 && ran < own*9/10 {
 		// The run's budget, not the step's own limit, ended it: nothing
 		// shows a hang, even in a test step.
+		after := "after " + ran.Round(time.Second).String()
+		if own > 0 {
+			after += "; its own limit is " + own.String()
+		}
 		out.Reason = fmt.Sprintf("environment: the verification's time budget ran out while the %s step %q was running "+
-			"(after %s; its own limit is %s); its result is unknown. Raise the budget (verify --time-budget, greenlight.yaml `time_budget:`) "+
-			"or run fewer steps", word, s.GetName(), ran.Round(time.Second), own)
+			"(%s); its result is unknown. Raise the budget (verify --time-budget, greenlight.yaml `time_budget:`) "+
+			"or run fewer steps", word, s.GetName(), after)
 		return out
 	}
 	if phase != glv1.Phase_PHASE_INSTALL && phase != glv1.Phase_PHASE_BUILD {
