@@ -11,7 +11,8 @@ import (
 // subproject (the workspace is writable; a committed build/ stays intact).
 const CMakeBuildDir = ".greenlight-build"
 
-// cpp plans a C/C++ project: CMake configure, build and ctest; a Makefile
+// cpp plans a C/C++ project: CMake configure (with the options that build
+// the tests turned on), build and ctest; a Makefile
 // project's default goal as its build (its test/check targets come from
 // makefile()); a project without a build of its own runs its test
 // directory's Makefile.
@@ -20,7 +21,11 @@ func (e *extractor) cpp() {
 	switch info.BuildSystem {
 	case detect.BuildCMake:
 		src := Source{File: info.CMakeFile, Origin: OriginDefault}
-		e.add(Command{Name: "cmake-configure", Phase: PhaseBuild, Command: "cmake -S . -B " + CMakeBuildDir, Source: src})
+		configure := "cmake -S . -B " + CMakeBuildDir
+		for _, o := range info.TestOptions {
+			configure += " -D" + o + "=ON"
+		}
+		e.add(Command{Name: "cmake-configure", Phase: PhaseBuild, Command: configure, Source: src})
 		e.add(Command{Name: "cmake-build", Phase: PhaseBuild, Command: "cmake --build " + CMakeBuildDir + " --parallel 2", Source: src})
 		if info.CTest {
 			e.add(Command{Name: "ctest", Phase: PhaseTest, Command: "ctest --test-dir " + CMakeBuildDir + " --output-on-failure",

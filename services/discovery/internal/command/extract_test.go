@@ -80,6 +80,14 @@ func TestExtract(t *testing.T) {
 			"compileall|tier0|.venv/bin/python -P -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
 			"unittest|tier0|.venv/bin/python -m unittest discover -v -s tests",
 		}},
+		{name: "a CMake option that builds the tests is turned on", files: map[string]string{
+			"CMakeLists.txt": "project(y C)\noption(Y_BUILD_TESTS \"Build all tests\" OFF)\noption(Y_ENABLE_VALGRIND \"v\" OFF)\n" +
+				"if(Y_BUILD_TESTS)\n  enable_testing()\n  add_test(NAME t COMMAND t)\nendif()\n", "src/y.c": "",
+		}, want: []string{
+			"cmake-configure|tier0|cmake -S . -B .greenlight-build -DY_BUILD_TESTS=ON",
+			"cmake-build|tier0|cmake --build .greenlight-build --parallel 2",
+			"ctest|tier0|ctest --test-dir .greenlight-build --output-on-failure",
+		}},
 		// PEP 735: the test groups' requirements (include-group followed)
 		// go to pip as such (the image's pip has no --group); docs do not.
 		{name: "dependency groups that name tests", files: map[string]string{

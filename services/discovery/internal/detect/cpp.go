@@ -26,6 +26,11 @@ type CppInfo struct {
 	CTest bool
 	// CTestFile is where tests were registered (the source of the ctest step).
 	CTestFile string
+	// TestOptions are the top-level CMakeLists.txt's options that build
+	// the tests and default to OFF (yyjson's YYJSON_BUILD_TESTS): the
+	// configure step turns them on, as the maintainers' CI does, or ctest
+	// finds no tests.
+	TestOptions []string
 	// TestMakefile is the Makefile of the project's test directory
 	// (tests/Makefile), run when the root has no build of its own: the
 	// maintainers' `make -C tests`.
@@ -45,6 +50,9 @@ func detectCpp(v *view, sp *Subproject, nested []string) {
 	if v.has(sp.Root, "CMakeLists.txt") {
 		info.BuildSystem, info.CMakeFile = BuildCMake, join(sp.Root, "CMakeLists.txt")
 		sp.PackageManager = "cmake"
+		if data, err := v.read(info.CMakeFile); err == nil {
+			info.TestOptions = cmakeTestOptions(data)
+		}
 	}
 	for _, f := range v.under(sp.Root, nested) {
 		if path.Base(f) != "CMakeLists.txt" || inAuxiliary(strings.TrimPrefix(f, sp.Root+"/")) {
