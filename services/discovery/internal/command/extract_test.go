@@ -80,6 +80,15 @@ func TestExtract(t *testing.T) {
 			"compileall|tier0|.venv/bin/python -P -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
 			"unittest|tier0|.venv/bin/python -m unittest discover -v -s tests",
 		}},
+		{name: "unittest starts where the test files are (typing_extensions' src/)", files: map[string]string{
+			"pyproject.toml": "[build-system]\nrequires = [\"flit_core\"]\nbuild-backend = \"flit_core.buildapi\"\n[project]\nname = \"typing_extensions\"\n",
+			"tox.ini":        "[testenv]\nchangedir = src\ncommands = python -m unittest discover\n",
+			"src/typing_extensions.py": "", "src/test_typing_extensions.py": "",
+		}, want: []string{
+			pipProject("-e ."), "pip-fallback",
+			"compileall|tier0|.venv/bin/python -P -m compileall -q -x '(^|/)(\\.venv|\\.tox|\\.nox|node_modules)/' .",
+			"unittest|tier0|.venv/bin/python -m unittest discover -v -s src",
+		}},
 		{name: "a CMake option that builds the tests is turned on", files: map[string]string{
 			"CMakeLists.txt": "project(y C)\noption(Y_BUILD_TESTS \"Build all tests\" OFF)\noption(Y_ENABLE_VALGRIND \"v\" OFF)\n" +
 				"if(Y_BUILD_TESTS)\n  enable_testing()\n  add_test(NAME t COMMAND t)\nendif()\n", "src/y.c": "",

@@ -451,6 +451,7 @@ func pythonLayout(v *view, sp *Subproject, nested []string) {
 func pythonFrameworks(v *view, sp *Subproject, nested []string) {
 	info := sp.Python
 	conftest := false
+	testDirs := map[string]bool{}
 	for _, f := range v.under(sp.Root, nested) {
 		b := path.Base(f)
 		switch {
@@ -458,10 +459,12 @@ func pythonFrameworks(v *view, sp *Subproject, nested []string) {
 			conftest = true
 		case strings.HasSuffix(b, ".py") && (strings.HasPrefix(b, "test_") || strings.HasSuffix(b, "_test.py")):
 			sp.HasTests = true
+			testDirs[path.Dir(f)] = true
 		case info.TestsDir != "" && within(join(sp.Root, info.TestsDir), f) && strings.HasPrefix(b, "test") && strings.HasSuffix(b, ".py"):
 			sp.HasTests = true
 		}
 	}
+	unittestStart(v, sp, testDirs)
 	_, pytestConfigured := info.Tools["pytest"]
 	switch {
 	case pytestConfigured || conftest || info.MentionsPytest:
@@ -564,4 +567,26 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// unittestStart makes the one directory that holds every test file the
+// start of unittest's discovery when it is no package and no tests
+// directory was found: discovery from the root does not enter a directory
+// without __init__.py, so typing_extensions' src/test_typing_extensions.py
+// ran 0 tests (its CI runs them from src/).
+func unittestStart(v *view, sp *Subproject, testDirs map[string]bool) {
+	info := sp.Python
+	if info.TestsDir != "" || len(testDirs) != 1 {
+		return
+	}
+	for dir := range testDirs {
+		rel := strings.TrimPrefix(strings.TrimPrefix(dir, sp.Root), "/")
+		if sp.Root == "." {
+			rel = dir
+		}
+		if rel == "" || rel == "." || v.has(dir, "__init__.py") {
+			return
+		}
+		info.TestsDir, info.TestsDirIsPackage = rel, false
+	}
 }
