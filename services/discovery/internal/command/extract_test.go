@@ -81,8 +81,8 @@ func TestExtract(t *testing.T) {
 			"unittest|tier0|.venv/bin/python -m unittest discover -v -s tests",
 		}},
 		{name: "unittest starts where the test files are (typing_extensions' src/)", files: map[string]string{
-			"pyproject.toml": "[build-system]\nrequires = [\"flit_core\"]\nbuild-backend = \"flit_core.buildapi\"\n[project]\nname = \"typing_extensions\"\n",
-			"tox.ini":        "[testenv]\nchangedir = src\ncommands = python -m unittest discover\n",
+			"pyproject.toml":           "[build-system]\nrequires = [\"flit_core\"]\nbuild-backend = \"flit_core.buildapi\"\n[project]\nname = \"typing_extensions\"\n",
+			"tox.ini":                  "[testenv]\nchangedir = src\ncommands = python -m unittest discover\n",
 			"src/typing_extensions.py": "", "src/test_typing_extensions.py": "",
 		}, want: []string{
 			pipProject("-e ."), "pip-fallback",
