@@ -60,8 +60,6 @@ type StepRule struct {
 var stepRules = []StepRule{
 	{Name: RuleToolUnavailable, Stage: OnExit, Apply: toolUnavailable,
 		Doc: "the step's own program (or `python -m` module) is not in its image: an advisory step is SKIPPED, a required one an ERROR saying how to add it"},
-	{Name: RuleTimeLimit, Stage: OnExit, Apply: timeLimit,
-		Doc: "a required install or build step ran out of greenlight's time limit: an ERROR naming the limit and the setting (a test step that times out stays a failure; records its rule)"},
 	{Name: RuleInstallEnv, Stage: OnExit, Apply: installEnv,
 		Doc: "an install with network failed on TLS trust, an unreachable index (and no sign of a code problem) or a lockfile-pinned archive the index no longer serves: an ERROR of the environment naming the setting"},
 	{Name: RuleOldToolchain, Stage: OnExit, Apply: oldToolchain,
@@ -70,6 +68,8 @@ var stepRules = []StepRule{
 		Doc: "the index was unreachable and a required test step stopped at a third-party import, an uninstalled plugin's option or an uninstalled distribution's metadata: an ERROR of the environment"},
 	{Name: RuleUnpinnedCheck, Stage: OnExit, Apply: unpinnedCheck,
 		Doc: "the index was unreachable and a lint or type check the maintainers' CI requires ran the image's version, not the pinned one: an ERROR, its findings cannot decide"},
+	{Name: RuleTimeLimit, Stage: OnReport, Apply: timeLimit,
+		Doc: "a required install or build step ran out of greenlight's time limit, or any step the run's budget cut short, with no test failed before: an ERROR naming the limit and the setting (a test step that times out on its own limit stays a failure; records its rule)"},
 	{Name: RuleToolAbsent, Stage: OnReport, Apply: toolAbsent,
 		Doc: "the log says a build tool the step calls was not found: an ERROR naming the tools and the image, whatever the exit code (records its rule)"},
 	{Name: RuleDiskFull, Stage: OnReport, Apply: diskFull,
