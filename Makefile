@@ -89,15 +89,15 @@ build:
 	@for s in $(SERVICES); do (cd services/$$s && go build -o $(BIN)/greenlight-$$s ./cmd/greenlight-$$s) || exit 1; done
 	cd cmd/greenlight && go build -ldflags '$(LDFLAGS)' -o $(BIN)/greenlight . && go build -o $(BIN)/greenlight-healthcheck ./cmd/greenlight-healthcheck
 
-## realworld: greenlight over a directory of real-repository checkouts (CORPUS=DIR; docs/realworld.md)
+## realworld: greenlight over a directory of real-repository checkouts (CORPUS=DIR [LIST=docs/realworld-corpus2.txt]; docs/realworld.md)
 realworld: build
 	@test -n "$(CORPUS)" || { echo "usage: make realworld CORPUS=DIR (checkouts, see docs/realworld.md)" >&2; exit 2; }
-	bash scripts/realworld.sh "$(CORPUS)"
+	bash scripts/realworld.sh "$(CORPUS)" $(LIST)
 
-## realworld-bugs: one injected one-line bug per corpus repository must end FAIL naming a test (docs/realworld-bugs.txt)
+## realworld-bugs: one injected one-line bug per corpus repository must end FAIL naming a test (docs/realworld-bugs.txt; BUGS=docs/realworld-bugs-corpus2.txt)
 realworld-bugs: build
 	@test -n "$(CORPUS)" || { echo "usage: make realworld-bugs CORPUS=DIR (checkouts, see docs/realworld.md)" >&2; exit 2; }
-	bash scripts/realworld-bugs.sh "$(CORPUS)"
+	bash scripts/realworld-bugs.sh "$(CORPUS)" $(BUGS)
 
 ## cheats: issue 21's cheat corpus: every cheating patch of scripts/cheats through greenlight fix, none may end green (CORPUS=checkouts OUT=work dir; docs/trust.md "Cheat corpus")
 cheats: build
