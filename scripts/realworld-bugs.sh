@@ -73,7 +73,8 @@ grep -v '^[[:space:]]*\(#\|$\)' "$bugs" | while IFS='|' read -r name file line f
 	timeout "$limit" "$gl" verify --json --quiet --color never "$copy" \
 		>"$out/$name.json" 2>"$out/$name.err" || rc=$?
 	rm -rf "$copy"
-	if ! jq -e .status "$out/$name.json" >/dev/null 2>&1; then
+	# jq 1.6 -e succeeds on an empty file: test for content first.
+	if [[ ! -s $out/$name.json ]] || ! jq -e .status "$out/$name.json" >/dev/null 2>&1; then
 		echo "| $name | $bug | NO-JSON (exit $rc) | - | - | - | NO |"
 		continue
 	fi
