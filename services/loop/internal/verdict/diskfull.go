@@ -157,15 +157,9 @@ func onlyNoSpaceFailures(rep *parse.StepReport) bool {
 	if rep == nil {
 		return true
 	}
-	seen := 0
-	for _, f := range rep.Failures {
-		if f.Test == "" {
-			continue
-		}
-		if !noSpaceSignatures.MatchString(f.Message) {
-			return false
-		}
-		seen++
+	_, seen, all := testFailures(rep, noSpaceSignatures)
+	if !all {
+		return false
 	}
 	if rep.Counts.Failed > 0 && (seen == 0 || rep.FailuresOmitted > 0) {
 		return false

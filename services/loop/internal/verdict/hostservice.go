@@ -52,18 +52,6 @@ func onlyHostServiceFailures(rep *parse.StepReport) (string, bool) {
 	if rep == nil || rep.Counts.Failed+rep.Counts.Errors == 0 || rep.FailuresOmitted > 0 {
 		return "", false
 	}
-	first := ""
-	for _, f := range rep.Failures {
-		if f.Test == "" {
-			continue
-		}
-		line := matchingLine(f.Message, hostServiceSignatures)
-		if line == "" {
-			return "", false
-		}
-		if first == "" {
-			first = line
-		}
-	}
-	return first, first != ""
+	first, seen, all := testFailures(rep, hostServiceSignatures)
+	return first, all && seen > 0
 }

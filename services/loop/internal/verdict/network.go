@@ -47,15 +47,6 @@ func onlyNetworkFailures(rep *parse.StepReport) bool {
 	if rep == nil || rep.Counts.Failed+rep.Counts.Errors == 0 {
 		return true
 	}
-	seen := 0
-	for _, f := range rep.Failures {
-		if f.Test == "" {
-			continue
-		}
-		if !unreachableSignatures.MatchString(f.Message) {
-			return false
-		}
-		seen++
-	}
-	return seen > 0 && rep.FailuresOmitted == 0
+	_, seen, all := testFailures(rep, unreachableSignatures)
+	return all && seen > 0 && rep.FailuresOmitted == 0
 }
