@@ -80,6 +80,22 @@ func pythonAtLeast311(t *testing.T) string {
 	return py
 }
 
+// newVenv makes a venv without pip (skipping without Python 3.11) and
+// returns its directory and its site-packages (in a one-element slice).
+func newVenv(t *testing.T) (venv string, sitePackages []string) {
+	t.Helper()
+	py := pythonAtLeast311(t)
+	venv = filepath.Join(t.TempDir(), "venv")
+	if out, err := exec.Command(py, "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
+		t.Fatalf("python3 -m venv: %v\n%s", err, out)
+	}
+	sitePackages, err := filepath.Glob(filepath.Join(venv, "lib", "python3*", "site-packages"))
+	if err != nil || len(sitePackages) != 1 {
+		t.Fatalf("venv site-packages: %v %v", sitePackages, err)
+	}
+	return venv, sitePackages
+}
+
 // fakeTool is a tool installed in a venv: its __main__ says it is the real
 // one, shows its arguments, and imports the project's module, which must
 // still come from the workspace.
@@ -109,15 +125,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // editable install), never replaces the installed tool; `python -m` without
 // the launcher runs the shadow, so each case is a real attack.
 func TestToolRunsTheInstalledTool(t *testing.T) {
-	py := pythonAtLeast311(t)
-	venv := filepath.Join(t.TempDir(), "venv")
-	if out, err := exec.Command(py, "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
-		t.Fatalf("python3 -m venv: %v\n%s", err, out)
-	}
-	sitePackages, err := filepath.Glob(filepath.Join(venv, "lib", "python3*", "site-packages"))
-	if err != nil || len(sitePackages) != 1 {
-		t.Fatalf("venv site-packages: %v %v", sitePackages, err)
-	}
+	venv, sitePackages := newVenv(t)
 	// The tool lives in a directory of the venv that a .pth file adds
 	// after site-packages, as the image's system site-packages come after
 	// an editable install's .pth lines.
@@ -227,15 +235,7 @@ func TestToolMissingReadsLikePythonM(t *testing.T) {
 // like it, so a directory named like it in another project changes
 // nothing.
 func TestProjectThatIsTheToolsDependency(t *testing.T) {
-	py := pythonAtLeast311(t)
-	venv := filepath.Join(t.TempDir(), "venv")
-	if out, err := exec.Command(py, "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
-		t.Fatalf("python3 -m venv: %v\n%s", err, out)
-	}
-	sitePackages, err := filepath.Glob(filepath.Join(venv, "lib", "python3*", "site-packages"))
-	if err != nil || len(sitePackages) != 1 {
-		t.Fatalf("venv site-packages: %v %v", sitePackages, err)
-	}
+	venv, sitePackages := newVenv(t)
 	writeFiles(t, sitePackages[0], map[string]string{
 		"gldep/__init__.py":     "WHERE = 'installed'\n",
 		"iniconfig/__init__.py": "WHERE = 'installed'\n",
