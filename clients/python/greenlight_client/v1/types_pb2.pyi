@@ -374,7 +374,7 @@ class Score(_message.Message):
     def __init__(self, total: _Optional[float] = ..., build: _Optional[float] = ..., tests: _Optional[float] = ..., lint: _Optional[float] = ..., no_critical: _Optional[float] = ..., level: _Optional[_Union[Level, str]] = ..., model_score: _Optional[float] = ..., has_model_score: bool = ..., decided_by: _Optional[_Union[ScoreSource, str]] = ..., rule: _Optional[str] = ..., lint_issues: _Optional[int] = ...) -> None: ...
 
 class Step(_message.Message):
-    __slots__ = ["cache_key_files", "cache_paths", "command", "continue_on_failure", "display_command", "env", "failure_scope", "group", "image", "level", "name", "network", "optional", "phase", "report_files", "required_by", "source", "subproject", "tier", "timeout", "workdir"]
+    __slots__ = ["cache_key_files", "cache_paths", "command", "continue_on_failure", "display_command", "env", "failure_scope", "group", "image", "level", "name", "network", "optional", "phase", "report_files", "required_by", "source", "subproject", "tier", "timeout", "toolchain_only", "workdir"]
     class EnvEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -402,6 +402,7 @@ class Step(_message.Message):
     SUBPROJECT_FIELD_NUMBER: _ClassVar[int]
     TIER_FIELD_NUMBER: _ClassVar[int]
     TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    TOOLCHAIN_ONLY_FIELD_NUMBER: _ClassVar[int]
     WORKDIR_FIELD_NUMBER: _ClassVar[int]
     cache_key_files: _containers.RepeatedScalarFieldContainer[str]
     cache_paths: _containers.RepeatedScalarFieldContainer[str]
@@ -423,8 +424,9 @@ class Step(_message.Message):
     subproject: str
     tier: Tier
     timeout: _duration_pb2.Duration
+    toolchain_only: bool
     workdir: str
-    def __init__(self, name: _Optional[str] = ..., phase: _Optional[_Union[Phase, str]] = ..., command: _Optional[str] = ..., workdir: _Optional[str] = ..., env: _Optional[_Mapping[str, str]] = ..., timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., network: bool = ..., tier: _Optional[_Union[Tier, str]] = ..., level: _Optional[_Union[Level, str]] = ..., continue_on_failure: bool = ..., group: _Optional[str] = ..., source: _Optional[_Union[CommandSource, _Mapping]] = ..., subproject: _Optional[str] = ..., image: _Optional[str] = ..., cache_key_files: _Optional[_Iterable[str]] = ..., cache_paths: _Optional[_Iterable[str]] = ..., optional: bool = ..., report_files: _Optional[_Iterable[str]] = ..., failure_scope: _Optional[str] = ..., display_command: _Optional[str] = ..., required_by: _Optional[_Union[CommandSource, _Mapping]] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., phase: _Optional[_Union[Phase, str]] = ..., command: _Optional[str] = ..., workdir: _Optional[str] = ..., env: _Optional[_Mapping[str, str]] = ..., timeout: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., network: bool = ..., tier: _Optional[_Union[Tier, str]] = ..., level: _Optional[_Union[Level, str]] = ..., continue_on_failure: bool = ..., group: _Optional[str] = ..., source: _Optional[_Union[CommandSource, _Mapping]] = ..., subproject: _Optional[str] = ..., image: _Optional[str] = ..., cache_key_files: _Optional[_Iterable[str]] = ..., cache_paths: _Optional[_Iterable[str]] = ..., optional: bool = ..., report_files: _Optional[_Iterable[str]] = ..., failure_scope: _Optional[str] = ..., display_command: _Optional[str] = ..., required_by: _Optional[_Union[CommandSource, _Mapping]] = ..., toolchain_only: bool = ...) -> None: ...
 
 class StepResult(_message.Message):
     __slots__ = ["cache_hit", "cache_note", "command", "counts", "display_command", "duration", "exit_code", "finished_at", "image", "level", "lint_issues", "log_digest", "name", "optional", "output_bytes", "phase", "reason", "rule", "source", "started_at", "status", "tail", "tier", "truncated", "workdir"]

@@ -904,7 +904,14 @@ type Step struct {
 	// Why a check that is advisory by default (lint, typecheck) decides the verdict: the CI
 	// line (origin "ci") or greenlight.yaml entry (origin "greenlight.yaml") that made it
 	// required. Unset for steps required by default (build, test) and for advisory ones.
-	RequiredBy    *CommandSource `protobuf:"bytes,21,opt,name=required_by,json=requiredBy,proto3" json:"required_by,omitempty"`
+	RequiredBy *CommandSource `protobuf:"bytes,21,opt,name=required_by,json=requiredBy,proto3" json:"required_by,omitempty"`
+	// The step runs only the toolchain on the project's files and never executes code of the
+	// project or of its dependencies (`go build ./...`, `go vet ./...`, `go mod download` as
+	// discovery plans them). What it leaves in the tools' caches (the image's warm paths: Go's
+	// build and module caches) is then a function of its inputs, so the executor may keep that
+	// as warm build state for the next run of the same owner; state is saved only while every
+	// step before in the sandbox was toolchain-only and finished OK.
+	ToolchainOnly bool `protobuf:"varint,22,opt,name=toolchain_only,json=toolchainOnly,proto3" json:"toolchain_only,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1084,6 +1091,13 @@ func (x *Step) GetRequiredBy() *CommandSource {
 		return x.RequiredBy
 	}
 	return nil
+}
+
+func (x *Step) GetToolchainOnly() bool {
+	if x != nil {
+		return x.ToolchainOnly
+	}
+	return false
 }
 
 // Limits are the sandbox resource limits.
@@ -3524,7 +3538,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x04file\x18\x01 \x01(\tR\x04file\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12\x12\n" +
 	"\x04line\x18\x03 \x01(\x05R\x04line\x12\x16\n" +
-	"\x06origin\x18\x04 \x01(\tR\x06origin\"\xcd\x06\n" +
+	"\x06origin\x18\x04 \x01(\tR\x06origin\"\xf4\x06\n" +
 	"\x04Step\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12*\n" +
 	"\x05phase\x18\x02 \x01(\x0e2\x14.greenlight.v1.PhaseR\x05phase\x12\x18\n" +
@@ -3551,7 +3565,8 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\rfailure_scope\x18\x13 \x01(\tR\ffailureScope\x12'\n" +
 	"\x0fdisplay_command\x18\x14 \x01(\tR\x0edisplayCommand\x12=\n" +
 	"\vrequired_by\x18\x15 \x01(\v2\x1c.greenlight.v1.CommandSourceR\n" +
-	"requiredBy\x1a6\n" +
+	"requiredBy\x12%\n" +
+	"\x0etoolchain_only\x18\x16 \x01(\bR\rtoolchainOnly\x1a6\n" +
 	"\bEnvEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x86\x02\n" +
