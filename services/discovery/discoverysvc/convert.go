@@ -50,7 +50,7 @@ func stepProto(c command.Command) *glv1.Step {
 		Env: c.Env, Network: c.Network, Tier: glv1.Tier(c.Tier), Level: glv1.Level(c.Level),
 		ContinueOnFailure: c.ContinueOnFailure, Group: c.Group, Subproject: c.Subproject, FailureScope: c.FailureScope,
 		Image: c.Image, CacheKeyFiles: c.CacheKeyFiles, CachePaths: c.CachePaths,
-		Optional: c.Optional, ReportFiles: c.ReportFiles,
+		Optional: c.Optional, ReportFiles: c.ReportFiles, ToolchainOnly: command.ToolchainOnly(c),
 		Source: &glv1.CommandSource{File: c.Source.File, Key: c.Source.Key, Line: int32(c.Source.Line), Origin: c.Source.Origin},
 	}
 	if c.Timeout > 0 {
