@@ -75,6 +75,7 @@ func toStep(s *glv1.Step) sandbox.Step {
 		Timeout: s.GetTimeout().AsDuration(), Install: s.GetPhase() == glv1.Phase_PHASE_INSTALL, Network: s.GetNetwork(),
 		ContinueOnFailure: s.GetContinueOnFailure(), Group: s.GetGroup(), FailureScope: s.GetFailureScope(), Image: s.GetImage(),
 		CacheKeyFiles: s.GetCacheKeyFiles(), CachePaths: s.GetCachePaths(), ReportFiles: s.GetReportFiles(),
+		ToolchainOnly: s.GetToolchainOnly(),
 	}
 }
 

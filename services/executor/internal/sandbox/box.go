@@ -21,6 +21,9 @@ type box struct {
 	// any step runs and never change.
 	runner bool
 	sess   *session
+	// warm is the box's warm build state (warm.go), nil when its image
+	// has none; set before any step runs.
+	warm *warmState
 
 	mu sync.Mutex
 	// oomSeen is the cgroup's oom_kill counter as last read; oomFlagSeen

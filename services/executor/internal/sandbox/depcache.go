@@ -46,6 +46,9 @@ type cacheScan struct {
 	paths    []string        // their cache paths, joined to the workdir
 	hashes   map[string]string
 	held     map[string]bool
+	// all: hash every manifest and lockfile of the snapshot (they key the
+	// warm build state, see warm.go).
+	all bool
 	// shadows lists, per cached workdir, the entries named like a tool
 	// the install runs (see toolshadow.go).
 	shadows map[string][]string
@@ -81,7 +84,7 @@ func (sc *cacheScan) observe(name string, link bool) (hash bool) {
 			sc.held[p] = true
 		}
 	}
-	if sc.explicit[name] {
+	if sc.explicit[name] || (sc.all && workspace.InstallFile(name)) {
 		return true
 	}
 	for _, wd := range sc.workdirs {
@@ -183,19 +186,30 @@ func (rn *run) cacheBlocked(ctx context.Context, b *box, s *Step) string {
 // restoreCache unpacks a cached tree into the step's workdir: a fresh copy
 // for every run, so nothing a run writes into it reaches the next one.
 func (rn *run) restoreCache(ctx context.Context, b *box, rc io.Reader, s *Step) error {
-	dir := workdirPath(s.Workdir)
+	return rn.restoreTree(ctx, b, rc, workdirPath(s.Workdir))
+}
+
+// restoreTree unpacks a cached tar stream into dir in the sandbox.
+func (rn *run) restoreTree(ctx context.Context, b *box, rc io.Reader, dir string) error {
 	cmd := []string{"/bin/sh", "-c", `mkdir -p "$0" && exec tar -x -f - -C "$0" --no-same-owner`, dir}
 	return rn.r.execQuiet(ctx, b, cmd, rc)
 }
 
 // cleanCacheScript removes what a failed restore left in the cache paths
-// (cacheBlocked made sure none of them existed before).
+// (cacheBlocked made sure none of them existed before); Go's module cache
+// is read-only, so write permission comes first.
 const cleanCacheScript = `cd "$0" 2>/dev/null || exit 0
+chmod -R u+w -- "$@" 2>/dev/null
 exec rm -rf -- "$@"`
 
 // cleanCache removes a partial restore from the sandbox.
 func (rn *run) cleanCache(ctx context.Context, b *box, s *Step) error {
-	cmd := append([]string{"/bin/sh", "-c", cleanCacheScript, workdirPath(s.Workdir)}, s.CachePaths...)
+	return rn.cleanTree(ctx, b, workdirPath(s.Workdir), s.CachePaths)
+}
+
+// cleanTree removes paths (relative to dir) from the sandbox.
+func (rn *run) cleanTree(ctx context.Context, b *box, dir string, paths []string) error {
+	cmd := append([]string{"/bin/sh", "-c", cleanCacheScript, dir}, paths...)
 	return rn.r.execQuiet(ctx, b, cmd, nil)
 }
 
@@ -210,7 +224,13 @@ exec tar -c -f - -- "$@"`
 
 // saveCache streams the step's cache paths out of the box into the cache.
 func (rn *run) saveCache(ctx context.Context, b *box, key string, s *Step) error {
-	cmd := append([]string{"/bin/sh", "-c", saveCacheScript, workdirPath(s.Workdir)}, s.CachePaths...)
+	return rn.saveTree(ctx, b, key, workdirPath(s.Workdir), s.CachePaths)
+}
+
+// saveTree streams paths (relative to dir) out of the box into the cache
+// under key.
+func (rn *run) saveTree(ctx context.Context, b *box, key, dir string, paths []string) error {
+	cmd := append([]string{"/bin/sh", "-c", saveCacheScript, dir}, paths...)
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {

@@ -60,6 +60,11 @@ type Step struct {
 	CacheKeyFiles []string
 	// CachePaths (relative to Workdir) hold what the install step produced.
 	CachePaths []string
+	// ToolchainOnly marks a step that runs only the toolchain on the
+	// project's files, never code of the project (see warm.go): the
+	// sandbox's warm build state is saved before the first step that is
+	// not.
+	ToolchainOnly bool
 	// ReportFiles are absolute sandbox paths (under /tmp, the workspace or
 	// the home directory) of machine-readable reports the step writes
 	// (JUnit XML, ...), collected after the step as Result.Reports. The

@@ -136,7 +136,9 @@ func (r *Runner) Run(ctx context.Context, req Request, sink Sink) (*Result, erro
 	if err := rn.preflight(ctx); err != nil {
 		return nil, err
 	}
-	snap, err := inspectSnapshot(ctx, r.blobs, req.Snapshot, snapshotLimits(rn.lim), rn.newCacheScan())
+	scan := rn.newCacheScan()
+	scan.all = rn.wantsWarm()
+	snap, err := inspectSnapshot(ctx, r.blobs, req.Snapshot, snapshotLimits(rn.lim), scan)
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +153,7 @@ func (r *Runner) Run(ctx context.Context, req Request, sink Sink) (*Result, erro
 	rn.em = newEmitter(sink)
 	runCtx, cancel := context.WithDeadline(ctx, rn.start.Add(rn.lim.RunTimeout))
 	rn.execute(runCtx, ctx)
+	rn.saveWarmAtEnd(runCtx)
 	cancel()
 	rn.em.close()
 	rn.release()
@@ -398,11 +401,13 @@ func (rn *run) runBatch(runCtx, callerCtx context.Context, batch []int) {
 		}
 		return
 	}
+	rn.warmBefore(runCtx, b, batch)
 	var wg sync.WaitGroup
 	for _, i := range batch {
 		wg.Go(func() { rn.runStep(runCtx, callerCtx, i, b) })
 	}
 	wg.Wait()
+	rn.warmAfter(b, batch)
 }
 
 // boxFor returns the run's box for image, creating it on first use, with
@@ -486,6 +491,7 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 		return nil, err
 	}
 	rn.checkout(ctx, b, image) // the workspace is CI's checkout: a git repository of the snapshot
+	rn.restoreWarm(ctx, b)
 	if wantsNet && rn.caPEM != nil {
 		cmd := []string{"/bin/sh", "-c", `umask 022 && mkdir -p "${0%/*}" && cat > "$0"`, caBundleFile}
 		if err := rn.r.execQuiet(ctx, b, cmd, bytes.NewReader(rn.caPEM)); err != nil {

@@ -81,6 +81,11 @@ func (rn *run) runStep(runCtx, callerCtx context.Context, i int, b *box) {
 		rn.note(i, msg)
 		out.system("[greenlight] " + msg + "\n")
 	}
+	if note := b.takeWarmNote(); note != "" {
+		for _, line := range strings.Split(note, "\n") {
+			system(line)
+		}
+	}
 
 	key := ""
 	if s.usesCache() && rn.r.cache != nil {
