@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -26,12 +27,24 @@ import (
 // of a hang.
 const DefaultCallTimeout = 30 * time.Second
 
+// engineTTL is how long Engine answers from its last version call. The
+// Engine API's version call has the daemon run runc and docker-init to ask
+// theirs (10-20 ms, on every run's critical path: the loop's capacity poll
+// and each run's preflight ask); within the TTL a ping, which still finds
+// a dead or wedged engine, suffices while the engine's API version is the
+// one recorded (an upgraded daemon has another).
+const engineTTL = time.Minute
+
 // Runtime talks to one Docker engine.
 type Runtime struct {
 	cli        *client.Client
 	log        *zap.Logger
 	timeout    time.Duration
 	negotiated atomic.Bool
+
+	engineMu sync.Mutex
+	engine   sandbox.EngineInfo
+	engineAt time.Time
 }
 
 var _ sandbox.Runtime = (*Runtime)(nil)
@@ -111,8 +124,38 @@ func (r *Runtime) Ping(ctx context.Context) error {
 	})
 }
 
-// Engine describes the engine.
+// Engine describes the engine: from the last answer within engineTTL when
+// a ping says the engine still answers with the same API version, else
+// from a version call.
 func (r *Runtime) Engine(ctx context.Context) (sandbox.EngineInfo, error) {
+	r.engineMu.Lock()
+	info, at := r.engine, r.engineAt
+	r.engineMu.Unlock()
+	if !at.IsZero() && time.Since(at) < engineTTL {
+		var api string
+		err := r.call(ctx, "ping", func(ctx context.Context) error {
+			p, err := r.cli.Ping(ctx)
+			api = p.APIVersion
+			return err
+		})
+		if err != nil {
+			return sandbox.EngineInfo{}, err
+		}
+		if api == info.APIVersion {
+			return info, nil
+		}
+	}
+	info, err := r.engineVersion(ctx)
+	if err == nil {
+		r.engineMu.Lock()
+		r.engine, r.engineAt = info, time.Now()
+		r.engineMu.Unlock()
+	}
+	return info, err
+}
+
+// engineVersion asks the engine's version call.
+func (r *Runtime) engineVersion(ctx context.Context) (sandbox.EngineInfo, error) {
 	var info sandbox.EngineInfo
 	err := r.call(ctx, "engine version", func(ctx context.Context) error {
 		v, err := r.cli.ServerVersion(ctx)
