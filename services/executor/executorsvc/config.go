@@ -71,6 +71,11 @@ type Config struct {
 	// derived from the process and the policy, so every executor has its
 	// own).
 	EgressInstance string
+	// EgressOnDemand creates the egress instance (network and iptables
+	// chains) when the first sandbox needs it rather than at start: a
+	// one-shot process whose run has no install step with network then
+	// never pays for creating and removing them.
+	EgressOnDemand bool
 	// Defaults and maxima of the sandbox limits.
 	CPUs, MaxCPUs                   float64
 	Memory, MaxMemory               int
@@ -148,6 +153,8 @@ func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.Strings(&c.EgressAllow, "egress-allow", "IPv4 `addresses or CIDRs` in blocked ranges install steps may reach")
 	fs.String(&c.EgressInstance, "egress-instance", "`id` naming this executor's egress network and iptables chains "+
 		"(1-11 lower-case letters or digits; default: derived from the process, so executors never share one)")
+	fs.Bool(&c.EgressOnDemand, "egress-on-demand", "create the egress network and chains when the first install step needs them "+
+		"instead of at start (a host that cannot filter is then found out at that step, not at start)")
 	fs.Var(floatValue{&c.CPUs}, "cpus", "default CPUs per run")
 	fs.Var(floatValue{&c.MaxCPUs}, "max-cpus", "largest CPUs a request may ask for")
 	fs.Bytes(&c.Memory, "memory", "default memory per run (swap is never allowed), a `size`")

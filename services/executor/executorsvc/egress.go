@@ -46,9 +46,17 @@ var (
 	egressUses = map[string]*egressUse{}
 )
 
+// egressUse is one instance as the services of this process share it.
 type egressUse struct {
 	refs   int
 	policy string
+
+	// mu serializes applying the instance. applied says it is in place,
+	// or (fallback) that this host cannot filter and, in auto mode,
+	// install steps get EgressNetwork instead; tried says an attempt was
+	// made, which may have left parts of it for release to remove.
+	mu                       sync.Mutex
+	applied, fallback, tried bool
 }
 
 // egressSetup is one service's use of an egress instance.
@@ -59,13 +67,16 @@ type egressSetup struct {
 	in   egress.Instance
 	p    egress.Policy
 	log  *zap.Logger
+	use  *egressUse
 }
 
 // applyEgress installs the service's egress instance and returns the
 // network install steps use and the instance's setup (nil when there is
 // none), whose release removes it at shutdown. When the engine does not answer, the instance's network is
 // used all the same and set up by retry until stop is closed; install
-// steps fail (never run unfiltered) until it exists.
+// steps fail (never run unfiltered) until it exists. With
+// EgressOnDemand nothing is created here: ensure does it for the first
+// sandbox that needs the network (see egressRuntime).
 func applyEgress(cfg Config, nets egress.Networks, self sandbox.Identity, log *zap.Logger, stop <-chan struct{},
 	wg *sync.WaitGroup) (string, *egressSetup, error) {
 	if cfg.EgressPolicy == EgressOff || nets == nil {
@@ -80,35 +91,75 @@ func applyEgress(cfg Config, nets egress.Networks, self sandbox.Identity, log *z
 	e.in = egress.Instance{ID: cfg.egressInstance(self, e.p)}
 	egressMu.Lock()
 	defer egressMu.Unlock()
-	if u := egressUses[e.in.ID]; u != nil {
-		if u.policy != e.p.Digest() {
-			return "", nil, fmt.Errorf("egress policy: %w: instance %s is used by another service of this process "+
-				"with another policy; give each executor its own --egress-instance", egress.ErrInUse, e.in.ID)
+	e.use = egressUses[e.in.ID]
+	if e.use != nil && e.use.policy != e.p.Digest() {
+		return "", nil, fmt.Errorf("egress policy: %w: instance %s is used by another service of this process "+
+			"with another policy; give each executor its own --egress-instance", egress.ErrInUse, e.in.ID)
+	}
+	if e.use == nil {
+		e.use = &egressUse{policy: e.p.Digest()}
+	}
+	if !cfg.EgressOnDemand {
+		ctx, cancel := context.WithTimeout(context.Background(), egressFirstTry)
+		network, err := e.ensure(ctx)
+		cancel()
+		switch {
+		case err == nil && network != e.in.Network():
+			return network, nil, nil // auto mode on a host that cannot filter
+		case err == nil:
+		case errors.Is(err, egress.ErrUnavailable), errors.Is(err, egress.ErrInUse):
+			return "", nil, err
+		default:
+			log.Warn("egress policy not set up yet (engine not answering?); retrying", zap.Error(err))
+			e.retry(stop, wg)
 		}
-		u.refs++
-		return e.in.Network(), e, nil
 	}
-	err = e.try(egressFirstTry)
-	switch {
-	case err == nil:
-	case errors.Is(err, egress.ErrUnavailable) && cfg.EgressPolicy == EgressAuto:
-		log.Warn("egress policy not applied: install steps reach the network unfiltered", zap.Error(err),
-			zap.String("network", cfg.EgressNetwork))
-		return cfg.EgressNetwork, nil, nil
-	case errors.Is(err, egress.ErrUnavailable), errors.Is(err, egress.ErrInUse):
-		return "", nil, fmt.Errorf("egress policy: %w", err)
-	default:
-		log.Warn("egress policy not set up yet (engine not answering?); retrying", zap.Error(err))
-		e.retry(stop, wg)
-	}
-	egressUses[e.in.ID] = &egressUse{refs: 1, policy: e.p.Digest()}
+	e.use.refs++
+	egressUses[e.in.ID] = e.use
 	return e.in.Network(), e, nil
 }
 
+// ensure applies the instance unless it is in place and returns the
+// network install steps get: the instance's, or EgressNetwork when the
+// host cannot filter and the policy is auto (said once, as a warning). A
+// failure leaves it to the next call (or retry) to try again.
+func (e *egressSetup) ensure(ctx context.Context) (string, error) {
+	u := e.use
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if !u.applied {
+		u.tried = true
+		err := e.try(ctx)
+		switch {
+		case err == nil:
+		case errors.Is(err, egress.ErrUnavailable) && e.cfg.EgressPolicy == EgressAuto:
+			e.log.Warn("egress policy not applied: install steps reach the network unfiltered", zap.Error(err),
+				zap.String("network", e.cfg.EgressNetwork))
+			u.fallback = true
+		default:
+			return "", fmt.Errorf("egress policy: %w", err)
+		}
+		u.applied = true
+	}
+	if u.fallback {
+		return e.cfg.EgressNetwork, nil
+	}
+	return e.in.Network(), nil
+}
+
+// inUse is the network install steps were given: EgressNetwork once
+// ensure fell back to it, else the instance's.
+func (e *egressSetup) inUse() string {
+	e.use.mu.Lock()
+	defer e.use.mu.Unlock()
+	if e.use.fallback {
+		return e.cfg.EgressNetwork
+	}
+	return e.in.Network()
+}
+
 // try sweeps what dead executors left and applies the instance.
-func (e *egressSetup) try(d time.Duration) error {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
+func (e *egressSetup) try(ctx context.Context) error {
 	e.sweep(ctx)
 	owner := egress.Owner{Labels: e.self.Labels(), Alive: func(l map[string]string) bool {
 		return !sandbox.IdentityOf(l).GoneFrom(e.self)
@@ -152,7 +203,10 @@ func (e *egressSetup) retry(stop <-chan struct{}, wg *sync.WaitGroup) {
 			case <-stop:
 				return
 			case <-t.C:
-				if e.try(egressRetry) == nil {
+				ctx, cancel := context.WithTimeout(context.Background(), egressRetry)
+				_, err := e.ensure(ctx)
+				cancel()
+				if err == nil {
 					return
 				}
 			}
@@ -161,7 +215,8 @@ func (e *egressSetup) retry(stop <-chan struct{}, wg *sync.WaitGroup) {
 }
 
 // release drops the service's use of the instance; the last user removes
-// its chains and network.
+// its chains and network, unless nothing was ever created (an on-demand
+// instance no install step needed).
 func (e *egressSetup) release() {
 	if e == nil {
 		return
@@ -174,6 +229,12 @@ func (e *egressSetup) release() {
 		}
 	}
 	delete(egressUses, e.in.ID)
+	e.use.mu.Lock()
+	tried, fallback := e.use.tried, e.use.fallback
+	e.use.mu.Unlock()
+	if !tried || fallback {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), egressRemove)
 	defer cancel()
 	if err := egress.Remove(ctx, e.nets, egress.SystemIptables, e.in); err != nil {

@@ -108,14 +108,18 @@ func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, ne
 	}
 	s.egress = eg
 	sc.EgressNetwork = network
+	boxes := rt // the runtime sandboxes are created with
+	if cfg.EgressOnDemand && eg != nil {
+		boxes = egressRuntime{Runtime: rt, e: eg}
+	}
 	if cfg.PoolSize > 0 {
-		s.pool = sandbox.NewPool(rt, sc, self, cfg.PoolSize, log)
+		s.pool = sandbox.NewPool(boxes, sc, self, cfg.PoolSize, log)
 		// Only the configured table's images are pooled: an image a
 		// pipeline names (even an allowed one) is served cold.
 		s.pool.Only(slices.Collect(maps.Values(images))...)
 		opts = append(opts, sandbox.WithPool(s.pool))
 	}
-	if s.runner, err = sandbox.NewRunner(sc, rt, blobs, opts...); err != nil {
+	if s.runner, err = sandbox.NewRunner(sc, boxes, blobs, opts...); err != nil {
 		close(s.stop)
 		s.background.Wait()
 		s.egress.release()

@@ -23,11 +23,16 @@ func hostCPUs() float64 {
 }
 
 // executorConfig is the embedded executor's configuration: the executor's
-// defaults with the options' pool and CA bundle, CPUs that fit the host,
+// defaults with the options' pool and CA bundle, the egress instance on
+// demand for one-shot commands, CPUs that fit the host,
 // and the sandbox sizes of the environment (sandboxSizesFromEnv).
 func (st *Stack) executorConfig() (executorsvc.Config, error) {
 	cfg := executorsvc.DefaultConfig(st.opts.Home)
 	cfg.PoolSize = st.opts.PoolSize
+	// A one-shot command creates the egress network and chains only when
+	// its run has an install step with network: creating and removing
+	// them took 0.35 s of a 0.6 s one-step verify that never used them.
+	cfg.EgressOnDemand = !st.opts.Listen
 	cfg.CABundle = st.opts.CABundle
 	if st.opts.Images != "" {
 		cfg.Images = []string{st.opts.Images}
