@@ -18,7 +18,8 @@ SERVICES := discovery executor loop gateway
 
 PHONY_EXTRA := demo up down compose-test test-executor-exec realworld realworld-bugs cheats
 .PHONY: $(PHONY_EXTRA) all tools generate check-generate lint hygiene vet fmt-check build test test-unit test-clients hosttools bench engine images browser clean \
-	bench-blob bench-workspace bench-discovery bench-events bench-parse bench-loop bench-gateway bench-executor bench-fleet fuzz
+	bench-blob bench-workspace bench-discovery bench-events bench-parse bench-loop bench-gateway bench-executor bench-fleet fuzz \
+	bench-realworld bench-reverify
 
 all: build
 
@@ -146,8 +147,27 @@ test-clients: build engine images
 hosttools:
 	@command -v curl >/dev/null && command -v perl >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl perl)
 
-## bench: benchmarks with figures as ratios against baselines measured in the same run
-bench: bench-blob bench-workspace bench-discovery bench-events bench-parse bench-gateway bench-loop bench-executor bench-fleet
+## bench: benchmarks with figures as ratios against baselines measured in the same run, then issue 25's table
+## from this run's figures with the machine's load (scripts/bench-summary.sh; the whole output is kept in
+## BENCH_LOG). bench-oneshot runs too when the Makefile has it. A bench that fails does not stop the others.
+BENCH_LOG ?= $(ROOT)/artifacts/bench.log
+BENCH_TARGETS := bench-blob bench-workspace bench-discovery bench-events bench-parse bench-gateway bench-loop bench-executor bench-fleet bench-reverify
+bench:
+	@mkdir -p "$(dir $(BENCH_LOG))"; rc=0; \
+	oneshot=$$(grep -q '^bench-oneshot:' Makefile && echo bench-oneshot || true); \
+	{ echo "machine: $$(nproc) cores, load average before $$(cut -d' ' -f1-3 /proc/loadavg)"; r=0; \
+	  $(MAKE) --no-print-directory -k $(BENCH_TARGETS) $$oneshot || r=$$?; \
+	  echo "machine: load average after $$(cut -d' ' -f1-3 /proc/loadavg)"; exit $$r; } 2>&1 | tee "$(BENCH_LOG)" || rc=$$?; \
+	bash scripts/bench-summary.sh "$(BENCH_LOG)"; exit $$rc
+
+## bench-realworld: greenlight serve and embedded against the maintainers' test command on a warm host, re-verifying
+## each repository of BENCH_LIST (default docs/bench-realworld.txt; checkouts under BENCH_CORPORA=/work); docs/speed.md
+BENCH_LIST ?= docs/bench-realworld.txt
+bench-realworld: build engine images
+	bash scripts/bench-realworld.sh "$(BENCH_LIST)"
+## bench-reverify: issue 25's re-verify rows (a Go module with testify and go-cmp, go-humanize, chi) the same way
+bench-reverify: build engine images
+	bash scripts/bench-realworld.sh docs/bench-reverify.txt
 
 bench-blob:
 	cd pkg && go test -run '^$$' -bench . -benchtime 5x ./blob/
@@ -163,11 +183,14 @@ bench-parse:
 	cd services/loop/internal/parse && go test -run '^$$' -bench BenchmarkParse -benchtime 3x -benchmem .
 bench-gateway:
 	cd services/gateway && go test -run '^$$' -bench . ./internal/fanout/
+## bench-loop: time-to-green on real bug fixes: SWE_SUITE=DIR, else a small suite built offline from SWE_CORPUS
+SWE_CORPUS ?= /work/corpus
 bench-loop: engine images
 	cd services/loop && go test -run '^$$' -bench WatchRunDelivery ./loopsvc/
 	cd services/loop && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench VerifyLoopOverhead -benchtime 10x ./e2e/
 	@if [ -n "$(SWE_SUITE)" ]; then $(MAKE) build && bash scripts/swe-bench-loop.sh "$(SWE_SUITE)"; \
-	else echo "bench-loop: set SWE_SUITE=DIR (OUT/gold of scripts/swe-tasks.sh, docs/realworld.md) for time-to-green on real bug fixes"; fi
+	elif [ -d "$(SWE_CORPUS)" ]; then $(MAKE) build && bash scripts/bench-swe-small.sh "$(SWE_CORPUS)"; \
+	else echo "bench-loop: no SWE_SUITE=DIR (OUT/gold of scripts/swe-tasks.sh) nor SWE_CORPUS=$(SWE_CORPUS) (the corpus's checkouts, docs/realworld.md): no time-to-green on real bug fixes"; fi
 ## bench-fleet: 50 parallel verifies through 2 executors (2 engines) vs 1, a warm-pool verify vs bare docker run,
 ## fix rounds (rolled back by fail-fast, accepted) vs a cold verify, events persisted and delivered to 100 watchers
 bench-fleet: engine images
