@@ -22,11 +22,17 @@ func (a *app) dataDir() string {
 }
 
 // connect returns a connection: remote with --addr, embedded otherwise.
-func (a *app) connect(ctx context.Context) (*stack.Conn, error) { return a.connectWith(ctx, nil) }
+func (a *app) connect(ctx context.Context) (*stack.Conn, error) { return a.connectWith(ctx, nil, 0) }
+
+// roundsPool is the embedded executor's warm pool per image for commands
+// that verify many times in one process (fix rounds, eval tasks): each
+// verification after the first takes a started, prepared sandbox instead
+// of creating one (serve's pool; a one-shot verify has none).
+const roundsPool = 1
 
 // connectWith is connect whose embedded loop also offers the given patch
-// provider profiles.
-func (a *app) connectWith(ctx context.Context, profiles []loopsvc.ProviderProfile) (*stack.Conn, error) {
+// provider profiles, with a warm pool of pool sandboxes per image.
+func (a *app) connectWith(ctx context.Context, profiles []loopsvc.ProviderProfile, pool int) (*stack.Conn, error) {
 	if a.addr != "" {
 		if err := config.ValidateAddr(a.addr); err != nil {
 			return nil, usagef("--addr: %v", err)
@@ -45,7 +51,7 @@ func (a *app) connectWith(ctx context.Context, profiles []loopsvc.ProviderProfil
 	if err != nil {
 		return nil, err
 	}
-	st, err := stack.Start(ctx, stack.Options{Home: a.dataDir(), Log: log, ProviderProfiles: profiles, CABundle: ca, Images: images,
+	st, err := stack.Start(ctx, stack.Options{Home: a.dataDir(), Log: log, ProviderProfiles: profiles, CABundle: ca, Images: images, PoolSize: pool,
 		Command: a.command, Waiting: func(e *stack.LockedError) {
 			fmt.Fprintf(a.env.Stderr, "greenlight: waiting for greenlight %s (pid %d) to finish with %s; pass --home DIR to run alongside it\n",
 				e.Owner.Command, e.Owner.PID, e.Home)

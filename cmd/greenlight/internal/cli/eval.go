@@ -141,7 +141,7 @@ func (a *app) eval(ctx context.Context, dir string, f *evalFlags) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	conn, err := a.connect(ctx)
+	conn, err := a.connectWith(ctx, nil, roundsPool)
 	if err != nil {
 		return err
 	}
@@ -184,7 +184,7 @@ func (a *app) evalSWEBench(ctx context.Context, f *evalFlags) error {
 			return usagef("%v", err)
 		}
 	}
-	conn, err := a.connect(ctx)
+	conn, err := a.connectWith(ctx, nil, roundsPool)
 	if err != nil {
 		return err
 	}

@@ -242,7 +242,7 @@ func (a *app) fix(ctx context.Context, dir string, f *fixFlags, prov *glv1.Provi
 	if err != nil {
 		return err
 	}
-	conn, err := a.connectWith(ctx, route.profiles)
+	conn, err := a.connectWith(ctx, route.profiles, roundsPool)
 	if err != nil {
 		return err
 	}

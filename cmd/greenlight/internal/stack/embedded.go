@@ -206,7 +206,9 @@ func (st *Stack) startExecutor(ctx context.Context, ln *listener) error {
 	}
 	st.exec = exec
 	st.host("executor", ln, func(r grpc.ServiceRegistrar) { glv1.RegisterExecutorServiceServer(r, exec) }, st.internal())
-	if st.opts.PoolSize > 0 {
+	if st.opts.PoolSize > 0 && st.opts.Listen {
+		// serve warms every image now; a one-process fix or eval warms
+		// only the images its first verification uses.
 		exec.Warm(ctx)
 	}
 	return nil
