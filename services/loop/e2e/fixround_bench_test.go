@@ -15,8 +15,10 @@ import (
 )
 
 // BenchmarkFixRoundVsColdVerify: fix rounds whose patches leave the
-// dependencies unchanged, against a cold verification of the same project
-// on a fresh stack (empty dependency cache, no warm pool), in the same run.
+// dependencies unchanged, on a stack whose executor keeps a warm pool of
+// one sandbox per image (as `greenlight fix` and serve run), against a cold
+// verification of the same project on a fresh stack (empty dependency
+// cache, no warm pool), in the same run.
 // Round 1's patch fixes nothing (fail-fast rolls it back after the failing
 // test alone ran, the install restored from the dependency cache); round
 // 2's fixes the bug (the probe, then the full pipeline, both from the
@@ -41,7 +43,7 @@ func benchFixRound(b *testing.B, files map[string]string) {
 	var rolledBack, accepted, cold time.Duration
 	n := 0
 	for b.Loop() {
-		s := newStack(b)
+		s := newPooledStack(b)
 		prov, _ := s.commandProvider(b, enginetest.BreakingPatch, enginetest.FixPatch)
 		evs := s.fix(&glv1.FixStart{Snapshot: s.snapshot(files), Options: &glv1.FixOptions{Provider: prov}})
 		if fin := finished(evs); fin.GetStatus() != glv1.RunStatus_RUN_STATUS_PASSED {

@@ -44,7 +44,14 @@ func newStack(t testing.TB) *stack { return newStackImages(t, "") }
 
 // newStackImages is newStack with an image table override
 // ("rust=IMAGE,...") given to discovery and executor alike.
-func newStackImages(t testing.TB, images string) *stack {
+func newStackImages(t testing.TB, images string) *stack { return newStackExec(t, images) }
+
+// newPooledStack is newStack whose executor keeps a warm pool of one
+// sandbox per image, as `greenlight fix` and serve run it.
+func newPooledStack(t testing.TB) *stack { return newStackExec(t, "", "--pool-size", "1") }
+
+// newStackExec is newStackImages with extra executor flags.
+func newStackExec(t testing.TB, images string, extra ...string) *stack {
 	t.Helper()
 	integration(t)
 	dataDir := t.TempDir()
@@ -58,7 +65,8 @@ func newStackImages(t testing.TB, images string) *stack {
 		execArgs = []string{"--images", "python=greenlight/sandbox-python:latest,go=greenlight/sandbox-go:latest,node=greenlight/sandbox-node:latest," + images}
 	}
 	disc := startGraceful(t, discoveryBin, append([]string{"--blob-dir", blobDir}, discArgs...)...)
-	exec := startGraceful(t, executorBin, append([]string{"--blob-dir", blobDir, "--pool-size", "0", "--cache-dir", t.TempDir()}, execArgs...)...)
+	execArgs = append(append([]string{"--blob-dir", blobDir, "--pool-size", "0", "--cache-dir", t.TempDir()}, execArgs...), extra...)
+	exec := startGraceful(t, executorBin, execArgs...)
 	cfg := loopsvc.DefaultConfig()
 	cfg.DataDir, cfg.DiscoveryAddr, cfg.ExecutorAddr = dataDir, disc.Addr, exec.Addr
 	providerDir := t.TempDir()
