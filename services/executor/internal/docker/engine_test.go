@@ -3,6 +3,7 @@ package docker
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -24,6 +25,10 @@ type fakeEngine struct {
 	version  string
 	versions int
 	down     bool
+	// hold, when set, keeps version calls waiting until it is closed;
+	// asked gets one value per version call that arrived.
+	hold  chan struct{}
+	asked chan struct{}
 }
 
 func (f *fakeEngine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -39,12 +44,38 @@ func (f *fakeEngine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte("OK"))
 	case strings.HasSuffix(r.URL.Path, "/version"):
 		f.versions++
+		if f.hold != nil {
+			hold := f.hold
+			f.asked <- struct{}{}
+			f.mu.Unlock()
+			<-hold
+			f.mu.Lock()
+		}
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"Version":"` + f.version + `","ApiVersion":"` + f.api + `","Os":"linux","Arch":"amd64",` +
 			`"Components":[{"Name":"Engine","Version":"` + f.version + `"},{"Name":"docker-init","Version":"0.19.0"}]}`))
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// serveFake serves fake on a unix socket and returns a Runtime for it.
+func serveFake(t *testing.T, fake *fakeEngine) *Runtime {
+	t.Helper()
+	sock := filepath.Join(t.TempDir(), "engine.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: fake}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	rt, err := New("unix://"+sock, zap.NewNop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rt.Close() })
+	return rt
 }
 
 func (f *fakeEngine) set(fn func(f *fakeEngine)) {
@@ -63,20 +94,8 @@ func (f *fakeEngine) versionCalls() int {
 // pings: a dead engine still fails, and a daemon that answers with
 // another API version (an upgrade) or a TTL that ran out ask again.
 func TestEngineAsksTheVersionOnceWhilePingsAnswer(t *testing.T) {
-	sock := filepath.Join(t.TempDir(), "engine.sock")
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
 	fake := &fakeEngine{api: "1.41", version: "20.10.24"}
-	srv := &http.Server{Handler: fake}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	rt, err := New("unix://"+sock, zap.NewNop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = rt.Close() })
+	rt := serveFake(t, fake)
 	ctx := context.Background()
 
 	steps := []struct {
@@ -117,5 +136,41 @@ func TestEngineAsksTheVersionOnceWhilePingsAnswer(t *testing.T) {
 	}
 	if _, err := rt.Engine(ctx); errors.Is(err, sandbox.ErrEngineUnavailable) {
 		t.Errorf("a live engine reported unavailable: %v", err)
+	}
+}
+
+// Engine calls made while a version call is in flight share it: the
+// engine is asked once.
+func TestConcurrentEngineCallsShareOneVersionCall(t *testing.T) {
+	fake := &fakeEngine{api: "1.41", version: "20.10.24", hold: make(chan struct{}), asked: make(chan struct{}, 8)}
+	rt := serveFake(t, fake)
+	joined := make(chan struct{}, 8)
+	rt.onJoin = func() { joined <- struct{}{} }
+	const callers = 3
+	errs := make(chan error, callers)
+	call := func() {
+		info, err := rt.Engine(context.Background())
+		if err == nil && info.Version != "20.10.24" {
+			err = fmt.Errorf("Engine = %+v", info)
+		}
+		errs <- err
+	}
+	go call()
+	<-fake.asked // the first call is at the engine
+	for range callers - 1 {
+		go call()
+		select {
+		case <-joined:
+		case <-fake.asked: // a call of its own: counted below
+		}
+	}
+	close(fake.hold)
+	for range callers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if n := fake.versionCalls(); n != 1 {
+		t.Errorf("%d callers at once made %d version calls, want 1", callers, n)
 	}
 }

@@ -45,6 +45,18 @@ type Runtime struct {
 	engineMu sync.Mutex
 	engine   sandbox.EngineInfo
 	engineAt time.Time
+	// engineAsk is the version call in flight, which concurrent Engine
+	// calls share (a one-shot process's first capacity poll and its run's
+	// preflight ask at once); onJoin, in tests, sees a call join it.
+	engineAsk *engineAsk
+	onJoin    func()
+}
+
+// engineAsk is one version call and, once done is closed, its answer.
+type engineAsk struct {
+	done chan struct{}
+	info sandbox.EngineInfo
+	err  error
 }
 
 var _ sandbox.Runtime = (*Runtime)(nil)
@@ -145,13 +157,41 @@ func (r *Runtime) Engine(ctx context.Context) (sandbox.EngineInfo, error) {
 			return info, nil
 		}
 	}
-	info, err := r.engineVersion(ctx)
-	if err == nil {
-		r.engineMu.Lock()
-		r.engine, r.engineAt = info, time.Now()
+	return r.askEngine(ctx)
+}
+
+// askEngine makes the version call and records its answer, or joins the
+// one in flight; a joined call that failed (its caller's context may have
+// ended) is made again with this caller's.
+func (r *Runtime) askEngine(ctx context.Context) (sandbox.EngineInfo, error) {
+	r.engineMu.Lock()
+	if a := r.engineAsk; a != nil {
 		r.engineMu.Unlock()
+		if r.onJoin != nil {
+			r.onJoin()
+		}
+		select {
+		case <-a.done:
+			if a.err == nil {
+				return a.info, nil
+			}
+		case <-ctx.Done():
+			return sandbox.EngineInfo{}, fmt.Errorf("engine version: %w", ctx.Err())
+		}
+		return r.engineVersion(ctx)
 	}
-	return info, err
+	a := &engineAsk{done: make(chan struct{})}
+	r.engineAsk = a
+	r.engineMu.Unlock()
+	a.info, a.err = r.engineVersion(ctx)
+	r.engineMu.Lock()
+	r.engineAsk = nil
+	if a.err == nil {
+		r.engine, r.engineAt = a.info, time.Now()
+	}
+	r.engineMu.Unlock()
+	close(a.done)
+	return a.info, a.err
 }
 
 // engineVersion asks the engine's version call.
