@@ -19,7 +19,7 @@ SERVICES := discovery executor loop gateway
 PHONY_EXTRA := demo up down compose-test test-executor-exec realworld realworld-bugs cheats
 .PHONY: $(PHONY_EXTRA) all tools generate check-generate lint hygiene vet fmt-check build test test-unit test-clients hosttools bench engine images browser clean \
 	bench-blob bench-workspace bench-discovery bench-events bench-parse bench-loop bench-gateway bench-executor bench-fleet fuzz \
-	bench-realworld bench-reverify
+	bench-realworld bench-reverify bench-oneshot
 
 all: build
 
@@ -198,6 +198,11 @@ bench-fleet: engine images
 	cd services/loop && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench 'WarmVerifyVsDockerRun' -benchtime 10x ./e2e/
 	cd services/loop && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench 'FixRoundVsColdVerify' -benchtime 3x ./e2e/
 	cd services/loop && go test -run '^$$' -bench 'WatchRunDelivery' ./loopsvc/
+
+## bench-oneshot: an embedded one-shot `greenlight verify` of a one-step project vs `docker run --rm --network none IMAGE true`,
+## alternating, with the verify's phases as the Engine API saw them (before-create, create, start, in-sandbox, remove, exit)
+bench-oneshot: engine images
+	cd cmd/greenlight && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench 'OneShotVerifyVsDockerRun' -benchtime 5x .
 
 bench-executor: engine images
 	cd services/executor && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench . -benchtime 5x ./...
