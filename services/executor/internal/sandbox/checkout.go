@@ -56,9 +56,11 @@ const (
 
 // checkoutScript runs as the sandbox user in the workspace. It first
 // records safe.directory=* in the sandbox user's global config, for the
-// steps' git (what actions/checkout does too): the sandbox has a single
-// user, and a dependency restored by another uid or a step running git
-// from elsewhere must not make git refuse the repository. Then, unless
+// steps' git (what actions/checkout does too; appended by the shell, as
+// the key is multi-valued: one git process less on every run's critical
+// path): the sandbox has a single user, and a dependency restored by
+// another uid or a step running git from elsewhere must not make git
+// refuse the repository. Then, unless
 // .git exists, it creates the repository; on any failure it removes the
 // half-made .git, so the workspace is the snapshot again.
 //
@@ -67,7 +69,7 @@ const (
 // keep the image's and the home's config out.
 var checkoutScript = strings.Join([]string{
 	`command -v git >/dev/null 2>&1 || exit ` + fmt.Sprint(checkoutNoGit),
-	`git config --file "$0/.gitconfig" safe.directory '*' || exit 1`,
+	`printf '[safe]\n\tdirectory = *\n' >> "$0/.gitconfig" || exit 1`,
 	`{ [ -e .git ] || [ -L .git ]; } && exit ` + fmt.Sprint(checkoutKept),
 	`g() { git -c safe.directory='*' -c core.hooksPath=/dev/null -c core.fsmonitor=false -c core.autocrlf=false ` +
 		`-c core.safecrlf=false -c core.untrackedCache=false -c gc.auto=0 -c maintenance.auto=false ` +
