@@ -249,6 +249,15 @@ verify() {
 # status prints a result's verdict (or NO-JSON).
 status() { jq -er .status "$1" 2>/dev/null || echo NO-JSON; }
 
+# verdicts prints the timed runs' verdict, or each verdict with its count
+# when they differ (an ERROR under load: its time is in the median, the row
+# says so).
+verdicts() {
+	local counts
+	counts=$(printf '%s\n' "$@" | sort | uniq -c | sort -rn | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }')
+	if [[ $(printf '%s\n' "$@" | sort -u | wc -l) == 1 ]]; then echo "$1"; else echo "$counts"; fi
+}
+
 start_serve
 echo "machine: $(nproc) cores, load average before $(load); $(go version 2>/dev/null | cut -d' ' -f3-4); greenlight $("$gl" --version 2>/dev/null | head -n1)"
 echo "greenlight serve at $addr (warm pool), embedded with its own home; each row: setup and one run of each untimed (warm-up), then the median of $runs alternating timed runs"
@@ -281,7 +290,7 @@ while IFS='|' read -r -u 3 name spec kind setup reset cmd; do
 	host_cmd "$name" "$kind" "$hdir" "$cmd" || hostnote="exit $?"
 	verify embedded "$gdir" "$log/$name.embedded.json" >/dev/null
 	verify serve "$gdir" "$log/$name.serve.json" >/dev/null
-	h=() s=() e=()
+	h=() s=() e=() sall=() eall=()
 	for ((i = 0; i < runs; i++)); do
 		for k in 0 1 2; do
 			case $(((i + k) % 3)) in
@@ -290,14 +299,20 @@ while IFS='|' read -r -u 3 name spec kind setup reset cmd; do
 				host_cmd "$name" "$kind" "$hdir" "$cmd" || hostnote="exit $?"
 				h+=("$(secs "$(<"$work/host.ns")")")
 				;;
-			1) s+=("$(secs "$(verify serve "$gdir" "$log/$name.serve.json")")") ;;
-			2) e+=("$(secs "$(verify embedded "$gdir" "$log/$name.embedded.json")")") ;;
+			1)
+				s+=("$(secs "$(verify serve "$gdir" "$log/$name.serve.json")")")
+				sall+=("$(status "$log/$name.serve.json")")
+				;;
+			2)
+				e+=("$(secs "$(verify embedded "$gdir" "$log/$name.embedded.json")")")
+				eall+=("$(status "$log/$name.embedded.json")")
+				;;
 			esac
 		done
 	done
 	hs=$(printf '%s\n' "${h[@]}" | median) ss=$(printf '%s\n' "${s[@]}" | median) es=$(printf '%s\n' "${e[@]}" | median)
 	sr=$(ratio "$ss" "$hs") er=$(ratio "$es" "$hs")
-	ev=$(status "$log/$name.embedded.json") sv=$(status "$log/$name.serve.json")
+	ev=$(verdicts "${eall[@]}") sv=$(verdicts "${sall[@]}")
 	verdict=$ev
 	[[ $sv == "$ev" ]] || verdict="$ev (serve $sv)"
 	[[ $hostnote == ok ]] || verdict="$verdict; host command: $hostnote"
