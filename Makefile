@@ -19,7 +19,7 @@ SERVICES := discovery executor loop gateway
 PHONY_EXTRA := demo up down compose-test test-executor-exec realworld realworld-bugs cheats
 .PHONY: $(PHONY_EXTRA) all tools generate check-generate lint hygiene vet fmt-check build test test-unit test-clients hosttools bench engine images browser clean \
 	bench-blob bench-workspace bench-discovery bench-events bench-parse bench-loop bench-gateway bench-executor bench-fleet fuzz \
-	bench-realworld bench-reverify bench-oneshot
+	bench-realworld bench-reverify bench-table bench-fleet-table bench-oneshot
 
 all: build
 
@@ -159,6 +159,15 @@ bench:
 	  $(MAKE) --no-print-directory -k $(BENCH_TARGETS) $$oneshot || r=$$?; \
 	  echo "machine: load average after $$(cut -d' ' -f1-3 /proc/loadavg)"; exit $$r; } 2>&1 | tee "$(BENCH_LOG)" || rc=$$?; \
 	bash scripts/bench-summary.sh "$(BENCH_LOG)"; exit $$rc
+
+## bench-table: only the benches behind issue 25's table, then the table: a quicker `make bench` to judge speed work
+## (the fleet's warm-pool and fix-round benches without its 50-verify throughput run)
+bench-table:
+	@$(MAKE) --no-print-directory bench BENCH_LOG="$(ROOT)/artifacts/bench-table.log" \
+	  BENCH_TARGETS="bench-events bench-fleet-table bench-loop bench-reverify"
+bench-fleet-table: engine images
+	cd services/loop && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench 'WarmVerifyVsDockerRun' -benchtime 10x ./e2e/
+	cd services/loop && GREENLIGHT_INTEGRATION=1 go test -run '^$$' -bench 'FixRoundVsColdVerify' -benchtime 3x ./e2e/
 
 ## bench-realworld: greenlight serve and embedded against the maintainers' test command on a warm host, re-verifying
 ## each repository of BENCH_LIST (default docs/bench-realworld.txt; checkouts under BENCH_CORPORA=/work); docs/speed.md
