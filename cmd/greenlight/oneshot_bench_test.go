@@ -115,9 +115,10 @@ var enginePhases = []string{"before-create", "create", "start", "in-sandbox", "r
 // engineRecorder is a reverse proxy of the Docker engine's socket that
 // records when each Engine API call started and ended.
 type engineRecorder struct {
-	host  string
-	mu    sync.Mutex
-	calls []engineCall
+	host     string
+	mu       sync.Mutex
+	calls    []engineCall
+	inFlight sync.WaitGroup
 }
 
 type engineCall struct {
@@ -125,9 +126,9 @@ type engineCall struct {
 	start, end   time.Time
 }
 
-// newEngineRecorder serves the proxy on a unix socket until the benchmark
-// ends; host is its DOCKER_HOST.
-func newEngineRecorder(b *testing.B) *engineRecorder {
+// newEngineRecorder serves the proxy on a unix socket until the test or
+// benchmark ends; host is its DOCKER_HOST.
+func newEngineRecorder(b testing.TB) *engineRecorder {
 	b.Helper()
 	target := "/var/run/docker.sock"
 	if h := os.Getenv("DOCKER_HOST"); h != "" {
@@ -151,6 +152,8 @@ func newEngineRecorder(b *testing.B) *engineRecorder {
 		FlushInterval: -1, // streams (logs, exec) pass through at once
 	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		r.inFlight.Add(1)
+		defer r.inFlight.Done()
 		start := time.Now()
 		rp.ServeHTTP(w, req)
 		r.mu.Lock()
@@ -162,6 +165,15 @@ func newEngineRecorder(b *testing.B) *engineRecorder {
 	return r
 }
 
+// recorded returns the calls so far, once those in flight have ended
+// (call it after the process making them exited).
+func (r *engineRecorder) recorded() []engineCall {
+	r.inFlight.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]engineCall(nil), r.calls...)
+}
+
 func (r *engineRecorder) reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -171,13 +183,12 @@ func (r *engineRecorder) reset() {
 // phases splits [begin, end] (one process's life) at its sandbox's
 // create, start and remove calls.
 func (r *engineRecorder) phases(begin, end time.Time) (map[string]time.Duration, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	calls := r.recorded()
 	var create, start, remove *engineCall
 	id := ""
 	p := map[string]time.Duration{}
-	for i := range r.calls {
-		c := &r.calls[i]
+	for i := range calls {
+		c := &calls[i]
 		switch {
 		case c.method == http.MethodPost && strings.HasSuffix(c.path, "/containers/create") && create == nil:
 			create = c
@@ -188,14 +199,14 @@ func (r *engineRecorder) phases(begin, end time.Time) (map[string]time.Duration,
 			p["egress"] += c.end.Sub(c.start)
 		}
 	}
-	for i := range r.calls {
-		c := &r.calls[i]
+	for i := range calls {
+		c := &calls[i]
 		if id != "" && c.method == http.MethodDelete && strings.HasSuffix(c.path, "/containers/"+id) {
 			remove = c
 		}
 	}
 	if create == nil || start == nil || remove == nil {
-		return nil, fmt.Errorf("the engine saw no create, start and remove of one sandbox: %v", r.calls)
+		return nil, fmt.Errorf("the engine saw no create, start and remove of one sandbox: %v", calls)
 	}
 	p["before-create"] = create.start.Sub(begin)
 	p["create"] = create.end.Sub(create.start)
