@@ -65,11 +65,15 @@ func removeOwned(t *testing.T, h *harness, removed chan<- time.Time) {
 	removed <- time.Now()
 }
 
-// The go image's prepare command (LabelPrepare) seeds $GOCACHE as the
-// sandbox user in every way a sandbox comes to be: created for the run
-// without and with the runner, and taken from the warm pool, so the first
-// build does not compile the standard library again.
-func TestGoImageIsPrepared(t *testing.T) {
+// The go image serves its seed build cache (the standard library, built
+// with the image) in place through GOCACHEPROG in every way a sandbox
+// comes to be: created for the run without and with the runner, and taken
+// from the warm pool. The first build compiles no standard package (go
+// build -x shows no compile with -std), their export data is read from the
+// seed, and no compiled package of the seed lands in $GOCACHE (nothing is
+// copied per sandbox any more).
+func TestGoImageServesItsSeedInPlace(t *testing.T) {
+	const seed = "/usr/local/share/greenlight/go-build"
 	files := map[string]testenv.File{
 		"go.mod":  {Body: "module example.com/hello\n\ngo 1.21\n"},
 		"main.go": {Body: "package main\n\nimport (\n\t\"fmt\"\n\t\"net/http\"\n)\n\nfunc main() { fmt.Println(http.StatusOK) }\n"},
@@ -89,17 +93,29 @@ func TestGoImageIsPrepared(t *testing.T) {
 			if tc.pool {
 				usePool(t, h, testenv.GoImage)
 			}
-			req := h.request(files, step("seeded", `test -e "$GOCACHE/.greenlight-seeded" && echo seeded`),
-				step("build", "go build -o /tmp/hello . && /tmp/hello"))
+			req := h.request(files,
+				step("build", `go build -x -o /tmp/hello . 2>/tmp/x && echo "std compiles: $(grep -cE '/compile .* -std( |$)' /tmp/x)" && /tmp/hello`),
+				step("export", "go list -export -f '{{.Export}}' fmt net/http"),
+				step("gocache", `find "$GOCACHE" -name '*-d' -size +1k | while read -r f; do test -e "`+seed+`/${f#"$GOCACHE"/}" && echo "copied: $f"; done; echo checked`))
 			req.Image = testenv.GoImage
 			res, _ := h.run(context.Background(), req)
-			if got := res.Steps[0]; got.Status != sandbox.StatusOK || got.Tail != "seeded\n" {
-				t.Errorf("seeded: %s %q", got.Status, got.Tail)
-			}
-			if got := res.Steps[1]; got.Status != sandbox.StatusOK || got.Tail != "200\n" {
+			if got := res.Steps[0]; got.Status != sandbox.StatusOK || got.Tail != "std compiles: 0\n200\n" {
 				t.Errorf("build: %s %q", got.Status, got.Tail)
 			}
-			t.Logf("go build with the seeded cache: %s", res.Steps[1].Duration.Round(time.Millisecond))
+			got := res.Steps[1]
+			lines := strings.Fields(got.Tail)
+			if got.Status != sandbox.StatusOK || len(lines) != 2 {
+				t.Fatalf("export: %s %q", got.Status, got.Tail)
+			}
+			for _, l := range lines {
+				if !strings.HasPrefix(l, seed+"/") {
+					t.Errorf("export data at %s, not in the seed", l)
+				}
+			}
+			if got := res.Steps[2]; got.Status != sandbox.StatusOK || got.Tail != "checked\n" {
+				t.Errorf("gocache: %s %q", got.Status, got.Tail)
+			}
+			t.Logf("go build with the seed served in place: %s", res.Steps[0].Duration.Round(time.Millisecond))
 		})
 	}
 }
