@@ -24,6 +24,11 @@ type box struct {
 	// warm is the box's warm build state (warm.go), nil when its image
 	// has none; set before any step runs.
 	warm *warmState
+	// stage is what a staged box brought (stage.go), nil otherwise;
+	// placed holds the cache keys whose trees it put in place.
+	stage      *staged
+	placed     map[string]bool
+	stageNoted bool
 
 	mu sync.Mutex
 	// oomSeen is the cgroup's oom_kill counter as last read; oomFlagSeen

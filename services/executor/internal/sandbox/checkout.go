@@ -74,14 +74,17 @@ var checkoutScript = strings.Join([]string{
 	`g() { git -c safe.directory='*' -c core.hooksPath=/dev/null -c core.fsmonitor=false -c core.autocrlf=false ` +
 		`-c core.safecrlf=false -c core.untrackedCache=false -c gc.auto=0 -c maintenance.auto=false ` +
 		`-c core.looseCompression=1 -c init.defaultBranch=main "$@"; }`,
-	`g init -q && g add -A -f && g commit -q --no-verify --allow-empty -m 'greenlight: the workspace snapshot' && exit 0`,
+	`if [ -n "$1" ]; then set -- ":(exclude)$1"; else set --; fi`,
+	`g init -q && g add -A -f -- . "$@" && g commit -q --no-verify --allow-empty -m 'greenlight: the workspace snapshot' && exit 0`,
 	`rm -rf .git`,
 	`exit 1`,
 }, "\n")
 
-// checkoutCmd is the argv of the checkout; $0 is the sandbox user's home.
-func checkoutCmd() []string {
-	return []string{"/bin/sh", "-c", checkoutScript, HomeDir}
+// checkoutCmd is the argv of the checkout; $0 is the sandbox user's home,
+// $1 a directory of the workspace the commit leaves out ("" for none: a
+// staged box's trees, stage.go).
+func checkoutCmd(exclude string) []string {
+	return []string{"/bin/sh", "-c", checkoutScript, HomeDir, exclude}
 }
 
 // checkoutEnv is what the checkout adds to the container's environment:
@@ -116,7 +119,7 @@ func (rn *run) checkout(ctx context.Context, b *box, image string) {
 	stderr := &capBuffer{max: 4 << 10}
 	start := time.Now()
 	res, err := rn.r.exec(ctx, b, ExecSpec{
-		Cmd: checkoutCmd(), User: SandboxUser, WorkDir: WorkspaceDir, Env: checkoutEnv(), Stderr: stderr,
+		Cmd: checkoutCmd(b.stageExclude()), User: SandboxUser, WorkDir: WorkspaceDir, Env: checkoutEnv(), Stderr: stderr,
 	})
 	switch {
 	case err == nil && res.code == 0:

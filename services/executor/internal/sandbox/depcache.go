@@ -144,18 +144,13 @@ func (rn *run) cacheKey(s *Step, img ImageInfo) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// probeCacheScript prints the cache paths that already exist in the
-// workdir (brought by the snapshot through a link, or made by an earlier
-// step).
-const probeCacheScript = `cd "$0" 2>/dev/null || exit 0
-for p do
-  if [ -e "$p" ] || [ -h "$p" ]; then printf '%s\n' "$p"; fi
-done`
+// The dependency cache must not be used for a step when the workspace
+// already holds one of its cache paths, or a module named like a tool the
+// install runs (useCache asks snapshotBlocks, then probeBlocked).
 
-// cacheBlocked says why the dependency cache must not be used for s in
-// this run ("" when it may): the workspace already holds a cache path, or
-// a module named like a tool the install runs.
-func (rn *run) cacheBlocked(ctx context.Context, b *box, s *Step) string {
+// snapshotBlocks says why the snapshot alone rules the cache out for s
+// ("" when it does not): it holds a cache path, or a shadowing module.
+func (rn *run) snapshotBlocks(s *Step) string {
 	wd, _ := cleanRel(s.Workdir)
 	var held []string
 	for _, p := range s.CachePaths {
@@ -166,9 +161,21 @@ func (rn *run) cacheBlocked(ctx context.Context, b *box, s *Step) string {
 	if len(held) > 0 {
 		return "dependency cache not used: the snapshot already contains " + strings.Join(held, ", ")
 	}
-	if note := rn.snap.cache.shadowNote(wd); note != "" {
-		return note
-	}
+	return rn.snap.cache.shadowNote(wd)
+}
+
+// probeCacheScript prints the cache paths that already exist in the
+// workdir (brought by the snapshot through a link, or made by an earlier
+// step).
+const probeCacheScript = `cd "$0" 2>/dev/null || exit 0
+for p do
+  if [ -e "$p" ] || [ -h "$p" ]; then printf '%s\n' "$p"; fi
+done`
+
+// probeBlocked says why the sandbox rules the cache out for s: an
+// earlier step made one of the cache paths.
+func (rn *run) probeBlocked(ctx context.Context, b *box, s *Step) string {
+	var held []string
 	var out bytes.Buffer
 	cmd := append([]string{"/bin/sh", "-c", probeCacheScript, workdirPath(s.Workdir)}, s.CachePaths...)
 	if _, err := rn.r.execOutput(ctx, b, cmd, nil, &out); err != nil {
@@ -191,12 +198,17 @@ func (rn *run) restoreCache(ctx context.Context, b *box, rc io.Reader, s *Step) 
 
 // restoreTree unpacks a cached tar stream into dir in the sandbox.
 func (rn *run) restoreTree(ctx context.Context, b *box, rc io.Reader, dir string) error {
+	return rn.r.restoreInto(ctx, b, rc, dir)
+}
+
+// restoreInto unpacks a tar stream into dir in b.
+func (r *Runner) restoreInto(ctx context.Context, b *box, rc io.Reader, dir string) error {
 	cmd := []string{"/bin/sh", "-c", `mkdir -p "$0" && exec tar -x -f - -C "$0" --no-same-owner`, dir}
-	return rn.r.execQuiet(ctx, b, cmd, rc)
+	return r.execQuiet(ctx, b, cmd, rc)
 }
 
 // cleanCacheScript removes what a failed restore left in the cache paths
-// (cacheBlocked made sure none of them existed before); Go's module cache
+// (probeBlocked made sure none of them existed before); Go's module cache
 // is read-only, so write permission comes first.
 const cleanCacheScript = `cd "$0" 2>/dev/null || exit 0
 chmod -R u+w -- "$@" 2>/dev/null

@@ -32,6 +32,10 @@ type Pool struct {
 	mu      sync.Mutex
 	idle    map[string][]pooled // by image ref
 	filling map[string]int      // creations in flight
+	// staged holds containers with an owner's dependencies restored, by
+	// stage tag (stage.go); staging counts those being prepared.
+	staged  map[string][]pooled
+	staging map[string]bool
 	images  map[string]ImageInfo
 	closed  bool
 	wg      sync.WaitGroup
@@ -54,6 +58,9 @@ type pooled struct {
 	sess   *session
 	// deadline is when the container stops by itself (keepaliveCmd).
 	deadline time.Time
+	// staged is what was restored into a staged container (stage.go),
+	// nil for a plain one.
+	staged *staged
 }
 
 // PoolMaxAge is how long a pooled container may wait for a run before it is
@@ -70,6 +77,7 @@ func NewPool(rt Runtime, cfg Config, self Identity, size int, log *zap.Logger) *
 		rt: rt, cfg: &cfg, self: self, size: size, maxAge: PoolMaxAge, log: log,
 		limits: limits, timeout: 30 * time.Second,
 		idle: map[string][]pooled{}, filling: map[string]int{}, images: map[string]ImageInfo{},
+		staged: map[string][]pooled{}, staging: map[string]bool{},
 		ctx: ctx, cancel: cancel,
 	}
 }
@@ -260,6 +268,12 @@ func (p *Pool) Close() {
 				p.removeAsync(c)
 			}
 			delete(p.idle, ref)
+		}
+		for tag, list := range p.staged {
+			for _, c := range list {
+				p.removeAsync(c)
+			}
+			delete(p.staged, tag)
 		}
 	}
 	p.mu.Unlock()

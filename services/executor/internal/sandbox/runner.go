@@ -447,8 +447,15 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 	img, runner := rn.images[image], rn.runners[image]
 	wantsNet, firstNet := rn.networkNeeds(image)
 	var b *box
-	if p, ok := rn.r.pool.take(img, rn.lim, runner, rn.deadline()); ok {
-		b = &box{id: p.id, image: img, network: rn.r.cfg.EgressNetwork, pooled: true, runner: p.runner, sess: p.sess}
+	p, ok := pooled{}, false
+	if st := rn.stageFor(img); st != nil {
+		p, ok = rn.r.pool.takeStaged(img, rn.lim, runner, rn.deadline(), st.tag)
+	}
+	if !ok {
+		p, ok = rn.r.pool.take(img, rn.lim, runner, rn.deadline())
+	}
+	if ok {
+		b = &box{id: p.id, image: img, network: rn.r.cfg.EgressNetwork, pooled: true, runner: p.runner, sess: p.sess, stage: p.staged}
 		rn.track(image, b)
 	} else {
 		network := ""
@@ -491,6 +498,9 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 		return nil, err
 	}
 	rn.checkout(ctx, b, image) // the workspace is CI's checkout: a git repository of the snapshot
+	if err := rn.placeStaged(ctx, b); err != nil {
+		return nil, err
+	}
 	rn.restoreWarm(ctx, b)
 	if wantsNet && rn.caPEM != nil {
 		cmd := []string{"/bin/sh", "-c", `umask 022 && mkdir -p "${0%/*}" && cat > "$0"`, caBundleFile}
@@ -550,6 +560,7 @@ func (rn *run) release() {
 			if b.pooled {
 				rn.r.pool.refill(b.image.Ref)
 			}
+			rn.stageNext(b)
 		}()
 	}
 }

@@ -81,7 +81,7 @@ func (rn *run) runStep(runCtx, callerCtx context.Context, i int, b *box) {
 		rn.note(i, msg)
 		out.system("[greenlight] " + msg + "\n")
 	}
-	if note := b.takeWarmNote(); note != "" {
+	if note := b.takeNotes(); note != "" {
 		for _, line := range strings.Split(note, "\n") {
 			system(line)
 		}
@@ -318,10 +318,18 @@ func (rn *run) stepEnv(s *Step) []string {
 // hit says the step was satisfied from it, and note says why the cache was
 // not used or why an entry was dropped ("" on a plain hit or miss).
 func (rn *run) useCache(ctx context.Context, b *box, s *Step, system func(string)) (key string, hit bool, note string) {
-	if note = rn.cacheBlocked(ctx, b, s); note != "" {
+	if note = rn.snapshotBlocks(s); note != "" {
 		return "", false, note
 	}
 	key = rn.cacheKey(s, b.image)
+	if b.placed[key] {
+		system(fmt.Sprintf("dependency cache hit (%s): %s restored before the run (staged sandbox); install step skipped",
+			shortKey(key), strings.Join(s.CachePaths, ", ")))
+		return key, true, ""
+	}
+	if note = rn.probeBlocked(ctx, b, s); note != "" {
+		return "", false, note
+	}
 	hit, note, save := rn.tryRestore(ctx, b, key, s, system)
 	if !save {
 		key = ""

@@ -122,6 +122,9 @@ func (rn *run) restoreWarm(ctx context.Context, b *box) {
 	}
 	ws := &warmState{paths: paths, key: rn.warmKey(b.image, paths), clean: true}
 	b.warm = ws
+	if b.stage != nil && b.stage.warmKey == ws.key {
+		return // restored while the box was staged (stage.go)
+	}
 	start := time.Now()
 	rc, ok, err := rn.r.cache.Get(ws.key)
 	switch {
@@ -149,15 +152,18 @@ func (rn *run) restoreWarm(ctx context.Context, b *box) {
 		strings.Join(paths, ", "), time.Since(start).Round(time.Millisecond))
 }
 
-// takeWarmNote returns the box's warm state message once.
-func (b *box) takeWarmNote() string {
+// takeNotes returns the box's warm state and staging messages once.
+func (b *box) takeNotes() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.warm == nil {
-		return ""
+	var n string
+	if b.stage != nil && !b.stageNoted {
+		n, b.stageNoted = stagedNote(b.stage), true
 	}
-	n := b.warm.note
-	b.warm.note = ""
+	if b.warm != nil {
+		n = strings.TrimSpace(n + "\n" + b.warm.note)
+		b.warm.note = ""
+	}
 	return n
 }
 
