@@ -392,8 +392,7 @@ func TestProtocolErrors(t *testing.T) {
 }
 
 // A whole session written at once, as a go command with many build jobs
-// does: puts are read in order, gets answered in any order, close waits
-// for all of them.
+// does: every request is answered, each get sees the put before it.
 func TestPipelinedSession(t *testing.T) {
 	var in bytes.Buffer
 	const n = 50
