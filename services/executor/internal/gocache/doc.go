@@ -23,20 +23,28 @@
 // in place, it costs nothing until an entry is asked for, and a per-owner
 // cache kept between runs can be mounted read-only as one more layer.
 //
-// What is checked on a get, and why (see verify.go): an entry is served
-// whole from one directory; its index entry must parse exactly as the go
-// command parses it and name the action asked for; its content must be a
-// regular file (not a symlink or a directory) of the size the index entry
-// records; and content up to a size limit (GREENLIGHT_GOCACHE_VERIFY_MAX,
-// 1 MiB by default) must hash to its output ID, which the go command
-// computes as the sha256 of the content. Small entries include the
-// cached test results and vet outputs, where a corrupted file would change
-// what a step prints; large ones are compiled archives, whose own headers
-// and fingerprints make the compiler or linker fail loudly when they are
-// damaged, so the size check is kept cheap for them. Anything that fails a
-// check, or any error reading a layer, is a miss: the go command rebuilds
-// the output and puts it into $GOCACHE. These checks catch damage (a
-// truncated restore, a file edited in place); they cannot catch an entry
-// forged whole (a matching index entry and content written together): who
-// may write a layer is the caller's decision.
+// What is checked on a get, and why (store.go, open.go): an entry is
+// served whole from one directory; its index entry must parse exactly as
+// the go command parses it and name the action asked for; both files must
+// be regular files, opened without following symlinks and without
+// blocking (a FIFO in a layer would otherwise hang the build); the content
+// must have the size the index entry records; and content up to
+// GREENLIGHT_GOCACHE_VERIFY_MAX bytes (1 MiB by default) must hash to its
+// output ID, which the go command computes as the sha256 of the content.
+// Small entries include cached test results and vet outputs, where a
+// damaged file would change what a step prints; larger ones are compiled
+// archives, whose own headers and fingerprints make the compiler or linker
+// fail loudly when they are damaged, so they get the cheap size check.
+// Anything that fails a check, or any error reading a layer, is a miss:
+// the go command rebuilds the output and puts it into $GOCACHE. These
+// checks catch damage (a truncated restore, a file edited in place); they
+// cannot catch an entry forged whole (a matching index entry and content
+// written together): who may write a layer is the caller's decision.
+//
+// One kind of entry is never served from a layer: a test's input list
+// (content starting "# test log"), which `go test` must find before it
+// replays a cached result. Without it the test runs: greenlight verifies by
+// running, and a layer (another run's cache) is for build outputs only.
+// Results recorded in $GOCACHE, in this sandbox, are replayed as the go
+// command always does.
 package gocache

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -223,6 +224,33 @@ func TestGetFromLayers(t *testing.T) {
 			os.MkdirAll(filepath.Dir(fileName(l1, a, "a")), 0o755)
 			os.Rename(fileName(l1, b, "a"), fileName(l1, a, "a"))
 			return ""
+		}},
+		{"index entry a FIFO: next layer", func(t *testing.T, dir, l1, l2 string) string {
+			fill(t, l1, a, []byte("from l1"))
+			os.Remove(fileName(l1, a, "a"))
+			if err := syscall.Mkfifo(fileName(l1, a, "a"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fill(t, l2, a, []byte("from l2"))
+			return "from l2"
+		}},
+		{"content a FIFO: next layer", func(t *testing.T, dir, l1, l2 string) string {
+			p := fill(t, l1, a, []byte("from l1"))
+			os.Remove(p)
+			if err := syscall.Mkfifo(p, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fill(t, l2, a, []byte("from l2"))
+			return "from l2"
+		}},
+		{"index entry a symlink to a good one: next layer", func(t *testing.T, dir, l1, l2 string) string {
+			other := t.TempDir()
+			fill(t, other, a, []byte("from elsewhere"))
+			fill(t, l1, a, []byte("from elsewhere"))
+			os.Remove(fileName(l1, a, "a"))
+			os.Symlink(fileName(other, a, "a"), fileName(l1, a, "a"))
+			fill(t, l2, a, []byte("from l2"))
+			return "from l2"
 		}},
 		{"a test's input list in a layer: miss", func(t *testing.T, dir, l1, l2 string) string {
 			fill(t, l1, a, []byte("# test log\ngetenv HOME\n"))

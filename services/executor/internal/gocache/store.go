@@ -87,13 +87,11 @@ var errTestResult = errors.New("a cached test result in a read-only layer is not
 // verifies by running; the layers are for build outputs). In $GOCACHE it
 // is served, as the go command would: it was recorded in this sandbox.
 func verify(path string, e entry, verifyMax int64, layer bool) error {
-	fi, err := os.Lstat(path)
+	f, fi, err := openRegular(path)
 	if err != nil {
 		return err
 	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%w: %s is not a regular file", errMismatch, path)
-	}
+	defer f.Close()
 	if fi.Size() != e.size {
 		return fmt.Errorf("%w: %s has %d bytes, the entry says %d", errMismatch, path, fi.Size(), e.size)
 	}
@@ -101,11 +99,6 @@ func verify(path string, e entry, verifyMax int64, layer bool) error {
 	if !hash && !layer {
 		return nil
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
 	head := make([]byte, len(testLogMagic))
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
