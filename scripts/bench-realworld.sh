@@ -261,7 +261,7 @@ verdicts() {
 start_serve
 echo "machine: $(nproc) cores, load average before $(load); $(go version 2>/dev/null | cut -d' ' -f3-4); greenlight $("$gl" --version 2>/dev/null | head -n1)"
 echo "greenlight serve at $addr (warm pool), embedded with its own home; each row: setup and one run of each untimed (warm-up), then the median of $runs alternating timed runs"
-echo "host: Go = this machine's toolchain, \`go vet ./... && go test -count=1 ./...\` (-count=1: a verification must really run the tests, go test's result cache would replay an old result); an image name = a long-lived container of that image with the dependencies installed once, one docker exec per timed run"
+echo "host: Go = this machine's toolchain, \`go vet ./... && go test -count=1 ./...\` (-count=1: a verification must really run the tests, go test's result cache would replay an old result); an image name = a long-lived container of that image with the dependencies installed once, one docker exec per timed run, timed inside the container"
 echo
 echo "| repository | host | load1 | host s | serve s | embedded s | serve/host | embedded/host | verdict |"
 echo "|---|---|---|---|---|---|---|---|---|"
