@@ -29,7 +29,7 @@
 // be regular files, opened without following symlinks and without
 // blocking (a FIFO in a layer would otherwise hang the build); the content
 // must have the size the index entry records; and content up to
-// GREENLIGHT_GOCACHE_VERIFY_MAX bytes (1 MiB by default) must hash to its
+// GREENLIGHT_GOCACHE_VERIFY_MAX bytes (64 KiB by default) must hash to its
 // output ID, which the go command computes as the sha256 of the content.
 // Small entries include cached test results and vet outputs, where a
 // damaged file would change what a step prints; larger ones are compiled
