@@ -37,6 +37,10 @@ type Blobs interface {
 	Put(ctx context.Context, r io.Reader) (blob.Digest, error)
 }
 
+// engineWarmup bounds the engine description asked at start, so a
+// wedged engine delays the first sweep by no more.
+const engineWarmup = 5 * time.Second
+
 // Service implements greenlight.v1.ExecutorService.
 type Service struct {
 	glv1.UnimplementedExecutorServiceServer
@@ -126,12 +130,17 @@ func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, ne
 		return nil, err
 	}
 	// The reaper sweeps once now (what a killed predecessor left) and then
-	// every ReapEvery.
+	// every ReapEvery. First the engine is described once, so that the
+	// first run's preflight and the loop's first capacity poll find the
+	// answer (or the call in flight) instead of asking from scratch.
 	s.reaper, s.reaperDone = sandbox.NewReaper(rt, self, log), make(chan struct{})
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopReaper = cancel
 	go func() {
 		defer close(s.reaperDone)
+		ectx, done := context.WithTimeout(ctx, engineWarmup)
+		_, _ = rt.Engine(ectx)
+		done()
 		s.sweep(ctx, cfg.ReapEvery)
 	}()
 	return s, nil
