@@ -63,6 +63,10 @@ fi
 work=$(cd "$work" && pwd)
 log=$work/logs
 mkdir -p "$log"
+# A copy of the binary: other sessions rebuild .bin/ while a bench runs, and
+# every figure of a run must come from one binary.
+cp "$gl" "$work/greenlight"
+gl=$work/greenlight
 
 serve_pid=
 containers=()
