@@ -8,7 +8,8 @@
 //
 // One-shot commands start the stack on in-memory listeners (bufconn), so
 // they never collide with a `greenlight serve` on the default ports, with
-// no warm container pool, and Close drains the executor so no sandbox
-// container outlives the process. `greenlight serve` starts it on the
+// no warm container pool and the egress network created only for a run
+// with an install step that needs it, and Close drains the executor so no
+// sandbox container outlives the process. `greenlight serve` starts it on the
 // default TCP addresses instead.
 package stack
