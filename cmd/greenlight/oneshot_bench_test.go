@@ -147,7 +147,7 @@ func newEngineRecorder(b testing.TB) *engineRecorder {
 		return (&net.Dialer{}).DialContext(ctx, "unix", target)
 	}}
 	rp := &httputil.ReverseProxy{
-		Director:      func(req *http.Request) { req.URL.Scheme, req.URL.Host = "http", "docker" },
+		Rewrite:       func(pr *httputil.ProxyRequest) { pr.Out.URL.Scheme, pr.Out.URL.Host = "http", "docker" },
 		Transport:     tr,
 		FlushInterval: -1, // streams (logs, exec) pass through at once
 	}
