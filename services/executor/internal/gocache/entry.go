@@ -87,7 +87,7 @@ func paddedInt(b []byte) (int64, error) {
 // readEntry reads and parses the index entry of action in dir, checking
 // that it names that action.
 func readEntry(dir string, action [hashSize]byte) (entry, error) {
-	f, _, err := openRegular(fileName(dir, action, "a"))
+	f, err := openRegular(fileName(dir, action, "a"))
 	if err != nil {
 		return entry{}, err
 	}
