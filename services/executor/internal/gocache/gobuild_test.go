@@ -222,7 +222,7 @@ func TestConcurrentGoCommands(t *testing.T) {
 			var action [hashSize]byte
 			if n, err := hex.Decode(action[:], []byte(strings.TrimSuffix(name, "-a"))); err != nil || n != hashSize {
 				t.Errorf("%s: %v", p, err)
-			} else if _, err := s.lookup(gocache, action); err != nil {
+			} else if _, err := s.lookup(gocache, action, false); err != nil {
 				t.Errorf("entry %s: %v", p, err)
 			}
 		}

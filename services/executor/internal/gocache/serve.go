@@ -2,6 +2,7 @@ package gocache
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,25 +31,21 @@ func Serve(in io.Reader, out io.Writer, s *Store, debug io.Writer) error {
 		if err != nil {
 			return err
 		}
+		var res response
 		switch req.Command {
 		case cmdGet:
-			if err := w.send(s.get(req, debug)); err != nil {
-				return err
-			}
+			res = s.get(req, debug)
 		case cmdPut:
-			res, err := s.put(req, r, debug)
-			if err != nil {
-				return err
-			}
-			if err := w.send(res); err != nil {
+			if res, err = s.put(req, r, debug); err != nil {
 				return err
 			}
 		case cmdClose:
 			return w.send(response{ID: req.ID})
 		default:
-			if err := w.send(response{ID: req.ID, Err: fmt.Sprintf("unknown command %q", req.Command)}); err != nil {
-				return err
-			}
+			res = response{ID: req.ID, Err: fmt.Sprintf("unknown command %q", req.Command)}
+		}
+		if err := w.send(res); err != nil {
+			return err
 		}
 	}
 }
@@ -70,7 +67,7 @@ func (s *Store) get(req request, debug io.Writer) response {
 // put answers a put request after reading its body; the error is for
 // input that breaks the protocol.
 func (s *Store) put(req request, r *bufio.Reader, debug io.Writer) (response, error) {
-	var b io.Reader = eofReader{}
+	var b io.Reader = bytes.NewReader(nil)
 	var bd *body
 	if req.BodySize < 0 {
 		return response{}, fmt.Errorf("%w: negative BodySize", errProtocol)
@@ -108,30 +105,20 @@ func toID(b []byte) (id [hashSize]byte, ok bool) {
 
 // responder writes responses, one JSON object a line.
 type responder struct {
-	w   *bufio.Writer
-	err error
+	w *bufio.Writer
 }
 
-// send writes res and flushes; after a failed write it keeps failing.
+// send writes res and flushes it: the go command waits for it.
 func (r *responder) send(res response) error {
-	if r.err != nil {
-		return r.err
-	}
 	b, err := json.Marshal(res)
-	if err == nil {
-		b = append(b, '\n')
-		if _, err = r.w.Write(b); err == nil {
-			err = r.w.Flush()
-		}
+	if err != nil {
+		return err
 	}
-	r.err = err
-	return err
+	if _, err := r.w.Write(append(b, '\n')); err != nil {
+		return err
+	}
+	return r.w.Flush()
 }
-
-// eofReader is an empty body.
-type eofReader struct{}
-
-func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 // logf writes one debug line when debugging is on.
 func logf(debug io.Writer, format string, args ...any) {

@@ -22,8 +22,6 @@ type Store struct {
 	// VerifyMax is the largest content whose sha256 a get checks against
 	// its output ID; larger content is checked by size only.
 	VerifyMax int64
-	// now stamps new index entries; time.Now when nil.
-	now func() time.Time
 }
 
 // hit is where a get found an entry.
@@ -37,11 +35,16 @@ var errMismatch = errors.New("content does not match its index entry")
 
 // Get looks action up in Dir, then in each layer, and returns the first
 // entry that passes the checks (verify); ok is false on a miss. Errors are
-// not returned (debug, when not nil, gets them): a layer that cannot be read, or an entry that fails a
-// check, is passed over and the search goes on.
+// not returned: a layer that cannot be read, or an entry that fails a
+// check, is passed over and the search goes on (debug, when not nil, is
+// told why, unless the entry simply is not there).
 func (s *Store) Get(action [hashSize]byte, debug io.Writer) (hit, bool) {
-	for _, dir := range s.dirs() {
-		h, err := s.lookup(dir, action)
+	for i := -1; i < len(s.Layers); i++ {
+		dir := s.Dir
+		if i >= 0 {
+			dir = s.Layers[i]
+		}
+		h, err := s.lookup(dir, action, i >= 0)
 		if err == nil {
 			return h, true
 		}
@@ -52,19 +55,15 @@ func (s *Store) Get(action [hashSize]byte, debug io.Writer) (hit, bool) {
 	return hit{}, false
 }
 
-// dirs is Dir, then the layers.
-func (s *Store) dirs() []string {
-	return append([]string{s.Dir}, s.Layers...)
-}
-
-// lookup finds action's entry and content in one directory.
-func (s *Store) lookup(dir string, action [hashSize]byte) (hit, error) {
+// lookup finds action's entry and content in one directory, a layer or
+// Dir.
+func (s *Store) lookup(dir string, action [hashSize]byte, layer bool) (hit, error) {
 	e, err := readEntry(dir, action)
 	if err != nil {
 		return hit{}, err
 	}
 	path := fileName(dir, e.output, "d")
-	if err := verify(path, e, s.VerifyMax, dir != s.Dir); err != nil {
+	if err := verify(path, e, s.VerifyMax, layer); err != nil {
 		return hit{}, err
 	}
 	return hit{entry: e, path: path}, nil
@@ -134,11 +133,7 @@ func (s *Store) Put(action, output [hashSize]byte, size int64, body io.Reader) (
 	if err := writeContent(path, output, size, body); err != nil {
 		return "", err
 	}
-	now := time.Now
-	if s.now != nil {
-		now = s.now
-	}
-	e := entry{action: action, output: output, size: size, time: now()}
+	e := entry{action: action, output: output, size: size, time: time.Now()}
 	if err := writeFile(fileName(s.Dir, action, "a"), func(w io.Writer) error {
 		_, err := w.Write(e.format())
 		return err
