@@ -111,15 +111,11 @@ FAIL and 2 when verification could not be carried out.`,
 
 // verify packs, uploads, verifies and reports.
 func (a *app) verify(ctx context.Context, dir string, f *verifyFlags) error {
-	packed, err := snapshot.Pack(ctx, dir, f.maxByteVal, "")
+	packed, conn, err := a.packAndConnect(ctx, dir, f.maxByteVal)
 	if err != nil {
 		return err
 	}
 	defer packed.Remove()
-	conn, err := a.connect(ctx)
-	if err != nil {
-		return err
-	}
 	defer conn.Close()
 	if err := packed.Upload(ctx, conn.Blobs); err != nil {
 		return err
@@ -217,4 +213,54 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// packAndConnect packs dir and connects. They overlap unless the embedded
+// home has no run database yet: starting the stack (the run store, the
+// services, the executor's first engine calls) needs nothing of the pack,
+// and the two are most of a one-shot verify's time before its sandbox is
+// created. On a fresh home the pack comes first, so that a refused
+// workspace creates no run database. A pack error wins over a connect
+// error, as when they ran one after the other, and what succeeded is
+// undone when the other failed.
+func (a *app) packAndConnect(ctx context.Context, dir string, maxBytes int64) (*snapshot.Packed, *stack.Conn, error) {
+	if a.addr == "" && !stack.HasRunStore(a.dataDir()) {
+		packed, err := snapshot.Pack(ctx, dir, maxBytes, "")
+		if err != nil {
+			return nil, nil, err
+		}
+		conn, err := a.connect(ctx)
+		if err != nil {
+			packed.Remove()
+			return nil, nil, err
+		}
+		return packed, conn, nil
+	}
+	type connected struct {
+		conn *stack.Conn
+		err  error
+	}
+	cctx, cancel := context.WithCancel(ctx) // the stack, once started, does not depend on it
+	defer cancel()
+	done := make(chan connected, 1)
+	go func() {
+		conn, err := a.connect(cctx)
+		done <- connected{conn, err}
+	}()
+	packed, err := snapshot.Pack(ctx, dir, maxBytes, "")
+	if err != nil {
+		cancel() // a connect still waiting for the home stops waiting
+	}
+	c := <-done
+	switch {
+	case err != nil:
+		if c.conn != nil {
+			_ = c.conn.Close()
+		}
+		return nil, nil, err
+	case c.err != nil:
+		packed.Remove()
+		return nil, nil, c.err
+	}
+	return packed, c.conn, nil
 }

@@ -45,6 +45,13 @@ func (e *LockedError) Error() string {
 // Unwrap makes errors.Is(err, ErrLocked) work.
 func (e *LockedError) Unwrap() error { return ErrLocked }
 
+// HasRunStore reports whether home already holds a run database: a home
+// a command has used before (starting on it then creates nothing new).
+func HasRunStore(home string) bool {
+	_, err := os.Stat(filepath.Join(home, runStoreFile))
+	return err == nil
+}
+
 // probeLock reports a *LockedError when another process holds the run
 // database of home. bbolt locks the file with flock(LOCK_EX); taking and
 // at once releasing a non-blocking lock of our own tells whether someone
