@@ -94,9 +94,6 @@ func stream(ctx context.Context, resp types.HijackedResponse, spec sandbox.ExecS
 	_, copyErr := stdcopy.StdCopy(stdout, stderr, resp.Reader)
 	close(done)
 	resp.Close()
-	if a, ok := spec.Stdin.(sandbox.StdinAborter); ok {
-		a.AbortStdin() // an idle input stream must not hold Exec after the process
-	}
 	<-stdinDone
 	switch {
 	case stdinErr != nil && !errors.Is(stdinErr, io.ErrClosedPipe):

@@ -252,6 +252,10 @@ func (r *Runtime) Create(ctx context.Context, spec sandbox.ContainerSpec) (strin
 		WorkingDir: spec.WorkDir,
 		Env:        spec.Env,
 		Labels:     spec.Labels,
+		// Attached before start; closed by the engine when the
+		// attachment ends (StdinOnce).
+		OpenStdin: spec.OpenStdin, StdinOnce: spec.OpenStdin,
+		AttachStdin: spec.OpenStdin, AttachStdout: spec.OpenStdin, AttachStderr: spec.OpenStdin,
 	}
 	host := &container.HostConfig{
 		NetworkMode:    container.NetworkMode(network),

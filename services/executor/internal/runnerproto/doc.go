@@ -2,9 +2,10 @@
 // greenlight-runner, the step runner baked into the sandbox images. It is
 // standard library only, because the runner is a small static binary.
 //
-// The runner is started with one `docker exec` per sandbox (as uid 0, with
-// only CAP_SETUID, CAP_SETGID and CAP_KILL) and speaks over the exec's
-// stdin and stdout. Both directions carry the same frames:
+// The runner is the sandbox container's main process (as uid 0, with only
+// CAP_SETUID, CAP_SETGID and CAP_KILL, under docker-init) and speaks over
+// its stdin and stdout, which the executor attaches to before the
+// container starts. Both directions carry the same frames:
 //
 //	uint32 length (big endian) of what follows: kind, id, payload
 //	byte   kind

@@ -3,8 +3,11 @@ package runnerproto
 // Version is the protocol version. The images carry it in the LabelRunner
 // label (images/build.sh asks the binary), and the runner repeats it in its
 // Hello; the executor uses the runner only when both match. Version 2:
-// keepalive takes a lifetime in seconds (the sandbox's deadline).
-const Version = 2
+// keepalive takes a lifetime in seconds (the sandbox's deadline). Version
+// 3: the runner is the container's main process (`serve SECONDS`, ending
+// at that lifetime or at the end of its input), attached before start;
+// there is no keepalive mode.
+const Version = 3
 
 // Path is where the sandbox images install the runner: root-owned and on
 // the read-only root filesystem, so nothing running in the sandbox can

@@ -52,10 +52,12 @@ func (b *box) kill(rt Runtime, timeout time.Duration, reason string) error {
 		b.killMu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
-		err = rt.Remove(ctx, b.id)
 		if b.sess != nil {
+			// First, so the session knows it was closed (its runner's end
+			// is then no failure to look into).
 			b.sess.close()
 		}
+		err = rt.Remove(ctx, b.id)
 	})
 	return err
 }

@@ -15,7 +15,8 @@ const (
 	// writable mounts (the images create it as "sandbox").
 	SandboxUser = "10001:10001"
 	sandboxUID  = 10001
-	// keepaliveUser runs the container's main process. It differs from
+	// keepaliveUser runs the main process of a sandbox without the step
+	// runner (keepaliveCmd). It differs from
 	// SandboxUser so that code under test cannot kill it (kill -9 -1) and
 	// stop the container between steps, and cannot read its environment.
 	keepaliveUser = "65534:65534"
@@ -63,21 +64,22 @@ func stepCmd(command string) []string {
 }
 
 // runnerCaps are the only capabilities a runner-enabled sandbox keeps.
-// The container runs as root so that the runner, exec'd as root, has them
-// (the engine gives an exec the container's effective set, which is empty
-// for a non-root container user): it needs SETUID and SETGID to start steps
-// as the sandbox user and KILL to kill their process groups. Every process
-// running as another user has none: the kernel clears the permitted and
-// effective sets on the switch to a non-zero uid, and no-new-privileges
-// keeps setuid binaries and file capabilities from giving any back.
+// The container runs as root so that the runner, its main process, has
+// them (a non-root container user gets an empty effective set): it needs
+// SETUID and SETGID to start steps as the sandbox user and KILL to kill
+// their process groups. Every process running as another user has none:
+// the kernel clears the permitted and effective sets on the switch to a
+// non-zero uid, and no-new-privileges keeps setuid binaries and file
+// capabilities from giving any back.
 var runnerCaps = []string{"SETUID", "SETGID", "KILL"}
 
-// runnerKeepalive is the main process of a runner-enabled sandbox: the
-// runner binary itself, which drops to keepaliveUser before anything else
-// (the image's own entry point is not run as root) and then lives like
-// keepaliveCmd.
-func runnerKeepalive(lifetime time.Duration) (entrypoint, cmd []string) {
-	return []string{runnerproto.Path}, []string{"keepalive", keepaliveUser, lifetimeSeconds(lifetime)}
+// runnerMain is the main process of a runner-enabled sandbox: the runner
+// itself serving the protocol on its stdin and stdout (the executor
+// attaches before the container starts; the image's own entry point is not
+// run as root), which ends, stopping the container, when that attachment
+// ends (the engine closes its stdin) or after lifetime, like keepaliveCmd.
+func runnerMain(lifetime time.Duration) (entrypoint, cmd []string) {
+	return []string{runnerproto.Path}, []string{"serve", lifetimeSeconds(lifetime)}
 }
 
 // hardenedSpec is the one place that decides how a sandbox container is
@@ -85,13 +87,15 @@ func runnerKeepalive(lifetime time.Duration) (entrypoint, cmd []string) {
 //
 //   - every capability dropped, no-new-privileges (setuid binaries gain
 //     nothing), the engine's default seccomp profile and masked /proc paths;
-//   - non-root user for every step, another one for the main process;
+//   - non-root user for every step, another one for the main process
+//     (but see runner below);
 //   - read-only root filesystem; /tmp, the home directory and the workspace
 //     are size-capped tmpfs mounts, nosuid and nodev;
 //   - CPU, memory (swap equal to memory, so no swap), pids limits;
 //   - an init process that reaps orphans;
 //   - a main process that exits after lifetime, stopping the container
-//     even when nobody is left to remove it;
+//     even when nobody is left to remove it (the runner also exits when
+//     its creator's attachment ends);
 //   - no network unless network is set (and then only until the runner
 //     disconnects it); no host mounts, no Docker socket, no host variables:
 //     the environment is exactly env;
@@ -99,8 +103,8 @@ func runnerKeepalive(lifetime time.Duration) (entrypoint, cmd []string) {
 //
 // With runner set (the image has greenlight-runner and the executor uses
 // it), the container keeps CAP_SETUID, CAP_SETGID and CAP_KILL for the
-// runner alone (see runnerCaps) and its main process is the runner's
-// keepalive mode, which drops to keepaliveUser at once.
+// runner alone (see runnerCaps), and its main process is the runner (see
+// runnerMain), which starts every step as SandboxUser.
 func hardenedSpec(image string, lim Limits, labels map[string]string, network string, env []string, runner bool,
 	lifetime time.Duration) ContainerSpec {
 	tmpfs := func(size int64, owned bool, mode string) string {
@@ -133,8 +137,8 @@ func hardenedSpec(image string, lim Limits, labels map[string]string, network st
 		Sysctls:     loopbackIPv6(network),
 	}
 	if runner {
-		spec.User, spec.CapAdd = "0:0", runnerCaps
-		spec.Entrypoint, spec.Cmd = runnerKeepalive(lifetime)
+		spec.User, spec.CapAdd, spec.OpenStdin = "0:0", runnerCaps, true
+		spec.Entrypoint, spec.Cmd = runnerMain(lifetime)
 	}
 	return spec
 }

@@ -17,8 +17,9 @@ import (
 // started, so an install step can attach it again), serves exactly one run
 // and is then destroyed like any other. The pool refills in the background,
 // never above its size, and Close removes what it holds. For images with
-// greenlight-runner the pooled container's runner is started too, so a run
-// taking it starts no process with `docker exec` at all.
+// greenlight-runner the pooled container's main process is the runner, its
+// session held by the pool, so a run taking it starts no process with
+// `docker exec` at all.
 type Pool struct {
 	rt      Runtime
 	cfg     *Config
@@ -52,8 +53,8 @@ type pooled struct {
 	// imageID is the image the container was created from: a ref retagged
 	// since (make images) does not get the old image's containers.
 	imageID string
-	// runner: created for greenlight-runner; sess: its session, nil when
-	// it did not start (the run then tries again).
+	// runner: created for greenlight-runner; sess: its session (the
+	// container's main process, attached before start).
 	runner bool
 	sess   *session
 	// deadline is when the container stops by itself (keepaliveCmd).
@@ -134,7 +135,9 @@ func (p *Pool) take(img ImageInfo, lim Limits, runner bool, until time.Time) (po
 	for list := p.idle[img.Ref]; len(list) > 0; list = p.idle[img.Ref] {
 		c := list[0]
 		p.idle[img.Ref] = list[1:]
-		if time.Since(c.created) < p.maxAge && !c.deadline.Before(until) && c.imageID == img.ID && c.runner == runner {
+		// A runner container whose session ended has stopped with it.
+		live := !c.runner || (c.sess != nil && c.sess.alive())
+		if time.Since(c.created) < p.maxAge && !c.deadline.Before(until) && c.imageID == img.ID && c.runner == runner && live {
 			return c, true
 		}
 		p.removeAsync(c)
@@ -183,8 +186,9 @@ func (p *Pool) refillLocked(ref string) {
 }
 
 // create makes one pooled container: created on the egress network,
-// disconnected, started, with its greenlight-runner session when the image
-// uses one, and prepared (LabelPrepare).
+// attached to its greenlight-runner when the image uses one, disconnected,
+// started, and prepared (LabelPrepare). A runner that does not start fails
+// the creation (the run then creates its own sandbox).
 func (p *Pool) create(img ImageInfo) (pooled, error) {
 	ctx, cancel := context.WithTimeout(p.ctx, p.timeout)
 	defer cancel()
@@ -206,19 +210,9 @@ func (p *Pool) create(img ImageInfo) (pooled, error) {
 		return pooled{}, err
 	}
 	c := pooled{id: id, imageID: img.ID, runner: runner, deadline: deadline}
-	if err := p.rt.Disconnect(ctx, id, p.cfg.EgressNetwork); err != nil {
+	if c.sess, err = startBox(ctx, p.rt, id, runner, p.cfg.EgressNetwork); err != nil {
 		p.removeAsync(c)
 		return pooled{}, err
-	}
-	if err := p.rt.Start(ctx, id); err != nil {
-		p.removeAsync(c)
-		return pooled{}, startError(err)
-	}
-	if runner {
-		if c.sess, err = startSession(ctx, p.rt, id); err != nil && p.ctx.Err() == nil {
-			p.log.Warn("warm pool: greenlight-runner did not start; the run will try again",
-				zap.String("container", shortID(id)), zap.Error(err))
-		}
 	}
 	prepareBox(ctx, p.rt, id, c.sess, img, p.log)
 	c.created = time.Now()
@@ -233,11 +227,13 @@ func (p *Pool) removeAsync(c pooled) {
 		defer p.wg.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), p.timeout)
 		defer cancel()
+		if c.sess != nil {
+			c.sess.close() // the runner ends, and the container stops
+		}
 		if err := p.rt.Remove(ctx, c.id); err != nil {
 			p.log.Warn("warm pool: removing a container failed", zap.String("container", shortID(c.id)), zap.Error(err))
 		}
 		if c.sess != nil {
-			c.sess.close()
 			c.sess.wait(p.timeout)
 		}
 	}()

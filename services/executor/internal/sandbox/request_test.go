@@ -88,8 +88,9 @@ func TestHardenedSpec(t *testing.T) {
 			t.Errorf("runner=%v: sysctls %v, want the loopback's IPv6 alone", runner, s.Sysctls)
 		}
 		// Without the runner nothing is added back and nothing runs as
-		// root; with it, exactly the runner's three capabilities, and the
-		// main process is the runner's keepalive, which drops root.
+		// root; with it, exactly the runner's three capabilities for the
+		// main process, the runner, whose stdin stays open for the
+		// executor's attachment (and closes with it).
 		wantCaps, wantUser := []string(nil), keepaliveUser
 		if runner {
 			wantCaps, wantUser = []string{"SETUID", "SETGID", "KILL"}, "0:0"
@@ -98,8 +99,11 @@ func TestHardenedSpec(t *testing.T) {
 			t.Errorf("runner=%v: caps %v user %q", runner, s.CapAdd, s.User)
 		}
 		if runner && (!slices.Equal(s.Entrypoint, []string{"/usr/local/libexec/greenlight/runner"}) ||
-			!slices.Equal(s.Cmd, []string{"keepalive", keepaliveUser, "60"})) {
-			t.Errorf("runner keepalive: %v %v", s.Entrypoint, s.Cmd)
+			!slices.Equal(s.Cmd, []string{"serve", "60"}) || !s.OpenStdin) {
+			t.Errorf("runner main process: %v %v, open stdin %v", s.Entrypoint, s.Cmd, s.OpenStdin)
+		}
+		if !runner && s.OpenStdin {
+			t.Errorf("a sandbox without the runner has its stdin open")
 		}
 		// The main process ends at the deadline (a minute here).
 		if !runner && !strings.Contains(strings.Join(s.Cmd, " "), "sleep 60 & wait") {

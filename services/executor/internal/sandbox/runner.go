@@ -458,38 +458,18 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 		b = &box{id: p.id, image: img, network: rn.r.cfg.EgressNetwork, pooled: true, runner: p.runner, sess: p.sess, stage: p.staged}
 		rn.track(image, b)
 	} else {
-		network := ""
-		if wantsNet {
-			network = rn.r.cfg.EgressNetwork
+		var err error
+		b, err = rn.createBox(ctx, image, runner, wantsNet, firstNet)
+		if err != nil && runner && errors.Is(err, errRunnerEnded) && ctx.Err() == nil && rn.r.cfg.StepRunner != StepRunnerAgent {
+			// In auto mode a runner that does not start costs speed only:
+			// a sandbox without it runs each process with its own exec.
+			rn.log.Warn("greenlight-runner did not start: this sandbox runs each process with its own docker exec",
+				zap.String("image", image), zap.Error(err))
+			b, err = rn.createBox(ctx, image, false, wantsNet, firstNet)
 		}
-		// The sandbox stops by itself at the deadline (its main process
-		// exits), and the reaper reads the same deadline from its labels.
-		deadline := rn.deadline()
-		labels := rn.r.self.labels(deadline)
-		labels[LabelRun], labels[LabelOwner] = rn.req.RunID, rn.owner()
-		spec := hardenedSpec(image, rn.lim, labels, network, baseEnv(img), runner, time.Until(deadline))
-		spec.Name = containerName(rn.req.RunID)
-		rn.r.cfg.adjustSpec(&spec)
-		id, err := rn.r.rt.Create(ctx, spec)
 		if err != nil {
 			return nil, err
 		}
-		b = &box{id: id, image: img, network: network, connected: wantsNet, runner: runner}
-		rn.track(image, b)
-		if wantsNet && !firstNet {
-			// Attached at creation (so it can be attached again later) but
-			// the first step has no network: detach before anything runs.
-			if err := rn.r.rt.Disconnect(ctx, id, network); err != nil {
-				return nil, err
-			}
-			b.connected = false
-		}
-		if err := rn.r.rt.Start(ctx, id); err != nil {
-			return nil, startError(err)
-		}
-	}
-	if err := rn.attachRunner(ctx, b); err != nil {
-		return nil, err
 	}
 	if !b.pooled {
 		prepareBox(ctx, rn.r.rt, b.id, b.sess, img, rn.log) // pooled boxes were prepared in the pool
@@ -509,6 +489,77 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 		}
 	}
 	return b, nil
+}
+
+// createBox creates and starts the run's own container for image (attached
+// to its runner before it starts when runner is set), on the egress network
+// when wantsNet and detached from it before start unless firstNet. The box
+// is tracked as soon as the container exists, so a failure still removes
+// it.
+func (rn *run) createBox(ctx context.Context, image string, runner, wantsNet, firstNet bool) (*box, error) {
+	img := rn.images[image]
+	network := ""
+	if wantsNet {
+		network = rn.r.cfg.EgressNetwork
+	}
+	// The sandbox stops by itself at the deadline (its main process
+	// exits), and the reaper reads the same deadline from its labels.
+	deadline := rn.deadline()
+	labels := rn.r.self.labels(deadline)
+	labels[LabelRun], labels[LabelOwner] = rn.req.RunID, rn.owner()
+	spec := hardenedSpec(image, rn.lim, labels, network, baseEnv(img), runner, time.Until(deadline))
+	spec.Name = containerName(rn.req.RunID)
+	rn.r.cfg.adjustSpec(&spec)
+	id, err := rn.r.rt.Create(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	b := &box{id: id, image: img, network: network, connected: wantsNet, runner: runner}
+	rn.track(image, b)
+	detach := ""
+	if wantsNet && !firstNet {
+		// Attached at creation (so it can be attached again later) but
+		// the first step has no network: detach before anything runs.
+		detach, b.connected = network, false
+	}
+	b.sess, err = startBox(ctx, rn.r.rt, id, runner, detach)
+	return b, err
+}
+
+// startBox starts created container id: attached to its runner first when
+// runner is set (nothing the runner writes is lost), detached from network
+// detach unless it is "", then started; with the runner it returns the
+// runner's session once the runner has said hello. On failure the caller
+// removes the container (a session that did not start is closed, which
+// stops it).
+func startBox(ctx context.Context, rt Runtime, id string, runner bool, detach string) (*session, error) {
+	var sess *session
+	if runner {
+		var err error
+		if sess, err = openSession(ctx, rt, id); err != nil {
+			return nil, err
+		}
+	}
+	fail := func(err error) (*session, error) {
+		if sess != nil {
+			sess.close()
+		}
+		return nil, err
+	}
+	if detach != "" {
+		if err := rt.Disconnect(ctx, id, detach); err != nil {
+			return fail(err)
+		}
+	}
+	if err := rt.Start(ctx, id); err != nil {
+		return fail(startError(err))
+	}
+	if sess != nil {
+		if err := sess.ready(ctx); err != nil {
+			return nil, fmt.Errorf("starting greenlight-runner: %w", err)
+		}
+	}
+	return sess, nil
 }
 
 // deadline is when the run's sandboxes stop by themselves: the end of the

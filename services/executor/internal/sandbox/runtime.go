@@ -24,6 +24,14 @@ type Runtime interface {
 	Connect(ctx context.Context, id, network string) error
 	// Disconnect detaches a container from a network.
 	Disconnect(ctx context.Context, id, network string) error
+	// Attach connects to the standard streams of a created container's
+	// main process (ContainerSpec.OpenStdin): what is written goes to its
+	// stdin, what is read is its stdout, and its stderr goes to stderr
+	// (nil discards). Called before Start, so nothing the process writes
+	// is lost. ctx bounds the attach call, not the stream. Close ends the
+	// attachment, and the engine then closes the process's stdin: so does
+	// the death of the process holding it.
+	Attach(ctx context.Context, id string, stderr io.Writer) (io.ReadWriteCloser, error)
 	// Exec runs a process in a running container, streaming Stdin in and
 	// Stdout/Stderr out, and returns its exit code. When ctx ends, Exec
 	// returns promptly with ctx's error; the process itself keeps running
@@ -94,6 +102,10 @@ type ContainerSpec struct {
 	CapAdd      []string
 	SecurityOpt []string
 	Init        bool
+	// OpenStdin keeps the main process's stdin open for one Attach; the
+	// engine closes it when that attachment ends (the greenlight-runner
+	// main process then ends, and the container stops).
+	OpenStdin bool
 	// Sysctls are kernel parameters set in the container's own network
 	// namespace (net.* only; see loopbackIPv6).
 	Sysctls map[string]string
@@ -113,14 +125,6 @@ type ExecSpec struct {
 	// they do.
 	Stdout io.Writer
 	Stderr io.Writer
-}
-
-// StdinAborter may be implemented by an ExecSpec.Stdin that can block for
-// ever (greenlight-runner's frame stream is idle between steps): once the
-// process's output has ended, Exec calls AbortStdin so that a read blocked
-// on it returns and Exec can too.
-type StdinAborter interface {
-	AbortStdin()
 }
 
 // ContainerState is the inspected state of a container.

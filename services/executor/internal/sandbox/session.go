@@ -27,28 +27,33 @@ const (
 	// runnerTimeoutSlack: the runner's own deadline for a process comes
 	// this long after the executor's, which stays authoritative.
 	runnerTimeoutSlack = time.Second
-	// runnerUser runs greenlight-runner: root, with the container's three
-	// capabilities (runnerCaps); it starts nothing as root.
-	runnerUser = "0:0"
-	// sigkillCode is the exit status of a process killed by SIGKILL.
+	// sigkillCode is the exit status of a process killed by SIGKILL (and
+	// docker-init's, when its child, the runner, was).
 	sigkillCode = 128 + 9
+	// exitWait bounds how long a session whose runner ended waits for the
+	// engine to report the container's exit status.
+	exitWait = 2 * time.Second
 )
 
-// session is one greenlight-runner serving a box: one long-lived `docker
-// exec` (as root) that starts every process of the run as the sandbox user
-// and frames their output. Processes run through it like through Exec.
+// session is one greenlight-runner serving a box: the container's main
+// process, attached to before the container started, which starts every
+// process of the run as the sandbox user and frames their output.
+// Processes run through it like through Exec.
 type session struct {
-	w      *runnerproto.Writer
-	stdin  *io.PipeWriter
-	cancel context.CancelFunc
-	// done is closed when the runner's exec has ended; dead when the
+	w    *runnerproto.Writer
+	conn io.Closer
+	rt   Runtime
+	id   string
+	// hello gets the outcome of the runner's first frame (see ready).
+	hello chan error
+	// done is closed when the runner's output has ended; dead when the
 	// session can no longer run anything (err says why).
 	done   chan struct{}
 	dead   chan struct{}
 	stderr lockedBuffer
 
-	// sigkilled: the runner's exec ended with SIGKILL's status (set
-	// before the session fails).
+	// sigkilled: the runner (the container's main process) was killed by
+	// SIGKILL (set before the session fails).
 	sigkilled atomic.Bool
 
 	mu    sync.Mutex
@@ -69,66 +74,106 @@ type sessionProc struct {
 	writeFailed chan error
 }
 
-// startSession execs greenlight-runner in container id and waits for its
-// hello (or for ctx to end). The exec lives until close (or the
-// container's end), independent of ctx and of any one run.
-func startSession(ctx context.Context, rt Runtime, id string) (*session, error) {
+// openSession attaches to the runner that is container id's main process.
+// The container must be created (with OpenStdin, see hardenedSpec) and not
+// yet started, so that nothing the runner writes is lost; the caller then
+// starts it and waits for the runner's hello with ready. The attachment
+// lives until close or the container's end, independent of ctx: closing it
+// ends the runner and so the container.
+func openSession(ctx context.Context, rt Runtime, id string) (*session, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	execCtx, cancel := context.WithCancel(context.Background())
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
 	s := &session{
-		w: runnerproto.NewWriter(inW), stdin: inW, cancel: cancel,
+		rt: rt, id: id, hello: make(chan error, 1),
 		done: make(chan struct{}), dead: make(chan struct{}), procs: map[uint32]*sessionProc{},
 	}
 	s.stderr.max = 4 << 10
-	go func() {
-		defer close(s.done)
-		code, err := rt.Exec(execCtx, id, ExecSpec{
-			Cmd: []string{runnerproto.Path, "serve"}, User: runnerUser, WorkDir: "/",
-			Stdin: frameInput{inR}, Stdout: outW, Stderr: &s.stderr,
-		})
-		_ = inR.Close()
-		if err == nil {
-			s.sigkilled.Store(code == sigkillCode)
-			err = fmt.Errorf("it exited with code %d", code)
-		}
-		if msg := strings.TrimSpace(s.stderr.String()); msg != "" {
-			err = fmt.Errorf("%w: %s", err, msg)
-		}
-		outW.CloseWithError(err)
-	}()
-	hello := make(chan error, 1)
-	go s.read(runnerproto.NewReader(outR), hello)
+	conn, err := rt.Attach(ctx, id, &s.stderr)
+	if err != nil {
+		return nil, fmt.Errorf("attaching to greenlight-runner: %w", err)
+	}
+	s.w, s.conn = runnerproto.NewWriter(conn), conn
+	go s.read(runnerproto.NewReader(conn))
+	return s, nil
+}
+
+// ready waits for the runner's hello (or for ctx to end); on failure the
+// session is closed, and with it the container's main process.
+func (s *session) ready(ctx context.Context) error {
 	select {
-	case err := <-hello:
+	case err := <-s.hello:
 		if err != nil {
 			s.close()
-			return nil, err
+			return err
 		}
-		return s, nil
+		return nil
 	case <-time.After(helloTimeout):
 		s.close()
-		return nil, fmt.Errorf("%w: no hello within %s", errRunnerEnded, helloTimeout)
+		return fmt.Errorf("%w: no hello within %s", errRunnerEnded, helloTimeout)
 	case <-ctx.Done():
 		s.close()
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
 }
 
 // read dispatches the runner's frames until its output ends.
-func (s *session) read(r *runnerproto.Reader, hello chan<- error) {
+func (s *session) read(r *runnerproto.Reader) {
 	err := s.readHello(r)
-	hello <- err
+	s.hello <- err
+	outputEnded := false
 	for err == nil {
 		var f runnerproto.Frame
 		if f, err = r.Next(); err == nil {
 			err = s.dispatch(f)
+		} else {
+			outputEnded = true
 		}
 	}
-	s.fail(err)
+	s.fail(s.ended(err, outputEnded))
+	close(s.done)
+}
+
+// ended completes why the session ended: when the runner's output ended
+// and the session was not closed (then the container is being removed),
+// the runner has exited, and with it the container, whose exit status
+// says how (SIGKILL's: the OOM killer, see oomAfterFailure); then what the
+// runner printed on stderr.
+func (s *session) ended(err error, outputEnded bool) error {
+	if errors.Is(err, io.EOF) {
+		err = fmt.Errorf("its output ended")
+	}
+	if outputEnded && s.alive() {
+		if code, ok := s.exitCode(); ok {
+			s.sigkilled.Store(code == sigkillCode)
+			err = fmt.Errorf("%w (it exited with code %d)", err, code)
+		}
+	}
+	if msg := strings.TrimSpace(s.stderr.String()); msg != "" {
+		err = fmt.Errorf("%w: %s", err, msg)
+	}
+	return err
+}
+
+// exitCode waits, briefly, for the engine to report the container stopped
+// and returns its exit status.
+func (s *session) exitCode() (int, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), exitWait)
+	defer cancel()
+	for {
+		st, err := s.rt.State(ctx, s.id)
+		if err != nil {
+			return 0, false
+		}
+		if !st.Running {
+			return st.ExitCode, true
+		}
+		select {
+		case <-ctx.Done():
+			return 0, false
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // readHello checks the runner's first frame.
@@ -172,9 +217,9 @@ func (s *session) dispatch(f runnerproto.Frame) error {
 	return nil
 }
 
-// fail ends the session: nothing more can run in it. Closing its input
-// ends the runner (which kills what still runs), and canceling the exec
-// releases the engine's connection.
+// fail ends the session: nothing more can run in it. Closing the
+// attachment closes the runner's input, which ends the runner (it kills
+// what still runs) and so the container.
 func (s *session) fail(err error) {
 	if errors.Is(err, io.EOF) {
 		err = fmt.Errorf("its output ended")
@@ -185,8 +230,7 @@ func (s *session) fail(err error) {
 		close(s.dead)
 	}
 	s.mu.Unlock()
-	_ = s.stdin.CloseWithError(errRunnerEnded)
-	s.cancel()
+	_ = s.conn.Close()
 }
 
 // alive reports whether the session can still run processes.
@@ -199,11 +243,11 @@ func (s *session) alive() bool {
 	}
 }
 
-// close ends the runner (it kills what still runs) and the exec. It does
-// not wait: wait does.
+// close ends the runner (it kills what still runs), and so the container.
+// It does not wait: wait does.
 func (s *session) close() { s.fail(fmt.Errorf("the session was closed")) }
 
-// wait blocks until the runner's exec has ended, at most d.
+// wait blocks until the runner's output has ended, at most d.
 func (s *session) wait(d time.Duration) {
 	select {
 	case <-s.done:
@@ -236,13 +280,6 @@ func (p *sessionProc) detach() {
 	p.detached = true
 	p.mu.Unlock()
 }
-
-// frameInput is the runner's stdin as the engine reads it: idle between
-// processes, so it lets Exec abort the read once the runner has gone.
-type frameInput struct{ *io.PipeReader }
-
-// AbortStdin implements StdinAborter.
-func (f frameInput) AbortStdin() { _ = f.CloseWithError(errRunnerEnded) }
 
 // parseUser parses a numeric "uid:gid".
 func parseUser(u string) (uid, gid uint32, err error) {

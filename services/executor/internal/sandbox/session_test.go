@@ -10,33 +10,70 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/greenlight-dev/greenlight/services/executor/internal/runnerproto"
 )
 
-// localRuntime runs "execs" as local processes: the real greenlight-runner
-// binary, built for the test, serving a session without any engine. Only
-// Exec is implemented.
+// localRuntime runs the "container's main process" as a local process:
+// the real greenlight-runner binary, built for the test, serving a session
+// without any engine. Attach starts it; State reports it.
 type localRuntime struct {
 	Runtime
-	bin string
+	bin  string
+	args []string
+	proc *localProc
 }
 
-func (l localRuntime) Exec(ctx context.Context, _ string, spec ExecSpec) (int, error) {
-	cmd := exec.CommandContext(ctx, l.bin, spec.Cmd[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = spec.Stdin, spec.Stdout, spec.Stderr
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
-	if a, ok := spec.Stdin.(StdinAborter); ok {
-		a.AbortStdin()
+// localProc is the runner process of a localRuntime.
+type localProc struct {
+	cmd  *exec.Cmd
+	done chan struct{}
+}
+
+func (l *localRuntime) Attach(_ context.Context, _ string, stderr io.Writer) (io.ReadWriteCloser, error) {
+	cmd := exec.Command(l.bin, append([]string{"serve"}, l.args...)...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
 	}
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return ee.ExitCode(), nil
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
 	}
-	return 0, err
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	l.proc = &localProc{cmd: cmd, done: make(chan struct{})}
+	go func() {
+		_ = cmd.Wait()
+		close(l.proc.done)
+	}()
+	return localConn{Reader: out, WriteCloser: in}, nil
+}
+
+func (l *localRuntime) State(context.Context, string) (ContainerState, error) {
+	select {
+	case <-l.proc.done:
+		// As docker-init reports its child's end: 128+N for signal N.
+		code := l.proc.cmd.ProcessState.ExitCode()
+		if ws, ok := l.proc.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			code = 128 + int(ws.Signal())
+		}
+		return ContainerState{ExitCode: code}, nil
+	default:
+		return ContainerState{Running: true}, nil
+	}
+}
+
+// localConn is a local runner's stdout and stdin.
+type localConn struct {
+	io.Reader
+	io.WriteCloser
 }
 
 // buildRunner builds cmd/greenlight-runner once per test binary.
@@ -60,11 +97,14 @@ func testUser() string {
 	return fmt.Sprintf("%d:%d", os.Geteuid(), os.Getegid())
 }
 
-func newTestSession(t *testing.T, bin string) *session {
+func newTestSession(t *testing.T, bin string, args ...string) *session {
 	t.Helper()
-	s, err := startSession(context.Background(), localRuntime{bin: bin}, "local")
+	s, err := openSession(context.Background(), &localRuntime{bin: bin, args: args}, "local")
+	if err == nil {
+		err = s.ready(context.Background())
+	}
 	if err != nil {
-		t.Fatalf("startSession: %v", err)
+		t.Fatalf("starting a session: %v", err)
 	}
 	t.Cleanup(func() {
 		s.close()
@@ -185,25 +225,111 @@ func TestSessionEdgeCases(t *testing.T) {
 	})
 }
 
-// A runner that speaks another protocol is refused at the hello.
-func TestSessionRefusesAnotherProtocol(t *testing.T) {
-	rt := fakeHelloRuntime{hello: runnerproto.AppendFrame(nil, runnerproto.KindHello, 0, []byte(`{"protocol":999,"pid":1}`))}
-	_, err := startSession(context.Background(), rt, "x")
-	if !errors.Is(err, errRunnerEnded) || !strings.Contains(err.Error(), "another protocol") {
-		t.Fatalf("startSession = %v", err)
+// The session learns how its runner, the container's main process, ended:
+// at its lifetime (exit 0: the sandbox's deadline), or killed by SIGKILL
+// (what the OOM killer does), which sigkilled records for the OOM checks.
+func TestSessionRunnerEnds(t *testing.T) {
+	bin := buildRunner(t)
+	sh := func(script string) ExecSpec {
+		return ExecSpec{Cmd: []string{"/bin/sh", "-c", script}, User: testUser(), WorkDir: "/"}
+	}
+	cases := []struct {
+		name         string
+		args         []string
+		end          func(s *session)
+		wantCode     string
+		wantSIGKILLd bool
+	}{
+		{"lifetime passes", []string{"1"}, func(*session) {}, "exited with code 0", false},
+		{"killed", nil, func(s *session) {
+			rt := s.rt.(*localRuntime)
+			_ = rt.proc.cmd.Process.Kill()
+		}, "exited with code 137", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestSession(t, bin, tc.args...)
+			done := make(chan error, 1)
+			go func() {
+				_, err := s.exec(context.Background(), sh("sleep 100"))
+				done <- err
+			}()
+			time.Sleep(200 * time.Millisecond)
+			tc.end(s)
+			select {
+			case err := <-done:
+				// At its lifetime the runner kills and reports the
+				// process before it exits; killed, it reports nothing.
+				if err != nil && !errors.Is(err, errRunnerEnded) {
+					t.Errorf("exec = %v", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("exec still waits after the runner ended")
+			}
+			select {
+			case <-s.done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the session did not end with its runner")
+			}
+			if err := s.endErr(); !strings.Contains(err.Error(), tc.wantCode) {
+				t.Errorf("the session ended with %v, want it to say %q", err, tc.wantCode)
+			}
+			if got := s.sigkilled.Load(); got != tc.wantSIGKILLd {
+				t.Errorf("sigkilled = %v, want %v", got, tc.wantSIGKILLd)
+			}
+		})
 	}
 }
 
-// fakeHelloRuntime's Exec prints hello and waits for the end of its input.
-type fakeHelloRuntime struct {
-	Runtime
-	hello []byte
+// A runner that speaks another protocol is refused at the hello, and its
+// attachment is closed (which stops its container).
+func TestSessionRefusesAnotherProtocol(t *testing.T) {
+	conn := &fakeConn{closed: make(chan struct{})}
+	hello := bytes.NewReader(runnerproto.AppendFrame(nil, runnerproto.KindHello, 0, []byte(`{"protocol":999,"pid":1}`)))
+	conn.Reader = io.MultiReader(hello, untilClosed{conn.closed})
+	s, err := openSession(context.Background(), fakeAttachRuntime{conn: conn}, "x")
+	if err == nil {
+		err = s.ready(context.Background())
+	}
+	if !errors.Is(err, errRunnerEnded) || !strings.Contains(err.Error(), "another protocol") {
+		t.Fatalf("starting the session = %v", err)
+	}
+	select {
+	case <-conn.closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the refused runner's attachment is still open")
+	}
 }
 
-func (f fakeHelloRuntime) Exec(ctx context.Context, _ string, spec ExecSpec) (int, error) {
-	_, _ = spec.Stdout.Write(f.hello)
-	_, _ = io.Copy(io.Discard, spec.Stdin)
-	return 0, nil
+// fakeAttachRuntime's Attach returns conn.
+type fakeAttachRuntime struct {
+	Runtime
+	conn *fakeConn
+}
+
+func (f fakeAttachRuntime) Attach(context.Context, string, io.Writer) (io.ReadWriteCloser, error) {
+	return f.conn, nil
+}
+
+// fakeConn reads from Reader, discards writes, and records its Close.
+type fakeConn struct {
+	io.Reader
+	once   sync.Once
+	closed chan struct{}
+}
+
+func (c *fakeConn) Write(p []byte) (int, error) { return len(p), nil }
+func (c *fakeConn) Close() error {
+	c.once.Do(func() { close(c.closed) })
+	return nil
+}
+
+// untilClosed blocks reads until its channel is closed, then ends.
+type untilClosed struct{ closed <-chan struct{} }
+
+func (u untilClosed) Read([]byte) (int, error) {
+	<-u.closed
+	return 0, io.EOF
 }
 
 type failingReader struct{ err error }

@@ -51,10 +51,13 @@ type client struct {
 	stderr bytes.Buffer
 }
 
-func startRunner(t *testing.T) *client {
+func startRunner(t *testing.T) *client { return startRunnerArgs(t, "serve") }
+
+// startRunnerArgs starts the runner with args (space-separated).
+func startRunnerArgs(t *testing.T, args string) *client {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), envServe+"=serve", "GREENLIGHT_BASE=from-runner", "OVERRIDE=base")
+	cmd.Env = append(os.Environ(), envServe+"="+args, "GREENLIGHT_BASE=from-runner", "OVERRIDE=base")
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

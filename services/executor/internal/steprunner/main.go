@@ -6,21 +6,16 @@ import (
 	"os"
 	"runtime"
 	"strconv"
-	"strings"
 	"syscall"
+	"time"
 
 	"github.com/greenlight-dev/greenlight/services/executor/internal/runnerproto"
 )
 
-// keepaliveUser is the default identity of keepalive mode: neither root
-// nor the sandbox user, so steps can neither signal it nor read it.
-const keepaliveUser = "65534:65534"
-
 // usage is printed for unknown arguments.
-const usage = `usage: greenlight-runner [serve | keepalive [UID:GID [SECONDS]] | version]
-  serve      speak the runner protocol on stdin/stdout (the default)
-  keepalive  drop to UID:GID (default 65534:65534), then sleep until SIGTERM
-             or, with SECONDS, until that many seconds have passed
+const usage = `usage: greenlight-runner [serve [SECONDS] | version]
+  serve      speak the runner protocol on stdin/stdout (the default) until
+             stdin ends or, with SECONDS, until that many seconds have passed
   version    print the protocol version`
 
 // Main runs the command line args and returns the exit status.
@@ -31,17 +26,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	var err error
 	switch {
-	case cmd == "serve" && len(args) == 0:
-		err = serveStdio()
-	case cmd == "keepalive" && len(args) <= 2:
-		user, seconds := keepaliveUser, ""
-		if len(args) >= 1 {
-			user = args[0]
+	case cmd == "serve" && len(args) <= 1:
+		var lifetime time.Duration
+		if lifetime, err = parseLifetime(args); err == nil {
+			err = serveStdio(lifetime)
 		}
-		if len(args) == 2 {
-			seconds = args[1]
-		}
-		err = keepAlive(user, seconds)
 	case cmd == "version" && len(args) == 0:
 		_, err = fmt.Fprintln(stdout, runnerproto.Version)
 	default:
@@ -55,32 +44,32 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// parseLifetime parses serve's optional lifetime, a positive number of
+// seconds; none is 0 (no lifetime).
+func parseLifetime(args []string) (time.Duration, error) {
+	if len(args) == 0 {
+		return 0, nil
+	}
+	n, err := strconv.ParseUint(args[0], 10, 32)
+	if err != nil || n == 0 {
+		return 0, fmt.Errorf("lifetime %q is not a positive number of seconds", args[0])
+	}
+	return time.Duration(n) * time.Second, nil
+}
+
 // serveStdio serves the protocol on file descriptors 0 and 1, switched to
 // non-blocking mode so that reading and writing them takes no thread of
-// its own (see prewarmThreads).
-func serveStdio() error {
+// its own (see prewarmThreads), for lifetime at most when it is positive.
+func serveStdio(lifetime time.Duration) error {
 	runtime.GOMAXPROCS(1)
 	in, out := pollable(0, "stdin"), pollable(1, "stdout")
-	return Serve(in, out, DefaultConfig())
+	cfg := DefaultConfig()
+	cfg.Lifetime = lifetime
+	return Serve(in, out, cfg)
 }
 
 // pollable returns fd as an *os.File served by the runtime's poller.
 func pollable(fd int, name string) *os.File {
 	_ = syscall.SetNonblock(fd, true) // on failure reads simply block a thread
 	return os.NewFile(uintptr(fd), name)
-}
-
-// parseIDs parses "UID:GID".
-func parseIDs(s string) (uid, gid int, err error) {
-	u, g, ok := strings.Cut(s, ":")
-	if !ok {
-		return 0, 0, fmt.Errorf("%q is not UID:GID", s)
-	}
-	if uid, err = strconv.Atoi(u); err != nil || uid < 0 {
-		return 0, 0, fmt.Errorf("bad uid in %q", s)
-	}
-	if gid, err = strconv.Atoi(g); err != nil || gid < 0 {
-		return 0, 0, fmt.Errorf("bad gid in %q", s)
-	}
-	return uid, gid, nil
 }

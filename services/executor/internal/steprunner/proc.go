@@ -28,8 +28,16 @@ type proc struct {
 }
 
 // start starts process id as st asks, or reports at once why it cannot.
+// It holds s.mu throughout, so that nothing starts once shutdown has begun
+// (the lifetime may end the session while Start frames still arrive).
 func (s *server) start(id uint32, st runnerproto.Start) {
-	if s.proc(id) != nil {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.ending:
+		s.report(id, runnerproto.Exit{Code: -1, Error: "the runner is ending (the sandbox's deadline has passed)"})
+		return
+	case s.procs[id] != nil:
 		s.report(id, runnerproto.Exit{Code: -1, Error: fmt.Sprintf("process %d is already running", id)})
 		return
 	}
@@ -38,9 +46,7 @@ func (s *server) start(id uint32, st runnerproto.Start) {
 		s.report(id, runnerproto.Exit{Code: -1, Error: err.Error()})
 		return
 	}
-	s.mu.Lock()
 	s.procs[id] = p
-	s.mu.Unlock()
 	s.live.Add(1)
 	go p.run(st)
 }

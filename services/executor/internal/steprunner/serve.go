@@ -28,6 +28,10 @@ type Config struct {
 	// Threads is how many OS threads to create up front (see
 	// prewarmThreads).
 	Threads int
+	// Lifetime, when positive, ends the session that long after it began
+	// as the end of its input would: the runner is the sandbox's main
+	// process, and this is the sandbox's deadline.
+	Lifetime time.Duration
 }
 
 // DefaultConfig is the configuration of the real runner: cgroup v2 and v1
@@ -50,12 +54,16 @@ type server struct {
 
 	mu    sync.Mutex
 	procs map[uint32]*proc
-	live  sync.WaitGroup
+	// ending: the session is over, nothing more starts (a Start read
+	// after the lifetime ended it is refused).
+	ending bool
+	live   sync.WaitGroup
 }
 
 // Serve speaks the runner protocol: frames from in, frames to out, until
-// in ends. At the end of input it kills what still runs, reports it, and
-// returns nil; a protocol error kills everything too and is returned.
+// in ends or cfg.Lifetime has passed. At the end of input or of its
+// lifetime it kills what still runs, reports it, and returns nil; a
+// protocol error kills everything too and is returned.
 func Serve(in io.Reader, out io.Writer, cfg Config) error {
 	if err := becomeSubreaper(); err != nil {
 		return err
@@ -71,7 +79,22 @@ func Serve(in io.Reader, out io.Writer, cfg Config) error {
 	if err := s.out.JSON(runnerproto.KindHello, 0, runnerproto.Hello{Protocol: runnerproto.Version, PID: os.Getpid()}); err != nil {
 		return fmt.Errorf("writing hello: %w", err)
 	}
-	err := s.loop(runnerproto.NewReader(in))
+	looped := make(chan error, 1)
+	go func() { looped <- s.loop(runnerproto.NewReader(in)) }()
+	var expired <-chan time.Time
+	if cfg.Lifetime > 0 {
+		t := time.NewTimer(cfg.Lifetime)
+		defer t.Stop()
+		expired = t.C
+	}
+	var err error
+	select {
+	case err = <-looped:
+	case <-expired:
+		// The reading goroutine stays blocked on in: the process exits
+		// when Serve returns.
+		err = io.EOF
+	}
 	s.shutdown()
 	if errors.Is(err, io.EOF) {
 		return nil
@@ -122,6 +145,7 @@ func (s *server) proc(id uint32) *proc {
 // their exits to be reported.
 func (s *server) shutdown() {
 	s.mu.Lock()
+	s.ending = true
 	for _, p := range s.procs {
 		p.kill(false)
 	}

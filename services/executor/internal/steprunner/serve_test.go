@@ -305,20 +305,23 @@ func TestConcurrentProcesses(t *testing.T) {
 }
 
 // The end of input kills what still runs, reports it, and ends the runner
-// cleanly; a protocol error does the same but fails.
-func TestEndOfInputAndProtocolErrors(t *testing.T) {
+// cleanly; so does the end of its lifetime (the sandbox's deadline) while
+// its input stays open; a protocol error does the same but fails.
+func TestEndOfInputLifetimeAndProtocolErrors(t *testing.T) {
 	cases := []struct {
 		name     string
+		args     string
 		end      func(c *client)
 		wantFail bool
 	}{
-		{"end of input", func(c *client) { _ = c.in.Close() }, false},
-		{"garbage", func(c *client) { _, _ = c.in.Write([]byte("not a frame at all")); _ = c.in.Close() }, true},
-		{"runner-only frame", func(c *client) { c.send(runnerproto.KindExit, 9, []byte("{}")) }, true},
+		{"end of input", "serve", func(c *client) { _ = c.in.Close() }, false},
+		{"lifetime passes", "serve 1", func(*client) {}, false},
+		{"garbage", "serve", func(c *client) { _, _ = c.in.Write([]byte("not a frame at all")); _ = c.in.Close() }, true},
+		{"runner-only frame", "serve", func(c *client) { c.send(runnerproto.KindExit, 9, []byte("{}")) }, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c := startRunner(t)
+			c := startRunnerArgs(t, tc.args)
 			c.start(1, "sleep 100")
 			time.Sleep(100 * time.Millisecond)
 			tc.end(c)
@@ -349,11 +352,11 @@ func TestMainArguments(t *testing.T) {
 	}{
 		{[]string{"version"}, 0, strconv.Itoa(runnerproto.Version) + "\n"},
 		{[]string{"nonsense"}, 2, ""},
-		{[]string{"keepalive", "0:0"}, 1, ""},
-		{[]string{"keepalive", "x"}, 1, ""},
-		{[]string{"keepalive", "65534:65534", "0"}, 1, ""},
-		{[]string{"keepalive", "65534:65534", "soon"}, 1, ""},
-		{[]string{"keepalive", "65534:65534", "1", "extra"}, 2, ""},
+		{[]string{"keepalive", "65534:65534"}, 2, ""},
+		{[]string{"serve", "0"}, 1, ""},
+		{[]string{"serve", "soon"}, 1, ""},
+		{[]string{"serve", "-5"}, 1, ""},
+		{[]string{"serve", "1", "extra"}, 2, ""},
 	}
 	for _, tc := range cases {
 		var out, errOut strings.Builder
@@ -361,71 +364,4 @@ func TestMainArguments(t *testing.T) {
 			t.Errorf("Main(%v) = %d %q (stderr %q)", tc.args, code, out.String(), errOut.String())
 		}
 	}
-}
-
-// Keepalive drops to its user before anything else, becomes the sleeping
-// shell, and exits on SIGTERM.
-func TestKeepaliveDropsPrivileges(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to drop to another user")
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), envServe+"=keepalive 65534:65534")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pid := strconv.Itoa(cmd.Process.Pid)
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		b, _ := os.ReadFile("/proc/" + pid + "/status")
-		// Dropped, exec'd into the shell, and the shell's TERM trap
-		// installed (SigCgt has SIGTERM; the Go runtime before the exec
-		// catches it too, hence the cmdline check): a SIGTERM before the
-		// trap would kill it by signal.
-		cmdline, _ := os.ReadFile("/proc/" + pid + "/cmdline")
-		if strings.Contains(string(b), "Uid:\t65534\t65534\t65534\t65534") && strings.Contains(string(b), "Gid:\t65534\t65534\t65534\t65534") &&
-			strings.HasPrefix(string(cmdline), "/bin/sh\x00") && catchesSIGTERM(string(b)) {
-			break
-		}
-		if time.Now().After(deadline) {
-			_ = cmd.Process.Kill()
-			t.Fatalf("keepalive did not drop to 65534:\n%s", b)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	_ = cmd.Process.Signal(syscall.SIGTERM)
-	if err := waitOrKill(cmd, 5*time.Second); err != nil {
-		t.Errorf("keepalive after SIGTERM: %v", err)
-	}
-}
-
-// With a lifetime, keepalive exits by itself once it has passed: the
-// sandbox stops even when nobody is left to remove it.
-func TestKeepaliveExitsAtItsDeadline(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to drop to another user")
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), envServe+"=keepalive 65534:65534 1")
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := waitOrKill(cmd, 10*time.Second); err != nil {
-		t.Fatalf("keepalive with a 1s lifetime: %v", err)
-	}
-	if d := time.Since(start); d < time.Second || d > 5*time.Second {
-		t.Errorf("keepalive lived %s, want about 1s", d)
-	}
-}
-
-// catchesSIGTERM reads the SigCgt mask of a /proc/PID/status text.
-func catchesSIGTERM(status string) bool {
-	for _, line := range strings.Split(status, "\n") {
-		if mask, ok := strings.CutPrefix(line, "SigCgt:\t"); ok {
-			n, err := strconv.ParseUint(strings.TrimSpace(mask), 16, 64)
-			return err == nil && n&(1<<(uint(syscall.SIGTERM)-1)) != 0
-		}
-	}
-	return false
 }
