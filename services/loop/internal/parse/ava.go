@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -34,20 +35,20 @@ var (
 	// skipped`, `  1 test todo`, `  1 hook failed`, `  1 uncaught
 	// exception`, `  1 unhandled rejection`, `  1 test remained pending
 	// after a timeout`.
-	reAVACount = regexp.MustCompile(`^  (\d+) (tests? failed|tests? passed|known failures?|tests? skipped|tests? todo|hooks? failed|uncaught exceptions?|unhandled rejections?|tests? remained pending after a timeout)$`)
+	reAVACount = lazyregexp.New(`^  (\d+) (tests? failed|tests? passed|known failures?|tests? skipped|tests? todo|hooks? failed|uncaught exceptions?|unhandled rejections?|tests? remained pending after a timeout)$`)
 	// A test file's worker that died: `  ✖ test/x.js exited with a
 	// non-zero exit code: 1`, `… exited due to SIGKILL`, `… exited due to
 	// an error:`.
-	reAVAExited = regexp.MustCompile(`^  (?:✖|✘|×) (\S+) (exited (?:with a non-zero exit code: \d+|due to \S+|due to an error:))`)
+	reAVAExited = lazyregexp.New(`^  (?:✖|✘|×) (\S+) (exited (?:with a non-zero exit code: \d+|due to \S+|due to an error:))`)
 	// `  1 tests were pending in test/x.js` after `✖ Timed out while
 	// running tests`; each pending test follows as `  ◌ title`.
-	reAVAPendingIn = regexp.MustCompile(`^  \d+ tests? (?:were|was) pending in (\S+)$`)
+	reAVAPendingIn = lazyregexp.New(`^  \d+ tests? (?:were|was) pending in (\S+)$`)
 	// The failing line AVA names before its code excerpt: `  test/calc.js:6`.
-	reAVASource = regexp.MustCompile(`^  (\S+\.(?:[cm]?[jt]sx?)):(\d+)$`)
+	reAVASource = lazyregexp.New(`^  (\S+\.(?:[cm]?[jt]sx?)):(\d+)$`)
 	// A code excerpt line: `   5: test('adds', t => {`.
-	reAVAExcerpt = regexp.MustCompile(`^ {2,}\d+: `)
+	reAVAExcerpt = lazyregexp.New(`^ {2,}\d+: `)
 	// A slow test's duration after its title: ` (101ms)`, ` (1.2s)`, ` (1m 3s)`.
-	reAVADuration = regexp.MustCompile(` \((?:\d+(?:\.\d+)?(?:ms|s|m|h|d) ?)+\)$`)
+	reAVADuration = lazyregexp.New(` \((?:\d+(?:\.\d+)?(?:ms|s|m|h|d) ?)+\)$`)
 )
 
 // avaKind is what a result line says about its test.

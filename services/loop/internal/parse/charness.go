@@ -1,9 +1,10 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
 	"path"
-	"regexp"
 	"strings"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
@@ -17,7 +18,7 @@ import (
 const FormatCHarness = "c-harness"
 
 // `make[1]: Leaving directory '/workspace/tests'`.
-var reMakeLeave = regexp.MustCompile(`^make(?:\[\d+\])?: Leaving directory '([^']+)'$`)
+var reMakeLeave = lazyregexp.New(`^make(?:\[\d+\])?: Leaving directory '([^']+)'$`)
 
 // maxMakeDepth bounds the stack of make's current directories.
 const maxMakeDepth = 16

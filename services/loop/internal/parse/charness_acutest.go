@@ -1,7 +1,8 @@
 package parse
 
 import (
-	"regexp"
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"strconv"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
@@ -10,18 +11,18 @@ import (
 var (
 	// acutest's line per test: `Test mul...   [ FAILED ]`, `[ OK ]` (with
 	// the duration under --time), `[ SKIPPED ]`.
-	reAcutestResult = regexp.MustCompile(`^Test (.+?)\.\.\.\s+\[ (OK|FAILED|SKIPPED|ok|failed|skipped) \](?:\s+[\d.]+ secs)?$`)
+	reAcutestResult = lazyregexp.New(`^Test (.+?)\.\.\.\s+\[ (OK|FAILED|SKIPPED|ok|failed|skipped) \](?:\s+[\d.]+ secs)?$`)
 	// A failed check under it: `  test.c:13: got == want... failed`
 	// (before 2024: `  test.c:13: Check got == want... failed`); acutest
 	// prints the file's base name only.
-	reAcutestCheck = regexp.MustCompile(`^\s+([^\s:]+):(\d+): (?:Check )?(.*)\.\.\. failed$`)
+	reAcutestCheck = lazyregexp.New(`^\s+([^\s:]+):(\d+): (?:Check )?(.*)\.\.\. failed$`)
 	// A test whose process died: its line ends with the parent's word on
 	// it instead of a result, `Test crash...   Test interrupted by SIGSEGV.`.
-	reAcutestDied = regexp.MustCompile(`^Test (.+?)\.\.\.\s+((?:Test interrupted by|Test ended in an unexpected way|Cannot ).*)$`)
+	reAcutestDied = lazyregexp.New(`^Test (.+?)\.\.\.\s+((?:Test interrupted by|Test ended in an unexpected way|Cannot ).*)$`)
 	// The program's summary: `SUCCESS: No unit tests have failed.` (before
 	// 2024: `SUCCESS: All unit tests have passed.`) or `FAILED: 2 of 3 unit
 	// tests have failed.`.
-	reAcutestSum = regexp.MustCompile(`^(?:SUCCESS: (?:No unit tests have failed|All unit tests have passed)\.|FAILED: (\d+) of (\d+) unit tests? ha(?:s|ve) failed\.)$`)
+	reAcutestSum = lazyregexp.New(`^(?:SUCCESS: (?:No unit tests have failed|All unit tests have passed)\.|FAILED: (\d+) of (\d+) unit tests? ha(?:s|ve) failed\.)$`)
 )
 
 // acutestState is the acutest program being read.

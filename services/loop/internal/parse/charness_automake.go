@@ -1,7 +1,8 @@
 package parse
 
 import (
-	"regexp"
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"strconv"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
@@ -14,9 +15,9 @@ const FormatAutomake = "automake"
 
 var (
 	// `FAIL: check_test`, `PASS: tests/x.test 3 - parses` (TAP driver).
-	reAutomakeResult = regexp.MustCompile(`^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR): (\S.*)$`)
+	reAutomakeResult = lazyregexp.New(`^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR): (\S.*)$`)
 	// The summary's figures: `# TOTAL: 2`, `# PASS:  0`, …, `# ERROR: 0`.
-	reAutomakeFigure = regexp.MustCompile(`^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):\s+(\d+)$`)
+	reAutomakeFigure = lazyregexp.New(`^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):\s+(\d+)$`)
 )
 
 // automakeState reads the harness's output. Its results wait for the

@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -12,18 +13,18 @@ import (
 var (
 	// A group's start: cmocka `Running 4 test(s).` (2.x: `tests: Running
 	// 4 test(s).`), GoogleTest `Running 3 tests from 1 test suite.`.
-	reBracketRunning = regexp.MustCompile(`^(?:\S+: )?Running \d+ tests?(?:\(s\))?(?: from \d+ test (?:suite|case)s?)?\.$`)
+	reBracketRunning = lazyregexp.New(`^(?:\S+: )?Running \d+ tests?(?:\(s\))?(?: from \d+ test (?:suite|case)s?)?\.$`)
 	// A group's end: cmocka `4 test(s) run.` (2.x with its group name),
 	// GoogleTest `3 tests from 1 test suite ran. (0 ms total)`.
-	reBracketRan = regexp.MustCompile(`^(?:\S+: )?(\d+) tests?(?:\(s\))?(?: run\.| from \d+ test (?:suite|case)s? ran\.(?: \(.*\))?)$`)
+	reBracketRan = lazyregexp.New(`^(?:\S+: )?(\d+) tests?(?:\(s\))?(?: run\.| from \d+ test (?:suite|case)s? ran\.(?: \(.*\))?)$`)
 	// `[  PASSED  ] 1 test(s).`, and the heads of the lists of skipped and
 	// failed tests: `2 test(s), listed below:` (cmocka 2.x: `tests: 2 …`).
-	reBracketCount  = regexp.MustCompile(`^(\d+) tests?(?:\(s\))?\.$`)
-	reBracketListed = regexp.MustCompile(`^(?:\S+: )?(\d+) tests?(?:\(s\))?, listed below:$`)
+	reBracketCount  = lazyregexp.New(`^(\d+) tests?(?:\(s\))?\.$`)
+	reBracketListed = lazyregexp.New(`^(?:\S+: )?(\d+) tests?(?:\(s\))?, listed below:$`)
 	// Where a check failed: cmocka `[   LINE   ] --- test.c:17: error:
 	// Failure!` (bare in its TAP/subunit modes and for mock errors),
 	// GoogleTest `test.cc:12: Failure` (MSVC: `test.cc(12): error: …`).
-	reBracketLoc = regexp.MustCompile(`^([^\s:()\[\]]+\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp))(?::(\d+):|\((\d+)\):) (?:error: )?(.*)$`)
+	reBracketLoc = lazyregexp.New(`^([^\s:()\[\]]+\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp))(?::(\d+):|\((\d+)\):) (?:error: )?(.*)$`)
 )
 
 // bracketState is the group of cmocka or GoogleTest tests being read.

@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -14,13 +15,13 @@ var (
 	// or `test cases: 3 | 1 passed | 2 failed` (v3 adds `| 1 skipped`);
 	// doctest's `[doctest] test cases: 3 | 1 passed | 2 failed | 1 skipped`
 	// (padded before 2.4). Parts that are zero may be left out.
-	reCatchAll   = regexp.MustCompile(`^All tests passed \(\d+ assertions? in (\d+) test cases?\)$`)
-	reCatchCases = regexp.MustCompile(`^test cases:\s*(\d+)((?:\s*\|\s*\d+ (?:passed|failed|skipped|failed as expected))*)\s*\|?$`)
-	reCatchPart  = regexp.MustCompile(`(\d+) (passed|failed as expected|failed|skipped)`)
+	reCatchAll   = lazyregexp.New(`^All tests passed \(\d+ assertions? in (\d+) test cases?\)$`)
+	reCatchCases = lazyregexp.New(`^test cases:\s*(\d+)((?:\s*\|\s*\d+ (?:passed|failed|skipped|failed as expected))*)\s*\|?$`)
+	reCatchPart  = lazyregexp.New(`(\d+) (passed|failed as expected|failed|skipped)`)
 	// A failed assertion: Catch2 `test.cc:12: FAILED:`, doctest
 	// `test.cc:11: ERROR: CHECK( … ) is NOT correct!` (or FATAL ERROR);
 	// MSVC-style `test.cc(12):` too.
-	reCatchFailed = regexp.MustCompile(`^([^\s:()]+\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp))(?::(\d+)|\((\d+)\)): (FAILED|ERROR|FATAL ERROR):\s*(.*)$`)
+	reCatchFailed = lazyregexp.New(`^([^\s:()]+\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp))(?::(\d+)|\((\d+)\)): (FAILED|ERROR|FATAL ERROR):\s*(.*)$`)
 )
 
 // catchState is the Catch2 or doctest program being read: the test case

@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
@@ -11,14 +12,14 @@ import (
 var (
 	// Check's summary of a runner: `50%: Checks: 4, Failures: 1, Errors: 1`
 	// (a "check" is one test function run).
-	reCheckSum = regexp.MustCompile(`^\d+%: Checks: (\d+), Failures: (\d+), Errors: (\d+)$`)
+	reCheckSum = lazyregexp.New(`^\d+%: Checks: (\d+), Failures: (\d+), Errors: (\d+)$`)
 	// One test's result, printed after the summary: failures and errors
 	// always, passes under CK_VERBOSE:
 	// `check_test.c:14:F:core:test_mul:0: Assertion 'x == 13' failed: …`,
 	// `check_test.c:23:E:edge:test_crash:0: (after this point) Received signal 11 (Segmentation fault)`,
 	// `check_test.c:9:P:core:test_add:0: Passed`. The fields are the
 	// location, the result, the test case, the test and the loop iteration.
-	reCheckResult = regexp.MustCompile(`^([^\s:]+):(\d+):([PFE]):([^:]*):([^:]+):(\d+): ?(.*)$`)
+	reCheckResult = lazyregexp.New(`^([^\s:]+):(\d+):([PFE]):([^:]*):([^:]+):(\d+): ?(.*)$`)
 )
 
 // checkState: Check prints its result lines after the summary they are

@@ -1,7 +1,8 @@
 package parse
 
 import (
-	"regexp"
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"strconv"
 	"strings"
 
@@ -11,16 +12,16 @@ import (
 var (
 	// greatest's failed test: `FAIL mul_table: 13 != mul(3, 4)
 	// (test.c:12)`, with `(4 ticks, 0.000 sec)` after it under -v.
-	reGreatestFail = regexp.MustCompile(`^FAIL (\S+): (.*) \(([^\s():]+):(\d+)\)(?: \(\d+ ticks, [\d.]+ sec\))?$`)
+	reGreatestFail = lazyregexp.New(`^FAIL (\S+): (.*) \(([^\s():]+):(\d+)\)(?: \(\d+ ticks, [\d.]+ sec\))?$`)
 	// Under -v, passed and skipped tests: `PASS add: (1 ticks, 0.000 sec)`.
-	reGreatestOther = regexp.MustCompile(`^(PASS|SKIP) (\S+): ?(.*?)(?: \(\d+ ticks, [\d.]+ sec\))?$`)
+	reGreatestOther = lazyregexp.New(`^(PASS|SKIP) (\S+): ?(.*?)(?: \(\d+ ticks, [\d.]+ sec\))?$`)
 	// A suite's count (1.2+ `2 tests - 1 passed, 1 failed, 0 skipped`,
 	// 1.0 `2 tests - 1 pass, 1 fail, 0 skipped`, then the time).
-	reGreatestSuite = regexp.MustCompile(`^(\d+) tests? - (\d+) pass(?:ed)?, (\d+) fail(?:ed)?, (\d+) skipped(?: \(.*\))?$`)
+	reGreatestSuite = lazyregexp.New(`^(\d+) tests? - (\d+) pass(?:ed)?, (\d+) fail(?:ed)?, (\d+) skipped(?: \(.*\))?$`)
 	// The program's report: `Total: 4 tests (64 ticks, 0.000 sec), 3
 	// assertions` then `Pass: 1, fail: 2, skip: 1.`.
-	reGreatestTotal = regexp.MustCompile(`^Total: (\d+) tests?(?: \(.*\))?(?:, \d+ assertions?)?$`)
-	reGreatestPass  = regexp.MustCompile(`^Pass: (\d+), fail: (\d+), skip: (\d+)\.$`)
+	reGreatestTotal = lazyregexp.New(`^Total: (\d+) tests?(?: \(.*\))?(?:, \d+ assertions?)?$`)
+	reGreatestPass  = lazyregexp.New(`^Pass: (\d+), fail: (\d+), skip: (\d+)\.$`)
 )
 
 // greatestState is the greatest program being read. Its records wait for

@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
@@ -13,16 +14,16 @@ var (
 	// `test.c:15 (12 != 13)` (lequal, lfequal, lsequal). Up to 0.2 it
 	// follows the test's padded name on the same line when it is the
 	// test's first: `\tmul           test.c:15 (12 != 13)`.
-	reMinctestFail = regexp.MustCompile(`^(?:\t(\S.*?)\s+)?([^\s:()]+\.(?:c|cc|cpp|cxx|h|hh|hpp)):(\d+) (error|\(.* != .*\))\s*$`)
+	reMinctestFail = lazyregexp.New(`^(?:\t(\S.*?)\s+)?([^\s:()]+\.(?:c|cc|cpp|cxx|h|hh|hpp)):(\d+) (error|\(.* != .*\))\s*$`)
 	// 0.3 opens a test with `\tname:`.
-	reMinctestName = regexp.MustCompile(`^\t(\S.*?):$`)
+	reMinctestName = lazyregexp.New(`^\t(\S.*?):$`)
 	// A test's closing tally: 0.3 `\t -- pass: 3 fail: 0 time: 0ms`,
 	// 0.2 `\tname          pass: 3   fail: 0      0ms` or, after a
 	// failure, `pass: 1   fail: 2      0ms`.
-	reMinctestTally = regexp.MustCompile(`^(?:\t.*?)?\s*(?:-- )?pass:\s*\d+\s+fail:\s*\d+\s+(?:time: )?-?\d+ms$`)
+	reMinctestTally = lazyregexp.New(`^(?:\t.*?)?\s*(?:-- )?pass:\s*\d+\s+fail:\s*\d+\s+(?:time: )?-?\d+ms$`)
 	// The program's summary counts checks, not tests: `ALL TESTS PASSED
 	// (4930/4930)`, `SOME TESTS FAILED (13/16)` (passed/total).
-	reMinctestSum = regexp.MustCompile(`^(ALL TESTS PASSED|SOME TESTS FAILED) \((\d+)/(\d+)\)$`)
+	reMinctestSum = lazyregexp.New(`^(ALL TESTS PASSED|SOME TESTS FAILED) \((\d+)/(\d+)\)$`)
 )
 
 // minctestState is the minctest program being read: its failed checks wait

@@ -1,10 +1,11 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
 	"io/fs"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,17 +17,17 @@ var (
 	// A hand-rolled program's tally, one figure a line, in any order:
 	// `Tests run: 5`, `Tests passed: 2`, `Tests failed: 3`, `Tests
 	// skipped: 0` (any case, `Total tests run:` too).
-	reTallyKey = regexp.MustCompile(`(?i)^\s*(?:total )?(?:number of )?tests? (run|executed|passed|succeeded|failed|skipped)\s*:\s*(\d+)\s*$`)
+	reTallyKey = lazyregexp.New(`(?i)^\s*(?:total )?(?:number of )?tests? (run|executed|passed|succeeded|failed|skipped)\s*:\s*(\d+)\s*$`)
 	// One line with all of it: `3 tests, 2 passed, 1 failed` (sds's
 	// testhelp.h), `12 tests passed, 1 failed`, `11 of 12 tests passed`,
 	// `11/12 tests passed`.
-	reTallyLine   = regexp.MustCompile(`(?i)^(\d+) tests?(?: run)?, (\d+) passed, (\d+) failed(?:, (\d+) skipped)?\.?$`)
-	reTallyPassed = regexp.MustCompile(`(?i)^(\d+) tests? passed, (\d+) (?:tests? )?failed\.?$`)
-	reTallyOf     = regexp.MustCompile(`(?i)^(\d+)(?: of |/)(\d+) tests? passed\.?$`)
+	reTallyLine   = lazyregexp.New(`(?i)^(\d+) tests?(?: run)?, (\d+) passed, (\d+) failed(?:, (\d+) skipped)?\.?$`)
+	reTallyPassed = lazyregexp.New(`(?i)^(\d+) tests? passed, (\d+) (?:tests? )?failed\.?$`)
+	reTallyOf     = lazyregexp.New(`(?i)^(\d+)(?: of |/)(\d+) tests? passed\.?$`)
 	// A check of such a program: `17 mul(3, 4) == 13 - FAIL` (parson's
 	// TEST macro prints the line and the expression; since 2021 only for
 	// failed checks, `… - FAILED`).
-	reTallyCheck = regexp.MustCompile(`^(\d+) (\S.*?)\s*- ?FAIL(?:ED)?$`)
+	reTallyCheck = lazyregexp.New(`^(\d+) (\S.*?)\s*- ?FAIL(?:ED)?$`)
 )
 
 // tallyGap is how many other lines may separate the figures of one tally.

@@ -1,7 +1,8 @@
 package parse
 
 import (
-	"regexp"
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"strings"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
@@ -9,7 +10,7 @@ import (
 
 // reException matches messages that start with an exception or error type:
 // `ZeroDivisionError: …`, `Error: average of empty list`, `java.lang.ArithmeticException: …`.
-var reException = regexp.MustCompile(`^(?:[\w$]+\.)*\w*(?:Error|Exception|Panic|Fault)\b`)
+var reException = lazyregexp.New(`^(?:[\w$]+\.)*\w*(?:Error|Exception|Panic|Fault)\b`)
 
 // assertionMarkers are fragments of assertion failures across runners.
 var assertionMarkers = []string{

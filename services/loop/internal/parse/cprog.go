@@ -1,9 +1,10 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
 	"path"
-	"regexp"
 	"strconv"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
@@ -17,21 +18,21 @@ const FormatCProgram = "c-program"
 
 var (
 	// `make[1]: Entering directory '/workspace/tests'`.
-	reMakeEnter = regexp.MustCompile(`^make(?:\[\d+\])?: Entering directory '([^']+)'$`)
+	reMakeEnter = lazyregexp.New(`^make(?:\[\d+\])?: Entering directory '([^']+)'$`)
 	// `cc -I../src -g -o test24 test24.c` or `cc test/tests.c -o test/test_default`.
-	reCCompile = regexp.MustCompile(`^(?:\S*/)?(?:cc|gcc|clang|c\+\+|g\+\+|clang\+\+)(?:-[\d.]+)?\s.*`)
-	reCOutput  = regexp.MustCompile(`(?:^|\s)-o\s*(\S+)`)
-	reCSource  = regexp.MustCompile(`(?:^|\s)([\w./-]+\.(?:c|cc|cpp|cxx))(?:\s|$)`)
+	reCCompile = lazyregexp.New(`^(?:\S*/)?(?:cc|gcc|clang|c\+\+|g\+\+|clang\+\+)(?:-[\d.]+)?\s.*`)
+	reCOutput  = lazyregexp.New(`(?:^|\s)-o\s*(\S+)`)
+	reCSource  = lazyregexp.New(`(?:^|\s)([\w./-]+\.(?:c|cc|cpp|cxx))(?:\s|$)`)
 	// A program's run echoed by make: `./test/test_default`.
-	reCRun = regexp.MustCompile(`^\./(\S+)$`)
+	reCRun = lazyregexp.New(`^\./(\S+)$`)
 	// jsmn's harness: `FAILED: test for a JSON arrays (at line 54)`.
-	reCHarnessFail = regexp.MustCompile(`^FAILED: (.+) \(at line (\d+)\)$`)
-	reCHarnessSum  = regexp.MustCompile(`^(PASSED|FAILED): (\d+)$`)
+	reCHarnessFail = lazyregexp.New(`^FAILED: (.+) \(at line (\d+)\)$`)
+	reCHarnessSum  = lazyregexp.New(`^(PASSED|FAILED): (\d+)$`)
 	// A driver's verdict on one program, and its closing count.
-	reCDriverFail = regexp.MustCompile(`^([A-Za-z_][\w.-]*) failed$`)
-	reCDriverSum  = regexp.MustCompile(`^(\d+) tests conducted, (\d+) failed\.?$`)
+	reCDriverFail = lazyregexp.New(`^([A-Za-z_][\w.-]*) failed$`)
+	reCDriverSum  = lazyregexp.New(`^(\d+) tests conducted, (\d+) failed\.?$`)
 	// glibc's assert: `test97: test97.c:33: main: Assertion `x' failed.`.
-	reCAssert = regexp.MustCompile(`^(\S+): ([\w./-]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+): (\S+): (Assertion .* failed\.)$`)
+	reCAssert = lazyregexp.New(`^(\S+): ([\w./-]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+): (\S+): (Assertion .* failed\.)$`)
 )
 
 // cProgramParser reads test programs' own plain output. Records are kept

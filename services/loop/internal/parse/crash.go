@@ -1,16 +1,17 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 )
 
 var (
-	reJSError     = regexp.MustCompile(`^(?:Uncaught )?(?:[\w$]+\.)*[\w$]*(?:Error|Exception)(?: \[\w+\])?(?:: .*)?$`)
-	reRustMain    = regexp.MustCompile(`^thread '([^']*)'(?: \(\d+\))? panicked at (\S+?):(\d+):(\d+):?`)
-	reSignalShell = regexp.MustCompile(`^(?:.*: )?(Segmentation fault|Aborted|Bus error|Illegal instruction|Killed)(?: \(core dumped\))?$`)
+	reJSError     = lazyregexp.New(`^(?:Uncaught )?(?:[\w$]+\.)*[\w$]*(?:Error|Exception)(?: \[\w+\])?(?:: .*)?$`)
+	reRustMain    = lazyregexp.New(`^thread '([^']*)'(?: \(\d+\))? panicked at (\S+?):(\d+):(\d+):?`)
+	reSignalShell = lazyregexp.New(`^(?:.*: )?(Segmentation fault|Aborted|Bus error|Illegal instruction|Killed)(?: \(core dumped\))?$`)
 )
 
 // crashBlock is one uncaught error with its frames.

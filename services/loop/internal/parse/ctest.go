@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
@@ -11,27 +12,27 @@ import (
 var (
 	// `1/6 Test #1: add ......***Failed    0.00 sec`, `   Passed`, `***Skipped`,
 	// `***Timeout`, `***Exception: SegFault`, `***Not Run (Disabled)`.
-	reCTestResult = regexp.MustCompile(`^\s*\d+/\d+ Test\s+#(\d+): (.+?) \.*\s*(?:\*\*\*|\s)(.+?)\s+[\d.]+ sec$`)
+	reCTestResult = lazyregexp.New(`^\s*\d+/\d+ Test\s+#(\d+): (.+?) \.*\s*(?:\*\*\*|\s)(.+?)\s+[\d.]+ sec$`)
 	// A signal CTest 3.x has no word of its own for prints the process's
 	// description before its `***Exception:` (SIGABRT, an assert()):
 	// `4/12 Test  #4: name ......Subprocess aborted***Exception:   0.00 sec`.
-	reCTestSignal = regexp.MustCompile(`^\s*\d+/\d+ Test\s+#(\d+): (.+?) \.*([^.*\s][^*]*?)\*\*\*Exception:\s*(.*?)\s+[\d.]+ sec$`)
+	reCTestSignal = lazyregexp.New(`^\s*\d+/\d+ Test\s+#(\d+): (.+?) \.*([^.*\s][^*]*?)\*\*\*Exception:\s*(.*?)\s+[\d.]+ sec$`)
 	// The head of a result line the test's pass or fail regular expression
 	// continues on the next lines (`***Failed  Required regular expression
 	// not found. Regex=[, Fail 0` then `]  0.12 sec`), and the whole of it.
-	reCTestHead      = regexp.MustCompile(`^\s*\d+/\d+ Test\s+#\d+: .*\*\*\*.*Regex=\[`)
-	reCTestMultiline = regexp.MustCompile(`(?s)^\s*\d+/\d+ Test\s+#(\d+): (.+?) \.*\s*\*\*\*(.+?)\s+[\d.]+ sec$`)
-	reCTestSum       = regexp.MustCompile(`^\d+% tests passed, (\d+) tests? failed out of (\d+)$`)
+	reCTestHead      = lazyregexp.New(`^\s*\d+/\d+ Test\s+#\d+: .*\*\*\*.*Regex=\[`)
+	reCTestMultiline = lazyregexp.New(`(?s)^\s*\d+/\d+ Test\s+#(\d+): (.+?) \.*\s*\*\*\*(.+?)\s+[\d.]+ sec$`)
+	reCTestSum       = lazyregexp.New(`^\d+% tests passed, (\d+) tests? failed out of (\d+)$`)
 	// `-V` prefixes a test's output with its number: `1: calc_test.c:20: ...`.
-	reCTestOut = regexp.MustCompile(`^(\d+): (.*)$`)
+	reCTestOut = lazyregexp.New(`^(\d+): (.*)$`)
 	// A C/C++ location in a message line: at its start (`calc_test.c:20:
 	// ...`), after a program's name (glibc's assert: `prog: calc.c:33:
 	// main: Assertion ... failed.`) or in parentheses (minicheck's `FAIL
 	// [..]: test_x (during actual test at /workspace/tests/x.c:96)`,
 	// yyjson's `Assertion failed: expr (/workspace/test/t.c: 2227)`).
-	reCLoc = regexp.MustCompile(`(?:^|[\s(\[])([\w./+-]*[\w-]\.(?:c|cc|cpp|cxx|h|hh|hpp)):(?:(\d+)|\s(\d+)\))`)
+	reCLoc = lazyregexp.New(`(?:^|[\s(\[])([\w./+-]*[\w-]\.(?:c|cc|cpp|cxx|h|hh|hpp)):(?:(\d+)|\s(\d+)\))`)
 	// A test name that may be its program's: `example`, `test_json_val`.
-	reCTestProgram = regexp.MustCompile(`^[\w.+-]+$`)
+	reCTestProgram = lazyregexp.New(`^[\w.+-]+$`)
 )
 
 // maxHeadLines bounds the lines one result line may span.

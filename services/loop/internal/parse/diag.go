@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
@@ -23,25 +24,25 @@ const (
 var (
 	// `calc/calc.go:21:13: undefined: c`, flake8/ruff `app/x.py:1:1: F401 …`,
 	// eslint unix `/w/src/app.js:1:8: msg [Error/rule]`, tsc pretty `src/a.ts:15:9 - error TS2322: …`.
-	reColonDiag = regexp.MustCompile(`^([^\s:()\[\]"'<>|][^\s:()"'<>|]*\.[A-Za-z][A-Za-z0-9]{0,9}):(\d+):(\d+):? (.+)$`)
+	reColonDiag = lazyregexp.New(`^([^\s:()\[\]"'<>|][^\s:()"'<>|]*\.[A-Za-z][A-Za-z0-9]{0,9}):(\d+):(\d+):? (.+)$`)
 	// tsc: `src/price.ts(15,9): error TS2322: …`.
-	reTscDiag = regexp.MustCompile(`^(\S+?)\((\d+),(\d+)\): (error|warning) (TS\d+: .*)$`)
+	reTscDiag = lazyregexp.New(`^(\S+?)\((\d+),(\d+)\): (error|warning) (TS\d+: .*)$`)
 	// mypy: `app/util.py:7: error: … [return-value]`.
-	reMypyDiag = regexp.MustCompile(`^(\S+\.pyi?):(\d+):(?:(\d+):)? (error|warning): (.*)$`)
+	reMypyDiag = lazyregexp.New(`^(\S+\.pyi?):(\d+):(?:(\d+):)? (error|warning): (.*)$`)
 	// rustc/clippy header `error[E0425]: cannot find value` and location ` --> src/lib.rs:4:13`.
-	reRustHead = regexp.MustCompile(`^(error|warning)(?:\[(\w+)\])?: (.*)$`)
-	reRustLoc  = regexp.MustCompile(`^\s*--> (\S+):(\d+):(\d+)$`)
+	reRustHead = lazyregexp.New(`^(error|warning)(?:\[(\w+)\])?: (.*)$`)
+	reRustLoc  = lazyregexp.New(`^\s*--> (\S+):(\d+):(\d+)$`)
 	// javac through Maven: `[ERROR] /w/src/main/java/x/Calc.java:[6,20] cannot find symbol`.
-	reJavacDiag = regexp.MustCompile(`^\[ERROR\] (\S+\.(?:java|kt|scala)):\[(\d+),(\d+)\] (.*)$`)
+	reJavacDiag = lazyregexp.New(`^\[ERROR\] (\S+\.(?:java|kt|scala)):\[(\d+),(\d+)\] (.*)$`)
 	// eslint stylish: a file header, then `  4:7  error  'x' is assigned …  no-unused-vars`.
-	reStylishFile = regexp.MustCompile(`^(/\S+|\S+\.[cm]?[jt]sx?|\S+\.vue)$`)
-	reStylishDiag = regexp.MustCompile(`^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?$`)
+	reStylishFile = lazyregexp.New(`^(/\S+|\S+\.[cm]?[jt]sx?|\S+\.vue)$`)
+	reStylishDiag = lazyregexp.New(`^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?$`)
 	// Summaries: eslint `✖ 3 problems (3 errors, 0 warnings)`, unix `3 problems`,
 	// ruff `Found 3 errors.`, mypy `Found 2 errors in 1 file (checked …)`, tsc `Found 2 errors in …`.
-	reEslintSummary = regexp.MustCompile(`^(?:✖ )?(\d+) problems?(?: \((\d+) errors?, (\d+) warnings?\))?$`)
-	reFoundSummary  = regexp.MustCompile(`^Found (\d+) errors?(?:\.| in )`)
-	reMypySuccess   = regexp.MustCompile(`^Success: no issues found`)
-	reFlake8Code    = regexp.MustCompile(`^[A-Z]{1,3}\d{2,4}\b`)
+	reEslintSummary = lazyregexp.New(`^(?:✖ )?(\d+) problems?(?: \((\d+) errors?, (\d+) warnings?\))?$`)
+	reFoundSummary  = lazyregexp.New(`^Found (\d+) errors?(?:\.| in )`)
+	reMypySuccess   = lazyregexp.New(`^Success: no issues found`)
+	reFlake8Code    = lazyregexp.New(`^[A-Z]{1,3}\d{2,4}\b`)
 )
 
 // diagnostic is one compiler/linter finding.

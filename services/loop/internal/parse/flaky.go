@@ -1,6 +1,8 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"regexp"
 	"sort"
 	"strings"
@@ -78,7 +80,7 @@ func MarkFlakyExcept(orig, rerun *StepReport, never func(Test) bool) []string {
 func (r *StepReport) stepOK() bool { return !r.stepFailed() }
 
 // reSafeTestName matches test names that are safe to put in a shell word.
-var reSafeTestName = regexp.MustCompile(`^[\w./:\[\]\-,=+@# ]+$`)
+var reSafeTestName = lazyregexp.New(`^[\w./:\[\]\-,=+@# ]+$`)
 
 // RerunCommand builds a command that runs only the failing tests of a step,
 // for flaky-test detection. ok is false when the format has no way to select

@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 )
 
@@ -10,15 +11,15 @@ var (
 	// Python frames (`  File "/workspace/app/calc.py", line 9, in div`) and
 	// pytest's `app/calc.py:16: in mean` are matched by hand: see pymatch.go.
 	// Go panic frames: `\t/workspace/svc/calc/calc.go:16 +0x1d`.
-	reGoFrame = regexp.MustCompile(`^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+	reGoFrame = lazyregexp.New(`^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
 	// Node/V8: `    at fn (/path/x.js:7:11)`, `    at /path/x.js:7:11`; node TAP stacks drop "at ".
-	reNodeFrame = regexp.MustCompile(`^\s+(?:at )?(?:(?:async )?([^()]*?) \()?((?:file://)?[^\s()]+?\.(?:[cm]?[jt]sx?|vue|svelte)):(\d+):(\d+)\)?$`)
+	reNodeFrame = lazyregexp.New(`^\s+(?:at )?(?:(?:async )?([^()]*?) \()?((?:file://)?[^\s()]+?\.(?:[cm]?[jt]sx?|vue|svelte)):(\d+):(\d+)\)?$`)
 	// vitest code locations: ` ❯ average src/sum.js:7:11`.
-	reVitestFrame = regexp.MustCompile(`^\s*❯ (?:(\S+) )?([^\s:]+\.(?:[cm]?[jt]sx?|vue|svelte)):(\d+):(\d+)$`)
+	reVitestFrame = lazyregexp.New(`^\s*❯ (?:(\S+) )?([^\s:]+\.(?:[cm]?[jt]sx?|vue|svelte)):(\d+):(\d+)$`)
 	// Rust backtrace `at ./src/lib.rs:27:9` and panics `panicked at src/lib.rs:27:9:`.
-	reRustAt = regexp.MustCompile(`^\s+at (\S+\.rs):(\d+):(\d+)$`)
+	reRustAt = lazyregexp.New(`^\s+at (\S+\.rs):(\d+):(\d+)$`)
 	// Java: `\tat com.example.CalcTest.addsWrong(CalcTest.java:18)`.
-	reJavaFrame = regexp.MustCompile(`^\s+at ([\w$.<>/]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$`)
+	reJavaFrame = lazyregexp.New(`^\s+at ([\w$.<>/]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$`)
 )
 
 // frameParser extracts stack frames from single lines of any language.

@@ -1,15 +1,16 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 )
 
 // reGeneric is the plain closing line any runner may print:
 // `N passed, N failed` alone on a line, optionally `, N skipped` after it and
 // one word with a colon before it.
-var reGeneric = regexp.MustCompile(`^(?:\w+: )?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\.?$`)
+var reGeneric = lazyregexp.New(`^(?:\w+: )?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\.?$`)
 
 // isWordByte is regexp's \w: [0-9A-Za-z_].
 func isWordByte(c byte) bool {

@@ -1,9 +1,10 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -19,9 +20,9 @@ const FormatGitDiff = "git-diff"
 
 var (
 	// `diff --git a/tests/out.txt b/tests/out.txt` (`--no-prefix`: no a/ b/).
-	reGitDiffHead = regexp.MustCompile(`^diff --git (\S+) (\S+)$`)
+	reGitDiffHead = lazyregexp.New(`^diff --git (\S+) (\S+)$`)
 	// `@@ -1,20 +1,21 @@ optional context`.
-	reGitDiffHunk = regexp.MustCompile(`^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@`)
+	reGitDiffHunk = lazyregexp.New(`^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@`)
 )
 
 // gitDiffContext is how many lines of a file's first change the message

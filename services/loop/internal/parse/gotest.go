@@ -1,9 +1,10 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,7 +16,7 @@ import (
 var (
 	// reGoTestLoc matches the location prefix go test prints before
 	// t.Errorf/t.Log text: `    calc_test.go:37: Add(2, 2) = 4, want 5`.
-	reGoTestLoc = regexp.MustCompile(`^\s+([\w.\-/]+\.go):(\d+): `)
+	reGoTestLoc = lazyregexp.New(`^\s+([\w.\-/]+\.go):(\d+): `)
 	// reGoPrintedLoc matches a location an assertion library prints itself
 	// at the start of the line, the caller's test file and line then the
 	// message (go-playground/assert: `fmt.Printf("%s:%d %v does not equal
@@ -23,7 +24,7 @@ var (
 	// `validator_test.go:411 <nil> should not be equal <nil>`. Only test
 	// files count: a column-0 `x.go:12: …` is as often a log line of the
 	// code under test (log.Lshortfile).
-	reGoPrintedLoc = regexp.MustCompile(`^([\w.\-/]+_test\.go):(\d+)(?::? |:?$)`)
+	reGoPrintedLoc = lazyregexp.New(`^([\w.\-/]+_test\.go):(\d+)(?::? |:?$)`)
 )
 
 // goTest is the state of one running test, shared by the JSON and text

@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -10,9 +11,9 @@ import (
 )
 
 var (
-	reGoTextResult = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): (\S+) \(([\d.]+)s\)`)
-	reGoTextPkg    = regexp.MustCompile(`^(ok  |FAIL|\?   )\t(\S+)(?:\s+(\[build failed\]|\[setup failed\]|[\d.]+s|\(cached\)|\[no test files\]))?`)
-	reGoRunning    = regexp.MustCompile(`^\t\t(\S+) \(`)
+	reGoTextResult = lazyregexp.New(`^\s*--- (PASS|FAIL|SKIP): (\S+) \(([\d.]+)s\)`)
+	reGoTextPkg    = lazyregexp.New(`^(ok  |FAIL|\?   )\t(\S+)(?:\s+(\[build failed\]|\[setup failed\]|[\d.]+s|\(cached\)|\[no test files\]))?`)
+	reGoRunning    = lazyregexp.New(`^\t\t(\S+) \(`)
 )
 
 // goTextParser reads plain `go test` output (-v or not). Without -v only

@@ -1,11 +1,12 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"time"
 
@@ -188,7 +189,7 @@ func jsMessage(t *Test, text string, lim *Limits, paths *Paths) {
 
 // reSyntaxLoc finds the location in Babel/TypeScript syntax errors:
 // `SyntaxError: /w/src/broken.test.js: Unexpected token, expected "," (4:26)`.
-var reSyntaxLoc = regexp.MustCompile(`SyntaxError: (\S+?): .*\((\d+):(\d+)\)\s*$`)
+var reSyntaxLoc = lazyregexp.New(`SyntaxError: (\S+?): .*\((\d+):(\d+)\)\s*$`)
 
 // jsonLineParser picks up a jest/vitest JSON report printed on stdout
 // (`jest --json` without --outputFile) as one long line.

@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -10,19 +11,19 @@ import (
 )
 
 var (
-	reJestTests = regexp.MustCompile(`^Tests:\s+(.*\d+ total)$`)
+	reJestTests = lazyregexp.New(`^Tests:\s+(.*\d+ total)$`)
 	// A test file's result: `PASS src/a.test.js (5.2 s)`; a project's
 	// displayName comes first (`FAIL e2e jest/e2e/b.test.js`).
-	reJestFile = regexp.MustCompile(`^(PASS|FAIL) +(?:(\S+) +)?(\S+?)(?: \([\d.]+ m?s\))?\s*$`)
+	reJestFile = lazyregexp.New(`^(PASS|FAIL) +(?:(\S+) +)?(\S+?)(?: \([\d.]+ m?s\))?\s*$`)
 	// vitest's per-file line: ` ✓ src/a.test.js (3 tests | 1 skipped) 5ms`,
 	// ` ❯ |unit| src/b.test.js (2 tests | 1 failed) 26ms`.
-	reVitestFile = regexp.MustCompile(`^\s*(?:✓|❯|×|↓) +(?:(\|[^|]+\|) +)?(\S+) +\(\d+ tests?\b`)
+	reVitestFile = lazyregexp.New(`^\s*(?:✓|❯|×|↓) +(?:(\|[^|]+\|) +)?(\S+) +\(\d+ tests?\b`)
 	// vitest's banner names the root its relative paths start from.
-	reVitestRun   = regexp.MustCompile(`^\s*RUN\s+v\S+\s+(/\S+)\s*$`)
-	reJestBlock   = regexp.MustCompile(`^  ● (.+)$`)
-	reVitestTests = regexp.MustCompile(`^\s*Tests\s+(.+?)\s*\((\d+)\)$`)
-	reVitestBlock = regexp.MustCompile(`^\s*FAIL\s+(\S+) > (.+)$`)
-	reCountWord   = regexp.MustCompile(`(\d+) (passed|failed|skipped|todo|pending|total)`)
+	reVitestRun   = lazyregexp.New(`^\s*RUN\s+v\S+\s+(/\S+)\s*$`)
+	reJestBlock   = lazyregexp.New(`^  ● (.+)$`)
+	reVitestTests = lazyregexp.New(`^\s*Tests\s+(.+?)\s*\((\d+)\)$`)
+	reVitestBlock = lazyregexp.New(`^\s*FAIL\s+(\S+) > (.+)$`)
+	reCountWord   = lazyregexp.New(`(\d+) (passed|failed|skipped|todo|pending|total)`)
 )
 
 // jsBlock is one failure section of jest's or vitest's text report.

@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -17,9 +18,9 @@ const FormatMakeTarget = "make-target"
 var (
 	// `make[1]: *** [Makefile:330: test-zstd] Error 1`; make before 4.2
 	// prints no location: `make: *** [test] Error 1`.
-	reMakeFailed = regexp.MustCompile(`^g?make(?:\[(\d+)\])?: \*\*\* \[(?:(.+?):(\d+): )?([^\]]+)\] (.+)$`)
+	reMakeFailed = lazyregexp.New(`^g?make(?:\[(\d+)\])?: \*\*\* \[(?:(.+?):(\d+): )?([^\]]+)\] (.+)$`)
 	// `make[1]: Entering directory '/workspace/tests'`, by level.
-	reMakeLevelDir = regexp.MustCompile(`^g?make(?:\[(\d+)\])?: Entering directory [` + "`" + `']([^']+)'$`)
+	reMakeLevelDir = lazyregexp.New(`^g?make(?:\[(\d+)\])?: Entering directory [` + "`" + `']([^']+)'$`)
 )
 
 // makeContext is how many output lines before the failed recipe its

@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -10,11 +11,11 @@ import (
 )
 
 var (
-	reSurefireRun = regexp.MustCompile(`Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(?:, Flakes: (\d+))?`)
+	reSurefireRun = lazyregexp.New(`Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)(?:, Flakes: (\d+))?`)
 	// Surefire 2.x `[ERROR] addsWrong(com.example.CalcTest)  Time elapsed: 0.007 s  <<< FAILURE!`
 	// and 3.x `[ERROR] com.example.CalcTest.addsWrong -- Time elapsed: 0.007 s <<< FAILURE!`.
-	reSurefireOld = regexp.MustCompile(`^\[ERROR\] ([\w$]+)\(([\w.$]+)\)\s+Time elapsed: .*<<< (FAILURE|ERROR)!$`)
-	reSurefireNew = regexp.MustCompile(`^\[ERROR\] ([\w.$]+)\.([\w$]+)\s+--\s+Time elapsed: .*<<< (FAILURE|ERROR)!$`)
+	reSurefireOld = lazyregexp.New(`^\[ERROR\] ([\w$]+)\(([\w.$]+)\)\s+Time elapsed: .*<<< (FAILURE|ERROR)!$`)
+	reSurefireNew = lazyregexp.New(`^\[ERROR\] ([\w.$]+)\.([\w$]+)\s+--\s+Time elapsed: .*<<< (FAILURE|ERROR)!$`)
 )
 
 // surefireLogParser reads Maven Surefire's console output.

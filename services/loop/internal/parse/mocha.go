@@ -1,15 +1,16 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 )
 
 var (
-	reMochaCount = regexp.MustCompile(`^  (\d+) (passing|failing|pending)(?: \(\d+m?s\))?$`)
-	reMochaBlock = regexp.MustCompile(`^  (\d+)\) (.+)$`)
+	reMochaCount = lazyregexp.New(`^  (\d+) (passing|failing|pending)(?: \(\d+m?s\))?$`)
+	reMochaBlock = lazyregexp.New(`^  (\d+)\) (.+)$`)
 )
 
 // mochaParser reads mocha's spec reporter: `N passing`, `N failing`, then

@@ -1,16 +1,17 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
 	"path"
-	"regexp"
 	"strings"
 )
 
 // reStreamPrefix matches the prefix a workspace runner puts on each line
 // of a member's output: pnpm -r ("packages/a test: "), turbo
 // ("@ws/a:test: ") and yarn workspaces foreach ("[@ws/a]: ").
-var reStreamPrefix = regexp.MustCompile(`^(?:\[([^\]\s]+)\]|([^\s\[\]]+) ([\w:.-]+)|([^\s:\[\]]+):([\w.-]+)): `)
+var reStreamPrefix = lazyregexp.New(`^(?:\[([^\]\s]+)\]|([^\s\[\]]+) ([\w:.-]+)|([^\s:\[\]]+):([\w.-]+)): `)
 
 // maxStreams bounds the member streams one log is split into.
 const maxStreams = 256

@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -10,16 +11,16 @@ import (
 var (
 	// Run summaries: node's `# pass 4` (TAP) and `ℹ pass 4` (spec), tape's
 	// `# pass  9` and `# fail  4`.
-	reTAPCount   = regexp.MustCompile(`^(?:# |ℹ )(tests|pass|fail|cancelled|skipped|skip|todo)\s+(\d+)$`)
-	reTAPSubtest = regexp.MustCompile(`^(\s*)# Subtest: (.+)$`)
+	reTAPCount   = lazyregexp.New(`^(?:# |ℹ )(tests|pass|fail|cancelled|skipped|skip|todo)\s+(\d+)$`)
+	reTAPSubtest = lazyregexp.New(`^(\s*)# Subtest: (.+)$`)
 	// A YAML diagnostic key at the block's own indentation.
-	reTAPYAMLKey = regexp.MustCompile(`^(\s*)([A-Za-z_][\w-]*):(?: (.*))?$`)
-	reSpecAt     = regexp.MustCompile(`^test at (\S+):(\d+):(\d+)$`)
-	reSpecFail   = regexp.MustCompile(`^✖ (.+?)(?: \([\d.]+m?s\))?$`)
+	reTAPYAMLKey = lazyregexp.New(`^(\s*)([A-Za-z_][\w-]*):(?: (.*))?$`)
+	reSpecAt     = lazyregexp.New(`^test at (\S+):(\d+):(\d+)$`)
+	reSpecFail   = lazyregexp.New(`^✖ (.+?)(?: \([\d.]+m?s\))?$`)
 	// A location in a failed point's `#` diagnostics: `file.c:12`, libuv's
 	// `Assertion failed in /workspace/test/test-timer.c on line 100: …`,
 	// `file line 12`.
-	reTAPDiagLoc = regexp.MustCompile(`(?:^|[\s(\[` + "`" + `'"])([\w./+-]*[\w-]\.[A-Za-z][A-Za-z+]{0,4})(?::(\d+)| on line (\d+)|,? line (\d+))`)
+	reTAPDiagLoc = lazyregexp.New(`(?:^|[\s(\[` + "`" + `'"])([\w./+-]*[\w-]\.[A-Za-z][A-Za-z+]{0,4})(?::(\d+)| on line (\d+)|,? line (\d+))`)
 )
 
 // nodeTestParser reads the output of node's built-in test runner: TAP (the

@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"sort"
 
 	"github.com/greenlight-dev/greenlight/pkg/toolchain"
@@ -13,7 +14,7 @@ import (
 // the step calls does not exist: "sh: 1: gcc: not found", "bash: line 3:
 // cmake: command not found", "make: cc: No such file or directory",
 // "env: 'node': No such file or directory".
-var shellNotFound = regexp.MustCompile(`(?:^|: )(?:line \d+: |\d+: )?'?([A-Za-z0-9_.+-]+)'?: (?:command not found|not found|Command not found|No such file or directory)\s*$`)
+var shellNotFound = lazyregexp.New(`(?:^|: )(?:line \d+: |\d+: )?'?([A-Za-z0-9_.+-]+)'?: (?:command not found|not found|Command not found|No such file or directory)\s*$`)
 
 // buildTools are the programs a step's commands call that an image
 // provides or lacks: compilers, build systems, interpreters, package

@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -15,19 +16,19 @@ const FormatProve = "prove"
 
 var (
 	// The totals line ends every run: `Files=3, Tests=42,  1 wallclock secs …`.
-	reProveTotals = regexp.MustCompile(`^Files=(\d+), Tests=(\d+)\b`)
+	reProveTotals = lazyregexp.New(`^Files=(\d+), Tests=(\d+)\b`)
 	// A Test Summary Report entry: `t/basic.t (Wstat: 768 (exited 3) Tests: 4 Failed: 3)`.
-	reProveReport = regexp.MustCompile(`^(\S+)\s+\(Wstat: (\d+)(?: \([^)]*\))? Tests: (\d+) Failed: (\d+)\)$`)
+	reProveReport = lazyregexp.New(`^(\S+)\s+\(Wstat: (\d+)(?: \([^)]*\))? Tests: (\d+) Failed: (\d+)\)$`)
 	// Its details: `  Failed tests:  1-2, 4`, `  Non-zero exit status: 3`, `  Parse errors: Bad plan. …`.
-	reProveDetail = regexp.MustCompile(`^\s+(Failed tests?|Non-zero exit status|Non-zero wait status|Parse errors|TODO passed|Skipped tests?):\s+(.*)$`)
+	reProveDetail = lazyregexp.New(`^\s+(Failed tests?|Non-zero exit status|Non-zero wait status|Parse errors|TODO passed|Skipped tests?):\s+(.*)$`)
 	// Test::Harness 2's totals: `Failed 1/3 test programs. 2/42 subtests failed.`
 	// (`test scripts, 66.67% okay.` in older ones).
-	reProveOldFailed = regexp.MustCompile(`^Failed (\d+)/(\d+) test (?:programs|scripts)\b.*?(\d+)/(\d+) subtests failed`)
+	reProveOldFailed = lazyregexp.New(`^Failed (\d+)/(\d+) test (?:programs|scripts)\b.*?(\d+)/(\d+) subtests failed`)
 	// A test file's header: `t/basic.t ....... ok`, `t/x.t .. skipped: why`,
 	// `t/y.t ....... ` (its verdict on the next lines); --timer adds `[12:00:01] `.
-	reProveFile = regexp.MustCompile(`^(?:\[[\d:]+\] )?(\S+\.\w+) \.{2,}(?: (.*))?$`)
+	reProveFile = lazyregexp.New(`^(?:\[[\d:]+\] )?(\S+\.\w+) \.{2,}(?: (.*))?$`)
 	// Perl's die: `not a range: a..b at lib/Calc.pm line 25.`
-	rePerlDie = regexp.MustCompile(`^(.+) at (\S+) line (\d+)\.$`)
+	rePerlDie = lazyregexp.New(`^(.+) at (\S+) line (\d+)\.$`)
 )
 
 // proveFile is a test file the Test Summary Report lists.

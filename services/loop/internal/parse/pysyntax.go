@@ -1,9 +1,10 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,9 +28,9 @@ import (
 //	*** Error compiling './app/shapes.py'...
 //	Sorry: IndentationError: unexpected indent (shapes.py, line 3)
 var (
-	rePySyntaxLoc     = regexp.MustCompile(`^File "([^"]+)", line (\d+)$`)
-	rePySyntaxErr     = regexp.MustCompile(`^(?:Sorry: )?((?:SyntaxError|IndentationError|TabError): .*?)(?: \(([^()\s]+), line (\d+)\))?$`)
-	rePySyntaxCompile = regexp.MustCompile(`^\*\*\* Error compiling '(.+)'\.\.\.$`)
+	rePySyntaxLoc     = lazyregexp.New(`^File "([^"]+)", line (\d+)$`)
+	rePySyntaxErr     = lazyregexp.New(`^(?:Sorry: )?((?:SyntaxError|IndentationError|TabError): .*?)(?: \(([^()\s]+), line (\d+)\))?$`)
+	rePySyntaxCompile = lazyregexp.New(`^\*\*\* Error compiling '(.+)'\.\.\.$`)
 )
 
 // pySyntaxWindow is how many lines (source, caret) may come between the

@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strings"
 )
 
@@ -12,9 +13,9 @@ const FormatTapSpec = "tap-spec"
 
 var (
 	// The run's summary: `  total:     13`, `  passing:   8`, `  failing:   5`.
-	reTapSpecCount = regexp.MustCompile(`^  (total|passing|failing):\s+(\d+)$`)
+	reTapSpecCount = lazyregexp.New(`^  (total|passing|failing):\s+(\d+)$`)
 	// A failed assertion's diagnostic line: `      operator: equal`.
-	reTapSpecKey = regexp.MustCompile(`^      ([A-Za-z_]\w*):(?: (.*))?$`)
+	reTapSpecKey = lazyregexp.New(`^      ([A-Za-z_]\w*):(?: (.*))?$`)
 )
 
 // tapSpecParser reads tap-spec's output: a test's name on its own line

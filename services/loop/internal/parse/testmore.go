@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -14,8 +15,8 @@ var (
 	// `#   Failed test 'adds'` then `#   at t/basic.t line 6.`, or
 	// `#   Failed test at t/basic.t line 6.` for an unnamed test. A failed
 	// TODO test (`Failed (TODO) test`) is no failure.
-	reTMFailed = regexp.MustCompile(`^#\s+Failed (\(TODO\) )?test(?: '(.*)'| at (.+) line (\d+)\.)?\s*$`)
-	reTMAt     = regexp.MustCompile(`^#\s+at (.+) line (\d+)\.$`)
+	reTMFailed = lazyregexp.New(`^#\s+Failed (\(TODO\) )?test(?: '(.*)'| at (.+) line (\d+)\.)?\s*$`)
+	reTMAt     = lazyregexp.New(`^#\s+at (.+) line (\d+)\.$`)
 )
 
 // maxTestMore bounds the failure diagnostics kept per log.

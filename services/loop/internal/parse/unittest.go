@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -12,12 +13,12 @@ var (
 	// (Python ≥ 3.11) or `test_add (tests.test_calc.CalcTest) ... ok`
 	// (≤ 3.10), a subtest `  test_x (m.C.test_x) (n=2) ... FAIL`, or just the
 	// name when a docstring line or the test's own output follows.
-	reUnittestName = regexp.MustCompile(`^\s*(\S+) \(([\w.]+)\)( \(.*?\))?(?: \.\.\. |$)`)
+	reUnittestName = lazyregexp.New(`^\s*(\S+) \(([\w.]+)\)( \(.*?\))?(?: \.\.\. |$)`)
 	// A failure block header: `FAIL: test_x (m.C.test_x) (n=-2)`, or with a
 	// subTest message: `ERROR: test_valid (m.C.test_valid) [five-quotes]`.
-	reUnittestBlock = regexp.MustCompile(`^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \(([\w.]+)\)(?: \[.*?\])?(?: \(.*\))?$`)
-	reUnittestRan   = regexp.MustCompile(`^Ran (\d+) tests? in [\d.]+s$`)
-	reUnittestEnd   = regexp.MustCompile(`^(OK|FAILED)(?: \((.*)\))?$`)
+	reUnittestBlock = lazyregexp.New(`^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \(([\w.]+)\)(?: \[.*?\])?(?: \(.*\))?$`)
+	reUnittestRan   = lazyregexp.New(`^Ran (\d+) tests? in [\d.]+s$`)
+	reUnittestEnd   = lazyregexp.New(`^(OK|FAILED)(?: \((.*)\))?$`)
 )
 
 // unittestSep is the width of unittest's `=====` and `-----` rules.

@@ -1,8 +1,9 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
@@ -12,9 +13,9 @@ var (
 	// `tests/parse_number.c:110:parse_number_should_parse_zero:PASS`,
 	// `…:FAIL: Expected 1 Was 0`, `…:IGNORE` (ThrowTheSwitch Unity, the C
 	// test framework cJSON and many embedded projects use).
-	reUnityResult = regexp.MustCompile(`^(\S+?\.(?:c|cc|cpp|cxx|h|hpp)):(\d+):([A-Za-z_]\w*):(PASS|FAIL|IGNORE)(?::\s?(.*))?$`)
+	reUnityResult = lazyregexp.New(`^(\S+?\.(?:c|cc|cpp|cxx|h|hpp)):(\d+):([A-Za-z_]\w*):(PASS|FAIL|IGNORE)(?::\s?(.*))?$`)
 	// `5 Tests 1 Failures 0 Ignored`, once per test binary.
-	reUnitySum = regexp.MustCompile(`^(\d+) Tests (\d+) Failures (\d+) Ignored\s*$`)
+	reUnitySum = lazyregexp.New(`^(\d+) Tests (\d+) Failures (\d+) Ignored\s*$`)
 )
 
 // unityParser reads Unity's output: one FILE:LINE:TEST:STATUS line per test

@@ -1,17 +1,18 @@
 package parse
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"bytes"
-	"regexp"
 	"strconv"
 )
 
 var (
 	// A failure header: `   FAIL  average  "of nothing"` (suite, then the
 	// quoted test name) or `   FAIL  "adds wrong"` for the default suite.
-	reUvuFail = regexp.MustCompile(`^\s+FAIL\s+(?:(.*?)\s+)?"(.*)"$`)
+	reUvuFail = lazyregexp.New(`^\s+FAIL\s+(?:(.*?)\s+)?"(.*)"$`)
 	// The summary: `  Total:     4`, `  Passed:    2`, `  Skipped:   1`.
-	reUvuCount = regexp.MustCompile(`^\s+(Total|Passed|Skipped):\s+(\d+)$`)
+	reUvuCount = lazyregexp.New(`^\s+(Total|Passed|Skipped):\s+(\d+)$`)
 )
 
 // uvuParser reads uvu's output: one FAIL block per failing test (message,

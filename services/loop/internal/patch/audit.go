@@ -1,6 +1,8 @@
 package patch
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"fmt"
 	"regexp"
 	"sort"
@@ -74,7 +76,7 @@ func scopesOf(s *source) *scopes {
 }
 
 // callee matches a plain call.
-var callee = regexp.MustCompile(`(?:^|[^\w.$])([A-Za-z_$][\w$]*)\s*\(`)
+var callee = lazyregexp.New(`(?:^|[^\w.$])([A-Za-z_$][\w$]*)\s*\(`)
 
 // reachInit marks as init-time the functions of the file that code
 // running at import/init calls (directly or through each other): an exit
@@ -175,7 +177,7 @@ func runPattern(s *source, sc *scopes, p auditPattern) []suspicion {
 		case l.added:
 			at = i
 			exempt := (p.entryOK && sc.entry[i]) || (p.baseline != nil && p.baseline.MatchString(s.old))
-			if exempt && scopeStr(s, scope(i), testish, false) < 0 {
+			if exempt && scopeStr(s, scope(i), testish.Regexp(), false) < 0 {
 				at = -1
 			}
 		}

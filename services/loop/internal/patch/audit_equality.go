@@ -1,6 +1,8 @@
 package patch
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"fmt"
 	"regexp"
 	"strings"
@@ -46,16 +48,16 @@ var constIdents = map[auditLang]map[string]bool{
 }
 
 var (
-	identRe     = regexp.MustCompile(`[A-Za-z_$][\w$]*`)
-	numberRe    = regexp.MustCompile(`(^|[^\w$])\d[\w.]*`)
-	returnRe    = regexp.MustCompile(`(?:^|[^\w$.])return\b(.*)`)
-	typeCheckRe = regexp.MustCompile(`\b(isinstance|issubclass|type)\s*\(|__class__`)
+	identRe     = lazyregexp.New(`[A-Za-z_$][\w$]*`)
+	numberRe    = lazyregexp.New(`(^|[^\w$])\d[\w.]*`)
+	returnRe    = lazyregexp.New(`(?:^|[^\w$.])return\b(.*)`)
+	typeCheckRe = lazyregexp.New(`\b(isinstance|issubclass|type)\s*\(|__class__`)
 	// Lambda and arrow spellings of special methods, judged on their
 	// expression: __eq__ = lambda s, o: True; setattr(C, "__eq__", lambda
 	// *a: True); valueOf: () => 1.
-	pyLambdaMethod = regexp.MustCompile(`(?:\b|["'])(__[a-z]+__)["']?\s*[=:,]\s*lambda\b([^:]*):(.*)`)
-	jsArrowMethod  = regexp.MustCompile(`(\[\s*Symbol\.\w+\s*\]|[\w$]+)\s*[:=]\s*(?:async\s*)?(?:\(([^()]*)\)|([\w$]+))\s*=>\s*([^{\s].*)$`)
-	jsAnonFunction = regexp.MustCompile(`(\[\s*Symbol\.\w+\s*\]|[\w$]+)\s*[:=]\s*(?:async\s+)?function\b`)
+	pyLambdaMethod = lazyregexp.New(`(?:\b|["'])(__[a-z]+__)["']?\s*[=:,]\s*lambda\b([^:]*):(.*)`)
+	jsArrowMethod  = lazyregexp.New(`(\[\s*Symbol\.\w+\s*\]|[\w$]+)\s*[:=]\s*(?:async\s*)?(?:\(([^()]*)\)|([\w$]+))\s*=>\s*([^{\s].*)$`)
+	jsAnonFunction = lazyregexp.New(`(\[\s*Symbol\.\w+\s*\]|[\w$]+)\s*[:=]\s*(?:async\s+)?function\b`)
 )
 
 // constExpr reports whether an expression is a constant: literals and
@@ -198,11 +200,11 @@ func judgeEquality(l auditLang, name string, mode eqMode, returns []string, unus
 }
 
 // falsy are constant expressions that are false in every language.
-var falsy = regexp.MustCompile(`^\(?\s*(False|false|0|0\.0|None|null|undefined|NaN|""|''|` + "``" + `|not\s+True|!\s*1|!\s*true|void\s+0)\s*\)?$`)
+var falsy = lazyregexp.New(`^\(?\s*(False|false|0|0\.0|None|null|undefined|NaN|""|''|` + "``" + `|not\s+True|!\s*1|!\s*true|void\s+0)\s*\)?$`)
 
 // tautology matches a comparison of an expression with itself
 // (other is other, self.v == self.v).
-var tautology = regexp.MustCompile(`^\(?\s*([\w$.\[\]]+)\s*(==|===|is|<=|>=)\s*([\w$.\[\]]+)\s*\)?$`)
+var tautology = lazyregexp.New(`^\(?\s*([\w$.\[\]]+)\s*(==|===|is|<=|>=)\s*([\w$.\[\]]+)\s*\)?$`)
 
 // truthy reports whether a constant expression is true.
 func truthy(expr string) bool { return !falsy.MatchString(strings.TrimSpace(expr)) }

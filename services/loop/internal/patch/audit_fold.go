@@ -1,8 +1,9 @@
 package patch
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -15,10 +16,10 @@ const suspectObfuscated = "obfuscated-name"
 // concatLiterals matches two or more string literals joined by + (or, in
 // Python, written next to each other), as they appear in a line with
 // comments removed.
-var concatLiterals = regexp.MustCompile(`(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')(?:\s*\+?\s*(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'))+`)
+var concatLiterals = lazyregexp.New(`(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')(?:\s*\+?\s*(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'))+`)
 
 // literalPart matches one string literal of a concatenation.
-var literalPart = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'`)
+var literalPart = lazyregexp.New(`"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'`)
 
 // foldedMarker starts the entry foldConcatenations adds for the
 // obfuscation rule, so that rule can tell a folded name from a literal
@@ -66,11 +67,11 @@ func obfuscationPattern() auditPattern {
 
 // assertModules are the names of assertion and test modules a JavaScript
 // file can require; replacing their members makes every assertion pass.
-var assertModules = regexp.MustCompile(`^(node:)?assert(/strict)?$|^(chai|should|expect|power-assert|uvu/assert|tap|tape|ava|libtap|jest|vitest|mocha|node:test)$`)
+var assertModules = lazyregexp.New(`^(node:)?assert(/strict)?$|^(chai|should|expect|power-assert|uvu/assert|tap|tape|ava|libtap|jest|vitest|mocha|node:test)$`)
 
 // memberAssign matches an assignment to a member of an object, dotted or
 // computed (x.equal = ..., x[k] = ...), not a comparison or an arrow.
-var memberAssign = regexp.MustCompile(`[\w$\])]\s*(\[[^\]]+\]|\.[\w$]+)\s*=[^=>]`)
+var memberAssign = lazyregexp.New(`[\w$\])]\s*(\[[^\]]+\]|\.[\w$]+)\s*=[^=>]`)
 
 // assertModuleChecks finds a JavaScript patch that requires an assertion
 // or test module and assigns to members in the lines it adds: the shape

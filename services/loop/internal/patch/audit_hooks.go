@@ -1,7 +1,8 @@
 package patch
 
 import (
-	"regexp"
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"strings"
 )
 
@@ -11,11 +12,11 @@ import (
 // the audit looks at what the handler does.
 
 var (
-	pyAtexitCall     = regexp.MustCompile(`\batexit\.register\s*\((.*)`)
-	pyAtexitDecor    = regexp.MustCompile(`^\s*@\s*atexit\.register\b`)
-	pySignalCall     = regexp.MustCompile(`\bsignal\.signal\s*\(\s*[^,]+,(.*)`)
-	pyHandlerName    = regexp.MustCompile(`^\s*([\w.]+)`)
-	pyHandlerEffects = regexp.MustCompile(pyExitCall + `|\b(sys\.exit|os\._exit|os\.abort|os\.kill)\b|\bsys\.std(out|err)\b|\bos\.dup2?\s*\(|\bos\.write\(\s*[12]\b`)
+	pyAtexitCall     = lazyregexp.New(`\batexit\.register\s*\((.*)`)
+	pyAtexitDecor    = lazyregexp.New(`^\s*@\s*atexit\.register\b`)
+	pySignalCall     = lazyregexp.New(`\bsignal\.signal\s*\(\s*[^,]+,(.*)`)
+	pyHandlerName    = lazyregexp.New(`^\s*([\w.]+)`)
+	pyHandlerEffects = lazyregexp.New(pyExitCall + `|\b(sys\.exit|os\._exit|os\.abort|os\.kill)\b|\bsys\.std(out|err)\b|\bos\.dup2?\s*\(|\bos\.write\(\s*[12]\b`)
 )
 
 // handlerChecks flags Python atexit and signal handlers that exit or

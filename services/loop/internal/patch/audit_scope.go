@@ -1,8 +1,9 @@
 package patch
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -88,18 +89,18 @@ func entryFile(s *source) bool {
 	return false
 }
 
-var goPackageClause = regexp.MustCompile(`^\s*package\s+(\w+)`)
+var goPackageClause = lazyregexp.New(`^\s*package\s+(\w+)`)
 
 // testNamed matches file names of tests that the test globs miss
 // (test.js, commander-tests.ts, index.test-d.ts).
-var testNamed = regexp.MustCompile(`^([^/]*[-_.])?(tests?|spec)([-_.][^/]*)?\.\w+$`)
+var testNamed = lazyregexp.New(`^([^/]*[-_.])?(tests?|spec)([-_.][^/]*)?\.\w+$`)
 
 // pyHeader matches the start of a Python compound statement.
 var (
-	pyDef      = regexp.MustCompile(`^\s*(?:async\s+)?def\s+(\w+)\s*\(`)
-	pyClass    = regexp.MustCompile(`^\s*class\s+\w+`)
-	pyMainIf   = regexp.MustCompile(`^\s*if\s+(?:__name__\s*==\s*["']__main__["']|["']__main__["']\s*==\s*__name__)\s*:`)
-	pyCompound = regexp.MustCompile(`^\s*(?:if|elif|else|for|while|with|try|except|finally|async\s+for|async\s+with|match|case)\b.*:\s*$`)
+	pyDef      = lazyregexp.New(`^\s*(?:async\s+)?def\s+(\w+)\s*\(`)
+	pyClass    = lazyregexp.New(`^\s*class\s+\w+`)
+	pyMainIf   = lazyregexp.New(`^\s*if\s+(?:__name__\s*==\s*["']__main__["']|["']__main__["']\s*==\s*__name__)\s*:`)
+	pyCompound = lazyregexp.New(`^\s*(?:if|elif|else|for|while|with|try|except|finally|async\s+for|async\s+with|match|case)\b.*:\s*$`)
 )
 
 // pyBlock is an open Python block while scanning.
@@ -247,7 +248,7 @@ func splitArgs(s string) ([]string, string) {
 }
 
 // paramIdent is the name part of a parameter declaration.
-var paramIdent = regexp.MustCompile(`^[.*&\s]*(?:\.\.\.)?([A-Za-z_$][\w$]*)`)
+var paramIdent = lazyregexp.New(`^[.*&\s]*(?:\.\.\.)?([A-Za-z_$][\w$]*)`)
 
 // paramNames extracts names from raw parameters ("other: T = x",
 // "*args", "b T", "{a, b}").
@@ -281,12 +282,12 @@ func topLevelColon(s string) int {
 
 // C-like function headers: what precedes a "{" that opens a body.
 var (
-	goFuncHeader = regexp.MustCompile(`\bfunc\s*(?:\([^)]*\)\s*)?(\w*)\s*(?:\[[^\]]*\])?\s*\(`)
-	jsArrowEnd   = regexp.MustCompile(`=>\s*$`)
-	jsArrowName  = regexp.MustCompile(`([\w$]+)\s*[:=]\s*(?:async\s*)?(?:\(([^()]*)\)|([\w$]+))\s*=>\s*$`)
-	jsFunction   = regexp.MustCompile(`\bfunction\b\s*\*?\s*([\w$]*)\s*\(([^()]*)\)\s*(?::[^{]*)?$`)
-	jsMethod     = regexp.MustCompile(`(?:^|[\s,{;}])(?:(?:async|static|get|set|public|private|protected|override)\s+)*(\[[^\]]+\]|[\w$]+)\s*\(([^()]*)\)\s*(?::[^{;]*)?$`)
-	jsMainIf     = regexp.MustCompile(`\bif\s*\(\s*(?:require\.main\s*===?\s*module|module\s*===?\s*require\.main|import\.meta\.main)\b`)
+	goFuncHeader = lazyregexp.New(`\bfunc\s*(?:\([^)]*\)\s*)?(\w*)\s*(?:\[[^\]]*\])?\s*\(`)
+	jsArrowEnd   = lazyregexp.New(`=>\s*$`)
+	jsArrowName  = lazyregexp.New(`([\w$]+)\s*[:=]\s*(?:async\s*)?(?:\(([^()]*)\)|([\w$]+))\s*=>\s*$`)
+	jsFunction   = lazyregexp.New(`\bfunction\b\s*\*?\s*([\w$]*)\s*\(([^()]*)\)\s*(?::[^{]*)?$`)
+	jsMethod     = lazyregexp.New(`(?:^|[\s,{;}])(?:(?:async|static|get|set|public|private|protected|override)\s+)*(\[[^\]]+\]|[\w$]+)\s*\(([^()]*)\)\s*(?::[^{;]*)?$`)
+	jsMainIf     = lazyregexp.New(`\bif\s*\(\s*(?:require\.main\s*===?\s*module|module\s*===?\s*require\.main|import\.meta\.main)\b`)
 	jsKeywords   = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "catch": true, "with": true, "function": true, "return": true}
 )
 

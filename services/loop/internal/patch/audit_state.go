@@ -1,6 +1,8 @@
 package patch
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"fmt"
 	"regexp"
 	"strings"
@@ -12,14 +14,14 @@ import (
 // contradictory tests (add(1, 2) == 3 in one, == 4 in the next) all pass.
 
 var (
-	pyGlobalDecl = regexp.MustCompile(`^\s*global\s+([\w\s,]+)$`)
+	pyGlobalDecl = lazyregexp.New(`^\s*global\s+([\w\s,]+)$`)
 	// declaredIn matches a declaration (or a plain assignment, which
 	// also makes the name the function's own in Go) of a name.
 	declaredIn = map[auditLang]string{
 		langGo: `(?m)(\b%[1]s\s*(,\s*\w+\s*)*:=|\bvar\s+%[1]s\b|,\s*%[1]s\s*:=|^\s*%[1]s\s*(,\s*\w+\s*)*(=[^=]|\s+[\w*\[\].]+\s*(=|$)))`,
 		langJS: `\b(let|const|var)\b[^;\n]*\b%[1]s\b`,
 	}
-	bareIncrement = regexp.MustCompile(`(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*(?:\+\+|--|\+=|-=)|(?:\+\+|--)\s*([A-Za-z_$][\w$]*)`)
+	bareIncrement = lazyregexp.New(`(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*(?:\+\+|--|\+=|-=)|(?:\+\+|--)\s*([A-Za-z_$][\w$]*)`)
 )
 
 // statefulChecks flags functions the patch changes that increment state

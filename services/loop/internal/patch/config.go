@@ -1,10 +1,11 @@
 package patch
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"encoding/json"
 	"path"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -124,7 +125,7 @@ var (
 // setupHooks matches the setup.py keywords through which installing the
 // project registers or runs code beyond the package itself: entry points
 // (pytest11 plugins), custom commands, build-time requirements.
-var setupHooks = regexp.MustCompile(`\b(entry_points|pytest11|cmdclass|setup_requires|tests_require|test_suite|distclass|ext_modules)\b`)
+var setupHooks = lazyregexp.New(`\b(entry_points|pytest11|cmdclass|setup_requires|tests_require|test_suite|distclass|ext_modules)\b`)
 
 // changedHookLines names the setup.py hook keyword a change adds or
 // removes ("" when none): the lines mentioning one must be the same

@@ -1,8 +1,9 @@
 package patch
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -56,10 +57,10 @@ var (
 		"packages", "dev-packages", "source"}
 	depCfgSections = []string{"options.install_requires", "options.extras_require", "options.setup_requires", "options.tests_require"}
 	// depPyLines matches setup.py arguments listing dependencies.
-	depPyLines = regexp.MustCompile(`\b(install_requires|extras_require|dependency_links)\b`)
+	depPyLines = lazyregexp.New(`\b(install_requires|extras_require|dependency_links)\b`)
 	// goModDirective matches go.mod lines that decide which code a module
 	// builds with.
-	goModDirective = regexp.MustCompile(`^\s*(require|replace|exclude|retract|toolchain|godebug)\b|^\s*[a-z0-9.-]+\.[a-z]+/\S+\s+v\S+|=>`)
+	goModDirective = lazyregexp.New(`^\s*(require|replace|exclude|retract|toolchain|godebug)\b|^\s*[a-z0-9.-]+\.[a-z]+/\S+\s+v\S+|=>`)
 )
 
 // checkDependencyContent refuses, unless lockfile edits are allowed, a

@@ -1,14 +1,15 @@
 package patch
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 )
 
 // hunkHeader matches a well-formed unified hunk header.
-var hunkHeader = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*?)\r?\n?$`)
+var hunkHeader = lazyregexp.New(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*?)\r?\n?$`)
 
 // repaired is a unified diff after repairUnified.
 type repaired struct {

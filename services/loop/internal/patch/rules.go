@@ -1,8 +1,9 @@
 package patch
 
 import (
+	"github.com/greenlight-dev/greenlight/pkg/lazyregexp"
+
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/greenlight-dev/greenlight/pkg/toolchain"
@@ -52,13 +53,13 @@ var packLockfiles = packs.Registry.Set(func(s *toolchain.Spec) []string { return
 
 // skipMarkers are the ways test frameworks are told to skip (or expect to
 // fail) a test; adding one is refused unless test changes are allowed.
-var skipMarkers = regexp.MustCompile(`@pytest\.mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail)\(|` +
+var skipMarkers = lazyregexp.New(`@pytest\.mark\.(skip|skipif|xfail)\b|\bpytest\.(skip|xfail)\(|` +
 	`@unittest\.(skip|skipIf|skipUnless|expectedFailure)\b|\.skipTest\(|` +
 	`\bt\.Skip(f|Now)?\(|\b(it|describe|test|context|suite)\.skip\b|\bx(it|describe|test)\(|` +
 	`@Disabled\b|@Ignore\b|#\[ignore\]`)
 
 // assertion matches a line that asserts something in a test.
-var assertion = regexp.MustCompile(`(?i)\bassert|\bexpect\(|\bt\.(Error|Errorf|Fatal|Fatalf|Fail|FailNow)\(|` +
+var assertion = lazyregexp.New(`(?i)\bassert|\bexpect\(|\bt\.(Error|Errorf|Fatal|Fatalf|Fail|FailNow)\(|` +
 	`\brequire\.|\bshould\b|\.to(Be|Equal|Throw|Match|Have)`)
 
 // skipMarker returns the skip marker an added line introduces, or "".
