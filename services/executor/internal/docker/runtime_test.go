@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -88,4 +89,78 @@ func TestExecReturnsPromptlyWhenCanceled(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
 		t.Errorf("Exec = %v after %s", err, time.Since(start))
 	}
+}
+
+// Attach, before start, gets everything the main process writes (its
+// stdout through the stream, its stderr apart), feeds its stdin, and when
+// the attachment closes the engine closes that stdin: a main process
+// reading it ends, and the container stops, as when its creator dies.
+func TestAttachBeforeStartAndStdinClosesWithIt(t *testing.T) {
+	rt := testenv.Docker(t)
+	ctx := context.Background()
+	id, err := rt.Create(ctx, sandbox.ContainerSpec{
+		Image: testenv.PythonImage, Init: true, User: sandbox.SandboxUser, OpenStdin: true,
+		Cmd:    []string{"sh", "-c", "echo first; echo to-stderr >&2; while read -r l; do echo \"got $l\"; done; exit 7"},
+		Labels: map[string]string{sandbox.LabelRun: "docker-test", sandbox.LabelOwner: testenv.Owner(t)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rt.Remove(context.Background(), id) })
+	var errOut lockedBuilder
+	conn, err := rt.Attach(ctx, id, &errOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.Start(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.WriteString(conn, "ping\n"); err != nil {
+		t.Fatal(err)
+	}
+	want := "first\ngot ping\n"
+	buf := make([]byte, len(want))
+	if _, err := io.ReadFull(conn, buf); err != nil || string(buf) != want {
+		t.Fatalf("read %q, %v; want %q", buf, err, want)
+	}
+	// stderr arrives apart, in its own frames.
+	for end := time.Now().Add(10 * time.Second); errOut.String() != "to-stderr\n"; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("stderr %q", errOut.String())
+		}
+	}
+	_ = conn.Close()
+	for end := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		st, err := rt.State(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.Running {
+			if st.ExitCode != 7 {
+				t.Errorf("exit code %d, want 7 (the loop ended at the end of its stdin)", st.ExitCode)
+			}
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the main process still runs after its attachment closed")
+		}
+	}
+}
+
+// lockedBuilder is a strings.Builder safe for a writer and a reader.
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
