@@ -18,7 +18,7 @@ import (
 )
 
 // envCreator makes the test binary a sandbox creator that the test then
-// SIGKILLs or SIGSTOPs: "BLOBDIR SNAPSHOT OWNER STEPRUNNER BUDGET".
+// SIGKILLs or SIGSTOPs: "BLOBDIR SNAPSHOT OWNER STEPRUNNER BUDGET_SECONDS".
 const envCreator = "SANDBOX_TEST_CREATOR"
 
 func TestMain(m *testing.M) {
@@ -36,8 +36,8 @@ const creatorGrace = time.Second
 // stopped) before it can clean anything up.
 func creator(args string) int {
 	var dir, snap, owner, mode string
-	var budget time.Duration
-	if _, err := fmt.Sscan(args, &dir, &snap, &owner, &mode, &budget); err != nil {
+	var seconds int
+	if _, err := fmt.Sscan(args, &dir, &snap, &owner, &mode, &seconds); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
@@ -71,7 +71,7 @@ func creator(args string) int {
 	_, err = r.Run(context.Background(), sandbox.Request{
 		RunID: "deadline", Owner: owner, Snapshot: d, Image: testenv.PythonImage,
 		Steps:  []sandbox.Step{{Name: "sleep", Command: "sleep 600"}},
-		Limits: sandbox.Limits{RunTimeout: budget},
+		Limits: sandbox.Limits{RunTimeout: time.Duration(seconds) * time.Second},
 	}, func(sandbox.Event) error { return nil })
 	fmt.Fprintln(os.Stderr, "the run ended before the creator was killed:", err)
 	return 1
@@ -113,7 +113,7 @@ func TestSandboxStopsWhenItsCreatorDiesOrHangs(t *testing.T) {
 			t.Cleanup(func() { removeAll(t, rt, owner) })
 
 			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s %s %s %s %s", envCreator, dir, snap, owner, tc.mode, tc.budget))
+			cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s %s %s %s %d", envCreator, dir, snap, owner, tc.mode, int(tc.budget/time.Second)))
 			cmd.Stderr = os.Stderr
 			start := time.Now()
 			if err := cmd.Start(); err != nil {
