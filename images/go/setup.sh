@@ -2,15 +2,13 @@
 # shellcheck source-path=SCRIPTDIR
 # setup.sh ROOTFS — copy the host's Go toolchain into ROOTFS/usr/local/go
 # (without its own test suite, API lists, docs and testdata: ~60 MB less),
-# install greenlight-gocache (the GOCACHEPROG program that serves the seed
-# in place, see gocache.sh), and build the seed build cache by vetting and
-# testing ./warm as the sandbox user with the image's own environment.
+# install the entry point (it links the seed into $GOCACHE), and build the
+# seed build cache by vetting and testing ./warm as the sandbox user with
+# the image's own environment.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=hostgo.sh
 source "$(dirname "${BASH_SOURCE[0]}")/hostgo.sh"
-# shellcheck source=gocache.sh
-source "$(dirname "${BASH_SOURCE[0]}")/gocache.sh"
 root=$1
 goroot=$(host_goroot)
 seed=/usr/local/share/greenlight/go-build
@@ -23,17 +21,10 @@ chown -R 0:0 "$root/usr/local/go"
 chmod -R go-w "$root/usr/local/go"
 echo "copied $("$goroot/bin/go" version) from $goroot"
 
-# The seed is not copied into each container: greenlight-gocache serves it
-# where it lies, as a read-only layer behind the writable $GOCACHE.
-install -d -m 0755 -o 0 -g 0 "$root${GOCACHE_PROG%/*}"
-build_gocache "$root$GOCACHE_PROG"
-chown 0:0 "$root$GOCACHE_PROG"
-chmod 0755 "$root$GOCACHE_PROG"
-echo "greenlight-gocache: $(stat -c %s "$root$GOCACHE_PROG") bytes"
+install -m 0755 "$here/entrypoint.sh" "$root/usr/local/bin/greenlight-go-entrypoint"
 
 # Warm the seed cache in the tree itself: same GOROOT path, same gcc, same
-# environment as at run time, so the cache keys match. The go command
-# writes it itself (plain GOCACHE): greenlight-gocache reads that layout.
+# environment as at run time, so the cache keys match.
 install -d -o 10001 -g 10001 "$root$seed" "$root/tmp/warm"
 cp -R "$here/warm/." "$root/tmp/warm/"
 chown -R 10001:10001 "$root/tmp/warm"

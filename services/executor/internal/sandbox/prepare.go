@@ -12,10 +12,8 @@ import (
 // spaces) to run once per sandbox, as the sandbox user, before the
 // snapshot is copied in. (Images usually do such things in their entry
 // point, but the sandbox's main process is not the sandbox user, and with
-// the step runner the image's entry point does not run at all.) No default
-// image carries it now: the go image used it to copy its seed build cache
-// into $GOCACHE, and serves the seed in place through GOCACHEPROG instead
-// (images/go, internal/gocache).
+// the step runner the image's entry point does not run at all.) The go
+// image links its seed build cache into $GOCACHE with it (images/go).
 const LabelPrepare = "greenlight.prepare"
 
 // prepareTimeout bounds the prepare command.
