@@ -82,7 +82,11 @@ fi
 
 read -r oname ox <<<"$(oneshot)" || true
 if [[ -n ${ox:-} ]]; then
-	echo "| embedded one-shot \`greenlight verify\` / \`docker run --rm IMAGE true\` | ${ox}× (${oname}) | ≤ 1.2× | $(met "$ox" '<=' 1.2) |"
+	ob=${oname%-[0-9]*}
+	om=$(metric "$ob" oneshot-ms/op) od=$(metric "$ob" docker-run-true-ms/op)
+	parts=$ob
+	[[ -n $om && -n $od ]] && parts="$om ms vs $od ms, $ob"
+	echo "| embedded one-shot \`greenlight verify\` / \`docker run --rm IMAGE true\` | ${ox}× ($parts) | ≤ 1.2× | $(met "$ox" '<=' 1.2) |"
 else
 	echo "| embedded one-shot \`greenlight verify\` / \`docker run --rm IMAGE true\` | $(missing bench-oneshot) | ≤ 1.2× | - |"
 fi
