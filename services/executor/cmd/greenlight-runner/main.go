@@ -1,7 +1,8 @@
 // Command greenlight-runner is greenlight's step runner inside the sandbox
 // images (installed root-owned at /usr/local/libexec/greenlight/runner by
-// images/build.sh). The executor starts it with one `docker exec` per
-// sandbox and sends it the steps over stdin; see internal/steprunner and
+// images/build.sh). It is the sandbox container's main process (`serve
+// SECONDS`); the executor attaches to its stdin and stdout before the
+// container starts and sends it the steps; see internal/steprunner and
 // internal/runnerproto. Standard library only, built with CGO_ENABLED=0.
 package main
 

@@ -207,9 +207,12 @@ func (rn *run) sandboxFailed(b *box, err error, kill func(string)) (Status, int,
 // runner or exec just failed. The memory the step holds may leave nothing
 // for the exec that reads the counter (it is then killed or cannot start),
 // so it is tried a few times. If it still cannot be read, a runner killed
-// by SIGKILL in a container that still runs counts as an OOM kill: nothing
-// else can send it that signal (steps run as another user without
-// capabilities; greenlight kills a sandbox by removing the container).
+// by SIGKILL counts as an OOM kill in a container that still runs or that
+// the engine flags as OOM-killed (the runner is the container's main
+// process, so the container stopped with it and nothing can read the
+// counter any more): nothing else can send it that signal (steps run as
+// another user without capabilities; greenlight kills a sandbox by
+// removing the container, after closing the session).
 func (rn *run) oomAfterFailure(b *box) bool {
 	for range oomReadAttempts {
 		if n, ok := rn.readOOM(b); ok {
