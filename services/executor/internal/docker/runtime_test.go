@@ -115,10 +115,12 @@ func TestAttachBeforeStartAndStdinClosesWithIt(t *testing.T) {
 	if err := rt.Start(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := io.WriteString(conn, "ping\n"); err != nil {
+	// Ctrl-P Ctrl-Q, the engine's default detach keys, are plain bytes
+	// here (no TTY): the runner's frames carry arbitrary bytes.
+	if _, err := io.WriteString(conn, "ping\x10\x11\x03pong\n"); err != nil {
 		t.Fatal(err)
 	}
-	want := "first\ngot ping\n"
+	want := "first\ngot ping\x10\x11\x03pong\n"
 	buf := make([]byte, len(want))
 	if _, err := io.ReadFull(conn, buf); err != nil || string(buf) != want {
 		t.Fatalf("read %q, %v; want %q", buf, err, want)
