@@ -46,9 +46,9 @@ func newStack(t testing.TB) *stack { return newStackImages(t, "") }
 // ("rust=IMAGE,...") given to discovery and executor alike.
 func newStackImages(t testing.TB, images string) *stack { return newStackExec(t, images) }
 
-// newPooledStack is newStack whose executor keeps a warm pool of one
-// sandbox per image, as `greenlight fix` and serve run it.
-func newPooledStack(t testing.TB) *stack { return newStackExec(t, "", "--pool-size", "1") }
+// newPooledStack is newStack whose executor keeps a warm pool of two
+// sandboxes per image, as `greenlight fix` and serve run it.
+func newPooledStack(t testing.TB) *stack { return newStackExec(t, "", "--pool-size", "2") }
 
 // newStackExec is newStackImages with extra executor flags.
 func newStackExec(t testing.TB, images string, extra ...string) *stack {

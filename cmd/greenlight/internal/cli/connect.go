@@ -27,8 +27,10 @@ func (a *app) connect(ctx context.Context) (*stack.Conn, error) { return a.conne
 // roundsPool is the embedded executor's warm pool per image for commands
 // that verify many times in one process (fix rounds, eval tasks): each
 // verification after the first takes a started, prepared sandbox instead
-// of creating one (serve's pool; a one-shot verify has none).
-const roundsPool = 1
+// of creating one (serve's default pool; a one-shot verify has none). Two,
+// because a pool refills only when a run ends and the next round starts at
+// once: with one, the first round after the baseline found it empty.
+const roundsPool = 2
 
 // connectWith is connect whose embedded loop also offers the given patch
 // provider profiles, with a warm pool of pool sandboxes per image.
