@@ -2,6 +2,7 @@ package executorsvc
 
 import (
 	"context"
+	"errors"
 
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 )
@@ -42,6 +43,17 @@ func (r egressRuntime) Connect(ctx context.Context, id, network string) error {
 		}
 	}
 	return r.Runtime.Connect(ctx, id, network)
+}
+
+// Pull forwards to the wrapped runtime: the wrapper must not hide that it
+// can fetch images (sandbox.Puller; --images upstream pulls what the
+// engine lacks).
+func (r egressRuntime) Pull(ctx context.Context, ref string) error {
+	p, ok := r.Runtime.(sandbox.Puller)
+	if !ok {
+		return errors.New("this container runtime cannot pull images")
+	}
+	return p.Pull(ctx, ref)
 }
 
 // Disconnect detaches from the network Create or Connect really used.
