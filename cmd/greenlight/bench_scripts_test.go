@@ -62,11 +62,13 @@ func TestBenchRealworldScriptTable(t *testing.T) {
 	}
 	calls := filepath.Join(t.TempDir(), "calls")
 	list := filepath.Join(t.TempDir(), "list.txt")
+	// Every host command sleeps: the table shows seconds to 1/100, and a
+	// command that rounds to 0.00 has no ratio.
 	body := "# name | checkout | host | setup | reset | test\n" +
-		"green | c/green | host | touch setup-ran | - | test -f setup-ran && grep -q green main.txt\n" +
-		"red | c/red | host | - | rm -f x | sleep 0.01\n" +
-		"broken | c/broken | host | - | - | exit 3\n" +
-		"mixed | c/mixed | host | - | - | true\n" +
+		"green | c/green | host | touch setup-ran | - | test -f setup-ran && grep -q green main.txt && sleep 0.03\n" +
+		"red | c/red | host | - | rm -f x | sleep 0.03\n" +
+		"broken | c/broken | host | - | - | sleep 0.03; exit 3\n" +
+		"mixed | c/mixed | host | - | - | sleep 0.03\n" +
 		"gone | c/gone | host | - | - | true\n"
 	if err := os.WriteFile(list, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
