@@ -14,10 +14,16 @@ import (
 // waitIdle waits until the pool holds n idle containers for the Python image.
 func waitIdle(t *testing.T, e *env, n int) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for e.svc.pool.Idle(testenv.PythonImage) != n {
+	waitPool(t, "idle", n, 30*time.Second, func() int { return e.svc.pool.Idle(testenv.PythonImage) })
+}
+
+// waitPool waits until count says the pool holds n containers of a kind.
+func waitPool(t *testing.T, kind string, n int, limit time.Duration, count func() int) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for count() != n {
 		if time.Now().After(deadline) {
-			t.Fatalf("pool holds %d idle containers, want %d", e.svc.pool.Idle(testenv.PythonImage), n)
+			t.Fatalf("pool holds %d %s containers, want %d", count(), kind, n)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -17,13 +17,7 @@ import (
 // waitStaged waits until the pool holds n staged Python containers.
 func waitStaged(t *testing.T, e *env, n int) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for e.svc.pool.Staged(testenv.PythonImage) != n {
-		if time.Now().After(deadline) {
-			t.Fatalf("pool holds %d staged containers, want %d", e.svc.pool.Staged(testenv.PythonImage), n)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitPool(t, "staged", n, 60*time.Second, func() int { return e.svc.pool.Staged(testenv.PythonImage) })
 }
 
 // checkWorkspace prints what a test step could notice of staging: the
