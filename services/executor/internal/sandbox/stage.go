@@ -50,8 +50,7 @@ type staged struct {
 	dir   string // directory under WorkspaceDir holding the trees
 	trees []stagedTree
 	// warmKey is the restored warm build state ("" when none).
-	warmKey   string
-	warmPaths []string
+	warmKey string
 }
 
 // stageFor is what a run of this request in img would restore: the cache
@@ -71,7 +70,7 @@ func (rn *run) stageFor(img ImageInfo) *staged {
 		st.trees = append(st.trees, stagedTree{key: rn.cacheKey(s, img), workdir: wd, paths: slices.Clone(s.CachePaths)})
 	}
 	if p := warmPaths(img); len(p) > 0 {
-		st.warmKey, st.warmPaths = rn.warmKey(img, p), p
+		st.warmKey = rn.warmKey(img, p)
 	}
 	if len(st.trees) == 0 && st.warmKey == "" {
 		return nil
