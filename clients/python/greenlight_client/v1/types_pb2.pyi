@@ -235,6 +235,14 @@ class Manifest(_message.Message):
     timestamp_start: _timestamp_pb2.Timestamp
     def __init__(self, run_id: _Optional[str] = ..., timestamp_start: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., timestamp_end: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., commit_sha: _Optional[str] = ..., snapshot: _Optional[_Union[Digest, _Mapping]] = ..., commands_executed: _Optional[_Iterable[_Union[CommandRecord, _Mapping]]] = ..., platform: _Optional[_Union[Platform, _Mapping]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ...) -> None: ...
 
+class Partial(_message.Message):
+    __slots__ = ["steps", "tests"]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    TESTS_FIELD_NUMBER: _ClassVar[int]
+    steps: _containers.RepeatedScalarFieldContainer[str]
+    tests: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, steps: _Optional[_Iterable[str]] = ..., tests: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class PatchOutcome(_message.Message):
     __slots__ = ["applied", "attempt", "diff", "failing_after", "failing_before", "files", "format", "hidden_tests", "lines_added", "lines_removed", "reason", "rolled_back", "rule", "snapshot_after", "snapshot_before", "transitions", "usage"]
     APPLIED_FIELD_NUMBER: _ClassVar[int]
@@ -310,7 +318,7 @@ class Platform(_message.Message):
     def __init__(self, os: _Optional[str] = ..., arch: _Optional[str] = ..., container_image: _Optional[str] = ..., image_digest: _Optional[str] = ..., engine_version: _Optional[str] = ..., executor: _Optional[str] = ...) -> None: ...
 
 class Result(_message.Message):
-    __slots__ = ["artifact_paths", "artifacts", "counts", "failures", "infra_retries", "inventory", "level", "manifest", "run_id", "score", "status", "steps", "stop_memo", "summary", "tail_log", "tests", "tiers"]
+    __slots__ = ["artifact_paths", "artifacts", "counts", "failures", "infra_retries", "inventory", "level", "manifest", "partial", "run_id", "score", "status", "steps", "stop_memo", "summary", "tail_log", "tests", "tiers"]
     ARTIFACTS_FIELD_NUMBER: _ClassVar[int]
     ARTIFACT_PATHS_FIELD_NUMBER: _ClassVar[int]
     COUNTS_FIELD_NUMBER: _ClassVar[int]
@@ -319,6 +327,7 @@ class Result(_message.Message):
     INVENTORY_FIELD_NUMBER: _ClassVar[int]
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     MANIFEST_FIELD_NUMBER: _ClassVar[int]
+    PARTIAL_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -336,6 +345,7 @@ class Result(_message.Message):
     inventory: TestInventory
     level: Level
     manifest: Manifest
+    partial: Partial
     run_id: str
     score: Score
     status: Verdict
@@ -345,7 +355,7 @@ class Result(_message.Message):
     tail_log: str
     tests: _containers.RepeatedCompositeFieldContainer[TestCase]
     tiers: _containers.RepeatedCompositeFieldContainer[TierSelection]
-    def __init__(self, status: _Optional[_Union[Verdict, str]] = ..., run_id: _Optional[str] = ..., tail_log: _Optional[str] = ..., artifact_paths: _Optional[_Iterable[str]] = ..., manifest: _Optional[_Union[Manifest, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[StepResult, _Mapping]]] = ..., counts: _Optional[_Union[TestCounts, _Mapping]] = ..., failures: _Optional[_Iterable[_Union[Failure, _Mapping]]] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., level: _Optional[_Union[Level, str]] = ..., tests: _Optional[_Iterable[_Union[TestCase, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[Artifact, _Mapping]]] = ..., summary: _Optional[str] = ..., tiers: _Optional[_Iterable[_Union[TierSelection, _Mapping]]] = ..., stop_memo: _Optional[str] = ..., inventory: _Optional[_Union[TestInventory, _Mapping]] = ..., infra_retries: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, status: _Optional[_Union[Verdict, str]] = ..., run_id: _Optional[str] = ..., tail_log: _Optional[str] = ..., artifact_paths: _Optional[_Iterable[str]] = ..., manifest: _Optional[_Union[Manifest, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[StepResult, _Mapping]]] = ..., counts: _Optional[_Union[TestCounts, _Mapping]] = ..., failures: _Optional[_Iterable[_Union[Failure, _Mapping]]] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., level: _Optional[_Union[Level, str]] = ..., tests: _Optional[_Iterable[_Union[TestCase, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[Artifact, _Mapping]]] = ..., summary: _Optional[str] = ..., tiers: _Optional[_Iterable[_Union[TierSelection, _Mapping]]] = ..., stop_memo: _Optional[str] = ..., inventory: _Optional[_Union[TestInventory, _Mapping]] = ..., infra_retries: _Optional[_Iterable[str]] = ..., partial: _Optional[_Union[Partial, _Mapping]] = ...) -> None: ...
 
 class Score(_message.Message):
     __slots__ = ["build", "decided_by", "has_model_score", "level", "lint", "lint_issues", "model_score", "no_critical", "rule", "tests", "total"]

@@ -217,7 +217,13 @@ type VerifyOptions struct {
 	Labels      map[string]string   `protobuf:"bytes,10,rep,name=labels,proto3" json:"labels,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	Images      map[string]string   `protobuf:"bytes,11,rep,name=images,proto3" json:"images,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// Re-run failing tests once to detect flaky ones.
-	RerunFailed   bool `protobuf:"varint,12,opt,name=rerun_failed,json=rerunFailed,proto3" json:"rerun_failed,omitempty"`
+	RerunFailed bool `protobuf:"varint,12,opt,name=rerun_failed,json=rerunFailed,proto3" json:"rerun_failed,omitempty"`
+	// Test ids to run instead of every test: each test step is narrowed to
+	// them with its runner's own selector (go test -run with the package,
+	// pytest node ids or -k, jest/vitest -t, cargo test --exact, mvn
+	// -Dtest). A test step whose runner cannot select tests does not run.
+	// The result is partial (Result.partial).
+	Tests         []string `protobuf:"bytes,13,rep,name=tests,proto3" json:"tests,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -334,6 +340,13 @@ func (x *VerifyOptions) GetRerunFailed() bool {
 		return x.RerunFailed
 	}
 	return false
+}
+
+func (x *VerifyOptions) GetTests() []string {
+	if x != nil {
+		return x.Tests
+	}
+	return nil
 }
 
 // ProviderConfig configures the patch provider. A request may choose CLIENT
@@ -3581,7 +3594,7 @@ var File_greenlight_v1_run_proto protoreflect.FileDescriptor
 
 const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\n" +
-	"\x17greenlight/v1/run.proto\x12\rgreenlight.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1agreenlight/v1/events.proto\x1a\x19greenlight/v1/types.proto\"\x98\x05\n" +
+	"\x17greenlight/v1/run.proto\x12\rgreenlight.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1agreenlight/v1/events.proto\x1a\x19greenlight/v1/types.proto\"\xae\x05\n" +
 	"\rVerifyOptions\x12#\n" +
 	"\rchanged_files\x18\x01 \x03(\tR\fchangedFiles\x12\x1b\n" +
 	"\thigh_risk\x18\x02 \x01(\bR\bhighRisk\x12#\n" +
@@ -3597,7 +3610,8 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\x06labels\x18\n" +
 	" \x03(\v2(.greenlight.v1.VerifyOptions.LabelsEntryR\x06labels\x12@\n" +
 	"\x06images\x18\v \x03(\v2(.greenlight.v1.VerifyOptions.ImagesEntryR\x06images\x12!\n" +
-	"\frerun_failed\x18\f \x01(\bR\vrerunFailed\x1a9\n" +
+	"\frerun_failed\x18\f \x01(\bR\vrerunFailed\x12\x14\n" +
+	"\x05tests\x18\r \x03(\tR\x05tests\x1a9\n" +
 	"\vLabelsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a9\n" +

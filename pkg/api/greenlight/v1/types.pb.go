@@ -2709,7 +2709,11 @@ type Result struct {
 	// Infrastructure failures this verification survived: an executor lost
 	// mid-run or an engine error, after which it ran again, from the same
 	// snapshot, on another executor. Empty when nothing failed.
-	InfraRetries  []string `protobuf:"bytes,17,rep,name=infra_retries,json=infraRetries,proto3" json:"infra_retries,omitempty"`
+	InfraRetries []string `protobuf:"bytes,17,rep,name=infra_retries,json=infraRetries,proto3" json:"infra_retries,omitempty"`
+	// Set when the verification ran a chosen part of the project (selected
+	// steps or tests) instead of its whole pipeline: its PASS is that part's,
+	// not the project's. Unset for a full verification.
+	Partial       *Partial `protobuf:"bytes,18,opt,name=partial,proto3" json:"partial,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2863,6 +2867,68 @@ func (x *Result) GetInfraRetries() []string {
 	return nil
 }
 
+func (x *Result) GetPartial() *Partial {
+	if x != nil {
+		return x.Partial
+	}
+	return nil
+}
+
+// Partial says what part of the project a selective verification ran.
+type Partial struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Steps chosen by name or command (VerifyOptions.selection).
+	Steps []string `protobuf:"bytes,1,rep,name=steps,proto3" json:"steps,omitempty"`
+	// Test ids the test steps were narrowed to (VerifyOptions.tests).
+	Tests         []string `protobuf:"bytes,2,rep,name=tests,proto3" json:"tests,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Partial) Reset() {
+	*x = Partial{}
+	mi := &file_greenlight_v1_types_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Partial) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Partial) ProtoMessage() {}
+
+func (x *Partial) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_types_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Partial.ProtoReflect.Descriptor instead.
+func (*Partial) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *Partial) GetSteps() []string {
+	if x != nil {
+		return x.Steps
+	}
+	return nil
+}
+
+func (x *Partial) GetTests() []string {
+	if x != nil {
+		return x.Tests
+	}
+	return nil
+}
+
 // TestInventory is where a verification's complete test list is stored: a
 // blob of JSON lines {"step","id","status","flaky"}, one per test, sorted
 // by step then id.
@@ -2879,7 +2945,7 @@ type TestInventory struct {
 
 func (x *TestInventory) Reset() {
 	*x = TestInventory{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[19]
+	mi := &file_greenlight_v1_types_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2891,7 +2957,7 @@ func (x *TestInventory) String() string {
 func (*TestInventory) ProtoMessage() {}
 
 func (x *TestInventory) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[19]
+	mi := &file_greenlight_v1_types_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2904,7 +2970,7 @@ func (x *TestInventory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TestInventory.ProtoReflect.Descriptor instead.
 func (*TestInventory) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{19}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *TestInventory) GetBlob() *Digest {
@@ -2945,7 +3011,7 @@ type TestTransition struct {
 
 func (x *TestTransition) Reset() {
 	*x = TestTransition{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[20]
+	mi := &file_greenlight_v1_types_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2957,7 +3023,7 @@ func (x *TestTransition) String() string {
 func (*TestTransition) ProtoMessage() {}
 
 func (x *TestTransition) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[20]
+	mi := &file_greenlight_v1_types_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2970,7 +3036,7 @@ func (x *TestTransition) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TestTransition.ProtoReflect.Descriptor instead.
 func (*TestTransition) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{20}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *TestTransition) GetStep() string {
@@ -3052,7 +3118,7 @@ type Transitions struct {
 
 func (x *Transitions) Reset() {
 	*x = Transitions{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[21]
+	mi := &file_greenlight_v1_types_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3064,7 +3130,7 @@ func (x *Transitions) String() string {
 func (*Transitions) ProtoMessage() {}
 
 func (x *Transitions) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[21]
+	mi := &file_greenlight_v1_types_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3077,7 +3143,7 @@ func (x *Transitions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Transitions.ProtoReflect.Descriptor instead.
 func (*Transitions) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{21}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Transitions) GetFailToPass() int32 {
@@ -3240,7 +3306,7 @@ type PatchOutcome struct {
 
 func (x *PatchOutcome) Reset() {
 	*x = PatchOutcome{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[22]
+	mi := &file_greenlight_v1_types_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3252,7 +3318,7 @@ func (x *PatchOutcome) String() string {
 func (*PatchOutcome) ProtoMessage() {}
 
 func (x *PatchOutcome) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[22]
+	mi := &file_greenlight_v1_types_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3265,7 +3331,7 @@ func (x *PatchOutcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchOutcome.ProtoReflect.Descriptor instead.
 func (*PatchOutcome) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{22}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *PatchOutcome) GetAttempt() int32 {
@@ -3408,7 +3474,7 @@ type HiddenTests struct {
 
 func (x *HiddenTests) Reset() {
 	*x = HiddenTests{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[23]
+	mi := &file_greenlight_v1_types_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3420,7 +3486,7 @@ func (x *HiddenTests) String() string {
 func (*HiddenTests) ProtoMessage() {}
 
 func (x *HiddenTests) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[23]
+	mi := &file_greenlight_v1_types_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3433,7 +3499,7 @@ func (x *HiddenTests) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HiddenTests.ProtoReflect.Descriptor instead.
 func (*HiddenTests) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{23}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *HiddenTests) GetPassed() int32 {
@@ -3476,7 +3542,7 @@ type Usage struct {
 
 func (x *Usage) Reset() {
 	*x = Usage{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[24]
+	mi := &file_greenlight_v1_types_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3488,7 +3554,7 @@ func (x *Usage) String() string {
 func (*Usage) ProtoMessage() {}
 
 func (x *Usage) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[24]
+	mi := &file_greenlight_v1_types_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3501,7 +3567,7 @@ func (x *Usage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Usage.ProtoReflect.Descriptor instead.
 func (*Usage) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{24}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Usage) GetPromptTokens() int64 {
@@ -3733,7 +3799,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x06limits\x18\b \x01(\v2\x15.greenlight.v1.LimitsR\x06limits\"M\n" +
 	"\bArtifact\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12-\n" +
-	"\x06digest\x18\x02 \x01(\v2\x15.greenlight.v1.DigestR\x06digest\"\xe8\x05\n" +
+	"\x06digest\x18\x02 \x01(\v2\x15.greenlight.v1.DigestR\x06digest\"\x9a\x06\n" +
 	"\x06Result\x12.\n" +
 	"\x06status\x18\x01 \x01(\x0e2\x16.greenlight.v1.VerdictR\x06status\x12\x15\n" +
 	"\x06run_id\x18\x02 \x01(\tR\x05runId\x12\x19\n" +
@@ -3752,7 +3818,11 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x05tiers\x18\x0e \x03(\v2\x1c.greenlight.v1.TierSelectionR\x05tiers\x12\x1b\n" +
 	"\tstop_memo\x18\x0f \x01(\tR\bstopMemo\x12:\n" +
 	"\tinventory\x18\x10 \x01(\v2\x1c.greenlight.v1.TestInventoryR\tinventory\x12#\n" +
-	"\rinfra_retries\x18\x11 \x03(\tR\finfraRetries\"l\n" +
+	"\rinfra_retries\x18\x11 \x03(\tR\finfraRetries\x120\n" +
+	"\apartial\x18\x12 \x01(\v2\x16.greenlight.v1.PartialR\apartial\"5\n" +
+	"\aPartial\x12\x14\n" +
+	"\x05steps\x18\x01 \x03(\tR\x05steps\x12\x14\n" +
+	"\x05tests\x18\x02 \x03(\tR\x05tests\"l\n" +
 	"\rTestInventory\x12)\n" +
 	"\x04blob\x18\x01 \x01(\v2\x15.greenlight.v1.DigestR\x04blob\x12\x14\n" +
 	"\x05tests\x18\x02 \x01(\x05R\x05tests\x12\x1a\n" +
@@ -3919,7 +3989,7 @@ func file_greenlight_v1_types_proto_rawDescGZIP() []byte {
 }
 
 var file_greenlight_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 12)
-var file_greenlight_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_greenlight_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_greenlight_v1_types_proto_goTypes = []any{
 	(Phase)(0),                    // 0: greenlight.v1.Phase
 	(Tier)(0),                     // 1: greenlight.v1.Tier
@@ -3952,43 +4022,44 @@ var file_greenlight_v1_types_proto_goTypes = []any{
 	(*Manifest)(nil),              // 28: greenlight.v1.Manifest
 	(*Artifact)(nil),              // 29: greenlight.v1.Artifact
 	(*Result)(nil),                // 30: greenlight.v1.Result
-	(*TestInventory)(nil),         // 31: greenlight.v1.TestInventory
-	(*TestTransition)(nil),        // 32: greenlight.v1.TestTransition
-	(*Transitions)(nil),           // 33: greenlight.v1.Transitions
-	(*PatchOutcome)(nil),          // 34: greenlight.v1.PatchOutcome
-	(*HiddenTests)(nil),           // 35: greenlight.v1.HiddenTests
-	(*Usage)(nil),                 // 36: greenlight.v1.Usage
-	nil,                           // 37: greenlight.v1.Step.EnvEntry
-	(*durationpb.Duration)(nil),   // 38: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 39: google.protobuf.Timestamp
+	(*Partial)(nil),               // 31: greenlight.v1.Partial
+	(*TestInventory)(nil),         // 32: greenlight.v1.TestInventory
+	(*TestTransition)(nil),        // 33: greenlight.v1.TestTransition
+	(*Transitions)(nil),           // 34: greenlight.v1.Transitions
+	(*PatchOutcome)(nil),          // 35: greenlight.v1.PatchOutcome
+	(*HiddenTests)(nil),           // 36: greenlight.v1.HiddenTests
+	(*Usage)(nil),                 // 37: greenlight.v1.Usage
+	nil,                           // 38: greenlight.v1.Step.EnvEntry
+	(*durationpb.Duration)(nil),   // 39: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 40: google.protobuf.Timestamp
 }
 var file_greenlight_v1_types_proto_depIdxs = []int32{
 	0,  // 0: greenlight.v1.Step.phase:type_name -> greenlight.v1.Phase
-	37, // 1: greenlight.v1.Step.env:type_name -> greenlight.v1.Step.EnvEntry
-	38, // 2: greenlight.v1.Step.timeout:type_name -> google.protobuf.Duration
+	38, // 1: greenlight.v1.Step.env:type_name -> greenlight.v1.Step.EnvEntry
+	39, // 2: greenlight.v1.Step.timeout:type_name -> google.protobuf.Duration
 	1,  // 3: greenlight.v1.Step.tier:type_name -> greenlight.v1.Tier
 	2,  // 4: greenlight.v1.Step.level:type_name -> greenlight.v1.Level
 	13, // 5: greenlight.v1.Step.source:type_name -> greenlight.v1.CommandSource
 	13, // 6: greenlight.v1.Step.required_by:type_name -> greenlight.v1.CommandSource
-	38, // 7: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
+	39, // 7: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
 	1,  // 8: greenlight.v1.TierSelection.tier:type_name -> greenlight.v1.Tier
 	14, // 9: greenlight.v1.Pipeline.steps:type_name -> greenlight.v1.Step
 	15, // 10: greenlight.v1.Pipeline.limits:type_name -> greenlight.v1.Limits
 	16, // 11: greenlight.v1.Pipeline.tiers:type_name -> greenlight.v1.TierSelection
 	2,  // 12: greenlight.v1.Pipeline.max_level:type_name -> greenlight.v1.Level
-	38, // 13: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
+	39, // 13: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
 	0,  // 14: greenlight.v1.StepResult.phase:type_name -> greenlight.v1.Phase
 	3,  // 15: greenlight.v1.StepResult.status:type_name -> greenlight.v1.StepStatus
-	39, // 16: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
-	39, // 17: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
-	38, // 18: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
+	40, // 16: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
+	40, // 17: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
+	39, // 18: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
 	12, // 19: greenlight.v1.StepResult.log_digest:type_name -> greenlight.v1.Digest
 	1,  // 20: greenlight.v1.StepResult.tier:type_name -> greenlight.v1.Tier
 	2,  // 21: greenlight.v1.StepResult.level:type_name -> greenlight.v1.Level
 	20, // 22: greenlight.v1.StepResult.counts:type_name -> greenlight.v1.TestCounts
 	13, // 23: greenlight.v1.StepResult.source:type_name -> greenlight.v1.CommandSource
 	6,  // 24: greenlight.v1.TestCase.status:type_name -> greenlight.v1.TestStatus
-	38, // 25: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
+	39, // 25: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
 	12, // 26: greenlight.v1.Evidence.log_digest:type_name -> greenlight.v1.Digest
 	7,  // 27: greenlight.v1.Failure.kind:type_name -> greenlight.v1.FailureKind
 	21, // 28: greenlight.v1.Failure.evidence:type_name -> greenlight.v1.Evidence
@@ -3996,8 +4067,8 @@ var file_greenlight_v1_types_proto_depIdxs = []int32{
 	2,  // 30: greenlight.v1.Score.level:type_name -> greenlight.v1.Level
 	8,  // 31: greenlight.v1.Score.decided_by:type_name -> greenlight.v1.ScoreSource
 	3,  // 32: greenlight.v1.CommandRecord.status:type_name -> greenlight.v1.StepStatus
-	39, // 33: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
-	39, // 34: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
+	40, // 33: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
+	40, // 34: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
 	12, // 35: greenlight.v1.Manifest.snapshot:type_name -> greenlight.v1.Digest
 	26, // 36: greenlight.v1.Manifest.commands_executed:type_name -> greenlight.v1.CommandRecord
 	27, // 37: greenlight.v1.Manifest.platform:type_name -> greenlight.v1.Platform
@@ -4013,24 +4084,25 @@ var file_greenlight_v1_types_proto_depIdxs = []int32{
 	19, // 47: greenlight.v1.Result.tests:type_name -> greenlight.v1.TestCase
 	29, // 48: greenlight.v1.Result.artifacts:type_name -> greenlight.v1.Artifact
 	16, // 49: greenlight.v1.Result.tiers:type_name -> greenlight.v1.TierSelection
-	31, // 50: greenlight.v1.Result.inventory:type_name -> greenlight.v1.TestInventory
-	12, // 51: greenlight.v1.TestInventory.blob:type_name -> greenlight.v1.Digest
-	9,  // 52: greenlight.v1.TestTransition.kind:type_name -> greenlight.v1.TransitionKind
-	6,  // 53: greenlight.v1.TestTransition.before:type_name -> greenlight.v1.TestStatus
-	6,  // 54: greenlight.v1.TestTransition.after:type_name -> greenlight.v1.TestStatus
-	32, // 55: greenlight.v1.Transitions.changes:type_name -> greenlight.v1.TestTransition
-	10, // 56: greenlight.v1.Transitions.resolution:type_name -> greenlight.v1.Resolution
-	11, // 57: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
-	12, // 58: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
-	12, // 59: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
-	36, // 60: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
-	33, // 61: greenlight.v1.PatchOutcome.transitions:type_name -> greenlight.v1.Transitions
-	35, // 62: greenlight.v1.PatchOutcome.hidden_tests:type_name -> greenlight.v1.HiddenTests
-	63, // [63:63] is the sub-list for method output_type
-	63, // [63:63] is the sub-list for method input_type
-	63, // [63:63] is the sub-list for extension type_name
-	63, // [63:63] is the sub-list for extension extendee
-	0,  // [0:63] is the sub-list for field type_name
+	32, // 50: greenlight.v1.Result.inventory:type_name -> greenlight.v1.TestInventory
+	31, // 51: greenlight.v1.Result.partial:type_name -> greenlight.v1.Partial
+	12, // 52: greenlight.v1.TestInventory.blob:type_name -> greenlight.v1.Digest
+	9,  // 53: greenlight.v1.TestTransition.kind:type_name -> greenlight.v1.TransitionKind
+	6,  // 54: greenlight.v1.TestTransition.before:type_name -> greenlight.v1.TestStatus
+	6,  // 55: greenlight.v1.TestTransition.after:type_name -> greenlight.v1.TestStatus
+	33, // 56: greenlight.v1.Transitions.changes:type_name -> greenlight.v1.TestTransition
+	10, // 57: greenlight.v1.Transitions.resolution:type_name -> greenlight.v1.Resolution
+	11, // 58: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
+	12, // 59: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
+	12, // 60: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
+	37, // 61: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
+	34, // 62: greenlight.v1.PatchOutcome.transitions:type_name -> greenlight.v1.Transitions
+	36, // 63: greenlight.v1.PatchOutcome.hidden_tests:type_name -> greenlight.v1.HiddenTests
+	64, // [64:64] is the sub-list for method output_type
+	64, // [64:64] is the sub-list for method input_type
+	64, // [64:64] is the sub-list for extension type_name
+	64, // [64:64] is the sub-list for extension extendee
+	0,  // [0:64] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_types_proto_init() }
@@ -4044,7 +4116,7 @@ func file_greenlight_v1_types_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_greenlight_v1_types_proto_rawDesc), len(file_greenlight_v1_types_proto_rawDesc)),
 			NumEnums:      12,
-			NumMessages:   26,
+			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
