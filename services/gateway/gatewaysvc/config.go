@@ -1,6 +1,7 @@
 package gatewaysvc
 
 import (
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/greenlight-dev/greenlight/pkg/config"
+	"github.com/greenlight-dev/greenlight/pkg/tlsconf"
 	"github.com/greenlight-dev/greenlight/services/gateway/internal/auth"
 	"github.com/greenlight-dev/greenlight/services/gateway/internal/fanout"
 )
@@ -55,6 +57,12 @@ type Config struct {
 	// tenants and operators are every configured token, set by Validate.
 	tenants, operators []string
 
+	// TLSCert and TLSKey (PEM files) make both listeners, gRPC and HTTP,
+	// speak TLS; TLSClientCA also requires client certificates signed by
+	// one of its CAs on both. Empty: plaintext, for loopback or behind a
+	// TLS-terminating proxy.
+	TLSCert, TLSKey, TLSClientCA string
+
 	// MaxUploadBytes caps the bytes of one BlobService.Write stream.
 	MaxUploadBytes int
 	// RateLimit is requests per second per client IP (0 turns limiting
@@ -97,6 +105,9 @@ func (c *Config) RegisterFlags(fs *config.FlagSet) {
 	fs.String(&c.TokenFile, "token-file", "`file` holding the bearer token, or several, one per line, each its own tenant (wins over --token)")
 	fs.String(&c.OperatorToken, "operator-token", "bearer `token` that sees every tenant's runs and blobs")
 	fs.String(&c.OperatorTokenFile, "operator-token-file", "`file` holding the operator token(s), one per line (wins over --operator-token)")
+	fs.String(&c.TLSCert, "tls-cert", "PEM `file` of the certificate (chain) both listeners serve TLS with (with --tls-key)")
+	fs.String(&c.TLSKey, "tls-key", "PEM `file` of --tls-cert's private key")
+	fs.String(&c.TLSClientCA, "tls-client-ca", "PEM `file` of the CAs whose client certificates both listeners require (mutual TLS)")
 	fs.Bytes(&c.MaxUploadBytes, "max-upload-bytes", "largest BlobService.Write upload, a `size` such as 1GiB")
 	fs.Int(&c.RateLimit, "rate-limit", "requests per second per client IP (0: unlimited)")
 	fs.Int(&c.RateBurst, "rate-burst", "burst of requests per client IP")
@@ -130,6 +141,9 @@ func (c *Config) Validate() error {
 	if _, err := c.keys(); err != nil {
 		return err
 	}
+	if _, err := c.serverTLS(); err != nil {
+		return err
+	}
 	switch {
 	case c.MaxUploadBytes <= 0:
 		return fmt.Errorf("%w: max-upload-bytes must be positive", ErrConfig)
@@ -143,6 +157,17 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return nil
+}
+
+// serverTLS loads the TLS files: nil without any (plaintext). They are
+// read where needed rather than kept, so that an embedding program that
+// fills the fields and skips Validate gets the same checks.
+func (c *Config) serverTLS() (*tls.Config, error) {
+	cfg, err := tlsconf.ServerFiles{Cert: c.TLSCert, Key: c.TLSKey, ClientCA: c.TLSClientCA}.Config()
+	if err != nil {
+		return nil, fmt.Errorf("%w: tls-cert, tls-key, tls-client-ca: %w", ErrConfig, err)
+	}
+	return cfg, nil
 }
 
 // fanoutOptions is the fan-out's part of the configuration.

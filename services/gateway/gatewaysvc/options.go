@@ -1,6 +1,9 @@
 package gatewaysvc
 
 import (
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+
 	"github.com/greenlight-dev/greenlight/pkg/server"
 	"github.com/greenlight-dev/greenlight/services/gateway/internal/limit"
 )
@@ -10,12 +13,21 @@ import (
 // check (so that token guessing is rate limited too), which attaches the
 // caller's identity. Both judge a call from its headers, before its
 // request is read (server.Gate). Pass them to server.New (the binary does
-// it through server.Spec.Options).
+// it through server.Spec.Options). With the TLS files set, the server's
+// transport is TLS (and requires client certificates with a client CA).
 func ServerOptions(cfg Config) ([]server.Option, error) {
 	keys, err := cfg.keys()
 	if err != nil {
 		return nil, err
 	}
+	tlsCfg, err := cfg.serverTLS()
+	if err != nil {
+		return nil, err
+	}
 	lim := limit.New(float64(cfg.RateLimit), cfg.RateBurst)
-	return []server.Option{server.WithGate(lim.Gate()), server.WithGate(keys.Gate())}, nil
+	opts := []server.Option{server.WithGate(lim.Gate()), server.WithGate(keys.Gate())}
+	if tlsCfg != nil {
+		opts = append(opts, server.WithServerOptions(grpc.Creds(credentials.NewTLS(tlsCfg))))
+	}
+	return opts, nil
 }

@@ -2,6 +2,7 @@ package gatewaysvc
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -14,6 +15,7 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/server"
+	"github.com/greenlight-dev/greenlight/pkg/tlsconf"
 	"github.com/greenlight-dev/greenlight/services/gateway/internal/auth"
 	"github.com/greenlight-dev/greenlight/services/gateway/internal/fanout"
 	"github.com/greenlight-dev/greenlight/services/gateway/internal/limit"
@@ -145,6 +147,15 @@ func (s *Service) startHTTP(ctx context.Context, lis net.Listener) error {
 			return fmt.Errorf("listen for HTTP on %s: %w", s.cfg.HTTPAddr, err)
 		}
 	}
+	tlsCfg, err := s.cfg.serverTLS()
+	if err != nil {
+		_ = lis.Close()
+		return err
+	}
+	if tlsCfg != nil {
+		// The same listener serves pages and HTTP/JSON, so both are TLS.
+		lis = tls.NewListener(lis, tlsconf.ForHTTP(tlsCfg))
+	}
 	s.httpAddr = lis.Addr().String()
 	s.httpSrv = &http.Server{
 		Handler:           s.web,
@@ -161,7 +172,8 @@ func (s *Service) startHTTP(ctx context.Context, lis net.Listener) error {
 			s.log.Error("http server failed", zap.Error(err))
 		}
 	}()
-	s.log.Info("http serving", zap.String("addr", s.httpAddr), zap.Bool("token_required", s.cfg.Token != "" || s.cfg.OperatorToken != ""))
+	s.log.Info("http serving", zap.String("addr", s.httpAddr), zap.Bool("token_required", s.cfg.Token != "" || s.cfg.OperatorToken != ""),
+		zap.Bool("tls", tlsCfg != nil), zap.Bool("client_certs", s.cfg.TLSClientCA != ""))
 	return nil
 }
 
