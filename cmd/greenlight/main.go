@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"os"
+	"os/exec"
 	"os/signal"
 	"syscall"
 
@@ -31,6 +32,7 @@ func main() {
 	}()
 	code := cli.Main(ctx, os.Args[1:], cli.Env{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Version: version, Commit: commit,
+		Program: cli.ProgramName(os.Args[0], exec.LookPath),
 	})
 	signal.Stop(sigs)
 	cancel(nil)

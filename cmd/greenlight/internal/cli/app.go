@@ -23,6 +23,9 @@ type Env struct {
 	// read from what Go recorded in the binary.
 	Version string
 	Commit  string
+	// Program is how hints name greenlight ("greenlight show RUN"): main
+	// sets it with ProgramName; empty means "greenlight".
+	Program string
 }
 
 // app holds the global flags and the environment of one invocation.

@@ -87,8 +87,9 @@ func (a *app) logger(w io.Writer, def string) (*zap.Logger, error) {
 	return log, nil
 }
 
-// embeddedHint is what to print instead of a report URL in embedded mode.
-func embeddedHint(runID string) string {
-	return fmt.Sprintf("greenlight show %s  (or run `greenlight serve` and open http://%s/runs/%s)",
-		runID, config.DefaultGatewayHTTPAddr, runID)
+// embeddedHint is what to print instead of a report URL in embedded mode;
+// prog is how the user runs greenlight (app.program).
+func embeddedHint(prog, runID string) string {
+	return fmt.Sprintf("%s show %s  (or run `%s serve` and open http://%s/runs/%s)",
+		prog, runID, prog, config.DefaultGatewayHTTPAddr, runID)
 }

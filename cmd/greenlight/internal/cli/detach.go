@@ -21,6 +21,7 @@ func (a *app) startDetached(ctx context.Context, conn *stack.Conn, req *glv1.Ver
 		return a.write(summary.JSON(run))
 	}
 	fmt.Fprintln(a.env.Stdout, run.GetId())
-	fmt.Fprintf(a.env.Stderr, "started %s: greenlight watch %s follows it, greenlight cancel %s stops it\n", run.GetId(), run.GetId(), run.GetId())
+	p, id := a.program(), run.GetId()
+	fmt.Fprintf(a.env.Stderr, "started %s: %s watch %s follows it, %s cancel %s stops it\n", id, p, id, p, id)
 	return nil
 }

@@ -164,7 +164,7 @@ func (a *app) eval(ctx context.Context, dir string, f *evalFlags) error {
 	if err != nil {
 		return err
 	}
-	return unmeasuredExit(rep)
+	return unmeasuredExit(rep, a.program())
 }
 
 // evalSWEBench grades SWE-bench instances: each base tree with its test
@@ -208,7 +208,7 @@ func (a *app) evalSWEBench(ctx context.Context, f *evalFlags) error {
 	if err != nil {
 		return err
 	}
-	return unmeasuredExit(rep)
+	return unmeasuredExit(rep, a.program())
 }
 
 // sampleLine is the progress line after one run.
@@ -237,8 +237,9 @@ func sampleLine(task string, i, n int, s eval.Sample) string {
 // in error: its pass@ figures would be zeros that mean nothing.
 var errNothingMeasured = errors.New("every run of the eval ended in error, nothing was measured")
 
-// unmeasuredExit fails (exit 2) when no run measured anything.
-func unmeasuredExit(rep *eval.Report) error {
+// unmeasuredExit fails (exit 2) when no run measured anything; prog is
+// how the user runs greenlight (app.program), for the hint.
+func unmeasuredExit(rep *eval.Report, prog string) error {
 	n, total := rep.Unmeasured()
 	if total == 0 || n < total {
 		return nil
@@ -249,7 +250,7 @@ func unmeasuredExit(rep *eval.Report) error {
 		why = s.Summary
 	}
 	if why == "" {
-		why = "see greenlight show " + s.RunID
+		why = "see " + prog + " show " + s.RunID
 	}
 	return fmt.Errorf("%w; the first: %s", errNothingMeasured, why)
 }

@@ -93,7 +93,7 @@ func TestUnmeasuredExit(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, line := exitCode("eval", unmeasuredExit(tc.rep))
+			code, line := exitCode("eval", unmeasuredExit(tc.rep, "greenlight"))
 			if code != tc.code || line != tc.line {
 				t.Errorf("exit %d %q, want %d %q", code, line, tc.code, tc.line)
 			}

@@ -85,7 +85,7 @@ func (a *app) verifyFormat(conn *stack.Conn, run *glv1.Run, f *formatFlags) erro
 // showFormat is show --format: a run still going has nothing to report.
 func (a *app) showFormat(conn *stack.Conn, run *glv1.Run, f *formatFlags) error {
 	if run.GetResult() == nil {
-		return fmt.Errorf("run %s has no result yet (%s): try greenlight watch %s", run.GetId(), progress.RunStatus(run.GetStatus()), run.GetId())
+		return fmt.Errorf("run %s has no result yet (%s): try %s watch %s", run.GetId(), progress.RunStatus(run.GetStatus()), a.program(), run.GetId())
 	}
 	return a.writeFormat(conn, run, f)
 }

@@ -65,7 +65,7 @@ not reachable), 130 interrupted.`,
 					return err
 				}
 			case run.GetResult() == nil:
-				fmt.Fprintf(a.env.Stdout, "run %s is %s (no result yet): greenlight watch %s\n", run.GetId(), progress.RunStatus(run.GetStatus()), run.GetId())
+				fmt.Fprintf(a.env.Stdout, "run %s is %s (no result yet): %s watch %s\n", run.GetId(), progress.RunStatus(run.GetStatus()), a.program(), run.GetId())
 			default:
 				a.printSummary(conn, run)
 			}

@@ -179,10 +179,11 @@ func (a *app) finish(conn *stack.Conn, run *glv1.Run, asJSON bool) error {
 func (a *app) printSummary(conn *stack.Conn, run *glv1.Run) {
 	opts := summary.Options{Color: a.terminal(a.env.Stdout), ReportURL: conn.ReportURL(run.GetId()), ReportNeedsToken: a.token != "" && !conn.Embedded}
 	if opts.ReportURL == "" && conn.Embedded {
-		opts.Hint = embeddedHint(run.GetId())
+		opts.Hint = embeddedHint(a.program(), run.GetId())
 	} else if opts.ReportURL == "" {
-		opts.Hint = fmt.Sprintf("greenlight --addr %s show %s", a.addr, run.GetId())
+		opts.Hint = fmt.Sprintf("%s --addr %s show %s", a.program(), a.addr, run.GetId())
 	}
+	opts.Program = a.program()
 	fmt.Fprintln(a.env.Stdout)
 	summary.Text(a.env.Stdout, run, opts)
 }

@@ -26,6 +26,9 @@ type Options struct {
 	Hint string
 	// MaxFailures caps the failures listed (0: 20).
 	MaxFailures int
+	// Program is how the user runs greenlight, for the line that says
+	// how to see the failures left out ("" is "greenlight").
+	Program string
 }
 
 // maxMessageWidth clips a failure message to this many terminal cells.
@@ -59,7 +62,7 @@ func text(w io.Writer, run *glv1.Run, opts Options) {
 			fmt.Fprintf(w, "          counts incomplete: %s\n", c.GetIncompleteReason())
 		}
 	}
-	failures(w, res.GetFailures(), opts.MaxFailures)
+	failures(w, res.GetFailures(), opts.MaxFailures, moreHint(run.GetId(), opts.Program))
 	if s := shownScore(res); s != nil {
 		fmt.Fprintf(w, "Score:    %.1f/10 (build %g, tests %g, lint %g, no critical %g), level %s\n",
 			s.GetTotal(), s.GetBuild(), s.GetTests(), s.GetLint(), s.GetNoCritical(), progress.Level(res.GetLevel()))
@@ -154,7 +157,7 @@ func stepTable(w io.Writer, steps []*glv1.StepResult) {
 }
 
 // failures lists file:line, kind, test and message of each failure.
-func failures(w io.Writer, fs []*glv1.Failure, max int) {
+func failures(w io.Writer, fs []*glv1.Failure, max int, more string) {
 	if len(fs) == 0 {
 		return
 	}
@@ -164,7 +167,7 @@ func failures(w io.Writer, fs []*glv1.Failure, max int) {
 	fmt.Fprintf(w, "\nFailures (%d):\n", len(fs))
 	for i, f := range fs {
 		if i == max {
-			fmt.Fprintf(w, "  … %d more (greenlight show --json)\n", len(fs)-max)
+			fmt.Fprintf(w, "  … %d more (%s)\n", len(fs)-max, more)
 			break
 		}
 		fmt.Fprintf(w, "  %s  %s", Location(f), display.Enum(f.GetKind()))
@@ -253,4 +256,15 @@ func shownScore(res *glv1.Result) *glv1.Score {
 		return nil
 	}
 	return res.GetScore()
+}
+
+// moreHint is the command that lists every failure of a run.
+func moreHint(runID, prog string) string {
+	if prog == "" {
+		prog = "greenlight"
+	}
+	if runID == "" {
+		return prog + " show --json"
+	}
+	return prog + " show " + runID + " --json"
 }
