@@ -3,7 +3,8 @@
 # machine: Node.js and npm (from Debian's apt when `node` is missing: Node 18
 # on bookworm, which the package supports), `npm ci` (its prepare script
 # copies the public protos, generates the types and compiles dist/), the
-# type check of src/, tests and README snippets, and the tests. The
+# type check of src/, tests and README snippets, the tests, and the two
+# ways a consumer installs the package (test-install.sh). The
 # integration tests need `make build` (.bin/greenlight), a Docker engine and
 # the Python sandbox image; they are skipped without them unless
 # GREENLIGHT_INTEGRATION=1, which CI sets.
@@ -34,4 +35,6 @@ step "type check"
 npm run --silent typecheck
 step "tests"
 npm test --silent
+step "install from the folder and from npm pack, as a consumer (test-install.sh)"
+./test-install.sh
 step "done"

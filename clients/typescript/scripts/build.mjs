@@ -7,6 +7,13 @@
 //     of @grpc/proto-loader, so the types match the loader's options exactly);
 //  3. compiles src/ to dist/ with tsc.
 // Outside the repository (an unpacked package) ./proto is used as it is.
+//
+// It is also the `prepare` script, which npm runs in this folder when
+// another project installs it (`npm install /path/to/clients/typescript`)
+// before it has installed anything here: then the build tools
+// (@grpc/proto-loader, typescript) are missing, and it installs this
+// folder's locked dependencies first (`npm ci --ignore-scripts`), as npm
+// itself does for a git dependency.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,6 +27,39 @@ const GEN_FLAGS = ['--longs=Number', '--enums=String', '--defaults', '--oneofs',
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(import.meta.url);
+
+/** Build tools that must resolve from this folder. */
+const BUILD_TOOLS = ['@grpc/proto-loader/package.json', 'typescript/bin/tsc'];
+
+function resolvable(id) {
+  try {
+    require.resolve(id);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// The npm settings of a consumer's install that must not reach the nested
+// `npm ci`: they would install globally, elsewhere, or without the dev
+// dependencies (typescript) the build needs.
+const CONSUMER_ONLY = /^npm_config_(global|prefix|local_prefix|omit|include|only|production|install_links|dry_run|workspaces?|save.*)$/i;
+
+function installBuildTools() {
+  if (BUILD_TOOLS.every(resolvable)) return;
+  console.error('build: installing the build tools here first (npm ci --ignore-scripts)');
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !CONSUMER_ONLY.test(k)));
+  const args = ['ci', '--ignore-scripts', '--include=dev', '--no-audit', '--no-fund'];
+  // npm_execpath is the npm running this script; prefer it to whatever npm is on PATH.
+  const npmCli = process.env.npm_execpath;
+  if (npmCli && /\.[cm]?js$/.test(npmCli)) {
+    execFileSync(process.execPath, [npmCli, ...args], { cwd: root, stdio: ['ignore', 2, 2], env });
+  } else {
+    execFileSync('npm', args, { cwd: root, stdio: ['ignore', 2, 2], env });
+  }
+  const missing = BUILD_TOOLS.filter((id) => !resolvable(id));
+  if (missing.length) throw new Error(`npm ci did not install ${missing.join(', ')}`);
+}
 
 function copyProtos() {
   const repoProtos = join(root, '..', '..', 'proto');
@@ -50,6 +90,7 @@ function generateTypes() {
 }
 
 try {
+  installBuildTools();
   copyProtos();
   generateTypes();
   rmSync(join(root, 'dist'), { recursive: true, force: true });
