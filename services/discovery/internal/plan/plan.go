@@ -140,7 +140,8 @@ func (p *planner) selection() error {
 		p.add(c)
 	}
 	if len(refused) > 0 {
-		return fmt.Errorf("%w: %s; only discovered or configured commands may run (see the capabilities' command list)", ErrNotWhitelisted, strings.Join(refused, ", "))
+		return fmt.Errorf("%w: %s; only discovered or configured commands may run; the steps are: %s", ErrNotWhitelisted,
+			strings.Join(refused, ", "), strings.Join(p.stepNames(), ", "))
 	}
 	for _, t := range []command.Tier{command.Tier1, command.Tier2} {
 		if !p.tiers[t] {
@@ -151,6 +152,18 @@ func (p *planner) selection() error {
 		}
 	}
 	return nil
+}
+
+// stepNames are the names a selection may use: every discovered or
+// configured command but the installs (they come with what needs them).
+func (p *planner) stepNames() []string {
+	var out []string
+	for _, c := range p.caps.Commands {
+		if c.Phase != command.PhaseInstall && !slices.Contains(out, c.Name) {
+			out = append(out, c.Name)
+		}
+	}
+	return out
 }
 
 func describe(s Selection) string {

