@@ -63,14 +63,36 @@ func (e *extractor) pipInstall(c Command) {
 	}
 	c.Command = pylaunch.Module("python3", "venv") + " --system-site-packages .venv && rm -f " + pipDone + " && { { " + attempts + "; }; echo $? >" + pipRC + "; } 2>&1 | tee " + pipLog +
 		` && [ "$(cat ` + pipRC + `)" = 0 ] && touch ` + pipDone
+	c.Display = pipInstallDisplay(args)
 	e.add(c)
 	last := &e.out.Commands[len(e.out.Commands)-1]
 	last.Optional, last.ContinueOnFailure = true, true
 
 	installName := last.Name
-	e.add(Command{Name: "pip-fallback", Phase: PhaseInstall, Command: e.pipFallback(args), Source: c.Source})
+	e.add(Command{Name: "pip-fallback", Phase: PhaseInstall, Command: e.pipFallback(args), Display: pipFallbackDisplay(info.ProjectFile != ""), Source: c.Source})
 	last = &e.out.Commands[len(e.out.Commands)-1]
 	last.CacheKeyFiles, last.Completes = nil, installName
+}
+
+// pipInstallDisplay is pip-install's display: the install as a person
+// would type it. The script that runs is a kilobyte or two (the
+// no-isolation attempt, the log and status pip-fallback reads, the
+// completion marker); progress lines and the report page show this, the
+// log page and the JSON result keep the whole script.
+func pipInstallDisplay(args []string) string {
+	return "python3 -m venv .venv && .venv/bin/python -m pip install " + strings.Join(args, " ")
+}
+
+// pipFallbackDisplay says in one line what pip-fallback does: it is
+// greenlight's check of pip-install, not a command of the project.
+// (Discovery reads the programs a step needs from its display: these
+// words name none.)
+func pipFallbackDisplay(project bool) string {
+	offline := "lets the tests decide"
+	if project {
+		offline = "installs the project without its dependencies"
+	}
+	return "greenlight checks pip-install: a failed install fails here; offline, " + offline
 }
 
 // pipArgs are pip install's arguments: requirement files, dependency

@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/greenlight-dev/greenlight/pkg/display"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
 )
 
@@ -129,6 +131,44 @@ func TestPipFallbackScript(t *testing.T) {
 			for _, w := range tt.want {
 				if !strings.Contains(string(out), w) {
 					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+// TestPipStepsShowWhatTheyDo: progress lines and the report page show a
+// step's display, so each generated pip script has one that fits on a line
+// and says what it does (the install as a person would type it; what the
+// fallback checks), while the step still runs the whole script.
+func TestPipStepsShowWhatTheyDo(t *testing.T) {
+	tests := []struct {
+		name                      string
+		files                     map[string]string
+		wantInstall, wantFallback string
+	}{
+		{name: "project with a test extra", files: flitSrc,
+			wantInstall:  "python3 -m venv .venv && .venv/bin/python -m pip install -e '.[test]'",
+			wantFallback: "greenlight checks pip-install: a failed install fails here; offline, installs the project without its dependencies"},
+		{name: "requirements file only", files: map[string]string{"requirements.txt": "requests\n", "test_x.py": "def test_x(): pass\n"},
+			wantInstall:  "python3 -m venv .venv && .venv/bin/python -m pip install -r requirements.txt",
+			wantFallback: "greenlight checks pip-install: a failed install fails here; offline, lets the tests decide"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, cmds := extract(t, tt.files)
+			for _, c := range []struct {
+				step command.Command
+				want string
+			}{{named(t, cmds, "pip-install"), tt.wantInstall}, {named(t, cmds, "pip-fallback"), tt.wantFallback}} {
+				if c.step.Display != c.want {
+					t.Errorf("%s display = %q, want %q", c.step.Name, c.step.Display, c.want)
+				}
+				if n := utf8.RuneCountInString(c.step.Display); n > display.BriefMax || strings.Contains(c.step.Display, "\n") {
+					t.Errorf("%s display is not one short line (%d characters): %q", c.step.Name, n, c.step.Display)
+				}
+				if len(c.step.Command) < 2*len(c.step.Display) || !strings.Contains(c.step.Command, ".venv/greenlight-") {
+					t.Errorf("%s runs %q: want the whole script, not its display", c.step.Name, c.step.Command)
 				}
 			}
 		})
