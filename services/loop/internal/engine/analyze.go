@@ -49,7 +49,7 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 			o.Report = rep
 			// Before any re-run: a step the report fails is never flaky.
 			o.Result = verdict.Steps(verdict.OnReport, verdict.StepInput{Step: s, Result: o.Result, Report: rep,
-				IndexUnreachable: unreachable, Tree: fsys})
+				IndexUnreachable: unreachable, Tree: fsys, Selected: v.selectedTests(s)})
 			// Before TestsParsed, so the event counts the flaky tests.
 			if err := r.rerunFailed(ctx, v, i, &o, fsys); err != nil {
 				return err
@@ -111,6 +111,10 @@ func (r *run) buildResult(v *verification, sc *glv1.Score) *glv1.Result {
 		recordPlacement(res, v.exec)
 	}
 	v.recordReruns(res)
+	if p := partialOf(v.spec.opts); p != nil {
+		res.Partial = p
+		res.Summary += partialSummary(p)
+	}
 	if v.budgetHit {
 		var tiers []string
 		for _, s := range v.skipped {

@@ -83,6 +83,8 @@ type verification struct {
 	result       *glv1.Result
 	// transitions against a fix run's baseline, computed once.
 	transitions *glv1.Transitions
+	// selected names the test steps narrowed to VerifyOptions.tests.
+	selected map[string]bool
 }
 
 // passed reports whether the verdict is PASS.
@@ -100,7 +102,7 @@ func (v *verification) judged() verdict.Verification {
 func (r *run) verify(ctx context.Context, spec verifySpec, tr *trees) (*verification, error) {
 	v := &verification{spec: spec, started: r.e.now()}
 	deadline := v.started.Add(spec.budget)
-	if err := r.discover(ctx, v, deadline); err != nil {
+	if err := r.discover(ctx, v, deadline, tr); err != nil {
 		return nil, err
 	}
 	deadline = r.repositoryBudget(v, deadline)
@@ -144,7 +146,7 @@ func (r *run) repositoryBudget(v *verification, deadline time.Time) time.Time {
 // discover asks discovery for the pipeline of the selected tiers, or takes
 // a fix run's pinned plan, and records it (ordered tier by tier) with a
 // DiscoveryDone event.
-func (r *run) discover(ctx context.Context, v *verification, deadline time.Time) error {
+func (r *run) discover(ctx context.Context, v *verification, deadline time.Time, tr *trees) error {
 	if p := v.spec.plan; p != nil {
 		v.caps, v.pipeline = p.caps, p.pipeline
 		return r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_DiscoveryDone{DiscoveryDone: &glv1.DiscoveryDone{
@@ -177,6 +179,9 @@ func (r *run) discover(ctx context.Context, v *verification, deadline time.Time)
 	v.caps, v.pipeline = resp.GetCapabilities(), byTier(resp.GetPipeline())
 	if len(v.pipeline.GetSteps()) == 0 {
 		v.infra = "discovery planned no step for this workspace: add a greenlight.yaml with steps, or commands discovery can find"
+	}
+	if ids := o.GetTests(); len(ids) > 0 && v.infra == "" {
+		r.selectTests(ctx, v, tr, ids)
 	}
 	caps := v.caps
 	if v.spec.pin {

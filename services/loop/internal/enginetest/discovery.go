@@ -11,7 +11,8 @@ import (
 
 // Discovery is a DiscoveryService that plans a fixed pipeline: the steps
 // of the selected tiers (tier0 always, tier1 with high_risk, milestone_end
-// or any changed file, tier2 with run_end).
+// or any changed file, tier2 with run_end), only the named ones when the
+// request selects steps by name.
 type Discovery struct {
 	glv1.UnimplementedDiscoveryServiceServer
 
@@ -76,7 +77,15 @@ func (d *Discovery) Plan(_ context.Context, req *glv1.PlanRequest) (*glv1.PlanRe
 	if d.limits != nil {
 		p.Limits = proto.Clone(d.limits).(*glv1.Limits)
 	}
+	// A selection by name plans the named steps alone.
+	named := map[string]bool{}
+	for _, sel := range req.GetSelection() {
+		named[sel.GetName()] = true
+	}
 	for _, s := range d.steps {
+		if len(named) > 0 && !named[s.GetName()] {
+			continue
+		}
 		if selected[s.GetTier()] {
 			p.Steps = append(p.Steps, proto.Clone(s).(*glv1.Step))
 		}

@@ -98,13 +98,29 @@ func RerunCommand(command string, rep *StepReport) (cmd string, ok bool) {
 	if len(failing) == 0 {
 		return "", false
 	}
-	switch rep.Format {
+	return narrow(command, rep.Format, failing)
+}
+
+// narrow runs only tests of a step whose runner reports in format, with
+// the runner's own selector: the failing tests of a re-run, or the tests a
+// selective verification names (SelectCommand).
+func narrow(command, format string, failing []Test) (string, bool) {
+	switch format {
 	case FormatGoJSON, FormatGoText:
 		return goRerun(command, failing), true
 	case FormatPytestJUnit, FormatPytestSummary:
-		ids := make([]string, 0, len(failing))
+		// A node id (file::test) or a path is an argument; a bare name
+		// (a selective run's `--test test_add`) is a -k keyword.
+		var ids, keywords []string
 		for _, t := range failing {
-			ids = append(ids, shellQuote(t.ID))
+			if strings.Contains(t.ID, "::") || strings.Contains(t.ID, "/") || strings.HasSuffix(t.ID, ".py") {
+				ids = append(ids, shellQuote(t.ID))
+			} else {
+				keywords = append(keywords, t.ID)
+			}
+		}
+		if len(keywords) > 0 {
+			ids = append(ids, "-k "+shellQuote(strings.Join(keywords, " or ")))
 		}
 		return pytestRunner(command) + " -rA " + strings.Join(ids, " "), true
 	case FormatUnittest:
@@ -121,7 +137,7 @@ func RerunCommand(command string, rep *StepReport) (cmd string, ok bool) {
 		}
 		return "mvn -B -o test " + shellQuote("-Dtest="+strings.Join(sel, ",")), true
 	}
-	return packRerun(rep.Format, failing)
+	return packRerun(format, failing)
 }
 
 // packRerun asks the toolchain pack whose parser produced format to re-run

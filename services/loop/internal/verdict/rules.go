@@ -37,6 +37,9 @@ type StepInput struct {
 	// Tree is the snapshot's files (nil when too large or unreadable); it
 	// tells the project's own modules from third-party ones.
 	Tree fs.FS
+	// Selected are the test ids a selective verification narrowed the
+	// step to (VerifyOptions.tests); nil when the step runs whole.
+	Selected []string
 }
 
 // StepRule is one named rule that may change a step's status from what
@@ -80,6 +83,8 @@ var stepRules = []StepRule{
 		Doc: "every failed test of a required step failed on a host service the sandbox lacks (journald, D-Bus, /dev/log, a Docker engine): an ERROR of the environment naming the line (records its rule)"},
 	{Name: RuleNoTestsRan, Stage: OnReport, Apply: noTestsRan,
 		Doc: "a required test step finished OK but its runner said it found no tests (CTest, unittest, pytest, mocha, TAP, Jest): an ERROR, nothing was verified (records its rule)"},
+	{Name: RuleNoSelectedTest, Stage: OnReport, Apply: noSelectedTest,
+		Doc: "a test step narrowed to the tests a selective run names finished OK having counted none of them (a misspelt id, a test of another step): an ERROR, nothing was verified (records its rule)"},
 	{Name: RuleReportDisagrees, Stage: OnReport, Apply: reportDisagrees,
 		Doc: "exit 0 while the runner's report counts failed or errored tests, or two reports of the run disagree: FAILED (records its rule)"},
 }
@@ -96,7 +101,7 @@ func Steps(stage Stage, in StepInput) *glv1.StepResult {
 }
 
 // Names of the step rules. Only time-limit, tool-absent, disk-full,
-// needs-network, needs-host-service, no-tests-ran and report-disagrees are written to StepResult.rule; the others say what they found in
+// needs-network, needs-host-service, no-tests-ran, no-selected-test and report-disagrees are written to StepResult.rule; the others say what they found in
 // StepResult.reason alone.
 const (
 	RuleToolUnavailable = "tool-unavailable"

@@ -19,7 +19,7 @@ func TestStepRulesAreNamedDocumentedAndOrdered(t *testing.T) {
 		}
 		names = append(names, r.Name)
 	}
-	want := []string{RuleToolUnavailable, RuleInstallEnv, RuleOldToolchain, RuleMissingDeps, RuleUnpinnedCheck, RuleTimeLimit, RuleToolAbsent, RuleDiskFull, RuleNeedsNetwork, RuleNeedsHostService, RuleNoTestsRan, RuleReportDisagrees}
+	want := []string{RuleToolUnavailable, RuleInstallEnv, RuleOldToolchain, RuleMissingDeps, RuleUnpinnedCheck, RuleTimeLimit, RuleToolAbsent, RuleDiskFull, RuleNeedsNetwork, RuleNeedsHostService, RuleNoTestsRan, RuleNoSelectedTest, RuleReportDisagrees}
 	if !slices.Equal(names, want) {
 		t.Errorf("step rules %q, want %q", names, want)
 	}
