@@ -16,7 +16,10 @@ import (
 // logView is the log page: a step's stored log as numbered lines.
 type logView struct {
 	RunID, RunURL, Step, Command, Of, RawURL string
-	Lines                                    []numberedLine
+	// Ran is the command that ran when Command (the step's display) is
+	// not it: a generated script, shown whole.
+	Ran   string
+	Lines []numberedLine
 	// Skipped counts the first lines left out for size.
 	Skipped int
 	// Capped: the step printed more than was stored. FromTail: no log
@@ -83,6 +86,9 @@ func (h *handler) serveLog(w http.ResponseWriter, r *http.Request) {
 	}
 	v := logView{RunID: run.GetId(), RunURL: urlsFor(run.GetId()).Report, Step: step.GetName(), Command: display.Command(step),
 		Of: of, Capped: step.GetTruncated()}
+	if ran := step.GetCommand(); ran != v.Command {
+		v.Ran = ran
+	}
 	v.RawURL = logURL(run.GetId(), step.GetName()) + "/raw"
 	if a := r.URL.Query().Get("attempt"); a != "" {
 		v.RawURL = attemptLogURL(v.RawURL, mustAtoi32(a))

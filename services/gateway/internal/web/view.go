@@ -24,8 +24,11 @@ type reportView struct {
 	Steps    []stepView
 	Counts   *countsView
 	Failures []failureView
-	Score    *scoreView
-	Metrics  *metricsView
+	// FirstFailure is the failure the banner of a FAIL shows, so it is on
+	// the first screen at 1280×800 and on a phone (nil otherwise).
+	FirstFailure *failureView
+	Score        *scoreView
+	Metrics      *metricsView
 	// StopMemo is the memo's Markdown, rendered and sanitized.
 	StopMemo template.HTML
 	Kind     string
@@ -58,8 +61,10 @@ type factsView struct {
 
 type stepView struct {
 	Index int
-	// Command is the brief form; FullCommand the whole command when the
-	// brief form cut it (the cell's title; the log page shows it too).
+	// Command is the brief form of the step's display; FullCommand the
+	// command that ran when Command is not it (a generated script cut to
+	// its first words, or shown by its display): the cell expands to it,
+	// and the log page shows it too.
 	Name, Phase, Command, FullCommand, Workdir string
 	ExitCode, Duration, Status, StClass        string
 	CacheHit, Optional, Truncated              bool
@@ -140,6 +145,9 @@ func newReportView(run *glv1.Run, vs []*verificationRecord) reportView {
 	final := firstDigest(run.GetCurrentSnapshot(), run.GetSnapshot())
 	for _, f := range res.GetFailures() {
 		v.Failures = append(v.Failures, newFailureView(run.GetId(), final, f))
+	}
+	if v.Banner.Class == bannerFail {
+		v.FirstFailure = firstLocated(v.Failures)
 	}
 	// An ERROR verified nothing (or not enough): a number would read as a
 	// judgement of the code, so it shows no score, whatever was stored.
@@ -227,7 +235,7 @@ func newStepView(runID string, i int, s *glv1.StepResult) stepView {
 		Status: st, StClass: statusClass(st), CacheHit: s.GetCacheHit(), Optional: s.GetOptional(),
 		Truncated: s.GetTruncated(), Reason: s.GetReason(), ExitCode: "—",
 	}
-	if full := display.Command(s); full != v.Command {
+	if full := s.GetCommand(); full != v.Command {
 		v.FullCommand = full
 	}
 	if executed(s) && s.GetStatus() != glv1.StepStatus_STEP_STATUS_ERROR {
@@ -265,6 +273,20 @@ func newPatchView(p *glv1.PatchOutcome) patchView {
 	v.Lines, v.Truncated = diffLines(p.GetDiff())
 	v.Transitions = display.Transitions(p.GetTransitions())
 	return v
+}
+
+// firstLocated is the first failure with a location, else the first
+// (nil when there is none).
+func firstLocated(fs []failureView) *failureView {
+	for i := range fs {
+		if fs[i].Location != "—" {
+			return &fs[i]
+		}
+	}
+	if len(fs) > 0 {
+		return &fs[0]
+	}
+	return nil
 }
 
 // newFailureView shows f, its file:line linked into snapshot snap.
