@@ -149,6 +149,14 @@ func frameOf(f *glv1.Frame) Frame {
 	return Frame{File: f.GetFile(), Line: f.GetLine(), Column: f.GetColumn(), Function: f.GetFunction(), Project: f.GetProject()}
 }
 
+// partialOf is nil for a full verification.
+func partialOf(p *glv1.Partial) *Partial {
+	if p == nil {
+		return nil
+	}
+	return &Partial{Steps: list(p.GetSteps()), Tests: list(p.GetTests())}
+}
+
 func tierOf(t *glv1.TierSelection) TierSelection {
 	return TierSelection{Tier: Tier(t.GetTier()), Selected: t.GetSelected(), Reasons: list(t.GetReasons())}
 }

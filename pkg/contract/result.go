@@ -31,6 +31,10 @@ type Result struct {
 	Inventory *Inventory      `json:"inventory" jsonschema:"nullable"`
 	Failures  []Failure       `json:"failures"`
 	Tiers     []TierSelection `json:"tiers"`
+	// Partial is set when the verification ran a chosen part of the
+	// project (selected steps or tests, `verify --step`/`--test`): its PASS
+	// is that part's, not the project's. Null for a full verification.
+	Partial *Partial `json:"partial" jsonschema:"nullable"`
 	// StopMemo is the memo written when a retry or repair loop gave up.
 	StopMemo string `json:"stop_memo"`
 	// InfraRetries are the infrastructure failures (an executor lost, an
@@ -38,6 +42,14 @@ type Result struct {
 	InfraRetries []string `json:"infra_retries"`
 	// Fix is the repair loop's record; null for a verify run.
 	Fix *Fix `json:"fix" jsonschema:"nullable"`
+}
+
+// Partial says what part of the project a selective verification ran.
+type Partial struct {
+	// Steps are the steps chosen by name or command.
+	Steps []string `json:"steps"`
+	// Tests are the test ids the test steps were narrowed to.
+	Tests []string `json:"tests"`
 }
 
 // Digest names a blob in the content-addressed store.

@@ -88,6 +88,28 @@ func TestPassBannerSaysExecutionPassed(t *testing.T) {
 	}
 }
 
+// A selective run's banner says partial before anything else, and the
+// contract carries what ran.
+func TestPartialRunSaysSo(t *testing.T) {
+	run := &glv1.Run{Id: "r_3", Status: glv1.RunStatus_RUN_STATUS_PASSED,
+		Result: &glv1.Result{Status: glv1.Verdict_VERDICT_PASS, Partial: &glv1.Partial{Tests: []string{"pkg.TestAdd"}},
+			Summary: "PASS: every required step finished OK; partial: only tests pkg.TestAdd ran, not the whole project"}}
+	var b bytes.Buffer
+	Text(&b, run, Options{})
+	if first := strings.SplitN(b.String(), "\n", 2)[0]; !strings.HasPrefix(first, " PASS (partial)  execution passed") ||
+		!strings.Contains(first, "not the whole project") {
+		t.Errorf("banner = %q", first)
+	}
+	j, err := JSON(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got contract.Result
+	if err := json.Unmarshal(j, &got); err != nil || got.Partial == nil || len(got.Partial.Tests) != 1 || got.Partial.Tests[0] != "pkg.TestAdd" {
+		t.Errorf("contract partial %+v (%v)", got.Partial, err)
+	}
+}
+
 func TestJSONIsTheContract(t *testing.T) {
 	b, err := JSON(failedRun())
 	if err != nil {

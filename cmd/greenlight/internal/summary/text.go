@@ -113,6 +113,11 @@ func banner(w io.Writer, run *glv1.Run, color bool) {
 	}
 	why = strings.TrimPrefix(strings.TrimSpace(why), word+": ")
 	label := " " + word + " "
+	if res.GetPartial() != nil {
+		// A PASS of one test is not a PASS of the project: the label says so
+		// before the reason does.
+		label = " " + word + " (partial) "
+	}
 	if color {
 		label = code + label + "\x1b[0m"
 	}
