@@ -2,10 +2,12 @@ package stack
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/metadata"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
@@ -58,6 +60,9 @@ type RemoteOptions struct {
 	Token string
 	// ReportBase overrides the report URL base; "" derives it from Addr.
 	ReportBase string
+	// TLS is the client's TLS configuration; nil dials in plaintext
+	// (tlsconf.UseTLS decides which).
+	TLS *tls.Config
 }
 
 // ErrNoAddr is returned by Remote without an address.
@@ -69,7 +74,11 @@ func Remote(opts RemoteOptions) (*Conn, error) {
 	if opts.Addr == "" {
 		return nil, ErrNoAddr
 	}
-	var dialOpts []grpc.DialOption
+	tr := transport{addr: opts.Addr, secure: opts.TLS != nil, clientCert: opts.TLS != nil && len(opts.TLS.Certificates) > 0}
+	dialOpts := []grpc.DialOption{grpc.WithChainUnaryInterceptor(tr.unary()), grpc.WithChainStreamInterceptor(tr.stream())}
+	if opts.TLS != nil {
+		dialOpts = append(dialOpts, grpc.WithTransportCredentials(credentials.NewTLS(opts.TLS)))
+	}
 	if opts.Token != "" {
 		dialOpts = append(dialOpts,
 			grpc.WithChainUnaryInterceptor(bearerUnary(opts.Token)),
@@ -81,7 +90,7 @@ func Remote(opts RemoteOptions) (*Conn, error) {
 	}
 	base := opts.ReportBase
 	if base == "" {
-		base = DeriveReportBase(opts.Addr)
+		base = DeriveReportBase(opts.Addr, opts.TLS != nil)
 	}
 	return &Conn{
 		Run: glv1.NewRunServiceClient(cc), Blobs: blob.NewClient(cc), GRPC: cc,
@@ -91,7 +100,8 @@ func Remote(opts RemoteOptions) (*Conn, error) {
 
 // bearerUnary adds the token to unary calls. An interceptor rather than
 // per-RPC credentials: grpc-go refuses those on plaintext connections, and
-// a loopback gateway is plaintext.
+// a loopback gateway is plaintext (the CLI refuses a token in clear off
+// loopback before it gets here: tlsconf.UseTLS).
 func bearerUnary(token string) grpc.UnaryClientInterceptor {
 	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 		return invoker(withBearer(ctx, token), method, req, reply, cc, opts...)

@@ -16,6 +16,7 @@ import (
 	"github.com/greenlight-dev/greenlight/pkg/blob"
 	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/pkg/server"
+	"github.com/greenlight-dev/greenlight/pkg/tlsconf"
 	"github.com/greenlight-dev/greenlight/services/discovery/discoverysvc"
 	"github.com/greenlight-dev/greenlight/services/executor/executorsvc"
 	"github.com/greenlight-dev/greenlight/services/gateway/gatewaysvc"
@@ -36,6 +37,10 @@ type Options struct {
 	// Token is the bearer token the gateway requires ("" for none, which
 	// the gateway allows on loopback only).
 	Token string
+	// TLS are the gateway's certificate, key and optional client CA: set,
+	// its gRPC and HTTP listeners speak TLS (the internal services' stay
+	// plaintext on their own addresses, guarded by the service token).
+	TLS tlsconf.ServerFiles
 	// OperatorToken is a second gateway token that sees every token's
 	// runs and blobs ("" for none).
 	OperatorToken string
@@ -229,6 +234,7 @@ func (st *Stack) startGateway(ctx context.Context) error {
 	cfg := gatewaysvc.DefaultConfig()
 	cfg.LoopAddr, cfg.GRPCAddr, cfg.HTTPAddr = st.loopLn.addr(), ln.addr(), httpLn.Addr().String()
 	cfg.Token, cfg.OperatorToken = st.opts.Token, st.opts.OperatorToken
+	cfg.TLSCert, cfg.TLSKey, cfg.TLSClientCA = st.opts.TLS.Cert, st.opts.TLS.Key, st.opts.TLS.ClientCA
 	srvOpts, err := gatewaysvc.ServerOptions(cfg)
 	if err != nil {
 		_ = httpLn.Close()

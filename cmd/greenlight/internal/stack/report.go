@@ -11,9 +11,10 @@ import (
 const reportPortOffset = 10
 
 // DeriveReportBase guesses the report server of a gateway at addr: same
-// host, port plus ten ("" when addr has no numeric port). --report-url
-// overrides the guess.
-func DeriveReportBase(addr string) string {
+// host, port plus ten ("" when addr has no numeric port), https when the
+// gateway is reached over TLS (serve's --tls-cert covers both listeners).
+// --report-url overrides the guess.
+func DeriveReportBase(addr string, secure bool) string {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return ""
@@ -25,5 +26,9 @@ func DeriveReportBase(addr string) string {
 	if host == "" || host == "0.0.0.0" || host == "::" {
 		host = "127.0.0.1"
 	}
-	return "http://" + net.JoinHostPort(host, strconv.Itoa(p+reportPortOffset))
+	scheme := "http://"
+	if secure {
+		scheme = "https://"
+	}
+	return scheme + net.JoinHostPort(host, strconv.Itoa(p+reportPortOffset))
 }

@@ -22,18 +22,24 @@ import (
 )
 
 func TestDeriveReportBase(t *testing.T) {
-	tests := []struct{ addr, want string }{
-		{"127.0.0.1:7070", "http://127.0.0.1:7080"},
-		{"gateway.internal:7070", "http://gateway.internal:7080"},
-		{"0.0.0.0:7070", "http://127.0.0.1:7080"},
-		{"127.0.0.1:17070", "http://127.0.0.1:17080"},
-		{"[::1]:7070", "http://[::1]:7080"},
-		{"127.0.0.1:65530", ""},
-		{"no-port", ""},
+	tests := []struct {
+		addr   string
+		secure bool
+		want   string
+	}{
+		{"127.0.0.1:7070", false, "http://127.0.0.1:7080"},
+		{"127.0.0.1:7070", true, "https://127.0.0.1:7080"},
+		{"gateway.internal:7070", true, "https://gateway.internal:7080"},
+		{"gateway.internal:7070", false, "http://gateway.internal:7080"},
+		{"0.0.0.0:7070", false, "http://127.0.0.1:7080"},
+		{"127.0.0.1:17070", false, "http://127.0.0.1:17080"},
+		{"[::1]:7070", false, "http://[::1]:7080"},
+		{"127.0.0.1:65530", true, ""},
+		{"no-port", false, ""},
 	}
 	for _, tc := range tests {
-		if got := DeriveReportBase(tc.addr); got != tc.want {
-			t.Errorf("DeriveReportBase(%q) = %q, want %q", tc.addr, got, tc.want)
+		if got := DeriveReportBase(tc.addr, tc.secure); got != tc.want {
+			t.Errorf("DeriveReportBase(%q, %v) = %q, want %q", tc.addr, tc.secure, got, tc.want)
 		}
 	}
 }
