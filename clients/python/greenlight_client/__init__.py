@@ -3,7 +3,8 @@
 greenlight verifies code by running it in throw-away Docker sandboxes and
 repairs it in a loop where a model (here: any Python callable) proposes
 patches. This package packs a directory into a snapshot, uploads it, and
-drives RunService: verify, fix, watch, get_run.
+drives RunService: verify, fix, watch, get_run, list_runs, discover.
+AsyncClient (greenlight_client.aio) is the same for asyncio.
 
     from greenlight_client import Client
 
@@ -15,9 +16,10 @@ The protobuf messages and enums are in greenlight_client.v1 (generated from
 proto/greenlight/v1/{types,events,run,blob}.proto).
 """
 
+from .aio import AsyncClient, AsyncRunStream
 from .blobs import CHUNK_BYTES, digest_of, write_requests
 from .client import Client
-from .connection import bearer_metadata, open_channel
+from .connection import bearer_metadata, open_aio_channel, open_channel
 from .errors import GreenlightError, PackError, ProviderError, StreamEndedError, UploadError
 from .fixing import PatchProvider
 from .packing import Limits, Packed, PackStats, pack
@@ -25,7 +27,8 @@ from .stream import RunStream
 from .v1 import blob_pb2, events_pb2, run_pb2, types_pb2
 
 __all__ = [
-    "CHUNK_BYTES", "Client", "GreenlightError", "Limits", "PackError", "PackStats", "Packed", "PatchProvider",
-    "ProviderError", "RunStream", "StreamEndedError", "UploadError", "bearer_metadata", "blob_pb2",
-    "digest_of", "events_pb2", "open_channel", "pack", "run_pb2", "types_pb2", "write_requests",
+    "AsyncClient", "AsyncRunStream", "CHUNK_BYTES", "Client", "GreenlightError", "Limits", "PackError", "PackStats",
+    "Packed", "PatchProvider", "ProviderError", "RunStream", "StreamEndedError", "UploadError", "bearer_metadata",
+    "blob_pb2", "digest_of", "events_pb2", "open_aio_channel", "open_channel", "pack", "run_pb2", "types_pb2",
+    "write_requests",
 ]

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Iterable, Optional, Tuple, Union
 
 import grpc
 
 from . import blobs, fixing
-from .connection import bearer_metadata, open_channel
+from .connection import PEM, bearer_metadata, open_channel, tls_from_env
 from .packing import pack
 from .stream import RunStream
-from .v1 import blob_pb2, blob_pb2_grpc, run_pb2, run_pb2_grpc, types_pb2
+from .v1 import blob_pb2, blob_pb2_grpc, events_pb2, run_pb2, run_pb2_grpc, types_pb2
 
 Target = Union[str, "os.PathLike[str]", types_pb2.Digest]
 """What verify and fix check: a directory (packed and uploaded first) or
@@ -34,21 +34,29 @@ class Client:
         metadata: the call metadata (the bearer token) to pass to the stubs.
     """
 
-    def __init__(self, address: str = DEFAULT_ADDRESS, *, token: Optional[str] = None, tls: bool = False,
-                 root_certificates: Optional[bytes] = None, channel: Optional[grpc.Channel] = None,
-                 rpc_timeout: Optional[float] = 60.0) -> None:
+    def __init__(self, address: str = DEFAULT_ADDRESS, *, token: Optional[str] = None, tls: Optional[bool] = None,
+                 root_certificates: Optional[PEM] = None, certificate_chain: Optional[PEM] = None,
+                 private_key: Optional[PEM] = None, server_name: Optional[str] = None,
+                 channel: Optional[grpc.Channel] = None, rpc_timeout: Optional[float] = 60.0) -> None:
         """Connects to address ("host:port"; the connection is made lazily).
 
         Args:
-            token: sent as "authorization: Bearer TOKEN" on every call.
-            tls: use TLS (system roots, or root_certificates when given).
-            channel: an existing channel to use instead (address, tls and
-                root_certificates are then ignored; close() closes it).
+            token: sent as "authorization: Bearer TOKEN" on every call;
+                never in clear to a host off loopback (TokenInClearError).
+            tls: None (default): TLS to every host but loopback; True or
+                False force it. root_certificates (a private CA),
+                certificate_chain and private_key (a client certificate)
+                and server_name imply TLS; each takes PEM bytes or text,
+                or a file path (see connection.channel_config).
+            channel: an existing channel to use instead (address and the
+                TLS arguments are then ignored; close() closes it).
             rpc_timeout: deadline of unary calls and uploads in seconds
                 (None: none). Run streams take their own timeout argument,
                 none by default: runs take minutes.
         """
-        self.channel = channel or open_channel(address, tls=tls, root_certificates=root_certificates)
+        self.channel = channel or open_channel(address, tls=tls, root_certificates=root_certificates,
+                                               certificate_chain=certificate_chain, private_key=private_key,
+                                               server_name=server_name, token=token)
         self.metadata = bearer_metadata(token)
         self.runs = run_pb2_grpc.RunServiceStub(self.channel)
         self.blobs = blob_pb2_grpc.BlobServiceStub(self.channel)
@@ -57,9 +65,12 @@ class Client:
     @classmethod
     def from_env(cls, **kwargs: Any) -> "Client":
         """Connects to $GREENLIGHT_ADDR (default 127.0.0.1:7070) with the
-        token $GREENLIGHT_TOKEN, as the greenlight CLI does."""
+        token $GREENLIGHT_TOKEN and the TLS settings of GREENLIGHT_TLS,
+        GREENLIGHT_PLAINTEXT, GREENLIGHT_CA_FILE, GREENLIGHT_CERT,
+        GREENLIGHT_KEY and GREENLIGHT_SERVER_NAME, as the greenlight CLI
+        does; kwargs win."""
         addr = os.environ.get("GREENLIGHT_ADDR") or DEFAULT_ADDRESS
-        return cls(addr, token=os.environ.get("GREENLIGHT_TOKEN") or None, **kwargs)
+        return cls(addr, token=os.environ.get("GREENLIGHT_TOKEN") or None, **{**tls_from_env(), **kwargs})
 
     def close(self) -> None:
         """Closes the channel."""
@@ -161,6 +172,23 @@ class Client:
         resp = self.runs.GetRun(run_pb2.GetRunRequest(run_id=run_id), metadata=self.metadata,
                                 timeout=self.rpc_timeout)
         return resp.run
+
+    def list_runs(self, statuses: Iterable[Union[run_pb2.RunStatus, str]] = (), page_size: int = 0,
+                  page_token: str = "") -> run_pb2.ListRunsResponse:
+        """Lists runs, newest first, without their results (get_run has
+        them): one page of page_size (0: the server's default), from
+        page_token (the previous page's next_page_token; "" for the first).
+        statuses keeps only runs in those states (empty: all)."""
+        req = run_pb2.ListRunsRequest(statuses=list(statuses), page_size=page_size, page_token=page_token)
+        return self.runs.ListRuns(req, metadata=self.metadata, timeout=self.rpc_timeout)
+
+    def discover(self, target: Target) -> events_pb2.Capabilities:
+        """Returns what greenlight finds in a directory or an uploaded
+        snapshot without running anything: its subprojects, toolchains
+        and the steps a verify would run (capabilities.json)."""
+        snapshot, _ = self._snapshot(target)
+        req = run_pb2.DiscoverWorkspaceRequest(snapshot=snapshot)
+        return self.runs.DiscoverWorkspace(req, metadata=self.metadata, timeout=self.rpc_timeout).capabilities
 
     def _watch_call(self, run_id: str, after_seq: int, deadline: Optional[float] = None) -> Any:
         """Opens WatchRun; deadline is a time.monotonic() value or None."""

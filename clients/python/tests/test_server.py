@@ -203,3 +203,31 @@ def test_wrong_token_is_unauthenticated(server):
         with pytest.raises(grpc.RpcError) as exc:
             c.get_run("r_nope")
     assert exc.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_list_runs_newest_first_by_status_and_page(client: Client, failing_run, project):
+    _, failed = failing_run
+    passed = client.verify(project("passing"), timeout=STREAM_TIMEOUT).wait()
+    listed = client.list_runs()
+    ids = [r.id for r in listed.runs]
+    assert passed.id in ids and failed.id in ids
+    assert ids.index(passed.id) < ids.index(failed.id), "not newest first"
+    assert not any(r.HasField("result") for r in listed.runs), "ListRuns leaves results out"
+    only_failed = client.list_runs(statuses=[run_pb2.RUN_STATUS_FAILED])
+    assert failed.id in [r.id for r in only_failed.runs]
+    assert {r.status for r in only_failed.runs} == {run_pb2.RUN_STATUS_FAILED}
+    first = client.list_runs(page_size=1)
+    assert [r.id for r in first.runs] == ids[:1] and first.next_page_token
+    second = client.list_runs(page_size=1, page_token=first.next_page_token)
+    assert [r.id for r in second.runs] == ids[1:2]
+
+
+def test_discover_a_directory_and_a_digest(client: Client, project):
+    d = project("passing")
+    caps = client.discover(d)
+    assert [s.runtime for s in caps.subprojects] == ["python"], caps.subprojects
+    assert caps.subprojects[0].has_tests
+    assert any("pytest" in c.command for c in caps.commands), [c.command for c in caps.commands]
+    with pack(d) as packed:
+        digest = client.upload(packed)
+    assert client.discover(digest) == caps
