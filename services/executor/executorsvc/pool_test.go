@@ -2,6 +2,7 @@ package executorsvc
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -73,5 +74,40 @@ func TestWarmPool(t *testing.T) {
 	}
 	if !strings.Contains(e.readBlob(r.finished.GetCombinedLog()), "hello") {
 		t.Errorf("combined log incomplete")
+	}
+}
+
+// Warm-pool containers carry readable names on the real engine
+// (greenlight-pool-IMAGE-RANDOM: `docker ps` says what the pool holds),
+// and two executors sharing one engine, each with its own owner, fill
+// their pools side by side without a name clash (the engine refuses a
+// name twice, which would leave a pool short).
+func TestWarmPoolContainerNames(t *testing.T) {
+	t.Parallel()
+	name := regexp.MustCompile(`^greenlight-pool-sandbox-python-[0-9a-f]{8}$`)
+	a := newEnv(t, func(c *Config) { c.PoolSize, c.Images = 2, []string{"python=" + testenv.PythonImage} })
+	b := newEnv(t, func(c *Config) {
+		c.PoolSize, c.Images, c.Owner = 2, []string{"python=" + testenv.PythonImage}, c.Owner+"-second"
+	})
+	a.svc.Warm(context.Background())
+	b.svc.Warm(context.Background())
+	waitIdle(t, a, 2)
+	waitIdle(t, b, 2)
+	seen := map[string]string{}
+	for _, e := range []*env{a, b} {
+		owner := e.svc.cfg.Owner
+		list := testenv.Containers(t, e.rt, owner)
+		if len(list) != 2 {
+			t.Fatalf("owner %s: %d pool containers, want 2", owner, len(list))
+		}
+		for _, c := range list {
+			if !name.MatchString(c.Name) {
+				t.Errorf("owner %s: pool container %s is named %q, want greenlight-pool-sandbox-python-<8 hex digits>", owner, c.ID[:12], c.Name)
+			}
+			if other, dup := seen[c.Name]; dup {
+				t.Errorf("name %q used by owners %s and %s", c.Name, other, owner)
+			}
+			seen[c.Name] = owner
+		}
 	}
 }

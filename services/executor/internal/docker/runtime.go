@@ -350,7 +350,11 @@ func (r *Runtime) List(ctx context.Context, label string) ([]sandbox.ContainerIn
 			return err
 		}
 		for _, c := range list {
-			out = append(out, sandbox.ContainerInfo{ID: c.ID, Labels: c.Labels, Created: time.Unix(c.Created, 0), State: c.State})
+			info := sandbox.ContainerInfo{ID: c.ID, Labels: c.Labels, Created: time.Unix(c.Created, 0), State: c.State}
+			if len(c.Names) > 0 {
+				info.Name = strings.TrimPrefix(c.Names[0], "/")
+			}
+			out = append(out, info)
 		}
 		return nil
 	})

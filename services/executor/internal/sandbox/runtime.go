@@ -136,7 +136,10 @@ type ContainerState struct {
 
 // ContainerInfo is one listed container.
 type ContainerInfo struct {
-	ID      string
+	ID string
+	// Name is the container's name ("" when the runtime has none): a
+	// pooled container's is greenlight-pool-IMAGE-RANDOM.
+	Name    string
 	Labels  map[string]string
 	Created time.Time
 	State   string
