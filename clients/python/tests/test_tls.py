@@ -8,6 +8,7 @@ The certificates are made with the openssl command (Debian's openssl).
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import shutil
 import subprocess
@@ -178,4 +179,21 @@ def test_mtls_requires_client_certificate(mtls_server: str, pki: Pki) -> None:
     _list_runs(mtls_server, root_certificates=pki.ca, certificate_chain=pki.client_cert, private_key=pki.client_key)
     with pytest.raises(grpc.RpcError) as err:
         _list_runs(mtls_server, root_certificates=pki.ca)
+    assert err.value.code() == grpc.StatusCode.UNAVAILABLE  # type: ignore[attr-defined]
+
+
+def test_async_client_same_rule(tls_server: str, pki: Pki) -> None:
+    """AsyncClient takes the same TLS arguments through channel_config."""
+    from greenlight_client.aio import AsyncClient
+
+    with pytest.raises(TokenInClearError):
+        AsyncClient("gw.example:7070", token="secret-token", tls=False)
+
+    async def list_runs(**kwargs: object) -> None:
+        async with AsyncClient(tls_server, token=TOKEN, **kwargs) as gl:  # type: ignore[arg-type]
+            await gl.runs.ListRuns(run_pb2.ListRunsRequest(), metadata=gl.metadata, timeout=20)
+
+    asyncio.run(list_runs(root_certificates=pki.ca))
+    with pytest.raises(grpc.RpcError) as err:
+        asyncio.run(list_runs(root_certificates=pki.wrong_ca))
     assert err.value.code() == grpc.StatusCode.UNAVAILABLE  # type: ignore[attr-defined]

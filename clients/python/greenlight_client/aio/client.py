@@ -11,7 +11,7 @@ import grpc.aio
 
 from ..blobs import Source
 from ..client import DEFAULT_ADDRESS, Target
-from ..connection import bearer_metadata, open_aio_channel
+from ..connection import PEM, bearer_metadata, open_aio_channel, tls_from_env
 from ..fixing import fix_options
 from ..packing import pack
 from ..v1 import blob_pb2, blob_pb2_grpc, events_pb2, run_pb2, run_pb2_grpc, types_pb2
@@ -39,21 +39,29 @@ class AsyncClient:
         metadata: the call metadata (the bearer token) to pass to the stubs.
     """
 
-    def __init__(self, address: str = DEFAULT_ADDRESS, *, token: Optional[str] = None, tls: bool = False,
-                 root_certificates: Optional[bytes] = None, channel: Optional[grpc.aio.Channel] = None,
-                 rpc_timeout: Optional[float] = 60.0) -> None:
+    def __init__(self, address: str = DEFAULT_ADDRESS, *, token: Optional[str] = None, tls: Optional[bool] = None,
+                 root_certificates: Optional[PEM] = None, certificate_chain: Optional[PEM] = None,
+                 private_key: Optional[PEM] = None, server_name: Optional[str] = None,
+                 channel: Optional[grpc.aio.Channel] = None, rpc_timeout: Optional[float] = 60.0) -> None:
         """Connects to address ("host:port"; the connection is made lazily).
 
         Args:
-            token: sent as "authorization: Bearer TOKEN" on every call.
-            tls: use TLS (system roots, or root_certificates when given).
-            channel: an existing grpc.aio channel to use instead (address,
-                tls and root_certificates are then ignored; close() closes it).
+            token: sent as "authorization: Bearer TOKEN" on every call;
+                never in clear to a host off loopback (TokenInClearError).
+            tls: None (default): TLS to every host but loopback; True or
+                False force it. root_certificates (a private CA),
+                certificate_chain and private_key (a client certificate)
+                and server_name imply TLS; each takes PEM bytes or text,
+                or a file path (see connection.channel_config).
+            channel: an existing grpc.aio channel to use instead (address
+                and the TLS arguments are then ignored; close() closes it).
             rpc_timeout: deadline of unary calls and uploads in seconds
                 (None: none). Run streams take their own timeout argument,
                 none by default: runs take minutes.
         """
-        self.channel = channel or open_aio_channel(address, tls=tls, root_certificates=root_certificates)
+        self.channel = channel or open_aio_channel(address, tls=tls, root_certificates=root_certificates,
+                                                   certificate_chain=certificate_chain, private_key=private_key,
+                                                   server_name=server_name, token=token)
         self.metadata = bearer_metadata(token)
         self.runs = run_pb2_grpc.RunServiceStub(self.channel)
         self.blobs = blob_pb2_grpc.BlobServiceStub(self.channel)
@@ -62,9 +70,12 @@ class AsyncClient:
     @classmethod
     def from_env(cls, **kwargs: Any) -> "AsyncClient":
         """Connects to $GREENLIGHT_ADDR (default 127.0.0.1:7070) with the
-        token $GREENLIGHT_TOKEN, as the greenlight CLI does."""
+        token $GREENLIGHT_TOKEN and the TLS settings of GREENLIGHT_TLS,
+        GREENLIGHT_PLAINTEXT, GREENLIGHT_CA_FILE, GREENLIGHT_CERT,
+        GREENLIGHT_KEY and GREENLIGHT_SERVER_NAME, as the greenlight CLI
+        does; kwargs win."""
         addr = os.environ.get("GREENLIGHT_ADDR") or DEFAULT_ADDRESS
-        return cls(addr, token=os.environ.get("GREENLIGHT_TOKEN") or None, **kwargs)
+        return cls(addr, token=os.environ.get("GREENLIGHT_TOKEN") or None, **{**tls_from_env(), **kwargs})
 
     async def close(self) -> None:
         """Closes the channel; calls in flight are canceled."""
@@ -131,7 +142,7 @@ class AsyncClient:
             ProviderError: (while iterating) provider raised; the run's
                 stream is canceled.
         """
-        opts = fix_options(options, provider)  # type: ignore[arg-type]  # only None-ness is looked at
+        opts = fix_options(options, provider)
 
         async def start() -> run_pb2.FixStart:
             snapshot, source_dir = await self._snapshot(target)
