@@ -139,7 +139,7 @@ func partialSummary(p *glv1.Partial) string {
 	if len(p.GetTests()) > 0 {
 		what = append(what, "tests "+strings.Join(p.GetTests(), ", "))
 	}
-	return "; partial: only " + strings.Join(what, " and ") + " ran, not the whole project"
+	return "; partial: selected " + strings.Join(what, " and ") + ", not the whole project"
 }
 
 // selectedTests are the test ids step s was narrowed to (nil: not narrowed).

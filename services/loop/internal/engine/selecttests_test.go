@@ -34,7 +34,7 @@ func TestVerifySelectsTestsAndSaysPartial(t *testing.T) {
 			opts:     &glv1.VerifyOptions{Tests: []string{"tests/test_calc.py::test_sub"}},
 			verdict:  glv1.Verdict_VERDICT_FAIL, // the fake runs every test: test_add still fails
 			commands: []string{"python3 -m compileall -q .", "python3 -m pytest -rA 'tests/test_calc.py::test_sub'"},
-			summary:  []string{"partial: only tests tests/test_calc.py::test_sub ran, not the whole project"},
+			summary:  []string{"partial: selected tests tests/test_calc.py::test_sub, not the whole project"},
 			partial:  &glv1.Partial{Tests: []string{"tests/test_calc.py::test_sub"}},
 		},
 		{
@@ -43,7 +43,7 @@ func TestVerifySelectsTestsAndSaysPartial(t *testing.T) {
 			opts:     &glv1.VerifyOptions{Selection: []*glv1.CommandSelection{{Name: "compileall"}}},
 			verdict:  glv1.Verdict_VERDICT_PASS,
 			commands: []string{"python3 -m compileall -q ."},
-			summary:  []string{"partial: only steps compileall ran"},
+			summary:  []string{"partial: selected steps compileall"},
 			partial:  &glv1.Partial{Steps: []string{"compileall"}},
 		},
 		{

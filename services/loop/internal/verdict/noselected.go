@@ -10,17 +10,24 @@ import (
 )
 
 // RuleNoSelectedTest: a test step narrowed to the tests a selective run
-// names (`greenlight verify --test ID`) finished OK but counted no test.
-// go test exits 0 when -run matches nothing (so does jest with
-// --passWithNoTests): a misspelt id must not read as a PASS of the test
-// the user asked about.
+// names (`greenlight verify --test ID`) counted no test. go test exits 0
+// when -run matches nothing (so does jest with --passWithNoTests), pytest
+// exits 5 when -k deselects everything and 4 for a node id it cannot
+// find: a misspelt id is neither a PASS nor a FAIL of the code.
 const RuleNoSelectedTest = "no-selected-test"
 
-// noSelectedTest makes a narrowed test step that ran OK and counted no
-// passed, failed or errored test an ERROR naming the ids.
+// noSelectedTest makes a narrowed test step that exited (0 or not) and
+// counted no passed, failed or errored test an ERROR naming the ids. A
+// build failure counts as an errored test, so it stays a failure; a
+// timeout or OOM kill stays what it is.
 func noSelectedTest(in StepInput) *glv1.StepResult {
 	r, rep := in.Result, in.Report
-	if len(in.Selected) == 0 || r.GetStatus() != glv1.StepStatus_STEP_STATUS_OK {
+	switch r.GetStatus() {
+	case glv1.StepStatus_STEP_STATUS_OK, glv1.StepStatus_STEP_STATUS_FAILED:
+	default:
+		return r
+	}
+	if len(in.Selected) == 0 {
 		return r
 	}
 	if rep != nil && rep.Counts.Passed+rep.Counts.Failed+rep.Counts.Errors > 0 {

@@ -29,8 +29,13 @@ func TestNoSelectedTestIsNoPass(t *testing.T) {
 		{"narrowed, no report", []string{"TestAd"}, ok(), nil, glv1.StepStatus_STEP_STATUS_ERROR},
 		{"narrowed, the test ran", []string{"TestAdd"}, ok(), ran, glv1.StepStatus_STEP_STATUS_OK},
 		{"not narrowed", nil, ok(), nil, glv1.StepStatus_STEP_STATUS_OK},
-		{"narrowed and failed stays failed", []string{"TestAd"},
-			&glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 1}, nil, glv1.StepStatus_STEP_STATUS_FAILED},
+		{"pytest deselected everything (exit 5)", []string{"test_nothing"},
+			&glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 5}, &parse.StepReport{HasTests: true}, glv1.StepStatus_STEP_STATUS_ERROR},
+		{"narrowed and a selected test failed stays failed", []string{"TestAdd"},
+			&glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: 1}, &parse.StepReport{HasTests: true, Counts: parse.Counts{Failed: 1}},
+			glv1.StepStatus_STEP_STATUS_FAILED},
+		{"narrowed and timed out stays timed out", []string{"TestAdd"},
+			&glv1.StepResult{Status: glv1.StepStatus_STEP_STATUS_TIMED_OUT}, nil, glv1.StepStatus_STEP_STATUS_TIMED_OUT},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -38,7 +43,7 @@ func TestNoSelectedTestIsNoPass(t *testing.T) {
 			if got.GetStatus() != tc.want {
 				t.Fatalf("status %s (%s), want %s", got.GetStatus(), got.GetReason(), tc.want)
 			}
-			if tc.want == glv1.StepStatus_STEP_STATUS_ERROR && (got.GetRule() != RuleNoSelectedTest || !strings.Contains(got.GetReason(), "TestAd")) {
+			if tc.want == glv1.StepStatus_STEP_STATUS_ERROR && (got.GetRule() != RuleNoSelectedTest || !strings.Contains(got.GetReason(), tc.selected[0])) {
 				t.Fatalf("rule %q reason %q", got.GetRule(), got.GetReason())
 			}
 		})

@@ -84,7 +84,7 @@ var stepRules = []StepRule{
 	{Name: RuleNoTestsRan, Stage: OnReport, Apply: noTestsRan,
 		Doc: "a required test step finished OK but its runner said it found no tests (CTest, unittest, pytest, mocha, TAP, Jest): an ERROR, nothing was verified (records its rule)"},
 	{Name: RuleNoSelectedTest, Stage: OnReport, Apply: noSelectedTest,
-		Doc: "a test step narrowed to the tests a selective run names finished OK having counted none of them (a misspelt id, a test of another step): an ERROR, nothing was verified (records its rule)"},
+		Doc: "a test step narrowed to the tests a selective run names exited having counted none of them (a misspelt id, a test of another step): an ERROR, nothing was verified (records its rule)"},
 	{Name: RuleReportDisagrees, Stage: OnReport, Apply: reportDisagrees,
 		Doc: "exit 0 while the runner's report counts failed or errored tests, or two reports of the run disagree: FAILED (records its rule)"},
 }
