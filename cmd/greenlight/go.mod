@@ -3,6 +3,7 @@ module github.com/greenlight-dev/greenlight/cmd/greenlight
 go 1.26.0
 
 require (
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/greenlight-dev/greenlight/pkg v0.0.0
 	github.com/greenlight-dev/greenlight/services/discovery v0.0.0
 	github.com/greenlight-dev/greenlight/services/executor v0.0.0

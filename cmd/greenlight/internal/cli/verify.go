@@ -32,6 +32,10 @@ type verifyFlags struct {
 	maxByteVal int64
 	out        formatFlags
 	detach     bool
+	// steps and tests make a selective run (selectflags.go).
+	steps []string
+	tests []string
+	watch watchFlags
 }
 
 // bind adds the flags to cmd.
@@ -79,6 +83,7 @@ func (f *verifyFlags) options() *glv1.VerifyOptions {
 	if f.budget > 0 {
 		o.TimeBudget = durationpb.New(f.budget)
 	}
+	f.selectOptions(o)
 	return o
 }
 
@@ -91,11 +96,18 @@ func (a *app) verifyCmd() *cobra.Command {
 files git would commit), uploads it, and runs the checks greenlight
 discovers (install, build, typecheck, lint, test) in a throw-away sandbox,
 showing live progress. It ends with a summary and exits 0 on PASS, 1 on
-FAIL and 2 when verification could not be carried out.`,
+FAIL and 2 when verification could not be carried out.
+
+--step NAME and --test ID run a part of the project (the summary and the
+JSON result say partial: a PASS of one test is not the project's).
+--watch verifies again each time a file changes, until Ctrl-C.`,
 		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.parse(); err != nil {
 				return err
+			}
+			if f.watch.on {
+				return a.verifyWatch(cmd.Context(), dirArg(args), &f)
 			}
 			if f.detach && (a.addr == "" || f.out.requested()) {
 				return usagef("--detach needs --addr (a running greenlight serve: an embedded run ends with this process) and no --format")
@@ -105,6 +117,8 @@ FAIL and 2 when verification could not be carried out.`,
 	}
 	f.bind(cmd)
 	f.bindDetach(cmd)
+	f.bindSelect(cmd)
+	f.watch.bind(cmd)
 	f.out.bind(cmd, "json")
 	return cmd
 }
