@@ -8,6 +8,8 @@ PROTOC_GEN_GO_VERSION  := v1.36.12
 PROTOC_GEN_GRPC_VERSION := v1.6.2
 GRPCURL_VERSION        := v1.9.4
 STATICCHECK_VERSION    := v0.8.2
+GORELEASER_VERSION     := v2.15.1
+CYCLONEDX_GOMOD_VERSION := v1.10.0
 
 ROOT    := $(CURDIR)
 BIN     := $(ROOT)/.bin
@@ -16,7 +18,7 @@ MODULES := pkg services/discovery services/executor services/loop services/gatew
 CLIENTS := typescript python
 SERVICES := discovery executor loop gateway
 
-PHONY_EXTRA := demo up down compose-test test-executor-exec realworld realworld-bugs cheats
+PHONY_EXTRA := dist dist-tools demo up down compose-test test-executor-exec realworld realworld-bugs cheats
 .PHONY: $(PHONY_EXTRA) all tools generate check-generate lint hygiene vet fmt-check build test test-unit test-clients hosttools bench engine images browser clean \
 	bench-blob bench-workspace bench-discovery bench-events bench-parse bench-loop bench-gateway bench-executor bench-fleet fuzz \
 	bench-realworld bench-reverify bench-table bench-fleet-table bench-oneshot
@@ -35,6 +37,10 @@ $(BIN)/protoc-gen-go-grpc:
 	GOBIN=$(BIN) go install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GRPC_VERSION)
 $(BIN)/staticcheck:
 	GOBIN=$(BIN) go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+$(BIN)/goreleaser:
+	GOBIN=$(BIN) go install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+$(BIN)/cyclonedx-gomod:
+	GOBIN=$(BIN) go install github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@$(CYCLONEDX_GOMOD_VERSION)
 
 ## generate: regenerate the Go code from proto/ into pkg/api/, and the Python client's stubs
 ## (make test-clients checks those: clients/python/test.sh runs generate.sh --check)
@@ -89,6 +95,15 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 build:
 	@for s in $(SERVICES); do (cd services/$$s && go build -o $(BIN)/greenlight-$$s ./cmd/greenlight-$$s) || exit 1; done
 	cd cmd/greenlight && go build -ldflags '$(LDFLAGS)' -o $(BIN)/greenlight . && go build -o $(BIN)/greenlight-healthcheck ./cmd/greenlight-healthcheck
+
+## dist: release files into dist/ (scripts/dist.sh with GoReleaser): an archive per platform (linux/amd64, linux/arm64,
+## darwin/arm64) of the CLI and the four services, stamped with VERSION and COMMIT, with README, INSTALL.md and the
+## images' recipes; a CycloneDX SBOM per archive; the Python wheel and the TypeScript npm tarball; SHA256SUMS.
+## DIST_ARGS=--host builds this Linux machine's archive alone.
+dist: dist-tools
+	VERSION='$(VERSION)' COMMIT='$(COMMIT)' bash scripts/dist.sh $(DIST_ARGS)
+## dist-tools: the pinned GoReleaser and cyclonedx-gomod, into .bin/
+dist-tools: $(BIN)/goreleaser $(BIN)/cyclonedx-gomod
 
 ## realworld: greenlight over a directory of real-repository checkouts (CORPUS=DIR [LIST=docs/realworld-corpus2.txt]; docs/realworld.md)
 realworld: build
@@ -228,4 +243,4 @@ fuzz:
 	  go test -run '^$$' -fuzz "^$$f$$" -fuzztime 30s -fuzzminimizetime 3s . || exit 1; done
 
 clean:
-	rm -rf $(BIN) artifacts
+	rm -rf $(BIN) artifacts dist

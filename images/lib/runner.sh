@@ -12,22 +12,32 @@ source "$IMAGES_DIR/go/hostgo.sh"
 # the image label greenlight.runner carries its protocol version.
 RUNNER_PATH=/usr/local/libexec/greenlight/runner
 RUNNER_MODULE=$IMAGES_DIR/../services/executor
+# A release archive (make dist) has no sources: it ships the runner built
+# the same way beside images/, so that images build without Go (all but
+# the go image, which copies the host's toolchain).
+RUNNER_PREBUILT=${GREENLIGHT_RUNNER_BIN:-$IMAGES_DIR/../greenlight-runner}
 RUNNER_BIN=
 RUNNER_PROTOCOL=
 
 # build_runner compiles the runner once per build.sh run into a temporary
 # directory: static (CGO off, standard library only), with trimmed paths and
 # no build id or VCS stamp, so the same sources and toolchain give the same
-# bytes (and the same recipe hash).
+# bytes (and the same recipe hash). Without the sources it takes the
+# prebuilt runner of a release archive.
 build_runner() {
   local goroot dir
-  goroot=$(host_goroot) || die "greenlight-runner needs the host's Go toolchain"
-  [[ -d $RUNNER_MODULE/cmd/greenlight-runner ]] || die "no runner sources at $RUNNER_MODULE/cmd/greenlight-runner"
   dir=$(mktemp -d)
   RUNNER_BIN=$dir/greenlight-runner
-  (cd "$RUNNER_MODULE" && GOWORK=off GOTOOLCHAIN=local GOFLAGS='' CGO_ENABLED=0 GOOS=linux \
-    "$goroot/bin/go" build -trimpath -buildvcs=false -ldflags='-s -w -buildid=' \
-    -o "$RUNNER_BIN" ./cmd/greenlight-runner </dev/null) || die "building greenlight-runner failed"
+  if [[ ! -d $RUNNER_MODULE/cmd/greenlight-runner ]]; then
+    [[ -x $RUNNER_PREBUILT ]] ||
+      die "no runner sources at $RUNNER_MODULE/cmd/greenlight-runner and no prebuilt runner at $RUNNER_PREBUILT"
+    cp "$RUNNER_PREBUILT" "$RUNNER_BIN"
+  else
+    goroot=$(host_goroot) || die "greenlight-runner needs the host's Go toolchain"
+    (cd "$RUNNER_MODULE" && GOWORK=off GOTOOLCHAIN=local GOFLAGS='' CGO_ENABLED=0 GOOS=linux \
+      "$goroot/bin/go" build -trimpath -buildvcs=false -ldflags='-s -w -buildid=' \
+      -o "$RUNNER_BIN" ./cmd/greenlight-runner </dev/null) || die "building greenlight-runner failed"
+  fi
   RUNNER_PROTOCOL=$("$RUNNER_BIN" version) || die "greenlight-runner does not run on this host"
   log "greenlight-runner protocol $RUNNER_PROTOCOL, $(stat -c %s "$RUNNER_BIN") bytes, sha256 $(runner_digest | cut -c1-12)"
 }
