@@ -22,7 +22,7 @@ import (
 )
 
 // servingLine is what `greenlight serve` prints once it listens.
-var servingLine = regexp.MustCompile(`^greenlight: serving; gateway (\S+) \(reports http://(\S+)\), loop (\S+), discovery (\S+), executor (\S+);`)
+var servingLine = regexp.MustCompile(`^greenlight: serving; gateway (\S+) \(reports https?://(\S+)\), loop (\S+), discovery (\S+), executor (\S+);`)
 
 // served is a running `greenlight serve`.
 type served struct {

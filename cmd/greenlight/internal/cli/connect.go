@@ -39,7 +39,11 @@ func (a *app) connectWith(ctx context.Context, profiles []loopsvc.ProviderProfil
 		if err := config.ValidateAddr(a.addr); err != nil {
 			return nil, usagef("--addr: %v", err)
 		}
-		return stack.Remote(stack.RemoteOptions{Addr: a.addr, Token: a.token, ReportBase: a.reportURL})
+		tlsCfg, err := a.remoteTLS()
+		if err != nil {
+			return nil, err
+		}
+		return stack.Remote(stack.RemoteOptions{Addr: a.addr, Token: a.token, ReportBase: a.reportURL, TLS: tlsCfg})
 	}
 	ca, err := a.caBundle()
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/greenlight-dev/greenlight/cmd/greenlight/internal/stack"
 	"github.com/greenlight-dev/greenlight/pkg/config"
 	"github.com/greenlight-dev/greenlight/pkg/server"
+	"github.com/greenlight-dev/greenlight/pkg/tlsconf"
 	"github.com/greenlight-dev/greenlight/services/loop/loopsvc"
 )
 
@@ -24,6 +25,8 @@ func (a *app) serveCmd() *cobra.Command {
 	serviceToken := a.env.Getenv("GREENLIGHT_SERVICE_TOKEN")
 	operatorToken := a.env.Getenv("GREENLIGHT_OPERATOR_TOKEN")
 	var operatorTokenFile string
+	tlsFiles := tlsconf.ServerFiles{Cert: a.env.Getenv("GREENLIGHT_TLS_CERT"), Key: a.env.Getenv("GREENLIGHT_TLS_KEY"),
+		ClientCA: a.env.Getenv("GREENLIGHT_TLS_CLIENT_CA")}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run all four services (gateway, loop, discovery, executor) in this process",
@@ -44,6 +47,12 @@ belong to the token that started them: another token sees none of them
 (NotFound). --operator-token (env GREENLIGHT_OPERATOR_TOKEN) or
 --operator-token-file is a second token that sees every token's runs,
 reports and blobs.
+
+--tls-cert and --tls-key (PEM) make the gateway's gRPC and HTTP listeners
+speak TLS, so the token does not cross a network in clear; --tls-client-ca
+also requires client certificates signed by one of its CAs (mutual TLS).
+Clients: greenlight --addr HOST:7070 --ca-file CA.pem (TLS is the default
+for every host but loopback).
 
 Fix requests may use the client and replay providers; command and openai
 providers run only as profiles configured here with --provider-profile
@@ -97,24 +106,35 @@ process can drive the executor. To grpcurl them, set one and pass
 					return usagef("--operator-token-file: %s is empty", operatorTokenFile)
 				}
 			}
+			if _, err := tlsFiles.Config(); err != nil {
+				return usagef("--tls-cert, --tls-key, --tls-client-ca: %v", err)
+			}
 			defer func() { _ = log.Sync() }()
 			ctx := cmd.Context()
 			st, err := stack.Start(ctx, stack.Options{
 				Home: a.dataDir(), Listen: true, Addrs: addrs, Gateway: true, PoolSize: pool,
 				ShutdownGrace: grace, Log: log, Token: a.token, OperatorToken: operatorToken, ProviderProfiles: profiles, ServiceToken: serviceToken, CABundle: ca,
-				Images: images, Command: "serve",
+				Images: images, Command: "serve", TLS: tlsFiles,
 			})
 			if err != nil {
 				return err
 			}
 			got := st.Addrs()
-			fmt.Fprintf(a.env.Stderr, "greenlight: serving; gateway %s (reports http://%s), loop %s, discovery %s, executor %s; data in %s\n",
-				got.Gateway, got.GatewayHTTP, got.Loop, got.Discovery, got.Executor, a.dataDir())
+			scheme := "http"
+			if tlsFiles.Enabled() {
+				scheme = "https"
+			}
+			fmt.Fprintf(a.env.Stderr, "greenlight: serving; gateway %s (reports %s://%s), loop %s, discovery %s, executor %s; data in %s\n",
+				got.Gateway, scheme, got.GatewayHTTP, got.Loop, got.Discovery, got.Executor, a.dataDir())
+			if !tlsFiles.Enabled() && !(config.IsLoopback(got.Gateway) && config.IsLoopback(got.GatewayHTTP)) {
+				fmt.Fprintf(a.env.Stderr, "greenlight: the gateway listens off loopback without TLS: the token crosses the network in clear "+
+					"unless a TLS proxy fronts it (or pass --tls-cert and --tls-key)\n")
+			}
 			if a.token != "" {
 				// The token itself is never printed: this ends up in logs.
 				fmt.Fprintf(a.env.Stderr, "greenlight: the token is required: clients send it as a bearer token "+
 					"(greenlight --token, grpcurl -H 'authorization: Bearer TOKEN'); the report pages ask a browser for it once "+
-					"(or open http://%s/?token=TOKEN)\n", got.GatewayHTTP)
+					"(or open %s://%s/?token=TOKEN)\n", scheme, got.GatewayHTTP)
 			}
 			select {
 			case <-ctx.Done():
@@ -140,6 +160,9 @@ process can drive the executor. To grpcurl them, set one and pass
 	fl.StringVar(&serviceToken, "service-token", serviceToken, "secret loop, discovery and executor require from their callers (env GREENLIGHT_SERVICE_TOKEN; default: random per process)")
 	fl.StringVar(&operatorToken, "operator-token", operatorToken, "bearer token that sees every token's runs and blobs (env GREENLIGHT_OPERATOR_TOKEN)")
 	fl.StringVar(&operatorTokenFile, "operator-token-file", "", "file holding the operator token (wins over --operator-token)")
+	fl.StringVar(&tlsFiles.Cert, "tls-cert", tlsFiles.Cert, "PEM `file` of the certificate (chain) the gateway's gRPC and HTTP listeners serve TLS with (env GREENLIGHT_TLS_CERT; with --tls-key)")
+	fl.StringVar(&tlsFiles.Key, "tls-key", tlsFiles.Key, "PEM `file` of --tls-cert's private key (env GREENLIGHT_TLS_KEY)")
+	fl.StringVar(&tlsFiles.ClientCA, "tls-client-ca", tlsFiles.ClientCA, "PEM `file` of the CAs whose client certificates the gateway requires (env GREENLIGHT_TLS_CLIENT_CA; mutual TLS)")
 	fl.DurationVar(&grace, "shutdown-grace", 10*time.Second, "how long in-flight calls may run after a shutdown signal")
 	fl.StringArrayVar(&profileSpecs, "provider-profile", nil, "a command or openai patch provider Fix requests may select by name (repeatable; see above)")
 	return cmd

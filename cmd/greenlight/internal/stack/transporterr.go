@@ -37,11 +37,21 @@ func (t transport) explain(err error) error {
 		hint = t.addr + "'s certificate is for another name: use that name in --addr, or pass --server-name NAME"
 	case strings.Contains(msg, "first record does not look like a TLS handshake"):
 		hint = t.addr + " does not speak TLS (serve without --tls-cert, or a TLS proxy's backend): drop --tls, --ca-file, --cert and --server-name"
+	case strings.Contains(msg, "remote error: tls: certificate required"):
+		hint = t.addr + " requires a client certificate (serve --tls-client-ca): pass --cert and --key"
+	case strings.Contains(msg, "remote error: tls: unknown certificate authority"),
+		strings.Contains(msg, "remote error: tls: bad certificate"):
+		hint = t.addr + " refused the client certificate: pass --cert and --key signed by a CA its --tls-client-ca holds"
 	case strings.Contains(msg, "x509:") || strings.Contains(msg, "tls:"):
 		hint = "the TLS handshake with " + t.addr + " failed"
-	case t.secure && !t.clientCert && (strings.Contains(msg, "broken pipe") || strings.Contains(msg, "connection reset") ||
+	case t.secure && (strings.Contains(msg, "broken pipe") || strings.Contains(msg, "connection reset") ||
 		strings.Contains(msg, "EOF")):
+		// A refused client certificate shows this way when the server's
+		// alert loses the race with the client's first write.
 		hint = t.addr + " closed the TLS connection: if it requires a client certificate (serve --tls-client-ca), pass --cert and --key"
+		if t.clientCert {
+			hint = t.addr + " closed the TLS connection: if it requires client certificates, check that --cert is signed by a CA its --tls-client-ca holds"
+		}
 	case !t.secure && strings.Contains(msg, "error reading server preface"):
 		hint = t.addr + " did not answer in plaintext: if it serves TLS, pass --tls (and --ca-file PEM for a private CA)"
 	default:
