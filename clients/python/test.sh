@@ -5,7 +5,8 @@
 #
 # Installs the Debian packages it needs when missing (PyPI is not used),
 # checks that the committed stubs match the protos (generate.sh --check),
-# and runs pytest. The integration tests start .bin/greenlight serve (build
+# type-checks the package (mypy) and runs pytest, the install recipe and
+# build-wheel.sh included. The integration tests start .bin/greenlight serve (build
 # it first: make build) and need Docker and the sandbox images (make
 # images); they skip without them unless GREENLIGHT_INTEGRATION=1.
 set -euo pipefail
@@ -32,4 +33,6 @@ fi
 
 cd "$here"
 export PYTHONDONTWRITEBYTECODE=1 # no __pycache__ in the shared tree
+# Type hints: every hand-written function annotated ([tool.mypy] in pyproject.toml).
+"$python" -m mypy --cache-dir=/dev/null
 exec "$python" -m pytest -p no:cacheprovider "$@"

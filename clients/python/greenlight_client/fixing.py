@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import queue
 import time
-from typing import TYPE_CHECKING, Callable, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Union
 
 from .errors import ProviderError
 from .stream import RunStream
@@ -26,7 +26,7 @@ failures, code windows, a ready-made prompt, feedback on the last patch)
 and returns a unified diff, a PatchReply, or None (or "") to give up."""
 
 
-def fix_options(options: Optional[run_pb2.FixOptions], provider: Optional[PatchProvider]) -> run_pb2.FixOptions:
+def fix_options(options: Optional[run_pb2.FixOptions], provider: Optional[Callable[..., Any]]) -> run_pb2.FixOptions:
     """Returns a copy of options whose provider kind matches the callback:
     CLIENT when there is one (the default); a server-side provider (REPLAY,
     or a COMMAND or OPENAI profile) when there is none.

@@ -37,7 +37,7 @@ async def ask(provider: AsyncPatchProvider, req: run_pb2.PatchRequest) -> Answer
         answer = await asyncio.to_thread(provider, req)
     if inspect.isawaitable(answer):
         answer = await answer
-    return answer  # type: ignore[no-any-return]
+    return answer
 
 
 def start_fix(client: "AsyncClient", start: Callable[[], Awaitable[run_pb2.FixStart]],

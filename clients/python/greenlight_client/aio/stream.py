@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, List, Optional
+from typing import TYPE_CHECKING, Any, AsyncGenerator, AsyncIterator, Awaitable, Callable, List, Optional
 
 import grpc
 import grpc.aio
@@ -106,7 +106,7 @@ class AsyncRunStream:
         self.cancel()
         await self._events.aclose()
 
-    async def _follow(self) -> AsyncIterator[run_pb2.RunEvent]:
+    async def _follow(self) -> AsyncGenerator[run_pb2.RunEvent, None]:
         try:
             if self._canceled:
                 return
