@@ -113,7 +113,7 @@ stops it cleanly.`,
 	a.tls.register(pf, a.env.Getenv)
 	root.AddCommand(
 		a.verifyCmd(), a.discoverCmd(), a.fixCmd(), a.runsCmd(), a.showCmd(), a.watchCmd(),
-		a.artifactsCmd(), a.evalCmd(), a.serveCmd(), a.versionCmd(), a.cancelCmd(),
+		a.artifactsCmd(), a.evalCmd(), a.serveCmd(), a.versionCmd(), a.cancelCmd(), a.manCmd(),
 	)
 	return root
 }
