@@ -4,7 +4,7 @@
 export { status, type ServiceError } from '@grpc/grpc-js';
 
 export { GreenlightClient, type CallOptions, type ClientOptions, type Workspace } from './client';
-export type { ConnectionOptions, TlsOptions } from './connection';
+export { isLoopback, tlsFromEnv, TokenInClearError, useTls, type ConnectionOptions, type TlsOptions } from './connection';
 export { loadPackage, loaderOptions, PROTO_DIR, PUBLIC_PROTOS } from './loader';
 export {
   pack, packTo, packToFile, PackError, symlinkReason,

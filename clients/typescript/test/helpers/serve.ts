@@ -64,15 +64,15 @@ export interface Serve {
   stop(): Promise<void>;
 }
 
-/** startServe starts the stack and waits until it says it is serving. */
-export async function startServe(): Promise<Serve> {
+/** startServe starts the stack and waits until it says it is serving; extra are more serve flags (--tls-cert ...). */
+export async function startServe(extra: string[] = []): Promise<Serve> {
   const [gw, http, loop, disc, exec] = await freePorts(5);
   const home = mkdtempSync(join(tmpdir(), 'greenlight-ts-client-'));
   const token = randomBytes(24).toString('hex');
   const addr = (p: number) => `127.0.0.1:${p}`;
   const child = spawn(binaryPath(), ['serve', '--home', home, '--token', token,
     '--gateway-addr', addr(gw), '--http-addr', addr(http), '--loop-addr', addr(loop),
-    '--discovery-addr', addr(disc), '--executor-addr', addr(exec), '--log-level', 'warn'],
+    '--discovery-addr', addr(disc), '--executor-addr', addr(exec), '--log-level', 'warn', ...extra],
   { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (b) => (out += b));
