@@ -56,6 +56,27 @@ check() {
     'if (typeof GreenlightClient !== "function" || !loadPackage().RunService) throw new Error("bad exports"); console.log("import: ok");' \
     >"$dir/esm.mjs"
   (cd "$dir" && node esm.mjs) || fail "$dir: import from '@greenlight-dev/client' failed"
+  # Its type declarations reach a TypeScript consumer (tsc from the copy's
+  # own build tools): typed results, and a wrong argument refused.
+  cat >"$dir/consumer.ts" <<'TS'
+import { GreenlightClient, type Capabilities, type Run, type RunEvent } from '@greenlight-dev/client';
+
+export async function lastSeq(client: GreenlightClient, dir: string): Promise<number> {
+  let seq = 0;
+  for await (const ev of client.verify(dir)) {
+    const event: RunEvent = ev;
+    seq = event.seq;
+  }
+  return seq;
+}
+export const run = (client: GreenlightClient, id: string): Promise<Run> => client.getRun(id);
+export const caps = (client: GreenlightClient, dir: string): Promise<Capabilities> => client.discover(dir);
+// @ts-expect-error: verify takes a directory or a digest, not a number
+export const wrong = (client: GreenlightClient) => client.verify(42);
+TS
+  (cd "$dir" && node "$src/node_modules/typescript/bin/tsc" --noEmit --strict --skipLibCheck --target es2022 \
+    --module node16 --moduleResolution node16 consumer.ts) || fail "$dir: a TypeScript consumer does not type-check"
+  echo "types: ok"
 }
 
 echo "== npm install FOLDER (from another project)"
