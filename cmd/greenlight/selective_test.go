@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -10,7 +12,7 @@ import (
 // on the example whose test_feels fails: the other test alone PASSes and
 // says partial (banner and JSON), test_feels alone FAILs, an id that
 // matches nothing is an ERROR (exit 2), and a step name no step has exits
-// 2 naming the steps there are.
+// 2 naming the steps there are; the same for go test -run on a Go module.
 func TestVerifySelectiveRuns(t *testing.T) {
 	requireDocker(t)
 	u := newUser(t)
@@ -43,6 +45,27 @@ func TestVerifySelectiveRuns(t *testing.T) {
 			}
 		})
 	}
+	// Go: go test exits 0 when -run matches nothing, so a misspelt name
+	// is an ERROR by rule no-selected-test, not a PASS.
+	goMod := t.TempDir()
+	writeGoModule(t, goMod)
+	for _, tc := range []struct {
+		id   string
+		code int
+		want string
+	}{
+		{"example.com/sel/calc.TestAdd", 0, "1 passed, 0 failed of 1"},
+		{"TestSub", 1, "0 passed, 1 failed of 1"},
+		{"TestNope", 2, "no test matched the selection (TestNope)"},
+	} {
+		t.Run("go "+tc.id, func(t *testing.T) {
+			r := u.run(nil, "verify", "-q", "--test", tc.id, goMod)
+			r.wantExit(t, tc.code, "verify --test "+tc.id)
+			if !strings.Contains(r.stdout, tc.want) || !strings.Contains(r.stdout, "(partial)") {
+				t.Errorf("stdout lacks %q or (partial):\n%s", tc.want, r.stdout)
+			}
+		})
+	}
 	t.Run("json", func(t *testing.T) {
 		r := u.run(nil, "verify", "-q", "--json", "--test", "test_fahrenheit", dir)
 		r.wantExit(t, 0, "verify --json --test")
@@ -59,4 +82,23 @@ func TestVerifySelectiveRuns(t *testing.T) {
 			t.Errorf("status %s partial %+v", res.Status, res.Partial)
 		}
 	})
+}
+
+// writeGoModule writes a Go module whose TestAdd passes and TestSub fails.
+func writeGoModule(t *testing.T, dir string) {
+	t.Helper()
+	files := map[string]string{
+		"go.mod":            "module example.com/sel\n\ngo 1.22\n",
+		"calc/calc.go":      "package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Sub(a, b int) int { return a + b }\n",
+		"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n\nfunc TestSub(t *testing.T) {\n\tif Sub(3, 1) != 2 {\n\t\tt.Fatal(\"sub\")\n\t}\n}\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
