@@ -19,7 +19,7 @@ proto/greenlight/v1/{types,events,run,blob}.proto).
 from .aio import AsyncClient, AsyncRunStream
 from .blobs import CHUNK_BYTES, digest_of, write_requests
 from .client import Client
-from .connection import bearer_metadata, open_aio_channel, open_channel
+from .connection import TokenInClearError, bearer_metadata, channel_config, open_aio_channel, open_channel
 from .errors import GreenlightError, PackError, ProviderError, StreamEndedError, UploadError
 from .fixing import PatchProvider
 from .packing import Limits, Packed, PackStats, pack
@@ -28,7 +28,7 @@ from .v1 import blob_pb2, events_pb2, run_pb2, types_pb2
 
 __all__ = [
     "AsyncClient", "AsyncRunStream", "CHUNK_BYTES", "Client", "GreenlightError", "Limits", "PackError", "PackStats",
-    "Packed", "PatchProvider", "ProviderError", "RunStream", "StreamEndedError", "UploadError", "bearer_metadata",
-    "blob_pb2", "digest_of", "events_pb2", "open_aio_channel", "open_channel", "pack", "run_pb2", "types_pb2",
-    "write_requests",
+    "Packed", "PatchProvider", "ProviderError", "RunStream", "StreamEndedError", "TokenInClearError", "UploadError",
+    "bearer_metadata", "channel_config", "blob_pb2", "digest_of", "events_pb2", "open_aio_channel", "open_channel",
+    "pack", "run_pb2", "types_pb2", "write_requests",
 ]
