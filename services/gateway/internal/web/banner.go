@@ -42,13 +42,33 @@ func newBanner(run *glv1.Run) banner {
 	res := run.GetResult()
 	switch res.GetStatus() {
 	case glv1.Verdict_VERDICT_PASS:
-		return passBanner(run)
+		return partialBanner(res, passBanner(run))
 	case glv1.Verdict_VERDICT_FAIL:
-		return failBanner(res)
+		return partialBanner(res, failBanner(res))
 	}
 	why := firstNonEmpty(run.GetError(), res.GetSummary(), "no result was recorded")
 	return banner{Class: bannerError, Title: "Verification could not be carried out: nothing can be concluded about the code",
 		Detail: []string{why}}
+}
+
+// partialBanner says, first, that a selective verification's verdict is
+// the selected part's (Result.partial): a PASS of one test must not read
+// as the project's.
+func partialBanner(res *glv1.Result, b banner) banner {
+	p := res.GetPartial()
+	if p == nil || b.Class == bannerError {
+		return b
+	}
+	b.Title = "Partial run · " + b.Title
+	var what []string
+	if len(p.GetSteps()) > 0 {
+		what = append(what, "steps "+strings.Join(p.GetSteps(), ", "))
+	}
+	if len(p.GetTests()) > 0 {
+		what = append(what, "tests "+strings.Join(p.GetTests(), ", "))
+	}
+	b.Detail = append([]string{"Only the selected " + strings.Join(what, " and ") + " ran: this verdict is not the whole project's."}, b.Detail...)
+	return b
 }
 
 // passBanner confirms execution, or refuses to when the evidence is missing.

@@ -75,6 +75,28 @@ func TestBanner(t *testing.T) {
 	}
 }
 
+// A selective verification's banner says partial before the verdict, and
+// names what was selected; an inconsistent PASS stays an error.
+func TestPartialBanner(t *testing.T) {
+	ok := glv1.StepStatus_STEP_STATUS_OK
+	pass := finished(glv1.Verdict_VERDICT_PASS, step("build", ok, 0), step("test", ok, 0))
+	pass.Result.Partial = &glv1.Partial{Tests: []string{"pkg.TestAdd"}}
+	b := newBanner(pass)
+	if b.Class != bannerPass || !strings.HasPrefix(b.Title, "Partial run · Execution passed") ||
+		len(b.Detail) == 0 || !strings.Contains(b.Detail[0], "tests pkg.TestAdd") || !strings.Contains(b.Detail[0], "not the whole project") {
+		t.Errorf("partial pass banner %+v", b)
+	}
+	fail := finished(glv1.Verdict_VERDICT_FAIL, step("test", glv1.StepStatus_STEP_STATUS_FAILED, 1))
+	fail.Result.Partial = &glv1.Partial{Steps: []string{"test"}}
+	if b := newBanner(fail); !strings.HasPrefix(b.Title, "Partial run · Execution failed") || !strings.Contains(b.Detail[0], "steps test") {
+		t.Errorf("partial fail banner %+v", b)
+	}
+	full := finished(glv1.Verdict_VERDICT_PASS, step("build", ok, 0))
+	if b := newBanner(full); strings.Contains(b.Title, "Partial") {
+		t.Errorf("a full run's banner says partial: %+v", b)
+	}
+}
+
 func TestPassBannerDetails(t *testing.T) {
 	b := newBanner(loopfake.PassingFixRun("r", nil))
 	want := "sandbox image " + loopfake.Image + " · level L4 (real test assertions) · score 10/10"
