@@ -110,7 +110,7 @@ stops it cleanly.`,
 	pf.StringVar(&a.imageSet, "images", envOr(a.env.Getenv("GREENLIGHT_IMAGES"), image.SetOffline),
 		"sandbox image `set` in embedded mode and serve (env GREENLIGHT_IMAGES): offline = the images make images builds, "+
 			"upstream = public images (node:20-slim, python:3.12-slim, golang:...) pulled from their registry when missing")
-	a.tls.register(pf, a.env.Getenv)
+	a.tls.register(root, a.env.Getenv)
 	root.AddCommand(
 		a.verifyCmd(), a.discoverCmd(), a.fixCmd(), a.runsCmd(), a.showCmd(), a.watchCmd(),
 		a.artifactsCmd(), a.evalCmd(), a.serveCmd(), a.versionCmd(), a.cancelCmd(), a.manCmd(),

@@ -4,7 +4,7 @@ import (
 	"crypto/tls"
 	"strconv"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	"github.com/greenlight-dev/greenlight/pkg/tlsconf"
 )
@@ -19,8 +19,10 @@ type clientTLS struct {
 	envErr error
 }
 
-// register binds the flags and their environment variables.
-func (c *clientTLS) register(pf *pflag.FlagSet, getenv func(string) string) {
+// register binds the flags, global to root, and their environment
+// variables.
+func (c *clientTLS) register(root *cobra.Command, getenv func(string) string) {
+	pf := root.PersistentFlags()
 	pf.BoolVar(&c.on, "tls", c.envBool(getenv, "GREENLIGHT_TLS"),
 		"use TLS to --addr even on loopback (env GREENLIGHT_TLS; default: TLS for every host but loopback and unix sockets)")
 	pf.BoolVar(&c.plaintext, "plaintext", c.envBool(getenv, "GREENLIGHT_PLAINTEXT"),

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	"github.com/greenlight-dev/greenlight/pkg/tlsconf/tlstest"
 )
@@ -47,9 +47,9 @@ func TestClientTLSDecision(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var c clientTLS
-			fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-			c.register(fs, func(k string) string { return tc.env[k] })
-			if err := fs.Parse(tc.args); err != nil {
+			root := &cobra.Command{Use: "test"}
+			c.register(root, func(k string) string { return tc.env[k] })
+			if err := root.PersistentFlags().Parse(tc.args); err != nil {
 				t.Fatal(err)
 			}
 			cfg, err := c.config(tc.addr, tc.token)
