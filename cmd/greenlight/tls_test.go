@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/greenlight-dev/greenlight/pkg/tlsconf"
 	"github.com/greenlight-dev/greenlight/pkg/tlsconf/tlstest"
 )
 
@@ -22,8 +25,28 @@ func TestCLIReachesATLSServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv := startServe(t, ctx, newUser(t), "--token", tlsToken, "--tls-cert", pair.Cert, "--tls-key", pair.Key)
-	if !strings.Contains(srv.output(), "(reports https://") {
-		t.Errorf("serve's serving line does not give https report pages:\n%s", srv.output())
+	m := regexp.MustCompile(`\(reports (https://\S+)\)`).FindStringSubmatch(srv.output())
+	if m == nil {
+		t.Fatalf("serve's serving line does not give https report pages:\n%s", srv.output())
+	}
+	// The report pages and HTTP/JSON listener is TLS with the same certificate.
+	cfg, err := tlsconf.ClientFiles{CA: good.File}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	https := &http.Client{Transport: &http.Transport{TLSClientConfig: cfg}}
+	resp, err := https.Get(m[1] + "/healthz")
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("GET %s/healthz over TLS = %v, %v", m[1], resp, err)
+	}
+	if resp != nil {
+		_ = resp.Body.Close()
+	}
+	if resp, err := http.Get("http://" + strings.TrimPrefix(m[1], "https://") + "/healthz"); err == nil {
+		if resp.StatusCode == http.StatusOK {
+			t.Errorf("the report listener answered plaintext HTTP with 200")
+		}
+		_ = resp.Body.Close()
 	}
 	remote := &user{t: t, home: t.TempDir(), env: []string{"GREENLIGHT_ADDR=" + srv.gateway, "GREENLIGHT_TOKEN=" + tlsToken}}
 
