@@ -4,8 +4,9 @@
 //	greenlight serve &                      # or docker compose: make up
 //	go run ./examples/client ../../examples/fail
 //
-// It talks to the gateway (GREENLIGHT_ADDR, default 127.0.0.1:7070) and sends
-// GREENLIGHT_TOKEN as a bearer token when set. It is compiled with the CLI
+// It talks to the gateway (GREENLIGHT_ADDR, default 127.0.0.1:7070; TLS off
+// loopback, GREENLIGHT_CA_FILE for a private CA) and sends GREENLIGHT_TOKEN
+// as a bearer token when set. It is compiled with the CLI
 // module so it cannot rot.
 package main
 
@@ -16,11 +17,13 @@ import (
 	"os"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/pkg/tlsconf"
 	"github.com/greenlight-dev/greenlight/pkg/workspace"
 )
 
@@ -36,10 +39,22 @@ func run(ctx context.Context, args []string) error {
 		return fmt.Errorf("usage: client DIR")
 	}
 	addr := envOr("GREENLIGHT_ADDR", "127.0.0.1:7070")
-	if tok := os.Getenv("GREENLIGHT_TOKEN"); tok != "" {
+	tok := os.Getenv("GREENLIGHT_TOKEN")
+	if tok != "" {
 		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+tok)
 	}
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	// TLS for every host but loopback, as the CLI does; GREENLIGHT_CA_FILE
+	// trusts a private CA (serve --tls-cert) and implies TLS.
+	creds := insecure.NewCredentials()
+	ca := os.Getenv("GREENLIGHT_CA_FILE")
+	if secure, _ := tlsconf.UseTLS(addr, tlsconf.Auto, tok != ""); secure || ca != "" {
+		cfg, err := tlsconf.ClientFiles{CA: ca}.Config()
+		if err != nil {
+			return err
+		}
+		creds = credentials.NewTLS(cfg)
+	}
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(creds))
 	if err != nil {
 		return err
 	}
