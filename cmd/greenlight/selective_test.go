@@ -102,3 +102,51 @@ func writeGoModule(t *testing.T, dir string) {
 		}
 	}
 }
+
+// verify --test on a jest project run by `npm test`: the id as greenlight
+// reports it runs that test alone (the package.json script is the runner,
+// so the selector is passed through npm). jest needs the npm registry for
+// its install: without network the test is skipped, saying so.
+func TestVerifyTestNarrowsJest(t *testing.T) {
+	requireDocker(t)
+	u := newUser(t)
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"package.json": `{"name": "sel-js", "version": "1.0.0", "private": true, "scripts": {"test": "jest"}, "devDependencies": {"jest": "29.7.0"}}` + "\n",
+		"src/sum.js":   "module.exports = { add: (a, b) => a + b, sub: (a, b) => a + b };\n",
+		"src/sum.test.js": "const { add, sub } = require('./sum');\ndescribe('sum', () => {\n" +
+			"  test('adds', () => { expect(add(1, 2)).toBe(3); });\n  test('subtracts', () => { expect(sub(3, 1)).toBe(2); });\n});\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := u.run(nil, "verify", "-q", "--json", "--test", "src/sum.test.js > sum > adds", dir)
+	var res struct {
+		Status string `json:"status"`
+		Steps  []struct {
+			Name    string `json:"name"`
+			Status  string `json:"status"`
+			Command string `json:"command"`
+		} `json:"steps"`
+		Counts struct {
+			Passed, Failed, Skipped int
+		} `json:"counts"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, r.stdout, r.stderr)
+	}
+	for _, s := range res.Steps {
+		if s.Name == "npm-install" && s.Status != "OK" {
+			t.Skipf("jest could not be installed (no npm registry here?): %s\n%s", s.Status, r.stderr)
+		}
+	}
+	r.wantExit(t, 0, "verify --test on jest")
+	if res.Status != "PASS" || res.Counts.Passed != 1 || res.Counts.Failed != 0 {
+		t.Errorf("status %s counts %+v, want PASS with 1 passed (subtracts, which fails, not run)", res.Status, res.Counts)
+	}
+}
