@@ -45,6 +45,9 @@ func (a *app) verifyWatch(ctx context.Context, dir string, f *verifyFlags) error
 		return err
 	}
 	defer w.Close()
+	if n := w.Unwatched(); n > 0 {
+		fmt.Fprintf(a.env.Stderr, "greenlight: %d directories could not be watched (the system's watch limit, fs.inotify.max_user_watches on Linux): changes there start no run\n", n)
+	}
 	conn, err := a.connect(ctx)
 	if err != nil {
 		return err

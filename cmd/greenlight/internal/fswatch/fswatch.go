@@ -35,6 +35,9 @@ type Watcher struct {
 	quiet time.Duration
 	w     *fsnotify.Watcher
 	ign   *workspace.Ignorer
+	// unwatched counts directories whose watch could not be added (the
+	// inotify watch limit, fs.inotify.max_user_watches, reached).
+	unwatched int
 }
 
 // New starts watching dir. quiet is the debounce (0: DefaultQuiet).
@@ -58,6 +61,10 @@ func New(dir string, quiet time.Duration) (*Watcher, error) {
 	return fw, nil
 }
 
+// Unwatched is how many directories could not be watched (their changes
+// go unseen): the system's watch limit was reached.
+func (fw *Watcher) Unwatched() int { return fw.unwatched }
+
 // Close stops watching.
 func (fw *Watcher) Close() error { return fw.w.Close() }
 
@@ -76,8 +83,11 @@ func (fw *Watcher) addTree(root string) error {
 		if p != root && fw.ignored(p, true) {
 			return filepath.SkipDir
 		}
-		if err := fw.w.Add(p); err != nil && p == root {
-			return fmt.Errorf("watch %s: %w", p, err)
+		if err := fw.w.Add(p); err != nil {
+			if p == fw.dir {
+				return fmt.Errorf("watch %s: %w", p, err)
+			}
+			fw.unwatched++
 		}
 		return nil
 	})
