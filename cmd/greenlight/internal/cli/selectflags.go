@@ -15,7 +15,7 @@ func (f *verifyFlags) bindSelect(cmd *cobra.Command) {
 	fl.StringArrayVar(&f.steps, "step", nil,
 		"run only the step `NAME` (repeatable), with the install steps it needs; a name no step has ends the run with exit 2 and lists the step names (greenlight discover)")
 	fl.StringArrayVar(&f.tests, "test", nil,
-		"run only the test `ID` (repeatable): as greenlight reports it (pkg.TestName, tests/test_x.py::test_y, file > describe > name) or the test's own name; each test step is narrowed with its runner's selector (go test -run, pytest node ids or -k, jest/vitest -t, cargo test --exact), lint steps do not run")
+		"run only the test `ID` (repeatable): as greenlight reports it (pkg.TestName, tests/test_x.py::test_y, file > describe > name) or the test's own name; each test step is narrowed with its runner's selector (go test -run, pytest node ids or -k, jest/vitest -t, cargo test --exact, mvn -Dtest), lint steps do not run")
 }
 
 // selectOptions puts the selective-run flags into o.

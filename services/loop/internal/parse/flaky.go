@@ -133,6 +133,10 @@ func narrow(command, format string, failing []Test) (string, bool) {
 		sel := make([]string, 0, len(failing))
 		for _, t := range failing {
 			cls := t.Suite[strings.LastIndexByte(t.Suite, '.')+1:]
+			if t.Name == "" {
+				sel = append(sel, cls) // a whole class (a selective run's id)
+				continue
+			}
 			sel = append(sel, cls+"#"+t.Name)
 		}
 		return "mvn -B -o test " + shellQuote("-Dtest="+strings.Join(sel, ",")), true

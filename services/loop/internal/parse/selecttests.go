@@ -42,6 +42,8 @@ func SelectCommand(command, script string, ids []string) (string, bool) {
 		return narrow(command, FormatPytestJUnit, plainTests(ids))
 	case isRunner(command, "unittest"):
 		return narrow(command, FormatUnittest, plainTests(ids))
+	case reMaven.MatchString(command):
+		return narrow(command, FormatSurefire, javaTests(ids))
 	}
 	if cmd, ok := jsSelect(command, script, ids); ok {
 		return cmd, true
@@ -60,6 +62,29 @@ var reSafeSelector = lazyregexp.New(`^[\w./:\[\]\-,=+@# >]+$`)
 
 // reGoTest finds `go test` in a shell command.
 var reGoTest = lazyregexp.New(`(?:^|[\s;&|(])go\s+test(?:\s|$)`)
+
+// reMaven finds Maven (or its wrapper) in a shell command.
+var reMaven = lazyregexp.New(`(?:^|[\s;&|(])(?:\./)?mvnw?\s`)
+
+// javaTests reads Surefire ids: "pkg.Class.method" (as greenlight
+// reports them), "Class#method", or a class alone ("pkg.Class", "Class":
+// its last part starts upper case, as Java's classes do).
+func javaTests(ids []string) []Test {
+	out := make([]Test, 0, len(ids))
+	for _, id := range ids {
+		if cls, method, ok := strings.Cut(id, "#"); ok {
+			out = append(out, Test{ID: id, Suite: cls, Name: method})
+			continue
+		}
+		i := strings.LastIndexByte(id, '.')
+		if last := id[i+1:]; i < 0 || last != "" && strings.ToUpper(last[:1]) == last[:1] {
+			out = append(out, Test{ID: id, Suite: id})
+			continue
+		}
+		out = append(out, Test{ID: id, Suite: id[:i], Name: id[i+1:]})
+	}
+	return out
+}
 
 // reGoTestID splits a Go test id "import/path.TestName/sub" at the first
 // dot that starts a test function's name.

@@ -26,6 +26,8 @@ func TestSelectCommand(t *testing.T) {
 			"python3 -m pytest -rA -k 'test_a or test_b'", true},
 		{"unittest", "python3 -m unittest discover -v", "", []string{"tests.test_calc.CalcTest.test_add"},
 			"python3 -m unittest -v 'tests.test_calc.CalcTest.test_add'", true},
+		{"maven ids as reported, by #, and a class", "mvn -B -o verify", "", []string{"com.x.CalcTest.adds", "ParserTest#parses", "com.x.IOTest"},
+			"mvn -B -o test '-Dtest=CalcTest#adds,ParserTest#parses,IOTest'", true},
 		{"cargo through its pack", "cargo test --workspace", "", []string{"tests::adds"},
 			"cargo test -- --exact 'tests::adds'", true},
 		{"jest full id", "npx jest --ci", "", []string{"src/sum.test.js > sum > adds"},
