@@ -24,9 +24,15 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/x" "$work/boms"
 tar -C "$work/x" -xzf "$archive"
 
+# buildsetting prints one build setting Go recorded in a binary (GOOS...).
+buildsetting() { go version -m "$1" | awk -v k="$2" '$1 == "build" && index($2, k "=") == 1 { print substr($2, length(k) + 2) }'; }
+
 n=0
 while IFS= read -r -d '' bin; do
-  cyclonedx-gomod bin -json -output-version 1.6 -version "$version" \
+  # cyclonedx-gomod takes the package URLs' goos and goarch from `go env`:
+  # those of the binary, not of this machine.
+  GOOS=$(buildsetting "$bin" GOOS) GOARCH=$(buildsetting "$bin" GOARCH) \
+    cyclonedx-gomod bin -json -output-version 1.6 -version "$version" \
     -output "$work/boms/$(basename "$bin").cdx.json" "$bin" 2>"$work/log" ||
     { cat "$work/log" >&2; exit 1; }
   n=$((n + 1))

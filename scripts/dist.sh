@@ -90,6 +90,6 @@ fi
   files=(*.tar.gz *.cdx.json *.whl *.tgz)
   ((${#files[@]})) || die "no release file in $DIST_DIR"
   sha256sum -- "${files[@]}" >SHA256SUMS
+  log "release files in $DIST_DIR:"
+  ls -l -- "${files[@]}" SHA256SUMS >&2
 )
-log "release files in $DIST_DIR:"
-(cd "$DIST_DIR" && ls -l -- *.tar.gz *.cdx.json *.whl *.tgz SHA256SUMS 2>/dev/null) >&2
