@@ -39,7 +39,7 @@ func (a *app) artifactsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "artifacts RUN -o DIR",
 		Short: "Write a run's artifacts (result.json, manifest, full logs) under DIR/runs/RUN/",
-		Args:  exactArgs(1, "a run id (see greenlight runs)"),
+		Args:  exactArgs(1, "a run id (see "+a.program()+" runs)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usagef("-o DIR is required")

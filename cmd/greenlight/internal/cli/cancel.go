@@ -17,7 +17,7 @@ func (a *app) cancelCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cancel RUN",
 		Short: "Cancel a pending or running run (it finishes CANCELED; a finished run is left as it is)",
-		Args:  exactArgs(1, "a run id (see greenlight runs)"),
+		Args:  exactArgs(1, "a run id (see "+a.program()+" runs)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			conn, err := a.connect(ctx)
@@ -27,7 +27,7 @@ func (a *app) cancelCmd() *cobra.Command {
 			defer conn.Close()
 			resp, err := conn.Run.CancelRun(ctx, &glv1.CancelRunRequest{RunId: args[0]})
 			if status.Code(err) == codes.NotFound {
-				return fmt.Errorf("run %q not found (greenlight runs lists the runs)", args[0])
+				return fmt.Errorf("run %q not found (%s runs lists the runs)", args[0], a.program())
 			}
 			if err != nil {
 				return err

@@ -55,8 +55,8 @@ func TestProgramName(t *testing.T) {
 	}
 }
 
-// show's hints (how to follow a run still going, how to list the failures
-// left out) name the program as invoked.
+// The hints (how to follow a run still going, how to list the failures
+// left out, where run ids come from) name the program as invoked.
 func TestHintsNameTheProgramAsInvoked(t *testing.T) {
 	running := &glv1.Run{Id: "r_running", Kind: glv1.RunKind_RUN_KIND_VERIFY, Status: glv1.RunStatus_RUN_STATUS_RUNNING, CreatedAt: timestamppb.Now()}
 	many := finishedRun("r_many", glv1.Verdict_VERDICT_FAIL)
@@ -72,13 +72,15 @@ func TestHintsNameTheProgramAsInvoked(t *testing.T) {
 		{".bin/greenlight", []string{"show", "r_running"}, "(no result yet): .bin/greenlight watch r_running"},
 		{"./greenlight", []string{"show", "r_many"}, "more (./greenlight show r_many --json)"},
 		{"", []string{"show", "r_running"}, "(no result yet): greenlight watch r_running"},
+		{".bin/greenlight", []string{"watch"}, "a run id (see .bin/greenlight runs)"},
+		{".bin/greenlight", []string{"cancel"}, "a run id (see .bin/greenlight runs)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.program+" "+strings.Join(tc.args, " "), func(t *testing.T) {
 			var out, errb bytes.Buffer
 			Main(context.Background(), append([]string{"--addr", addr}, tc.args...), Env{Stdout: &out, Stderr: &errb, Program: tc.program})
-			if !strings.Contains(out.String(), tc.want) {
-				t.Errorf("stdout lacks %q:\n%s\nstderr:\n%s", tc.want, out.String(), errb.String())
+			if !strings.Contains(out.String()+errb.String(), tc.want) {
+				t.Errorf("output lacks %q:\nstdout:\n%s\nstderr:\n%s", tc.want, out.String(), errb.String())
 			}
 		})
 	}

@@ -28,7 +28,7 @@ output contract, --markdown a Markdown report, --format a CI report.
 Exit codes as for verify and watch: 0 PASS, 1 FAIL, 2 anything else (an
 ERROR or canceled run, a run without a verdict yet, bad usage, greenlight
 not reachable), 130 interrupted.`,
-		Args: exactArgs(1, "a run id (see greenlight runs)"),
+		Args: exactArgs(1, "a run id (see "+a.program()+" runs)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && markdown {
 				return usagef("--json and --markdown exclude each other")

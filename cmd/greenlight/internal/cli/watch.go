@@ -15,7 +15,7 @@ func (a *app) watchCmd() *cobra.Command {
 		Long: `watch attaches to a run with WatchRun: it replays the run's stored events
 after --after (0: all of them) and follows it live until it finishes, then
 prints the summary. Exit codes as for verify.`,
-		Args: exactArgs(1, "a run id (see greenlight runs)"),
+		Args: exactArgs(1, "a run id (see "+a.program()+" runs)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			conn, err := a.connect(ctx)
