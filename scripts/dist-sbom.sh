@@ -41,7 +41,7 @@ done < <(find "$work/x" -maxdepth 2 -type f -name 'greenlight*' -perm -u+x -prin
 
 name=$(basename "$archive")
 name=${name%.tar.gz}
-serial=$(cat /proc/sys/kernel/random/uuid 2>/dev/null || uuidgen | tr 'A-Z' 'a-z')
+serial=$(cat /proc/sys/kernel/random/uuid 2>/dev/null || uuidgen | tr '[:upper:]' '[:lower:]')
 # The archive is the SBOM's subject; each binary's main module is one of
 # its components; the modules and their dependency edges are the union of
 # the binaries' (edges of one module merged).
