@@ -30,7 +30,7 @@ while (($#)); do
   case $1 in
   --host) HOST=1 CLIENTS=0 ;;
   --no-clients) CLIENTS=0 ;;
-  -h | --help) sed -n '2,/^set /s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" | sed '$d'; exit 0 ;;
+  -h | --help) sed -n '2,/^set /s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
   *) echo "dist: unknown argument '$1' (want --host, --no-clients)" >&2; exit 2 ;;
   esac
   shift
