@@ -40,8 +40,8 @@ func unknownRuntime(runtime string, t Table) error {
 // otherwise. The executor calls it when the engine says the image is absent.
 func Missing(ref Ref) error {
 	if rt, ok := OfflineRuntime(ref.Image); ok {
-		return fmt.Errorf("%w: %s for runtime %q: build it with `%s` "+
-			"(bash scripts/ensure-docker.sh && bash images/build.sh %s)", ErrImageMissing, ref.Image, ref.Runtime, BuildCommand(rt), rt)
+		return fmt.Errorf("%w: %s for runtime %q: build it with `%s` in a source checkout, or as root in a "+
+			"release archive's directory (bash scripts/ensure-docker.sh && bash images/build.sh %s)", ErrImageMissing, ref.Image, ref.Runtime, BuildCommand(rt), rt)
 	}
 	alt := fmt.Sprintf("set images.%s to an image the engine has", ref.Runtime)
 	if d, ok := Defaults()[ref.Runtime]; ok {

@@ -68,7 +68,7 @@ func TestMissing(t *testing.T) {
 		ref   Ref
 		hints []string
 	}{
-		{"offline image", Ref{Runtime: Go, Image: OfflineGo}, []string{"`make images IMAGES=go`", "images/build.sh go", OfflineGo}},
+		{"offline image", Ref{Runtime: Go, Image: OfflineGo}, []string{"`make images IMAGES=go`", "release archive's directory (bash scripts/ensure-docker.sh && bash images/build.sh go)", OfflineGo}},
 		{"offline rust image", Ref{Runtime: rust.Name, Image: rust.OfflineImage},
 			[]string{`runtime "rust"`, "`make images IMAGES=rust`", "images/build.sh rust", rust.OfflineImage}},
 		// A polyglot run's step may name another runtime's offline image:

@@ -15,7 +15,8 @@ import (
 func missingImage(ref, runtime string) error {
 	if rt, ok := image.OfflineRuntime(ref); ok {
 		return fmt.Errorf("%w: image %s (runtime %q) not found: build it with `%s` "+
-			"(or configure images.%s)", ErrImageNotFound, ref, rt, image.BuildCommand(rt), rt)
+			"(from a release archive's directory: `bash images/build.sh %s` as root), or configure images.%s",
+			ErrImageNotFound, ref, rt, image.BuildCommand(rt), rt, rt)
 	}
 	if runtime == "" {
 		runtime = "<runtime>"

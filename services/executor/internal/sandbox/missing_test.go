@@ -18,9 +18,9 @@ func TestMissingImage(t *testing.T) {
 		// A polyglot run's Rust step under a Go pipeline: the image says
 		// what to build, not the pipeline's runtime.
 		{"offline image", rust.OfflineImage, "go",
-			[]string{`runtime "rust"`, "`make images IMAGES=rust`", "images.rust"}, "images.go"},
+			[]string{`runtime "rust"`, "`make images IMAGES=rust`", "`bash images/build.sh rust`", "images.rust"}, "images.go"},
 		{"offline cpp image", image.OfflineCpp, "",
-			[]string{"`make images IMAGES=cpp`"}, "<runtime>"},
+			[]string{"`make images IMAGES=cpp`", "release archive's directory: `bash images/build.sh cpp`"}, "<runtime>"},
 		{"other image", "greenlight/no-such-image:latest", "golang",
 			[]string{"docker pull greenlight/no-such-image:latest", "configure images.go"}, "make images"},
 		{"no runtime", "rust:1-slim", "", []string{"images.<runtime>"}, "make images"},
