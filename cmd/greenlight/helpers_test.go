@@ -24,10 +24,29 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	bin = b
+	// The binary is run as an installed greenlight would be: named
+	// greenlight in a directory on PATH, so that the hints it prints
+	// ("greenlight show RUN") name it as a user would type it.
+	if bin, err = onPath(b); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		cleanup()
+		os.Exit(1)
+	}
 	code := m.Run()
 	cleanup()
 	os.Exit(code)
+}
+
+// onPath links the built binary as greenlight into its own directory and
+// puts that directory first on this process's PATH (inherited by every
+// command the tests start).
+func onPath(built string) (string, error) {
+	dir := filepath.Dir(built)
+	link := filepath.Join(dir, "greenlight")
+	if err := os.Symlink(filepath.Base(built), link); err != nil {
+		return "", fmt.Errorf("link the test binary as greenlight: %w", err)
+	}
+	return link, os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
 
 // examples is the bundled example projects' directory.
