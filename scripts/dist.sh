@@ -6,7 +6,8 @@
 # CGO off for linux/amd64, linux/arm64 and darwin/arm64, the CLI stamped with
 # the version and commit, and packs one archive per platform:
 # greenlight_VERSION_OS_ARCH.tar.gz holding the binaries, README.md,
-# INSTALL.md, the sandbox images' recipes (images/, scripts/ensure-docker.sh).
+# INSTALL.md, man pages and shell completions (share/), the sandbox images'
+# recipes (images/, scripts/ensure-docker.sh).
 # scripts/dist-sbom.sh writes a CycloneDX SBOM beside each archive
 # (ARCHIVE.cdx.json). Then the Python client's wheel and sdist and the
 # TypeScript client's npm tarball are added, and SHA256SUMS covers every
@@ -67,6 +68,22 @@ else
   cp .goreleaser.yaml "$cfg"
 fi
 printf '\ndist: %s\n' "$DIST_DIR" >>"$cfg"
+
+# Man pages and shell completion scripts for the archives, written by a
+# host build of the CLI (the same text for every platform) in a clean
+# environment, so no GREENLIGHT_* variable of this shell shows as a default.
+# GoReleaser's archive globs must be relative: the directory is under .bin/
+# (ignored by git).
+mkdir -p .bin
+extras=$ROOT/$(mktemp -d .bin/dist-extras.XXXXXX)
+trap 'rm -f "$cfg"; rm -rf "$extras"' EXIT
+(cd cmd/greenlight && go build -o "$extras/greenlight" .)
+mkdir -p "$extras/completions"
+env -i PATH="$PATH" HOME=/nonexistent "$extras/greenlight" man "$extras/man" >/dev/null
+env -i PATH="$PATH" HOME=/nonexistent "$extras/greenlight" completion bash >"$extras/completions/greenlight.bash"
+env -i PATH="$PATH" HOME=/nonexistent "$extras/greenlight" completion zsh >"$extras/completions/_greenlight"
+env -i PATH="$PATH" HOME=/nonexistent "$extras/greenlight" completion fish >"$extras/completions/greenlight.fish"
+export GREENLIGHT_EXTRAS=${extras#"$ROOT"/}
 
 log "version $VERSION, into $DIST_DIR"
 goreleaser release --snapshot --clean --config "$cfg"

@@ -39,7 +39,14 @@ func TestReleaseArchiveInstallsAndVerifies(t *testing.T) {
 	defer cancel()
 	// make dist-tools installs the pinned GoReleaser and cyclonedx-gomod
 	// into .bin/ when missing; dist --host is make dist for this machine.
-	mk := exec.CommandContext(ctx, "make", "--no-print-directory", "-C", root, "dist", "DIST_ARGS=--host", "VERSION="+releaseTestVersion)
+	// The commit is read once: in a shared work tree HEAD may move while
+	// the archive builds.
+	head, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatalf("git rev-parse HEAD: %v", err)
+	}
+	commit := strings.TrimSpace(string(head))
+	mk := exec.CommandContext(ctx, "make", "--no-print-directory", "-C", root, "dist", "DIST_ARGS=--host", "VERSION="+releaseTestVersion, "COMMIT="+commit)
 	mk.Env = append(os.Environ(), "DIST_DIR="+distDir)
 	if out, err := mk.CombinedOutput(); err != nil {
 		t.Fatalf("make dist DIST_ARGS=--host: %v\n%s", err, out)
@@ -61,7 +68,8 @@ func TestReleaseArchiveInstallsAndVerifies(t *testing.T) {
 	machine := t.TempDir()
 	mustRun(t, machine, nil, "tar", "-xzf", archive)
 	extracted := filepath.Join(machine, archName)
-	for _, f := range append([]string{"README.md", "INSTALL.md", "images/build.sh", "images/lib/runner.sh", "images/python/packages", "scripts/ensure-docker.sh"}, binaries...) {
+	for _, f := range append([]string{"README.md", "INSTALL.md", "images/build.sh", "images/lib/runner.sh", "images/python/packages", "scripts/ensure-docker.sh",
+		"share/man/man1/greenlight.1", "share/man/man1/greenlight-verify.1", "share/completions/greenlight.bash", "share/completions/_greenlight", "share/completions/greenlight.fish"}, binaries...) {
 		if _, err := os.Stat(filepath.Join(extracted, f)); err != nil {
 			t.Errorf("the archive lacks %s: %v", f, err)
 		}
@@ -93,8 +101,8 @@ func TestReleaseArchiveInstallsAndVerifies(t *testing.T) {
 	if err := json.Unmarshal([]byte(mustRun(t, machine, env, "greenlight", "version", "--json")), &info); err != nil {
 		t.Fatal(err)
 	}
-	if head, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output(); err == nil && info["commit"] != strings.TrimSpace(string(head)) {
-		t.Errorf("version --json commit %v, want the repository's HEAD %s", info["commit"], head)
+	if info["commit"] != commit {
+		t.Errorf("version --json commit %v, want the repository's HEAD %s", info["commit"], commit)
 	}
 
 	// A real small project, copied outside the tree: FAIL with the failure
