@@ -89,11 +89,13 @@ vet:
 # the full revision. Override with `make build VERSION=v1.2.3`.
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT  := $(shell git rev-parse HEAD 2>/dev/null)
-LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+# The services (and the CLI's embedded ones) carry the same stamp in pkg/server: --version, the "serving" log line.
+SERVER_LDFLAGS := -X github.com/greenlight-dev/greenlight/pkg/server.version=$(VERSION) -X github.com/greenlight-dev/greenlight/pkg/server.commit=$(COMMIT)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) $(SERVER_LDFLAGS)
 
 ## build: build every binary into .bin/ (the CLI stamped with VERSION and COMMIT)
 build:
-	@for s in $(SERVICES); do (cd services/$$s && go build -o $(BIN)/greenlight-$$s ./cmd/greenlight-$$s) || exit 1; done
+	@for s in $(SERVICES); do (cd services/$$s && go build -ldflags '$(SERVER_LDFLAGS)' -o $(BIN)/greenlight-$$s ./cmd/greenlight-$$s) || exit 1; done
 	cd cmd/greenlight && go build -ldflags '$(LDFLAGS)' -o $(BIN)/greenlight . && go build -o $(BIN)/greenlight-healthcheck ./cmd/greenlight-healthcheck
 
 ## dist: release files into dist/ (scripts/dist.sh with GoReleaser): an archive per platform (linux/amd64, linux/arm64,

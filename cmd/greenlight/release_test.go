@@ -97,6 +97,12 @@ func TestReleaseArchiveInstallsAndVerifies(t *testing.T) {
 	if !strings.HasPrefix(version, "greenlight "+releaseTestVersion+" (commit ") || strings.Contains(version, "commit unknown") {
 		t.Errorf("greenlight --version printed %q, want the stamped %s and a commit", version, releaseTestVersion)
 	}
+	for _, svc := range []string{"discovery", "executor", "loop", "gateway"} {
+		line := strings.TrimSpace(mustRun(t, machine, env, "greenlight-"+svc, "--version"))
+		if want := "greenlight-" + svc + " " + releaseTestVersion + " (commit " + commit + ")"; line != want {
+			t.Errorf("greenlight-%s --version printed %q, want %q", svc, line, want)
+		}
+	}
 	var info map[string]any
 	if err := json.Unmarshal([]byte(mustRun(t, machine, env, "greenlight", "version", "--json")), &info); err != nil {
 		t.Fatal(err)

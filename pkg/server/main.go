@@ -60,6 +60,10 @@ type Settings interface {
 // Main runs spec with the process arguments and environment and exits with
 // Run's code.
 func Main(spec Spec) {
+	if asksVersion(os.Args[1:]) {
+		fmt.Println(VersionLine(spec.Name))
+		os.Exit(ExitOK)
+	}
 	os.Exit(Run(context.Background(), spec, os.Args[1:], os.Stderr))
 }
 

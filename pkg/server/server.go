@@ -160,7 +160,8 @@ func (s *Server) Serve(ctx context.Context, lis net.Listener) error {
 
 	served := make(chan error, 1)
 	go func() { served <- s.grpc.Serve(lis) }()
-	s.log.Info("serving", zap.String("addr", lis.Addr().String()))
+	v, c := Version()
+	s.log.Info("serving", zap.String("addr", lis.Addr().String()), zap.String("version", v), zap.String("commit", c))
 
 	select {
 	case err := <-served:
