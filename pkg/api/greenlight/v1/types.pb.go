@@ -897,9 +897,11 @@ type Step struct {
 	// the other subprojects still run to their own first failure. A failed step with no scope
 	// stops the pipeline, as do a timeout, a cancellation or a step that could not run.
 	FailureScope string `protobuf:"bytes,19,opt,name=failure_scope,json=failureScope,proto3" json:"failure_scope,omitempty"`
-	// The command as a person would type it, for display; empty means command.
-	// Set when command wraps it, e.g. to tee `go test -json` into a report
-	// file: command is what runs, display_command what reports and banners show.
+	// What reports, progress and banners show for the step; empty means command.
+	// Either the command as a person would type it (set when command wraps it,
+	// e.g. to tee `go test -json` into a report file) or, for a generated
+	// script such as the pip install checks, a one-line description of what it
+	// does. command is always what runs, and is shown on request.
 	DisplayCommand string `protobuf:"bytes,20,opt,name=display_command,json=displayCommand,proto3" json:"display_command,omitempty"`
 	// Why a check that is advisory by default (lint, typecheck) decides the verdict: the CI
 	// line (origin "ci") or greenlight.yaml entry (origin "greenlight.yaml") that made it
@@ -1400,8 +1402,9 @@ type StepResult struct {
 	// Why the dependency cache was not used or was evicted for this (install)
 	// step, e.g. the snapshot already holds a cache path, or a restore failed.
 	CacheNote string `protobuf:"bytes,22,opt,name=cache_note,json=cacheNote,proto3" json:"cache_note,omitempty"`
-	// The step's display_command (the command as a person would type it);
-	// empty means command, which is always what ran.
+	// The step's display_command (the command as typed, or a one-line
+	// description of a generated script); empty means command, which is always
+	// what ran.
 	DisplayCommand string `protobuf:"bytes,23,opt,name=display_command,json=displayCommand,proto3" json:"display_command,omitempty"`
 	// The verdict rule that changed this step's status from what its exit
 	// code said, e.g. "report-disagrees" (exit 0 while the runner's report
