@@ -318,7 +318,7 @@ class Platform(_message.Message):
     def __init__(self, os: _Optional[str] = ..., arch: _Optional[str] = ..., container_image: _Optional[str] = ..., image_digest: _Optional[str] = ..., engine_version: _Optional[str] = ..., executor: _Optional[str] = ...) -> None: ...
 
 class Result(_message.Message):
-    __slots__ = ["artifact_paths", "artifacts", "counts", "failures", "infra_retries", "inventory", "level", "manifest", "partial", "run_id", "score", "status", "steps", "stop_memo", "summary", "tail_log", "tests", "tiers"]
+    __slots__ = ["artifact_paths", "artifacts", "counts", "failures", "infra_retries", "inventory", "level", "manifest", "partial", "review", "run_id", "score", "status", "steps", "stop_memo", "summary", "tail_log", "tests", "tiers"]
     ARTIFACTS_FIELD_NUMBER: _ClassVar[int]
     ARTIFACT_PATHS_FIELD_NUMBER: _ClassVar[int]
     COUNTS_FIELD_NUMBER: _ClassVar[int]
@@ -328,6 +328,7 @@ class Result(_message.Message):
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     MANIFEST_FIELD_NUMBER: _ClassVar[int]
     PARTIAL_FIELD_NUMBER: _ClassVar[int]
+    REVIEW_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -346,6 +347,7 @@ class Result(_message.Message):
     level: Level
     manifest: Manifest
     partial: Partial
+    review: Review
     run_id: str
     score: Score
     status: Verdict
@@ -355,7 +357,39 @@ class Result(_message.Message):
     tail_log: str
     tests: _containers.RepeatedCompositeFieldContainer[TestCase]
     tiers: _containers.RepeatedCompositeFieldContainer[TierSelection]
-    def __init__(self, status: _Optional[_Union[Verdict, str]] = ..., run_id: _Optional[str] = ..., tail_log: _Optional[str] = ..., artifact_paths: _Optional[_Iterable[str]] = ..., manifest: _Optional[_Union[Manifest, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[StepResult, _Mapping]]] = ..., counts: _Optional[_Union[TestCounts, _Mapping]] = ..., failures: _Optional[_Iterable[_Union[Failure, _Mapping]]] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., level: _Optional[_Union[Level, str]] = ..., tests: _Optional[_Iterable[_Union[TestCase, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[Artifact, _Mapping]]] = ..., summary: _Optional[str] = ..., tiers: _Optional[_Iterable[_Union[TierSelection, _Mapping]]] = ..., stop_memo: _Optional[str] = ..., inventory: _Optional[_Union[TestInventory, _Mapping]] = ..., infra_retries: _Optional[_Iterable[str]] = ..., partial: _Optional[_Union[Partial, _Mapping]] = ...) -> None: ...
+    def __init__(self, status: _Optional[_Union[Verdict, str]] = ..., run_id: _Optional[str] = ..., tail_log: _Optional[str] = ..., artifact_paths: _Optional[_Iterable[str]] = ..., manifest: _Optional[_Union[Manifest, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[StepResult, _Mapping]]] = ..., counts: _Optional[_Union[TestCounts, _Mapping]] = ..., failures: _Optional[_Iterable[_Union[Failure, _Mapping]]] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., level: _Optional[_Union[Level, str]] = ..., tests: _Optional[_Iterable[_Union[TestCase, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[Artifact, _Mapping]]] = ..., summary: _Optional[str] = ..., tiers: _Optional[_Iterable[_Union[TierSelection, _Mapping]]] = ..., stop_memo: _Optional[str] = ..., inventory: _Optional[_Union[TestInventory, _Mapping]] = ..., infra_retries: _Optional[_Iterable[str]] = ..., partial: _Optional[_Union[Partial, _Mapping]] = ..., review: _Optional[_Union[Review, _Mapping]] = ...) -> None: ...
+
+class Review(_message.Message):
+    __slots__ = ["created_at", "criteria", "error", "issues", "overall", "profile", "summary", "usage"]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CRITERIA_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    ISSUES_FIELD_NUMBER: _ClassVar[int]
+    OVERALL_FIELD_NUMBER: _ClassVar[int]
+    PROFILE_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    USAGE_FIELD_NUMBER: _ClassVar[int]
+    created_at: _timestamp_pb2.Timestamp
+    criteria: _containers.RepeatedCompositeFieldContainer[ReviewCriterion]
+    error: str
+    issues: _containers.RepeatedScalarFieldContainer[str]
+    overall: float
+    profile: str
+    summary: str
+    usage: Usage
+    def __init__(self, profile: _Optional[str] = ..., criteria: _Optional[_Iterable[_Union[ReviewCriterion, _Mapping]]] = ..., overall: _Optional[float] = ..., summary: _Optional[str] = ..., issues: _Optional[_Iterable[str]] = ..., error: _Optional[str] = ..., usage: _Optional[_Union[Usage, _Mapping]] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ReviewCriterion(_message.Message):
+    __slots__ = ["comment", "max", "name", "score"]
+    COMMENT_FIELD_NUMBER: _ClassVar[int]
+    MAX_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    comment: str
+    max: float
+    name: str
+    score: float
+    def __init__(self, name: _Optional[str] = ..., score: _Optional[float] = ..., max: _Optional[float] = ..., comment: _Optional[str] = ...) -> None: ...
 
 class Score(_message.Message):
     __slots__ = ["build", "decided_by", "has_model_score", "level", "lint", "lint_issues", "model_score", "no_critical", "rule", "tests", "total"]

@@ -223,7 +223,11 @@ type VerifyOptions struct {
 	// pytest node ids or -k, jest/vitest -t, cargo test --exact, mvn
 	// -Dtest). A test step whose runner cannot select tests does not run.
 	// The result is partial (Result.partial).
-	Tests         []string `protobuf:"bytes,13,rep,name=tests,proto3" json:"tests,omitempty"`
+	Tests []string `protobuf:"bytes,13,rep,name=tests,proto3" json:"tests,omitempty"`
+	// Ask a reviewer for its report once the verification is done; unset
+	// means no review. The report is model opinion (Result.review) and never
+	// changes the verdict.
+	Review        *ReviewOptions `protobuf:"bytes,14,opt,name=review,proto3" json:"review,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -349,6 +353,71 @@ func (x *VerifyOptions) GetTests() []string {
 	return nil
 }
 
+func (x *VerifyOptions) GetReview() *ReviewOptions {
+	if x != nil {
+		return x.Review
+	}
+	return nil
+}
+
+// ReviewOptions select a reviewer for a run's report.
+type ReviewOptions struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// A COMMAND or OPENAI provider profile the loop's operator configured
+	// (the same profiles as fixing); empty means the only one of the
+	// server's profiles when there is exactly one.
+	Profile string `protobuf:"bytes,1,opt,name=profile,proto3" json:"profile,omitempty"`
+	// The plan the change implements, given to the reviewer as context. It
+	// is untrusted text, like the diff.
+	Plan          string `protobuf:"bytes,2,opt,name=plan,proto3" json:"plan,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewOptions) Reset() {
+	*x = ReviewOptions{}
+	mi := &file_greenlight_v1_run_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewOptions) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewOptions) ProtoMessage() {}
+
+func (x *ReviewOptions) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_run_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewOptions.ProtoReflect.Descriptor instead.
+func (*ReviewOptions) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *ReviewOptions) GetProfile() string {
+	if x != nil {
+		return x.Profile
+	}
+	return ""
+}
+
+func (x *ReviewOptions) GetPlan() string {
+	if x != nil {
+		return x.Plan
+	}
+	return ""
+}
+
 // ProviderConfig configures the patch provider. A request may choose CLIENT
 // or REPLAY freely; COMMAND and OPENAI providers are named profiles configured
 // on the server (command line, base URL, model, key variable) and are chosen
@@ -379,7 +448,7 @@ type ProviderConfig struct {
 
 func (x *ProviderConfig) Reset() {
 	*x = ProviderConfig{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[1]
+	mi := &file_greenlight_v1_run_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -391,7 +460,7 @@ func (x *ProviderConfig) String() string {
 func (*ProviderConfig) ProtoMessage() {}
 
 func (x *ProviderConfig) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[1]
+	mi := &file_greenlight_v1_run_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -404,7 +473,7 @@ func (x *ProviderConfig) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProviderConfig.ProtoReflect.Descriptor instead.
 func (*ProviderConfig) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{1}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ProviderConfig) GetKind() ProviderKind {
@@ -491,7 +560,7 @@ type Guardrails struct {
 
 func (x *Guardrails) Reset() {
 	*x = Guardrails{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[2]
+	mi := &file_greenlight_v1_run_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -503,7 +572,7 @@ func (x *Guardrails) String() string {
 func (*Guardrails) ProtoMessage() {}
 
 func (x *Guardrails) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[2]
+	mi := &file_greenlight_v1_run_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -516,7 +585,7 @@ func (x *Guardrails) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Guardrails.ProtoReflect.Descriptor instead.
 func (*Guardrails) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{2}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Guardrails) GetAllowedGlobs() []string {
@@ -614,7 +683,7 @@ type FixOptions struct {
 
 func (x *FixOptions) Reset() {
 	*x = FixOptions{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[3]
+	mi := &file_greenlight_v1_run_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -626,7 +695,7 @@ func (x *FixOptions) String() string {
 func (*FixOptions) ProtoMessage() {}
 
 func (x *FixOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[3]
+	mi := &file_greenlight_v1_run_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -639,7 +708,7 @@ func (x *FixOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixOptions.ProtoReflect.Descriptor instead.
 func (*FixOptions) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{3}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *FixOptions) GetVerify() *VerifyOptions {
@@ -752,7 +821,7 @@ type FixTargets struct {
 
 func (x *FixTargets) Reset() {
 	*x = FixTargets{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[4]
+	mi := &file_greenlight_v1_run_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -764,7 +833,7 @@ func (x *FixTargets) String() string {
 func (*FixTargets) ProtoMessage() {}
 
 func (x *FixTargets) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[4]
+	mi := &file_greenlight_v1_run_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -777,7 +846,7 @@ func (x *FixTargets) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixTargets.ProtoReflect.Descriptor instead.
 func (*FixTargets) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{4}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *FixTargets) GetFailToPass() []string {
@@ -828,7 +897,7 @@ type Run struct {
 
 func (x *Run) Reset() {
 	*x = Run{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[5]
+	mi := &file_greenlight_v1_run_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -840,7 +909,7 @@ func (x *Run) String() string {
 func (*Run) ProtoMessage() {}
 
 func (x *Run) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[5]
+	mi := &file_greenlight_v1_run_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -853,7 +922,7 @@ func (x *Run) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Run.ProtoReflect.Descriptor instead.
 func (*Run) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{5}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Run) GetId() string {
@@ -998,7 +1067,7 @@ type FixMetrics struct {
 
 func (x *FixMetrics) Reset() {
 	*x = FixMetrics{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[6]
+	mi := &file_greenlight_v1_run_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1010,7 +1079,7 @@ func (x *FixMetrics) String() string {
 func (*FixMetrics) ProtoMessage() {}
 
 func (x *FixMetrics) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[6]
+	mi := &file_greenlight_v1_run_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1023,7 +1092,7 @@ func (x *FixMetrics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixMetrics.ProtoReflect.Descriptor instead.
 func (*FixMetrics) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{6}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *FixMetrics) GetGreen() bool {
@@ -1127,7 +1196,7 @@ type RunCreated struct {
 
 func (x *RunCreated) Reset() {
 	*x = RunCreated{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[7]
+	mi := &file_greenlight_v1_run_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1139,7 +1208,7 @@ func (x *RunCreated) String() string {
 func (*RunCreated) ProtoMessage() {}
 
 func (x *RunCreated) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[7]
+	mi := &file_greenlight_v1_run_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1152,7 +1221,7 @@ func (x *RunCreated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunCreated.ProtoReflect.Descriptor instead.
 func (*RunCreated) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{7}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *RunCreated) GetRun() *Run {
@@ -1174,7 +1243,7 @@ type DiscoveryDone struct {
 
 func (x *DiscoveryDone) Reset() {
 	*x = DiscoveryDone{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[8]
+	mi := &file_greenlight_v1_run_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1186,7 +1255,7 @@ func (x *DiscoveryDone) String() string {
 func (*DiscoveryDone) ProtoMessage() {}
 
 func (x *DiscoveryDone) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[8]
+	mi := &file_greenlight_v1_run_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1199,7 +1268,7 @@ func (x *DiscoveryDone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscoveryDone.ProtoReflect.Descriptor instead.
 func (*DiscoveryDone) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{8}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *DiscoveryDone) GetCapabilities() *Capabilities {
@@ -1236,7 +1305,7 @@ type TestsParsed struct {
 
 func (x *TestsParsed) Reset() {
 	*x = TestsParsed{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[9]
+	mi := &file_greenlight_v1_run_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1248,7 +1317,7 @@ func (x *TestsParsed) String() string {
 func (*TestsParsed) ProtoMessage() {}
 
 func (x *TestsParsed) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[9]
+	mi := &file_greenlight_v1_run_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1261,7 +1330,7 @@ func (x *TestsParsed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TestsParsed.ProtoReflect.Descriptor instead.
 func (*TestsParsed) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{9}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *TestsParsed) GetStep() string {
@@ -1311,7 +1380,7 @@ type VerificationDone struct {
 
 func (x *VerificationDone) Reset() {
 	*x = VerificationDone{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[10]
+	mi := &file_greenlight_v1_run_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1323,7 +1392,7 @@ func (x *VerificationDone) String() string {
 func (*VerificationDone) ProtoMessage() {}
 
 func (x *VerificationDone) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[10]
+	mi := &file_greenlight_v1_run_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1336,7 +1405,7 @@ func (x *VerificationDone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerificationDone.ProtoReflect.Descriptor instead.
 func (*VerificationDone) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{10}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *VerificationDone) GetOk() bool {
@@ -1401,7 +1470,7 @@ type VerifyFailedRetry struct {
 
 func (x *VerifyFailedRetry) Reset() {
 	*x = VerifyFailedRetry{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[11]
+	mi := &file_greenlight_v1_run_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1413,7 +1482,7 @@ func (x *VerifyFailedRetry) String() string {
 func (*VerifyFailedRetry) ProtoMessage() {}
 
 func (x *VerifyFailedRetry) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[11]
+	mi := &file_greenlight_v1_run_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1426,7 +1495,7 @@ func (x *VerifyFailedRetry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyFailedRetry.ProtoReflect.Descriptor instead.
 func (*VerifyFailedRetry) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{11}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *VerifyFailedRetry) GetAttempt() int32 {
@@ -1468,7 +1537,7 @@ type VerifyFailedMaxRetries struct {
 
 func (x *VerifyFailedMaxRetries) Reset() {
 	*x = VerifyFailedMaxRetries{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[12]
+	mi := &file_greenlight_v1_run_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1480,7 +1549,7 @@ func (x *VerifyFailedMaxRetries) String() string {
 func (*VerifyFailedMaxRetries) ProtoMessage() {}
 
 func (x *VerifyFailedMaxRetries) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[12]
+	mi := &file_greenlight_v1_run_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1493,7 +1562,7 @@ func (x *VerifyFailedMaxRetries) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyFailedMaxRetries.ProtoReflect.Descriptor instead.
 func (*VerifyFailedMaxRetries) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{12}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *VerifyFailedMaxRetries) GetAttempts() int32 {
@@ -1521,7 +1590,7 @@ type TierSkipped struct {
 
 func (x *TierSkipped) Reset() {
 	*x = TierSkipped{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[13]
+	mi := &file_greenlight_v1_run_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1533,7 +1602,7 @@ func (x *TierSkipped) String() string {
 func (*TierSkipped) ProtoMessage() {}
 
 func (x *TierSkipped) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[13]
+	mi := &file_greenlight_v1_run_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1546,7 +1615,7 @@ func (x *TierSkipped) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TierSkipped.ProtoReflect.Descriptor instead.
 func (*TierSkipped) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{13}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *TierSkipped) GetTier() Tier {
@@ -1574,7 +1643,7 @@ type RoundStarted struct {
 
 func (x *RoundStarted) Reset() {
 	*x = RoundStarted{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[14]
+	mi := &file_greenlight_v1_run_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1586,7 +1655,7 @@ func (x *RoundStarted) String() string {
 func (*RoundStarted) ProtoMessage() {}
 
 func (x *RoundStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[14]
+	mi := &file_greenlight_v1_run_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1599,7 +1668,7 @@ func (x *RoundStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundStarted.ProtoReflect.Descriptor instead.
 func (*RoundStarted) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{14}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *RoundStarted) GetRound() int32 {
@@ -1639,7 +1708,7 @@ type PatchRequest struct {
 
 func (x *PatchRequest) Reset() {
 	*x = PatchRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[15]
+	mi := &file_greenlight_v1_run_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1651,7 +1720,7 @@ func (x *PatchRequest) String() string {
 func (*PatchRequest) ProtoMessage() {}
 
 func (x *PatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[15]
+	mi := &file_greenlight_v1_run_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1664,7 +1733,7 @@ func (x *PatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchRequest.ProtoReflect.Descriptor instead.
 func (*PatchRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{15}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *PatchRequest) GetRunId() string {
@@ -1761,7 +1830,7 @@ type PatchRequested struct {
 
 func (x *PatchRequested) Reset() {
 	*x = PatchRequested{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[16]
+	mi := &file_greenlight_v1_run_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1773,7 +1842,7 @@ func (x *PatchRequested) String() string {
 func (*PatchRequested) ProtoMessage() {}
 
 func (x *PatchRequested) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[16]
+	mi := &file_greenlight_v1_run_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1786,7 +1855,7 @@ func (x *PatchRequested) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchRequested.ProtoReflect.Descriptor instead.
 func (*PatchRequested) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{16}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *PatchRequested) GetRequest() *PatchRequest {
@@ -1806,7 +1875,7 @@ type PatchEvaluated struct {
 
 func (x *PatchEvaluated) Reset() {
 	*x = PatchEvaluated{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[17]
+	mi := &file_greenlight_v1_run_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1818,7 +1887,7 @@ func (x *PatchEvaluated) String() string {
 func (*PatchEvaluated) ProtoMessage() {}
 
 func (x *PatchEvaluated) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[17]
+	mi := &file_greenlight_v1_run_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1831,7 +1900,7 @@ func (x *PatchEvaluated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchEvaluated.ProtoReflect.Descriptor instead.
 func (*PatchEvaluated) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{17}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *PatchEvaluated) GetOutcome() *PatchOutcome {
@@ -1853,7 +1922,7 @@ type RunFinished struct {
 
 func (x *RunFinished) Reset() {
 	*x = RunFinished{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[18]
+	mi := &file_greenlight_v1_run_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1865,7 +1934,7 @@ func (x *RunFinished) String() string {
 func (*RunFinished) ProtoMessage() {}
 
 func (x *RunFinished) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[18]
+	mi := &file_greenlight_v1_run_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1878,7 +1947,7 @@ func (x *RunFinished) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunFinished.ProtoReflect.Descriptor instead.
 func (*RunFinished) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{18}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *RunFinished) GetStatus() RunStatus {
@@ -1917,7 +1986,7 @@ type LogCapped struct {
 
 func (x *LogCapped) Reset() {
 	*x = LogCapped{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[19]
+	mi := &file_greenlight_v1_run_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1929,7 +1998,7 @@ func (x *LogCapped) String() string {
 func (*LogCapped) ProtoMessage() {}
 
 func (x *LogCapped) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[19]
+	mi := &file_greenlight_v1_run_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1942,7 +2011,7 @@ func (x *LogCapped) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogCapped.ProtoReflect.Descriptor instead.
 func (*LogCapped) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{19}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *LogCapped) GetIndex() int32 {
@@ -1979,7 +2048,7 @@ type PatchReplyRefused struct {
 
 func (x *PatchReplyRefused) Reset() {
 	*x = PatchReplyRefused{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[20]
+	mi := &file_greenlight_v1_run_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1991,7 +2060,7 @@ func (x *PatchReplyRefused) String() string {
 func (*PatchReplyRefused) ProtoMessage() {}
 
 func (x *PatchReplyRefused) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[20]
+	mi := &file_greenlight_v1_run_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2004,7 +2073,7 @@ func (x *PatchReplyRefused) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchReplyRefused.ProtoReflect.Descriptor instead.
 func (*PatchReplyRefused) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{20}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *PatchReplyRefused) GetAttempt() int32 {
@@ -2035,7 +2104,7 @@ type Queued struct {
 
 func (x *Queued) Reset() {
 	*x = Queued{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[21]
+	mi := &file_greenlight_v1_run_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2047,7 +2116,7 @@ func (x *Queued) String() string {
 func (*Queued) ProtoMessage() {}
 
 func (x *Queued) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[21]
+	mi := &file_greenlight_v1_run_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2060,7 +2129,7 @@ func (x *Queued) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Queued.ProtoReflect.Descriptor instead.
 func (*Queued) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{21}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Queued) GetPosition() int32 {
@@ -2092,7 +2161,7 @@ type ExecutorRetry struct {
 
 func (x *ExecutorRetry) Reset() {
 	*x = ExecutorRetry{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[22]
+	mi := &file_greenlight_v1_run_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2104,7 +2173,7 @@ func (x *ExecutorRetry) String() string {
 func (*ExecutorRetry) ProtoMessage() {}
 
 func (x *ExecutorRetry) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[22]
+	mi := &file_greenlight_v1_run_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2117,7 +2186,7 @@ func (x *ExecutorRetry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecutorRetry.ProtoReflect.Descriptor instead.
 func (*ExecutorRetry) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{22}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ExecutorRetry) GetFailedExecutor() string {
@@ -2152,7 +2221,7 @@ type ResumeFrom struct {
 
 func (x *ResumeFrom) Reset() {
 	*x = ResumeFrom{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[23]
+	mi := &file_greenlight_v1_run_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2164,7 +2233,7 @@ func (x *ResumeFrom) String() string {
 func (*ResumeFrom) ProtoMessage() {}
 
 func (x *ResumeFrom) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[23]
+	mi := &file_greenlight_v1_run_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2177,7 +2246,7 @@ func (x *ResumeFrom) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResumeFrom.ProtoReflect.Descriptor instead.
 func (*ResumeFrom) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{23}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ResumeFrom) GetAfterSeq() uint64 {
@@ -2230,7 +2299,7 @@ type RunEvent struct {
 
 func (x *RunEvent) Reset() {
 	*x = RunEvent{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[24]
+	mi := &file_greenlight_v1_run_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2242,7 +2311,7 @@ func (x *RunEvent) String() string {
 func (*RunEvent) ProtoMessage() {}
 
 func (x *RunEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[24]
+	mi := &file_greenlight_v1_run_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2255,7 +2324,7 @@ func (x *RunEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunEvent.ProtoReflect.Descriptor instead.
 func (*RunEvent) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{24}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *RunEvent) GetRunId() string {
@@ -2606,7 +2675,7 @@ type VerifyRequest struct {
 
 func (x *VerifyRequest) Reset() {
 	*x = VerifyRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[25]
+	mi := &file_greenlight_v1_run_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2618,7 +2687,7 @@ func (x *VerifyRequest) String() string {
 func (*VerifyRequest) ProtoMessage() {}
 
 func (x *VerifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[25]
+	mi := &file_greenlight_v1_run_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2631,7 +2700,7 @@ func (x *VerifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyRequest.ProtoReflect.Descriptor instead.
 func (*VerifyRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{25}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *VerifyRequest) GetSnapshot() *Digest {
@@ -2672,7 +2741,7 @@ type VerifyResponse struct {
 
 func (x *VerifyResponse) Reset() {
 	*x = VerifyResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[26]
+	mi := &file_greenlight_v1_run_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2684,7 +2753,7 @@ func (x *VerifyResponse) String() string {
 func (*VerifyResponse) ProtoMessage() {}
 
 func (x *VerifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[26]
+	mi := &file_greenlight_v1_run_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2697,7 +2766,7 @@ func (x *VerifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VerifyResponse.ProtoReflect.Descriptor instead.
 func (*VerifyResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{26}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *VerifyResponse) GetEvent() *RunEvent {
@@ -2722,7 +2791,7 @@ type FixStart struct {
 
 func (x *FixStart) Reset() {
 	*x = FixStart{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[27]
+	mi := &file_greenlight_v1_run_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2734,7 +2803,7 @@ func (x *FixStart) String() string {
 func (*FixStart) ProtoMessage() {}
 
 func (x *FixStart) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[27]
+	mi := &file_greenlight_v1_run_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2747,7 +2816,7 @@ func (x *FixStart) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixStart.ProtoReflect.Descriptor instead.
 func (*FixStart) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{27}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *FixStart) GetSnapshot() *Digest {
@@ -2793,7 +2862,7 @@ type PatchReply struct {
 
 func (x *PatchReply) Reset() {
 	*x = PatchReply{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[28]
+	mi := &file_greenlight_v1_run_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2805,7 +2874,7 @@ func (x *PatchReply) String() string {
 func (*PatchReply) ProtoMessage() {}
 
 func (x *PatchReply) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[28]
+	mi := &file_greenlight_v1_run_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2818,7 +2887,7 @@ func (x *PatchReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchReply.ProtoReflect.Descriptor instead.
 func (*PatchReply) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{28}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *PatchReply) GetAttempt() int32 {
@@ -2863,7 +2932,7 @@ type FixRequest struct {
 
 func (x *FixRequest) Reset() {
 	*x = FixRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[29]
+	mi := &file_greenlight_v1_run_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2875,7 +2944,7 @@ func (x *FixRequest) String() string {
 func (*FixRequest) ProtoMessage() {}
 
 func (x *FixRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[29]
+	mi := &file_greenlight_v1_run_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2888,7 +2957,7 @@ func (x *FixRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixRequest.ProtoReflect.Descriptor instead.
 func (*FixRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{29}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *FixRequest) GetMsg() isFixRequest_Msg {
@@ -2942,7 +3011,7 @@ type FixResponse struct {
 
 func (x *FixResponse) Reset() {
 	*x = FixResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[30]
+	mi := &file_greenlight_v1_run_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2954,7 +3023,7 @@ func (x *FixResponse) String() string {
 func (*FixResponse) ProtoMessage() {}
 
 func (x *FixResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[30]
+	mi := &file_greenlight_v1_run_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2967,7 +3036,7 @@ func (x *FixResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixResponse.ProtoReflect.Descriptor instead.
 func (*FixResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{30}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *FixResponse) GetEvent() *RunEvent {
@@ -2989,7 +3058,7 @@ type WatchRunRequest struct {
 
 func (x *WatchRunRequest) Reset() {
 	*x = WatchRunRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[31]
+	mi := &file_greenlight_v1_run_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3001,7 +3070,7 @@ func (x *WatchRunRequest) String() string {
 func (*WatchRunRequest) ProtoMessage() {}
 
 func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[31]
+	mi := &file_greenlight_v1_run_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3014,7 +3083,7 @@ func (x *WatchRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunRequest.ProtoReflect.Descriptor instead.
 func (*WatchRunRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{31}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *WatchRunRequest) GetRunId() string {
@@ -3041,7 +3110,7 @@ type WatchRunResponse struct {
 
 func (x *WatchRunResponse) Reset() {
 	*x = WatchRunResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[32]
+	mi := &file_greenlight_v1_run_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3053,7 +3122,7 @@ func (x *WatchRunResponse) String() string {
 func (*WatchRunResponse) ProtoMessage() {}
 
 func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[32]
+	mi := &file_greenlight_v1_run_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3066,7 +3135,7 @@ func (x *WatchRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRunResponse.ProtoReflect.Descriptor instead.
 func (*WatchRunResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{32}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *WatchRunResponse) GetEvent() *RunEvent {
@@ -3086,7 +3155,7 @@ type GetRunRequest struct {
 
 func (x *GetRunRequest) Reset() {
 	*x = GetRunRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[33]
+	mi := &file_greenlight_v1_run_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3098,7 +3167,7 @@ func (x *GetRunRequest) String() string {
 func (*GetRunRequest) ProtoMessage() {}
 
 func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[33]
+	mi := &file_greenlight_v1_run_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3111,7 +3180,7 @@ func (x *GetRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunRequest.ProtoReflect.Descriptor instead.
 func (*GetRunRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{33}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *GetRunRequest) GetRunId() string {
@@ -3131,7 +3200,7 @@ type GetRunResponse struct {
 
 func (x *GetRunResponse) Reset() {
 	*x = GetRunResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[34]
+	mi := &file_greenlight_v1_run_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3143,7 +3212,7 @@ func (x *GetRunResponse) String() string {
 func (*GetRunResponse) ProtoMessage() {}
 
 func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[34]
+	mi := &file_greenlight_v1_run_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3156,7 +3225,7 @@ func (x *GetRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRunResponse.ProtoReflect.Descriptor instead.
 func (*GetRunResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{34}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *GetRunResponse) GetRun() *Run {
@@ -3179,7 +3248,7 @@ type ListRunsRequest struct {
 
 func (x *ListRunsRequest) Reset() {
 	*x = ListRunsRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[35]
+	mi := &file_greenlight_v1_run_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3191,7 +3260,7 @@ func (x *ListRunsRequest) String() string {
 func (*ListRunsRequest) ProtoMessage() {}
 
 func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[35]
+	mi := &file_greenlight_v1_run_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3204,7 +3273,7 @@ func (x *ListRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListRunsRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{35}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ListRunsRequest) GetStatuses() []RunStatus {
@@ -3239,7 +3308,7 @@ type ListRunsResponse struct {
 
 func (x *ListRunsResponse) Reset() {
 	*x = ListRunsResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[36]
+	mi := &file_greenlight_v1_run_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3251,7 +3320,7 @@ func (x *ListRunsResponse) String() string {
 func (*ListRunsResponse) ProtoMessage() {}
 
 func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[36]
+	mi := &file_greenlight_v1_run_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3264,7 +3333,7 @@ func (x *ListRunsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRunsResponse.ProtoReflect.Descriptor instead.
 func (*ListRunsResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{36}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ListRunsResponse) GetRuns() []*Run {
@@ -3291,7 +3360,7 @@ type DiscoverWorkspaceRequest struct {
 
 func (x *DiscoverWorkspaceRequest) Reset() {
 	*x = DiscoverWorkspaceRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[37]
+	mi := &file_greenlight_v1_run_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3303,7 +3372,7 @@ func (x *DiscoverWorkspaceRequest) String() string {
 func (*DiscoverWorkspaceRequest) ProtoMessage() {}
 
 func (x *DiscoverWorkspaceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[37]
+	mi := &file_greenlight_v1_run_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3316,7 +3385,7 @@ func (x *DiscoverWorkspaceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscoverWorkspaceRequest.ProtoReflect.Descriptor instead.
 func (*DiscoverWorkspaceRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{37}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *DiscoverWorkspaceRequest) GetSnapshot() *Digest {
@@ -3336,7 +3405,7 @@ type DiscoverWorkspaceResponse struct {
 
 func (x *DiscoverWorkspaceResponse) Reset() {
 	*x = DiscoverWorkspaceResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[38]
+	mi := &file_greenlight_v1_run_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3348,7 +3417,7 @@ func (x *DiscoverWorkspaceResponse) String() string {
 func (*DiscoverWorkspaceResponse) ProtoMessage() {}
 
 func (x *DiscoverWorkspaceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[38]
+	mi := &file_greenlight_v1_run_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3361,7 +3430,7 @@ func (x *DiscoverWorkspaceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DiscoverWorkspaceResponse.ProtoReflect.Descriptor instead.
 func (*DiscoverWorkspaceResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{38}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *DiscoverWorkspaceResponse) GetCapabilities() *Capabilities {
@@ -3385,7 +3454,7 @@ type StartRunRequest struct {
 
 func (x *StartRunRequest) Reset() {
 	*x = StartRunRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[39]
+	mi := &file_greenlight_v1_run_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3397,7 +3466,7 @@ func (x *StartRunRequest) String() string {
 func (*StartRunRequest) ProtoMessage() {}
 
 func (x *StartRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[39]
+	mi := &file_greenlight_v1_run_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3410,7 +3479,7 @@ func (x *StartRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRunRequest.ProtoReflect.Descriptor instead.
 func (*StartRunRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{39}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *StartRunRequest) GetKind() isStartRunRequest_Kind {
@@ -3464,7 +3533,7 @@ type StartRunResponse struct {
 
 func (x *StartRunResponse) Reset() {
 	*x = StartRunResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[40]
+	mi := &file_greenlight_v1_run_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3476,7 +3545,7 @@ func (x *StartRunResponse) String() string {
 func (*StartRunResponse) ProtoMessage() {}
 
 func (x *StartRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[40]
+	mi := &file_greenlight_v1_run_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3489,7 +3558,7 @@ func (x *StartRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartRunResponse.ProtoReflect.Descriptor instead.
 func (*StartRunResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{40}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *StartRunResponse) GetRun() *Run {
@@ -3509,7 +3578,7 @@ type CancelRunRequest struct {
 
 func (x *CancelRunRequest) Reset() {
 	*x = CancelRunRequest{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[41]
+	mi := &file_greenlight_v1_run_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3521,7 +3590,7 @@ func (x *CancelRunRequest) String() string {
 func (*CancelRunRequest) ProtoMessage() {}
 
 func (x *CancelRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[41]
+	mi := &file_greenlight_v1_run_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3534,7 +3603,7 @@ func (x *CancelRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRunRequest.ProtoReflect.Descriptor instead.
 func (*CancelRunRequest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{41}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *CancelRunRequest) GetRunId() string {
@@ -3555,7 +3624,7 @@ type CancelRunResponse struct {
 
 func (x *CancelRunResponse) Reset() {
 	*x = CancelRunResponse{}
-	mi := &file_greenlight_v1_run_proto_msgTypes[42]
+	mi := &file_greenlight_v1_run_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3567,7 +3636,7 @@ func (x *CancelRunResponse) String() string {
 func (*CancelRunResponse) ProtoMessage() {}
 
 func (x *CancelRunResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_run_proto_msgTypes[42]
+	mi := &file_greenlight_v1_run_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3580,7 +3649,7 @@ func (x *CancelRunResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRunResponse.ProtoReflect.Descriptor instead.
 func (*CancelRunResponse) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{42}
+	return file_greenlight_v1_run_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *CancelRunResponse) GetRun() *Run {
@@ -3594,7 +3663,7 @@ var File_greenlight_v1_run_proto protoreflect.FileDescriptor
 
 const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\n" +
-	"\x17greenlight/v1/run.proto\x12\rgreenlight.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1agreenlight/v1/events.proto\x1a\x19greenlight/v1/types.proto\"\xae\x05\n" +
+	"\x17greenlight/v1/run.proto\x12\rgreenlight.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1agreenlight/v1/events.proto\x1a\x19greenlight/v1/types.proto\"\xe4\x05\n" +
 	"\rVerifyOptions\x12#\n" +
 	"\rchanged_files\x18\x01 \x03(\tR\fchangedFiles\x12\x1b\n" +
 	"\thigh_risk\x18\x02 \x01(\bR\bhighRisk\x12#\n" +
@@ -3611,13 +3680,17 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	" \x03(\v2(.greenlight.v1.VerifyOptions.LabelsEntryR\x06labels\x12@\n" +
 	"\x06images\x18\v \x03(\v2(.greenlight.v1.VerifyOptions.ImagesEntryR\x06images\x12!\n" +
 	"\frerun_failed\x18\f \x01(\bR\vrerunFailed\x12\x14\n" +
-	"\x05tests\x18\r \x03(\tR\x05tests\x1a9\n" +
+	"\x05tests\x18\r \x03(\tR\x05tests\x124\n" +
+	"\x06review\x18\x0e \x01(\v2\x1c.greenlight.v1.ReviewOptionsR\x06review\x1a9\n" +
 	"\vLabelsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a9\n" +
 	"\vImagesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xcb\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"=\n" +
+	"\rReviewOptions\x12\x18\n" +
+	"\aprofile\x18\x01 \x01(\tR\aprofile\x12\x12\n" +
+	"\x04plan\x18\x02 \x01(\tR\x04plan\"\xcb\x02\n" +
 	"\x0eProviderConfig\x12/\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x1b.greenlight.v1.ProviderKindR\x04kind\x12\x18\n" +
 	"\acommand\x18\x02 \x01(\tR\acommand\x12\x19\n" +
@@ -3912,190 +3985,192 @@ func file_greenlight_v1_run_proto_rawDescGZIP() []byte {
 }
 
 var file_greenlight_v1_run_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_greenlight_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
+var file_greenlight_v1_run_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
 var file_greenlight_v1_run_proto_goTypes = []any{
 	(RunKind)(0),                      // 0: greenlight.v1.RunKind
 	(RunStatus)(0),                    // 1: greenlight.v1.RunStatus
 	(ProviderKind)(0),                 // 2: greenlight.v1.ProviderKind
 	(*VerifyOptions)(nil),             // 3: greenlight.v1.VerifyOptions
-	(*ProviderConfig)(nil),            // 4: greenlight.v1.ProviderConfig
-	(*Guardrails)(nil),                // 5: greenlight.v1.Guardrails
-	(*FixOptions)(nil),                // 6: greenlight.v1.FixOptions
-	(*FixTargets)(nil),                // 7: greenlight.v1.FixTargets
-	(*Run)(nil),                       // 8: greenlight.v1.Run
-	(*FixMetrics)(nil),                // 9: greenlight.v1.FixMetrics
-	(*RunCreated)(nil),                // 10: greenlight.v1.RunCreated
-	(*DiscoveryDone)(nil),             // 11: greenlight.v1.DiscoveryDone
-	(*TestsParsed)(nil),               // 12: greenlight.v1.TestsParsed
-	(*VerificationDone)(nil),          // 13: greenlight.v1.VerificationDone
-	(*VerifyFailedRetry)(nil),         // 14: greenlight.v1.VerifyFailedRetry
-	(*VerifyFailedMaxRetries)(nil),    // 15: greenlight.v1.VerifyFailedMaxRetries
-	(*TierSkipped)(nil),               // 16: greenlight.v1.TierSkipped
-	(*RoundStarted)(nil),              // 17: greenlight.v1.RoundStarted
-	(*PatchRequest)(nil),              // 18: greenlight.v1.PatchRequest
-	(*PatchRequested)(nil),            // 19: greenlight.v1.PatchRequested
-	(*PatchEvaluated)(nil),            // 20: greenlight.v1.PatchEvaluated
-	(*RunFinished)(nil),               // 21: greenlight.v1.RunFinished
-	(*LogCapped)(nil),                 // 22: greenlight.v1.LogCapped
-	(*PatchReplyRefused)(nil),         // 23: greenlight.v1.PatchReplyRefused
-	(*Queued)(nil),                    // 24: greenlight.v1.Queued
-	(*ExecutorRetry)(nil),             // 25: greenlight.v1.ExecutorRetry
-	(*ResumeFrom)(nil),                // 26: greenlight.v1.ResumeFrom
-	(*RunEvent)(nil),                  // 27: greenlight.v1.RunEvent
-	(*VerifyRequest)(nil),             // 28: greenlight.v1.VerifyRequest
-	(*VerifyResponse)(nil),            // 29: greenlight.v1.VerifyResponse
-	(*FixStart)(nil),                  // 30: greenlight.v1.FixStart
-	(*PatchReply)(nil),                // 31: greenlight.v1.PatchReply
-	(*FixRequest)(nil),                // 32: greenlight.v1.FixRequest
-	(*FixResponse)(nil),               // 33: greenlight.v1.FixResponse
-	(*WatchRunRequest)(nil),           // 34: greenlight.v1.WatchRunRequest
-	(*WatchRunResponse)(nil),          // 35: greenlight.v1.WatchRunResponse
-	(*GetRunRequest)(nil),             // 36: greenlight.v1.GetRunRequest
-	(*GetRunResponse)(nil),            // 37: greenlight.v1.GetRunResponse
-	(*ListRunsRequest)(nil),           // 38: greenlight.v1.ListRunsRequest
-	(*ListRunsResponse)(nil),          // 39: greenlight.v1.ListRunsResponse
-	(*DiscoverWorkspaceRequest)(nil),  // 40: greenlight.v1.DiscoverWorkspaceRequest
-	(*DiscoverWorkspaceResponse)(nil), // 41: greenlight.v1.DiscoverWorkspaceResponse
-	(*StartRunRequest)(nil),           // 42: greenlight.v1.StartRunRequest
-	(*StartRunResponse)(nil),          // 43: greenlight.v1.StartRunResponse
-	(*CancelRunRequest)(nil),          // 44: greenlight.v1.CancelRunRequest
-	(*CancelRunResponse)(nil),         // 45: greenlight.v1.CancelRunResponse
-	nil,                               // 46: greenlight.v1.VerifyOptions.LabelsEntry
-	nil,                               // 47: greenlight.v1.VerifyOptions.ImagesEntry
-	(*durationpb.Duration)(nil),       // 48: google.protobuf.Duration
-	(*Limits)(nil),                    // 49: greenlight.v1.Limits
-	(*CommandSelection)(nil),          // 50: greenlight.v1.CommandSelection
-	(*Digest)(nil),                    // 51: greenlight.v1.Digest
-	(*timestamppb.Timestamp)(nil),     // 52: google.protobuf.Timestamp
-	(*Result)(nil),                    // 53: greenlight.v1.Result
-	(*PatchOutcome)(nil),              // 54: greenlight.v1.PatchOutcome
-	(*Usage)(nil),                     // 55: greenlight.v1.Usage
-	(*Transitions)(nil),               // 56: greenlight.v1.Transitions
-	(*TestInventory)(nil),             // 57: greenlight.v1.TestInventory
-	(*HiddenTests)(nil),               // 58: greenlight.v1.HiddenTests
-	(*Capabilities)(nil),              // 59: greenlight.v1.Capabilities
-	(*Pipeline)(nil),                  // 60: greenlight.v1.Pipeline
-	(*TestCounts)(nil),                // 61: greenlight.v1.TestCounts
-	(*Failure)(nil),                   // 62: greenlight.v1.Failure
-	(*Score)(nil),                     // 63: greenlight.v1.Score
-	(*TierSelection)(nil),             // 64: greenlight.v1.TierSelection
-	(Tier)(0),                         // 65: greenlight.v1.Tier
-	(*CodeWindow)(nil),                // 66: greenlight.v1.CodeWindow
-	(*StepStarted)(nil),               // 67: greenlight.v1.StepStarted
-	(*LogChunk)(nil),                  // 68: greenlight.v1.LogChunk
-	(*StepFinished)(nil),              // 69: greenlight.v1.StepFinished
+	(*ReviewOptions)(nil),             // 4: greenlight.v1.ReviewOptions
+	(*ProviderConfig)(nil),            // 5: greenlight.v1.ProviderConfig
+	(*Guardrails)(nil),                // 6: greenlight.v1.Guardrails
+	(*FixOptions)(nil),                // 7: greenlight.v1.FixOptions
+	(*FixTargets)(nil),                // 8: greenlight.v1.FixTargets
+	(*Run)(nil),                       // 9: greenlight.v1.Run
+	(*FixMetrics)(nil),                // 10: greenlight.v1.FixMetrics
+	(*RunCreated)(nil),                // 11: greenlight.v1.RunCreated
+	(*DiscoveryDone)(nil),             // 12: greenlight.v1.DiscoveryDone
+	(*TestsParsed)(nil),               // 13: greenlight.v1.TestsParsed
+	(*VerificationDone)(nil),          // 14: greenlight.v1.VerificationDone
+	(*VerifyFailedRetry)(nil),         // 15: greenlight.v1.VerifyFailedRetry
+	(*VerifyFailedMaxRetries)(nil),    // 16: greenlight.v1.VerifyFailedMaxRetries
+	(*TierSkipped)(nil),               // 17: greenlight.v1.TierSkipped
+	(*RoundStarted)(nil),              // 18: greenlight.v1.RoundStarted
+	(*PatchRequest)(nil),              // 19: greenlight.v1.PatchRequest
+	(*PatchRequested)(nil),            // 20: greenlight.v1.PatchRequested
+	(*PatchEvaluated)(nil),            // 21: greenlight.v1.PatchEvaluated
+	(*RunFinished)(nil),               // 22: greenlight.v1.RunFinished
+	(*LogCapped)(nil),                 // 23: greenlight.v1.LogCapped
+	(*PatchReplyRefused)(nil),         // 24: greenlight.v1.PatchReplyRefused
+	(*Queued)(nil),                    // 25: greenlight.v1.Queued
+	(*ExecutorRetry)(nil),             // 26: greenlight.v1.ExecutorRetry
+	(*ResumeFrom)(nil),                // 27: greenlight.v1.ResumeFrom
+	(*RunEvent)(nil),                  // 28: greenlight.v1.RunEvent
+	(*VerifyRequest)(nil),             // 29: greenlight.v1.VerifyRequest
+	(*VerifyResponse)(nil),            // 30: greenlight.v1.VerifyResponse
+	(*FixStart)(nil),                  // 31: greenlight.v1.FixStart
+	(*PatchReply)(nil),                // 32: greenlight.v1.PatchReply
+	(*FixRequest)(nil),                // 33: greenlight.v1.FixRequest
+	(*FixResponse)(nil),               // 34: greenlight.v1.FixResponse
+	(*WatchRunRequest)(nil),           // 35: greenlight.v1.WatchRunRequest
+	(*WatchRunResponse)(nil),          // 36: greenlight.v1.WatchRunResponse
+	(*GetRunRequest)(nil),             // 37: greenlight.v1.GetRunRequest
+	(*GetRunResponse)(nil),            // 38: greenlight.v1.GetRunResponse
+	(*ListRunsRequest)(nil),           // 39: greenlight.v1.ListRunsRequest
+	(*ListRunsResponse)(nil),          // 40: greenlight.v1.ListRunsResponse
+	(*DiscoverWorkspaceRequest)(nil),  // 41: greenlight.v1.DiscoverWorkspaceRequest
+	(*DiscoverWorkspaceResponse)(nil), // 42: greenlight.v1.DiscoverWorkspaceResponse
+	(*StartRunRequest)(nil),           // 43: greenlight.v1.StartRunRequest
+	(*StartRunResponse)(nil),          // 44: greenlight.v1.StartRunResponse
+	(*CancelRunRequest)(nil),          // 45: greenlight.v1.CancelRunRequest
+	(*CancelRunResponse)(nil),         // 46: greenlight.v1.CancelRunResponse
+	nil,                               // 47: greenlight.v1.VerifyOptions.LabelsEntry
+	nil,                               // 48: greenlight.v1.VerifyOptions.ImagesEntry
+	(*durationpb.Duration)(nil),       // 49: google.protobuf.Duration
+	(*Limits)(nil),                    // 50: greenlight.v1.Limits
+	(*CommandSelection)(nil),          // 51: greenlight.v1.CommandSelection
+	(*Digest)(nil),                    // 52: greenlight.v1.Digest
+	(*timestamppb.Timestamp)(nil),     // 53: google.protobuf.Timestamp
+	(*Result)(nil),                    // 54: greenlight.v1.Result
+	(*PatchOutcome)(nil),              // 55: greenlight.v1.PatchOutcome
+	(*Usage)(nil),                     // 56: greenlight.v1.Usage
+	(*Transitions)(nil),               // 57: greenlight.v1.Transitions
+	(*TestInventory)(nil),             // 58: greenlight.v1.TestInventory
+	(*HiddenTests)(nil),               // 59: greenlight.v1.HiddenTests
+	(*Capabilities)(nil),              // 60: greenlight.v1.Capabilities
+	(*Pipeline)(nil),                  // 61: greenlight.v1.Pipeline
+	(*TestCounts)(nil),                // 62: greenlight.v1.TestCounts
+	(*Failure)(nil),                   // 63: greenlight.v1.Failure
+	(*Score)(nil),                     // 64: greenlight.v1.Score
+	(*TierSelection)(nil),             // 65: greenlight.v1.TierSelection
+	(Tier)(0),                         // 66: greenlight.v1.Tier
+	(*CodeWindow)(nil),                // 67: greenlight.v1.CodeWindow
+	(*StepStarted)(nil),               // 68: greenlight.v1.StepStarted
+	(*LogChunk)(nil),                  // 69: greenlight.v1.LogChunk
+	(*StepFinished)(nil),              // 70: greenlight.v1.StepFinished
 }
 var file_greenlight_v1_run_proto_depIdxs = []int32{
-	48, // 0: greenlight.v1.VerifyOptions.time_budget:type_name -> google.protobuf.Duration
-	49, // 1: greenlight.v1.VerifyOptions.limits:type_name -> greenlight.v1.Limits
-	50, // 2: greenlight.v1.VerifyOptions.selection:type_name -> greenlight.v1.CommandSelection
-	46, // 3: greenlight.v1.VerifyOptions.labels:type_name -> greenlight.v1.VerifyOptions.LabelsEntry
-	47, // 4: greenlight.v1.VerifyOptions.images:type_name -> greenlight.v1.VerifyOptions.ImagesEntry
-	2,  // 5: greenlight.v1.ProviderConfig.kind:type_name -> greenlight.v1.ProviderKind
-	48, // 6: greenlight.v1.ProviderConfig.timeout:type_name -> google.protobuf.Duration
-	3,  // 7: greenlight.v1.FixOptions.verify:type_name -> greenlight.v1.VerifyOptions
-	4,  // 8: greenlight.v1.FixOptions.provider:type_name -> greenlight.v1.ProviderConfig
-	48, // 9: greenlight.v1.FixOptions.time_budget:type_name -> google.protobuf.Duration
-	5,  // 10: greenlight.v1.FixOptions.guardrails:type_name -> greenlight.v1.Guardrails
-	7,  // 11: greenlight.v1.FixOptions.targets:type_name -> greenlight.v1.FixTargets
-	51, // 12: greenlight.v1.FixOptions.hidden_tests:type_name -> greenlight.v1.Digest
-	0,  // 13: greenlight.v1.Run.kind:type_name -> greenlight.v1.RunKind
-	1,  // 14: greenlight.v1.Run.status:type_name -> greenlight.v1.RunStatus
-	51, // 15: greenlight.v1.Run.snapshot:type_name -> greenlight.v1.Digest
-	51, // 16: greenlight.v1.Run.current_snapshot:type_name -> greenlight.v1.Digest
-	3,  // 17: greenlight.v1.Run.verify_options:type_name -> greenlight.v1.VerifyOptions
-	6,  // 18: greenlight.v1.Run.fix_options:type_name -> greenlight.v1.FixOptions
-	52, // 19: greenlight.v1.Run.created_at:type_name -> google.protobuf.Timestamp
-	52, // 20: greenlight.v1.Run.started_at:type_name -> google.protobuf.Timestamp
-	52, // 21: greenlight.v1.Run.finished_at:type_name -> google.protobuf.Timestamp
-	53, // 22: greenlight.v1.Run.result:type_name -> greenlight.v1.Result
-	54, // 23: greenlight.v1.Run.patches:type_name -> greenlight.v1.PatchOutcome
-	9,  // 24: greenlight.v1.Run.metrics:type_name -> greenlight.v1.FixMetrics
-	48, // 25: greenlight.v1.FixMetrics.time_to_green:type_name -> google.protobuf.Duration
-	55, // 26: greenlight.v1.FixMetrics.usage:type_name -> greenlight.v1.Usage
-	56, // 27: greenlight.v1.FixMetrics.transitions:type_name -> greenlight.v1.Transitions
-	57, // 28: greenlight.v1.FixMetrics.baseline_inventory:type_name -> greenlight.v1.TestInventory
-	58, // 29: greenlight.v1.FixMetrics.hidden_tests:type_name -> greenlight.v1.HiddenTests
-	58, // 30: greenlight.v1.FixMetrics.baseline_hidden_tests:type_name -> greenlight.v1.HiddenTests
-	8,  // 31: greenlight.v1.RunCreated.run:type_name -> greenlight.v1.Run
-	59, // 32: greenlight.v1.DiscoveryDone.capabilities:type_name -> greenlight.v1.Capabilities
-	60, // 33: greenlight.v1.DiscoveryDone.pipeline:type_name -> greenlight.v1.Pipeline
-	61, // 34: greenlight.v1.TestsParsed.counts:type_name -> greenlight.v1.TestCounts
-	62, // 35: greenlight.v1.TestsParsed.failures:type_name -> greenlight.v1.Failure
-	63, // 36: greenlight.v1.VerificationDone.score:type_name -> greenlight.v1.Score
-	48, // 37: greenlight.v1.VerificationDone.duration:type_name -> google.protobuf.Duration
-	64, // 38: greenlight.v1.VerificationDone.tiers:type_name -> greenlight.v1.TierSelection
-	65, // 39: greenlight.v1.TierSkipped.tier:type_name -> greenlight.v1.Tier
-	51, // 40: greenlight.v1.RoundStarted.snapshot:type_name -> greenlight.v1.Digest
-	62, // 41: greenlight.v1.PatchRequest.failures:type_name -> greenlight.v1.Failure
-	66, // 42: greenlight.v1.PatchRequest.windows:type_name -> greenlight.v1.CodeWindow
-	5,  // 43: greenlight.v1.PatchRequest.constraints:type_name -> greenlight.v1.Guardrails
-	18, // 44: greenlight.v1.PatchRequested.request:type_name -> greenlight.v1.PatchRequest
-	54, // 45: greenlight.v1.PatchEvaluated.outcome:type_name -> greenlight.v1.PatchOutcome
-	1,  // 46: greenlight.v1.RunFinished.status:type_name -> greenlight.v1.RunStatus
-	53, // 47: greenlight.v1.RunFinished.result:type_name -> greenlight.v1.Result
-	9,  // 48: greenlight.v1.RunFinished.metrics:type_name -> greenlight.v1.FixMetrics
-	52, // 49: greenlight.v1.RunEvent.time:type_name -> google.protobuf.Timestamp
-	10, // 50: greenlight.v1.RunEvent.run_created:type_name -> greenlight.v1.RunCreated
-	11, // 51: greenlight.v1.RunEvent.discovery_done:type_name -> greenlight.v1.DiscoveryDone
-	67, // 52: greenlight.v1.RunEvent.step_started:type_name -> greenlight.v1.StepStarted
-	68, // 53: greenlight.v1.RunEvent.log_chunk:type_name -> greenlight.v1.LogChunk
-	69, // 54: greenlight.v1.RunEvent.step_finished:type_name -> greenlight.v1.StepFinished
-	12, // 55: greenlight.v1.RunEvent.tests_parsed:type_name -> greenlight.v1.TestsParsed
-	63, // 56: greenlight.v1.RunEvent.score:type_name -> greenlight.v1.Score
-	13, // 57: greenlight.v1.RunEvent.verification_done:type_name -> greenlight.v1.VerificationDone
-	14, // 58: greenlight.v1.RunEvent.verify_failed_retry:type_name -> greenlight.v1.VerifyFailedRetry
-	15, // 59: greenlight.v1.RunEvent.verify_failed_max_retries:type_name -> greenlight.v1.VerifyFailedMaxRetries
-	16, // 60: greenlight.v1.RunEvent.tier_skipped:type_name -> greenlight.v1.TierSkipped
-	17, // 61: greenlight.v1.RunEvent.round_started:type_name -> greenlight.v1.RoundStarted
-	19, // 62: greenlight.v1.RunEvent.patch_requested:type_name -> greenlight.v1.PatchRequested
-	20, // 63: greenlight.v1.RunEvent.patch_evaluated:type_name -> greenlight.v1.PatchEvaluated
-	21, // 64: greenlight.v1.RunEvent.run_finished:type_name -> greenlight.v1.RunFinished
-	26, // 65: greenlight.v1.RunEvent.resume_from:type_name -> greenlight.v1.ResumeFrom
-	22, // 66: greenlight.v1.RunEvent.log_capped:type_name -> greenlight.v1.LogCapped
-	23, // 67: greenlight.v1.RunEvent.patch_reply_refused:type_name -> greenlight.v1.PatchReplyRefused
-	24, // 68: greenlight.v1.RunEvent.queued:type_name -> greenlight.v1.Queued
-	25, // 69: greenlight.v1.RunEvent.executor_retry:type_name -> greenlight.v1.ExecutorRetry
-	51, // 70: greenlight.v1.VerifyRequest.snapshot:type_name -> greenlight.v1.Digest
-	3,  // 71: greenlight.v1.VerifyRequest.options:type_name -> greenlight.v1.VerifyOptions
-	27, // 72: greenlight.v1.VerifyResponse.event:type_name -> greenlight.v1.RunEvent
-	51, // 73: greenlight.v1.FixStart.snapshot:type_name -> greenlight.v1.Digest
-	6,  // 74: greenlight.v1.FixStart.options:type_name -> greenlight.v1.FixOptions
-	55, // 75: greenlight.v1.PatchReply.usage:type_name -> greenlight.v1.Usage
-	30, // 76: greenlight.v1.FixRequest.start:type_name -> greenlight.v1.FixStart
-	31, // 77: greenlight.v1.FixRequest.patch:type_name -> greenlight.v1.PatchReply
-	27, // 78: greenlight.v1.FixResponse.event:type_name -> greenlight.v1.RunEvent
-	27, // 79: greenlight.v1.WatchRunResponse.event:type_name -> greenlight.v1.RunEvent
-	8,  // 80: greenlight.v1.GetRunResponse.run:type_name -> greenlight.v1.Run
-	1,  // 81: greenlight.v1.ListRunsRequest.statuses:type_name -> greenlight.v1.RunStatus
-	8,  // 82: greenlight.v1.ListRunsResponse.runs:type_name -> greenlight.v1.Run
-	51, // 83: greenlight.v1.DiscoverWorkspaceRequest.snapshot:type_name -> greenlight.v1.Digest
-	59, // 84: greenlight.v1.DiscoverWorkspaceResponse.capabilities:type_name -> greenlight.v1.Capabilities
-	28, // 85: greenlight.v1.StartRunRequest.verify:type_name -> greenlight.v1.VerifyRequest
-	30, // 86: greenlight.v1.StartRunRequest.fix:type_name -> greenlight.v1.FixStart
-	8,  // 87: greenlight.v1.StartRunResponse.run:type_name -> greenlight.v1.Run
-	8,  // 88: greenlight.v1.CancelRunResponse.run:type_name -> greenlight.v1.Run
-	28, // 89: greenlight.v1.RunService.Verify:input_type -> greenlight.v1.VerifyRequest
-	32, // 90: greenlight.v1.RunService.Fix:input_type -> greenlight.v1.FixRequest
-	34, // 91: greenlight.v1.RunService.WatchRun:input_type -> greenlight.v1.WatchRunRequest
-	36, // 92: greenlight.v1.RunService.GetRun:input_type -> greenlight.v1.GetRunRequest
-	38, // 93: greenlight.v1.RunService.ListRuns:input_type -> greenlight.v1.ListRunsRequest
-	40, // 94: greenlight.v1.RunService.DiscoverWorkspace:input_type -> greenlight.v1.DiscoverWorkspaceRequest
-	42, // 95: greenlight.v1.RunService.StartRun:input_type -> greenlight.v1.StartRunRequest
-	44, // 96: greenlight.v1.RunService.CancelRun:input_type -> greenlight.v1.CancelRunRequest
-	29, // 97: greenlight.v1.RunService.Verify:output_type -> greenlight.v1.VerifyResponse
-	33, // 98: greenlight.v1.RunService.Fix:output_type -> greenlight.v1.FixResponse
-	35, // 99: greenlight.v1.RunService.WatchRun:output_type -> greenlight.v1.WatchRunResponse
-	37, // 100: greenlight.v1.RunService.GetRun:output_type -> greenlight.v1.GetRunResponse
-	39, // 101: greenlight.v1.RunService.ListRuns:output_type -> greenlight.v1.ListRunsResponse
-	41, // 102: greenlight.v1.RunService.DiscoverWorkspace:output_type -> greenlight.v1.DiscoverWorkspaceResponse
-	43, // 103: greenlight.v1.RunService.StartRun:output_type -> greenlight.v1.StartRunResponse
-	45, // 104: greenlight.v1.RunService.CancelRun:output_type -> greenlight.v1.CancelRunResponse
-	97, // [97:105] is the sub-list for method output_type
-	89, // [89:97] is the sub-list for method input_type
-	89, // [89:89] is the sub-list for extension type_name
-	89, // [89:89] is the sub-list for extension extendee
-	0,  // [0:89] is the sub-list for field type_name
+	49, // 0: greenlight.v1.VerifyOptions.time_budget:type_name -> google.protobuf.Duration
+	50, // 1: greenlight.v1.VerifyOptions.limits:type_name -> greenlight.v1.Limits
+	51, // 2: greenlight.v1.VerifyOptions.selection:type_name -> greenlight.v1.CommandSelection
+	47, // 3: greenlight.v1.VerifyOptions.labels:type_name -> greenlight.v1.VerifyOptions.LabelsEntry
+	48, // 4: greenlight.v1.VerifyOptions.images:type_name -> greenlight.v1.VerifyOptions.ImagesEntry
+	4,  // 5: greenlight.v1.VerifyOptions.review:type_name -> greenlight.v1.ReviewOptions
+	2,  // 6: greenlight.v1.ProviderConfig.kind:type_name -> greenlight.v1.ProviderKind
+	49, // 7: greenlight.v1.ProviderConfig.timeout:type_name -> google.protobuf.Duration
+	3,  // 8: greenlight.v1.FixOptions.verify:type_name -> greenlight.v1.VerifyOptions
+	5,  // 9: greenlight.v1.FixOptions.provider:type_name -> greenlight.v1.ProviderConfig
+	49, // 10: greenlight.v1.FixOptions.time_budget:type_name -> google.protobuf.Duration
+	6,  // 11: greenlight.v1.FixOptions.guardrails:type_name -> greenlight.v1.Guardrails
+	8,  // 12: greenlight.v1.FixOptions.targets:type_name -> greenlight.v1.FixTargets
+	52, // 13: greenlight.v1.FixOptions.hidden_tests:type_name -> greenlight.v1.Digest
+	0,  // 14: greenlight.v1.Run.kind:type_name -> greenlight.v1.RunKind
+	1,  // 15: greenlight.v1.Run.status:type_name -> greenlight.v1.RunStatus
+	52, // 16: greenlight.v1.Run.snapshot:type_name -> greenlight.v1.Digest
+	52, // 17: greenlight.v1.Run.current_snapshot:type_name -> greenlight.v1.Digest
+	3,  // 18: greenlight.v1.Run.verify_options:type_name -> greenlight.v1.VerifyOptions
+	7,  // 19: greenlight.v1.Run.fix_options:type_name -> greenlight.v1.FixOptions
+	53, // 20: greenlight.v1.Run.created_at:type_name -> google.protobuf.Timestamp
+	53, // 21: greenlight.v1.Run.started_at:type_name -> google.protobuf.Timestamp
+	53, // 22: greenlight.v1.Run.finished_at:type_name -> google.protobuf.Timestamp
+	54, // 23: greenlight.v1.Run.result:type_name -> greenlight.v1.Result
+	55, // 24: greenlight.v1.Run.patches:type_name -> greenlight.v1.PatchOutcome
+	10, // 25: greenlight.v1.Run.metrics:type_name -> greenlight.v1.FixMetrics
+	49, // 26: greenlight.v1.FixMetrics.time_to_green:type_name -> google.protobuf.Duration
+	56, // 27: greenlight.v1.FixMetrics.usage:type_name -> greenlight.v1.Usage
+	57, // 28: greenlight.v1.FixMetrics.transitions:type_name -> greenlight.v1.Transitions
+	58, // 29: greenlight.v1.FixMetrics.baseline_inventory:type_name -> greenlight.v1.TestInventory
+	59, // 30: greenlight.v1.FixMetrics.hidden_tests:type_name -> greenlight.v1.HiddenTests
+	59, // 31: greenlight.v1.FixMetrics.baseline_hidden_tests:type_name -> greenlight.v1.HiddenTests
+	9,  // 32: greenlight.v1.RunCreated.run:type_name -> greenlight.v1.Run
+	60, // 33: greenlight.v1.DiscoveryDone.capabilities:type_name -> greenlight.v1.Capabilities
+	61, // 34: greenlight.v1.DiscoveryDone.pipeline:type_name -> greenlight.v1.Pipeline
+	62, // 35: greenlight.v1.TestsParsed.counts:type_name -> greenlight.v1.TestCounts
+	63, // 36: greenlight.v1.TestsParsed.failures:type_name -> greenlight.v1.Failure
+	64, // 37: greenlight.v1.VerificationDone.score:type_name -> greenlight.v1.Score
+	49, // 38: greenlight.v1.VerificationDone.duration:type_name -> google.protobuf.Duration
+	65, // 39: greenlight.v1.VerificationDone.tiers:type_name -> greenlight.v1.TierSelection
+	66, // 40: greenlight.v1.TierSkipped.tier:type_name -> greenlight.v1.Tier
+	52, // 41: greenlight.v1.RoundStarted.snapshot:type_name -> greenlight.v1.Digest
+	63, // 42: greenlight.v1.PatchRequest.failures:type_name -> greenlight.v1.Failure
+	67, // 43: greenlight.v1.PatchRequest.windows:type_name -> greenlight.v1.CodeWindow
+	6,  // 44: greenlight.v1.PatchRequest.constraints:type_name -> greenlight.v1.Guardrails
+	19, // 45: greenlight.v1.PatchRequested.request:type_name -> greenlight.v1.PatchRequest
+	55, // 46: greenlight.v1.PatchEvaluated.outcome:type_name -> greenlight.v1.PatchOutcome
+	1,  // 47: greenlight.v1.RunFinished.status:type_name -> greenlight.v1.RunStatus
+	54, // 48: greenlight.v1.RunFinished.result:type_name -> greenlight.v1.Result
+	10, // 49: greenlight.v1.RunFinished.metrics:type_name -> greenlight.v1.FixMetrics
+	53, // 50: greenlight.v1.RunEvent.time:type_name -> google.protobuf.Timestamp
+	11, // 51: greenlight.v1.RunEvent.run_created:type_name -> greenlight.v1.RunCreated
+	12, // 52: greenlight.v1.RunEvent.discovery_done:type_name -> greenlight.v1.DiscoveryDone
+	68, // 53: greenlight.v1.RunEvent.step_started:type_name -> greenlight.v1.StepStarted
+	69, // 54: greenlight.v1.RunEvent.log_chunk:type_name -> greenlight.v1.LogChunk
+	70, // 55: greenlight.v1.RunEvent.step_finished:type_name -> greenlight.v1.StepFinished
+	13, // 56: greenlight.v1.RunEvent.tests_parsed:type_name -> greenlight.v1.TestsParsed
+	64, // 57: greenlight.v1.RunEvent.score:type_name -> greenlight.v1.Score
+	14, // 58: greenlight.v1.RunEvent.verification_done:type_name -> greenlight.v1.VerificationDone
+	15, // 59: greenlight.v1.RunEvent.verify_failed_retry:type_name -> greenlight.v1.VerifyFailedRetry
+	16, // 60: greenlight.v1.RunEvent.verify_failed_max_retries:type_name -> greenlight.v1.VerifyFailedMaxRetries
+	17, // 61: greenlight.v1.RunEvent.tier_skipped:type_name -> greenlight.v1.TierSkipped
+	18, // 62: greenlight.v1.RunEvent.round_started:type_name -> greenlight.v1.RoundStarted
+	20, // 63: greenlight.v1.RunEvent.patch_requested:type_name -> greenlight.v1.PatchRequested
+	21, // 64: greenlight.v1.RunEvent.patch_evaluated:type_name -> greenlight.v1.PatchEvaluated
+	22, // 65: greenlight.v1.RunEvent.run_finished:type_name -> greenlight.v1.RunFinished
+	27, // 66: greenlight.v1.RunEvent.resume_from:type_name -> greenlight.v1.ResumeFrom
+	23, // 67: greenlight.v1.RunEvent.log_capped:type_name -> greenlight.v1.LogCapped
+	24, // 68: greenlight.v1.RunEvent.patch_reply_refused:type_name -> greenlight.v1.PatchReplyRefused
+	25, // 69: greenlight.v1.RunEvent.queued:type_name -> greenlight.v1.Queued
+	26, // 70: greenlight.v1.RunEvent.executor_retry:type_name -> greenlight.v1.ExecutorRetry
+	52, // 71: greenlight.v1.VerifyRequest.snapshot:type_name -> greenlight.v1.Digest
+	3,  // 72: greenlight.v1.VerifyRequest.options:type_name -> greenlight.v1.VerifyOptions
+	28, // 73: greenlight.v1.VerifyResponse.event:type_name -> greenlight.v1.RunEvent
+	52, // 74: greenlight.v1.FixStart.snapshot:type_name -> greenlight.v1.Digest
+	7,  // 75: greenlight.v1.FixStart.options:type_name -> greenlight.v1.FixOptions
+	56, // 76: greenlight.v1.PatchReply.usage:type_name -> greenlight.v1.Usage
+	31, // 77: greenlight.v1.FixRequest.start:type_name -> greenlight.v1.FixStart
+	32, // 78: greenlight.v1.FixRequest.patch:type_name -> greenlight.v1.PatchReply
+	28, // 79: greenlight.v1.FixResponse.event:type_name -> greenlight.v1.RunEvent
+	28, // 80: greenlight.v1.WatchRunResponse.event:type_name -> greenlight.v1.RunEvent
+	9,  // 81: greenlight.v1.GetRunResponse.run:type_name -> greenlight.v1.Run
+	1,  // 82: greenlight.v1.ListRunsRequest.statuses:type_name -> greenlight.v1.RunStatus
+	9,  // 83: greenlight.v1.ListRunsResponse.runs:type_name -> greenlight.v1.Run
+	52, // 84: greenlight.v1.DiscoverWorkspaceRequest.snapshot:type_name -> greenlight.v1.Digest
+	60, // 85: greenlight.v1.DiscoverWorkspaceResponse.capabilities:type_name -> greenlight.v1.Capabilities
+	29, // 86: greenlight.v1.StartRunRequest.verify:type_name -> greenlight.v1.VerifyRequest
+	31, // 87: greenlight.v1.StartRunRequest.fix:type_name -> greenlight.v1.FixStart
+	9,  // 88: greenlight.v1.StartRunResponse.run:type_name -> greenlight.v1.Run
+	9,  // 89: greenlight.v1.CancelRunResponse.run:type_name -> greenlight.v1.Run
+	29, // 90: greenlight.v1.RunService.Verify:input_type -> greenlight.v1.VerifyRequest
+	33, // 91: greenlight.v1.RunService.Fix:input_type -> greenlight.v1.FixRequest
+	35, // 92: greenlight.v1.RunService.WatchRun:input_type -> greenlight.v1.WatchRunRequest
+	37, // 93: greenlight.v1.RunService.GetRun:input_type -> greenlight.v1.GetRunRequest
+	39, // 94: greenlight.v1.RunService.ListRuns:input_type -> greenlight.v1.ListRunsRequest
+	41, // 95: greenlight.v1.RunService.DiscoverWorkspace:input_type -> greenlight.v1.DiscoverWorkspaceRequest
+	43, // 96: greenlight.v1.RunService.StartRun:input_type -> greenlight.v1.StartRunRequest
+	45, // 97: greenlight.v1.RunService.CancelRun:input_type -> greenlight.v1.CancelRunRequest
+	30, // 98: greenlight.v1.RunService.Verify:output_type -> greenlight.v1.VerifyResponse
+	34, // 99: greenlight.v1.RunService.Fix:output_type -> greenlight.v1.FixResponse
+	36, // 100: greenlight.v1.RunService.WatchRun:output_type -> greenlight.v1.WatchRunResponse
+	38, // 101: greenlight.v1.RunService.GetRun:output_type -> greenlight.v1.GetRunResponse
+	40, // 102: greenlight.v1.RunService.ListRuns:output_type -> greenlight.v1.ListRunsResponse
+	42, // 103: greenlight.v1.RunService.DiscoverWorkspace:output_type -> greenlight.v1.DiscoverWorkspaceResponse
+	44, // 104: greenlight.v1.RunService.StartRun:output_type -> greenlight.v1.StartRunResponse
+	46, // 105: greenlight.v1.RunService.CancelRun:output_type -> greenlight.v1.CancelRunResponse
+	98, // [98:106] is the sub-list for method output_type
+	90, // [90:98] is the sub-list for method input_type
+	90, // [90:90] is the sub-list for extension type_name
+	90, // [90:90] is the sub-list for extension extendee
+	0,  // [0:90] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_run_proto_init() }
@@ -4105,8 +4180,8 @@ func file_greenlight_v1_run_proto_init() {
 	}
 	file_greenlight_v1_events_proto_init()
 	file_greenlight_v1_types_proto_init()
-	file_greenlight_v1_run_proto_msgTypes[3].OneofWrappers = []any{}
-	file_greenlight_v1_run_proto_msgTypes[24].OneofWrappers = []any{
+	file_greenlight_v1_run_proto_msgTypes[4].OneofWrappers = []any{}
+	file_greenlight_v1_run_proto_msgTypes[25].OneofWrappers = []any{
 		(*RunEvent_RunCreated)(nil),
 		(*RunEvent_DiscoveryDone)(nil),
 		(*RunEvent_StepStarted)(nil),
@@ -4128,11 +4203,11 @@ func file_greenlight_v1_run_proto_init() {
 		(*RunEvent_Queued)(nil),
 		(*RunEvent_ExecutorRetry)(nil),
 	}
-	file_greenlight_v1_run_proto_msgTypes[29].OneofWrappers = []any{
+	file_greenlight_v1_run_proto_msgTypes[30].OneofWrappers = []any{
 		(*FixRequest_Start)(nil),
 		(*FixRequest_Patch)(nil),
 	}
-	file_greenlight_v1_run_proto_msgTypes[39].OneofWrappers = []any{
+	file_greenlight_v1_run_proto_msgTypes[40].OneofWrappers = []any{
 		(*StartRunRequest_Verify)(nil),
 		(*StartRunRequest_Fix)(nil),
 	}
@@ -4142,7 +4217,7 @@ func file_greenlight_v1_run_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_greenlight_v1_run_proto_rawDesc), len(file_greenlight_v1_run_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   45,
+			NumMessages:   46,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -2716,7 +2716,11 @@ type Result struct {
 	// Set when the verification ran a chosen part of the project (selected
 	// steps or tests) instead of its whole pipeline: its PASS is that part's,
 	// not the project's. Unset for a full verification.
-	Partial       *Partial `protobuf:"bytes,18,opt,name=partial,proto3" json:"partial,omitempty"`
+	Partial *Partial `protobuf:"bytes,18,opt,name=partial,proto3" json:"partial,omitempty"`
+	// A reviewer's report on the change (VerifyOptions.review): a model's
+	// opinion, an L1 signal shown beside the verdict. It never changes
+	// status, score or level. Unset when no reviewer was asked.
+	Review        *Review `protobuf:"bytes,19,opt,name=review,proto3" json:"review,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2877,6 +2881,197 @@ func (x *Result) GetPartial() *Partial {
 	return nil
 }
 
+func (x *Result) GetReview() *Review {
+	if x != nil {
+		return x.Review
+	}
+	return nil
+}
+
+// Review is a reviewer model's report on a verified change, in the rubric
+// of the seed (correctness 0-3, completeness 0-2, testing 0-2, code
+// quality 0-2, best practices 0-1). It is model opinion (L1): greenlight
+// stores and shows it, and nothing in the verdict reads it.
+type Review struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The reviewer profile that wrote it.
+	Profile string `protobuf:"bytes,1,opt,name=profile,proto3" json:"profile,omitempty"`
+	// Per-criterion scores, in rubric order; empty when error is set.
+	Criteria []*ReviewCriterion `protobuf:"bytes,2,rep,name=criteria,proto3" json:"criteria,omitempty"`
+	// Sum of the criteria's scores, 0-10 (computed by greenlight, not taken
+	// from the reviewer's own total).
+	Overall float64 `protobuf:"fixed64,3,opt,name=overall,proto3" json:"overall,omitempty"`
+	// The reviewer's summary, as written.
+	Summary string `protobuf:"bytes,4,opt,name=summary,proto3" json:"summary,omitempty"`
+	// Issues the reviewer lists, as written.
+	Issues []string `protobuf:"bytes,5,rep,name=issues,proto3" json:"issues,omitempty"`
+	// Why there is no report: the reviewer failed, timed out or answered
+	// something other than the rubric's JSON. A review error is never a run
+	// error.
+	Error         string                 `protobuf:"bytes,6,opt,name=error,proto3" json:"error,omitempty"`
+	Usage         *Usage                 `protobuf:"bytes,7,opt,name=usage,proto3" json:"usage,omitempty"`
+	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Review) Reset() {
+	*x = Review{}
+	mi := &file_greenlight_v1_types_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Review) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Review) ProtoMessage() {}
+
+func (x *Review) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_types_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Review.ProtoReflect.Descriptor instead.
+func (*Review) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *Review) GetProfile() string {
+	if x != nil {
+		return x.Profile
+	}
+	return ""
+}
+
+func (x *Review) GetCriteria() []*ReviewCriterion {
+	if x != nil {
+		return x.Criteria
+	}
+	return nil
+}
+
+func (x *Review) GetOverall() float64 {
+	if x != nil {
+		return x.Overall
+	}
+	return 0
+}
+
+func (x *Review) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
+}
+
+func (x *Review) GetIssues() []string {
+	if x != nil {
+		return x.Issues
+	}
+	return nil
+}
+
+func (x *Review) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+func (x *Review) GetUsage() *Usage {
+	if x != nil {
+		return x.Usage
+	}
+	return nil
+}
+
+func (x *Review) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+// ReviewCriterion is one rubric line of a Review.
+type ReviewCriterion struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// correctness, completeness, testing, code_quality or best_practices.
+	Name  string  `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Score float64 `protobuf:"fixed64,2,opt,name=score,proto3" json:"score,omitempty"`
+	// The rubric's maximum for this criterion.
+	Max           float64 `protobuf:"fixed64,3,opt,name=max,proto3" json:"max,omitempty"`
+	Comment       string  `protobuf:"bytes,4,opt,name=comment,proto3" json:"comment,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewCriterion) Reset() {
+	*x = ReviewCriterion{}
+	mi := &file_greenlight_v1_types_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewCriterion) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewCriterion) ProtoMessage() {}
+
+func (x *ReviewCriterion) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_types_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewCriterion.ProtoReflect.Descriptor instead.
+func (*ReviewCriterion) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *ReviewCriterion) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ReviewCriterion) GetScore() float64 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
+func (x *ReviewCriterion) GetMax() float64 {
+	if x != nil {
+		return x.Max
+	}
+	return 0
+}
+
+func (x *ReviewCriterion) GetComment() string {
+	if x != nil {
+		return x.Comment
+	}
+	return ""
+}
+
 // Partial says what part of the project a selective verification ran.
 type Partial struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2890,7 +3085,7 @@ type Partial struct {
 
 func (x *Partial) Reset() {
 	*x = Partial{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[19]
+	mi := &file_greenlight_v1_types_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2902,7 +3097,7 @@ func (x *Partial) String() string {
 func (*Partial) ProtoMessage() {}
 
 func (x *Partial) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[19]
+	mi := &file_greenlight_v1_types_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2915,7 +3110,7 @@ func (x *Partial) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Partial.ProtoReflect.Descriptor instead.
 func (*Partial) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{19}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Partial) GetSteps() []string {
@@ -2948,7 +3143,7 @@ type TestInventory struct {
 
 func (x *TestInventory) Reset() {
 	*x = TestInventory{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[20]
+	mi := &file_greenlight_v1_types_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2960,7 +3155,7 @@ func (x *TestInventory) String() string {
 func (*TestInventory) ProtoMessage() {}
 
 func (x *TestInventory) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[20]
+	mi := &file_greenlight_v1_types_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2973,7 +3168,7 @@ func (x *TestInventory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TestInventory.ProtoReflect.Descriptor instead.
 func (*TestInventory) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{20}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *TestInventory) GetBlob() *Digest {
@@ -3014,7 +3209,7 @@ type TestTransition struct {
 
 func (x *TestTransition) Reset() {
 	*x = TestTransition{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[21]
+	mi := &file_greenlight_v1_types_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3026,7 +3221,7 @@ func (x *TestTransition) String() string {
 func (*TestTransition) ProtoMessage() {}
 
 func (x *TestTransition) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[21]
+	mi := &file_greenlight_v1_types_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3039,7 +3234,7 @@ func (x *TestTransition) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TestTransition.ProtoReflect.Descriptor instead.
 func (*TestTransition) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{21}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *TestTransition) GetStep() string {
@@ -3121,7 +3316,7 @@ type Transitions struct {
 
 func (x *Transitions) Reset() {
 	*x = Transitions{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[22]
+	mi := &file_greenlight_v1_types_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3133,7 +3328,7 @@ func (x *Transitions) String() string {
 func (*Transitions) ProtoMessage() {}
 
 func (x *Transitions) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[22]
+	mi := &file_greenlight_v1_types_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3146,7 +3341,7 @@ func (x *Transitions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Transitions.ProtoReflect.Descriptor instead.
 func (*Transitions) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{22}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Transitions) GetFailToPass() int32 {
@@ -3309,7 +3504,7 @@ type PatchOutcome struct {
 
 func (x *PatchOutcome) Reset() {
 	*x = PatchOutcome{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[23]
+	mi := &file_greenlight_v1_types_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3321,7 +3516,7 @@ func (x *PatchOutcome) String() string {
 func (*PatchOutcome) ProtoMessage() {}
 
 func (x *PatchOutcome) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[23]
+	mi := &file_greenlight_v1_types_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3334,7 +3529,7 @@ func (x *PatchOutcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchOutcome.ProtoReflect.Descriptor instead.
 func (*PatchOutcome) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{23}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *PatchOutcome) GetAttempt() int32 {
@@ -3477,7 +3672,7 @@ type HiddenTests struct {
 
 func (x *HiddenTests) Reset() {
 	*x = HiddenTests{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[24]
+	mi := &file_greenlight_v1_types_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3489,7 +3684,7 @@ func (x *HiddenTests) String() string {
 func (*HiddenTests) ProtoMessage() {}
 
 func (x *HiddenTests) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[24]
+	mi := &file_greenlight_v1_types_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3502,7 +3697,7 @@ func (x *HiddenTests) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HiddenTests.ProtoReflect.Descriptor instead.
 func (*HiddenTests) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{24}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *HiddenTests) GetPassed() int32 {
@@ -3545,7 +3740,7 @@ type Usage struct {
 
 func (x *Usage) Reset() {
 	*x = Usage{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[25]
+	mi := &file_greenlight_v1_types_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3557,7 +3752,7 @@ func (x *Usage) String() string {
 func (*Usage) ProtoMessage() {}
 
 func (x *Usage) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[25]
+	mi := &file_greenlight_v1_types_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3570,7 +3765,7 @@ func (x *Usage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Usage.ProtoReflect.Descriptor instead.
 func (*Usage) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{25}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Usage) GetPromptTokens() int64 {
@@ -3802,7 +3997,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x06limits\x18\b \x01(\v2\x15.greenlight.v1.LimitsR\x06limits\"M\n" +
 	"\bArtifact\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12-\n" +
-	"\x06digest\x18\x02 \x01(\v2\x15.greenlight.v1.DigestR\x06digest\"\x9a\x06\n" +
+	"\x06digest\x18\x02 \x01(\v2\x15.greenlight.v1.DigestR\x06digest\"\xc9\x06\n" +
 	"\x06Result\x12.\n" +
 	"\x06status\x18\x01 \x01(\x0e2\x16.greenlight.v1.VerdictR\x06status\x12\x15\n" +
 	"\x06run_id\x18\x02 \x01(\tR\x05runId\x12\x19\n" +
@@ -3822,7 +4017,23 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\tstop_memo\x18\x0f \x01(\tR\bstopMemo\x12:\n" +
 	"\tinventory\x18\x10 \x01(\v2\x1c.greenlight.v1.TestInventoryR\tinventory\x12#\n" +
 	"\rinfra_retries\x18\x11 \x03(\tR\finfraRetries\x120\n" +
-	"\apartial\x18\x12 \x01(\v2\x16.greenlight.v1.PartialR\apartial\"5\n" +
+	"\apartial\x18\x12 \x01(\v2\x16.greenlight.v1.PartialR\apartial\x12-\n" +
+	"\x06review\x18\x13 \x01(\v2\x15.greenlight.v1.ReviewR\x06review\"\xa7\x02\n" +
+	"\x06Review\x12\x18\n" +
+	"\aprofile\x18\x01 \x01(\tR\aprofile\x12:\n" +
+	"\bcriteria\x18\x02 \x03(\v2\x1e.greenlight.v1.ReviewCriterionR\bcriteria\x12\x18\n" +
+	"\aoverall\x18\x03 \x01(\x01R\aoverall\x12\x18\n" +
+	"\asummary\x18\x04 \x01(\tR\asummary\x12\x16\n" +
+	"\x06issues\x18\x05 \x03(\tR\x06issues\x12\x14\n" +
+	"\x05error\x18\x06 \x01(\tR\x05error\x12*\n" +
+	"\x05usage\x18\a \x01(\v2\x14.greenlight.v1.UsageR\x05usage\x129\n" +
+	"\n" +
+	"created_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"g\n" +
+	"\x0fReviewCriterion\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05score\x18\x02 \x01(\x01R\x05score\x12\x10\n" +
+	"\x03max\x18\x03 \x01(\x01R\x03max\x12\x18\n" +
+	"\acomment\x18\x04 \x01(\tR\acomment\"5\n" +
 	"\aPartial\x12\x14\n" +
 	"\x05steps\x18\x01 \x03(\tR\x05steps\x12\x14\n" +
 	"\x05tests\x18\x02 \x03(\tR\x05tests\"l\n" +
@@ -3992,7 +4203,7 @@ func file_greenlight_v1_types_proto_rawDescGZIP() []byte {
 }
 
 var file_greenlight_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 12)
-var file_greenlight_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_greenlight_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_greenlight_v1_types_proto_goTypes = []any{
 	(Phase)(0),                    // 0: greenlight.v1.Phase
 	(Tier)(0),                     // 1: greenlight.v1.Tier
@@ -4025,44 +4236,46 @@ var file_greenlight_v1_types_proto_goTypes = []any{
 	(*Manifest)(nil),              // 28: greenlight.v1.Manifest
 	(*Artifact)(nil),              // 29: greenlight.v1.Artifact
 	(*Result)(nil),                // 30: greenlight.v1.Result
-	(*Partial)(nil),               // 31: greenlight.v1.Partial
-	(*TestInventory)(nil),         // 32: greenlight.v1.TestInventory
-	(*TestTransition)(nil),        // 33: greenlight.v1.TestTransition
-	(*Transitions)(nil),           // 34: greenlight.v1.Transitions
-	(*PatchOutcome)(nil),          // 35: greenlight.v1.PatchOutcome
-	(*HiddenTests)(nil),           // 36: greenlight.v1.HiddenTests
-	(*Usage)(nil),                 // 37: greenlight.v1.Usage
-	nil,                           // 38: greenlight.v1.Step.EnvEntry
-	(*durationpb.Duration)(nil),   // 39: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 40: google.protobuf.Timestamp
+	(*Review)(nil),                // 31: greenlight.v1.Review
+	(*ReviewCriterion)(nil),       // 32: greenlight.v1.ReviewCriterion
+	(*Partial)(nil),               // 33: greenlight.v1.Partial
+	(*TestInventory)(nil),         // 34: greenlight.v1.TestInventory
+	(*TestTransition)(nil),        // 35: greenlight.v1.TestTransition
+	(*Transitions)(nil),           // 36: greenlight.v1.Transitions
+	(*PatchOutcome)(nil),          // 37: greenlight.v1.PatchOutcome
+	(*HiddenTests)(nil),           // 38: greenlight.v1.HiddenTests
+	(*Usage)(nil),                 // 39: greenlight.v1.Usage
+	nil,                           // 40: greenlight.v1.Step.EnvEntry
+	(*durationpb.Duration)(nil),   // 41: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 42: google.protobuf.Timestamp
 }
 var file_greenlight_v1_types_proto_depIdxs = []int32{
 	0,  // 0: greenlight.v1.Step.phase:type_name -> greenlight.v1.Phase
-	38, // 1: greenlight.v1.Step.env:type_name -> greenlight.v1.Step.EnvEntry
-	39, // 2: greenlight.v1.Step.timeout:type_name -> google.protobuf.Duration
+	40, // 1: greenlight.v1.Step.env:type_name -> greenlight.v1.Step.EnvEntry
+	41, // 2: greenlight.v1.Step.timeout:type_name -> google.protobuf.Duration
 	1,  // 3: greenlight.v1.Step.tier:type_name -> greenlight.v1.Tier
 	2,  // 4: greenlight.v1.Step.level:type_name -> greenlight.v1.Level
 	13, // 5: greenlight.v1.Step.source:type_name -> greenlight.v1.CommandSource
 	13, // 6: greenlight.v1.Step.required_by:type_name -> greenlight.v1.CommandSource
-	39, // 7: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
+	41, // 7: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
 	1,  // 8: greenlight.v1.TierSelection.tier:type_name -> greenlight.v1.Tier
 	14, // 9: greenlight.v1.Pipeline.steps:type_name -> greenlight.v1.Step
 	15, // 10: greenlight.v1.Pipeline.limits:type_name -> greenlight.v1.Limits
 	16, // 11: greenlight.v1.Pipeline.tiers:type_name -> greenlight.v1.TierSelection
 	2,  // 12: greenlight.v1.Pipeline.max_level:type_name -> greenlight.v1.Level
-	39, // 13: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
+	41, // 13: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
 	0,  // 14: greenlight.v1.StepResult.phase:type_name -> greenlight.v1.Phase
 	3,  // 15: greenlight.v1.StepResult.status:type_name -> greenlight.v1.StepStatus
-	40, // 16: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
-	40, // 17: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
-	39, // 18: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
+	42, // 16: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
+	42, // 17: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
+	41, // 18: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
 	12, // 19: greenlight.v1.StepResult.log_digest:type_name -> greenlight.v1.Digest
 	1,  // 20: greenlight.v1.StepResult.tier:type_name -> greenlight.v1.Tier
 	2,  // 21: greenlight.v1.StepResult.level:type_name -> greenlight.v1.Level
 	20, // 22: greenlight.v1.StepResult.counts:type_name -> greenlight.v1.TestCounts
 	13, // 23: greenlight.v1.StepResult.source:type_name -> greenlight.v1.CommandSource
 	6,  // 24: greenlight.v1.TestCase.status:type_name -> greenlight.v1.TestStatus
-	39, // 25: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
+	41, // 25: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
 	12, // 26: greenlight.v1.Evidence.log_digest:type_name -> greenlight.v1.Digest
 	7,  // 27: greenlight.v1.Failure.kind:type_name -> greenlight.v1.FailureKind
 	21, // 28: greenlight.v1.Failure.evidence:type_name -> greenlight.v1.Evidence
@@ -4070,8 +4283,8 @@ var file_greenlight_v1_types_proto_depIdxs = []int32{
 	2,  // 30: greenlight.v1.Score.level:type_name -> greenlight.v1.Level
 	8,  // 31: greenlight.v1.Score.decided_by:type_name -> greenlight.v1.ScoreSource
 	3,  // 32: greenlight.v1.CommandRecord.status:type_name -> greenlight.v1.StepStatus
-	40, // 33: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
-	40, // 34: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
+	42, // 33: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
+	42, // 34: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
 	12, // 35: greenlight.v1.Manifest.snapshot:type_name -> greenlight.v1.Digest
 	26, // 36: greenlight.v1.Manifest.commands_executed:type_name -> greenlight.v1.CommandRecord
 	27, // 37: greenlight.v1.Manifest.platform:type_name -> greenlight.v1.Platform
@@ -4087,25 +4300,29 @@ var file_greenlight_v1_types_proto_depIdxs = []int32{
 	19, // 47: greenlight.v1.Result.tests:type_name -> greenlight.v1.TestCase
 	29, // 48: greenlight.v1.Result.artifacts:type_name -> greenlight.v1.Artifact
 	16, // 49: greenlight.v1.Result.tiers:type_name -> greenlight.v1.TierSelection
-	32, // 50: greenlight.v1.Result.inventory:type_name -> greenlight.v1.TestInventory
-	31, // 51: greenlight.v1.Result.partial:type_name -> greenlight.v1.Partial
-	12, // 52: greenlight.v1.TestInventory.blob:type_name -> greenlight.v1.Digest
-	9,  // 53: greenlight.v1.TestTransition.kind:type_name -> greenlight.v1.TransitionKind
-	6,  // 54: greenlight.v1.TestTransition.before:type_name -> greenlight.v1.TestStatus
-	6,  // 55: greenlight.v1.TestTransition.after:type_name -> greenlight.v1.TestStatus
-	33, // 56: greenlight.v1.Transitions.changes:type_name -> greenlight.v1.TestTransition
-	10, // 57: greenlight.v1.Transitions.resolution:type_name -> greenlight.v1.Resolution
-	11, // 58: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
-	12, // 59: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
-	12, // 60: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
-	37, // 61: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
-	34, // 62: greenlight.v1.PatchOutcome.transitions:type_name -> greenlight.v1.Transitions
-	36, // 63: greenlight.v1.PatchOutcome.hidden_tests:type_name -> greenlight.v1.HiddenTests
-	64, // [64:64] is the sub-list for method output_type
-	64, // [64:64] is the sub-list for method input_type
-	64, // [64:64] is the sub-list for extension type_name
-	64, // [64:64] is the sub-list for extension extendee
-	0,  // [0:64] is the sub-list for field type_name
+	34, // 50: greenlight.v1.Result.inventory:type_name -> greenlight.v1.TestInventory
+	33, // 51: greenlight.v1.Result.partial:type_name -> greenlight.v1.Partial
+	31, // 52: greenlight.v1.Result.review:type_name -> greenlight.v1.Review
+	32, // 53: greenlight.v1.Review.criteria:type_name -> greenlight.v1.ReviewCriterion
+	39, // 54: greenlight.v1.Review.usage:type_name -> greenlight.v1.Usage
+	42, // 55: greenlight.v1.Review.created_at:type_name -> google.protobuf.Timestamp
+	12, // 56: greenlight.v1.TestInventory.blob:type_name -> greenlight.v1.Digest
+	9,  // 57: greenlight.v1.TestTransition.kind:type_name -> greenlight.v1.TransitionKind
+	6,  // 58: greenlight.v1.TestTransition.before:type_name -> greenlight.v1.TestStatus
+	6,  // 59: greenlight.v1.TestTransition.after:type_name -> greenlight.v1.TestStatus
+	35, // 60: greenlight.v1.Transitions.changes:type_name -> greenlight.v1.TestTransition
+	10, // 61: greenlight.v1.Transitions.resolution:type_name -> greenlight.v1.Resolution
+	11, // 62: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
+	12, // 63: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
+	12, // 64: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
+	39, // 65: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
+	36, // 66: greenlight.v1.PatchOutcome.transitions:type_name -> greenlight.v1.Transitions
+	38, // 67: greenlight.v1.PatchOutcome.hidden_tests:type_name -> greenlight.v1.HiddenTests
+	68, // [68:68] is the sub-list for method output_type
+	68, // [68:68] is the sub-list for method input_type
+	68, // [68:68] is the sub-list for extension type_name
+	68, // [68:68] is the sub-list for extension extendee
+	0,  // [0:68] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_types_proto_init() }
@@ -4119,7 +4336,7 @@ func file_greenlight_v1_types_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_greenlight_v1_types_proto_rawDesc), len(file_greenlight_v1_types_proto_rawDesc)),
 			NumEnums:      12,
-			NumMessages:   27,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
