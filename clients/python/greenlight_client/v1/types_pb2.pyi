@@ -12,6 +12,7 @@ FAILURE_KIND_CRASH: FailureKind
 FAILURE_KIND_INSTALL: FailureKind
 FAILURE_KIND_LINT: FailureKind
 FAILURE_KIND_OOM: FailureKind
+FAILURE_KIND_SECURITY: FailureKind
 FAILURE_KIND_TEST_ASSERTION: FailureKind
 FAILURE_KIND_TEST_ERROR: FailureKind
 FAILURE_KIND_TIMEOUT: FailureKind
@@ -150,26 +151,32 @@ class Evidence(_message.Message):
     def __init__(self, step: _Optional[str] = ..., command: _Optional[str] = ..., workdir: _Optional[str] = ..., exit_code: _Optional[int] = ..., log_offset: _Optional[int] = ..., log_digest: _Optional[_Union[Digest, _Mapping]] = ...) -> None: ...
 
 class Failure(_message.Message):
-    __slots__ = ["column", "evidence", "file", "flaky", "frames", "kind", "line", "message", "test"]
+    __slots__ = ["column", "evidence", "file", "flaky", "frames", "introduced", "kind", "line", "message", "rule", "severity", "test"]
     COLUMN_FIELD_NUMBER: _ClassVar[int]
     EVIDENCE_FIELD_NUMBER: _ClassVar[int]
     FILE_FIELD_NUMBER: _ClassVar[int]
     FLAKY_FIELD_NUMBER: _ClassVar[int]
     FRAMES_FIELD_NUMBER: _ClassVar[int]
+    INTRODUCED_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     LINE_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
+    SEVERITY_FIELD_NUMBER: _ClassVar[int]
     TEST_FIELD_NUMBER: _ClassVar[int]
     column: int
     evidence: Evidence
     file: str
     flaky: bool
     frames: _containers.RepeatedCompositeFieldContainer[Frame]
+    introduced: bool
     kind: FailureKind
     line: int
     message: str
+    rule: str
+    severity: str
     test: str
-    def __init__(self, file: _Optional[str] = ..., line: _Optional[int] = ..., column: _Optional[int] = ..., kind: _Optional[_Union[FailureKind, str]] = ..., message: _Optional[str] = ..., test: _Optional[str] = ..., evidence: _Optional[_Union[Evidence, _Mapping]] = ..., frames: _Optional[_Iterable[_Union[Frame, _Mapping]]] = ..., flaky: bool = ...) -> None: ...
+    def __init__(self, file: _Optional[str] = ..., line: _Optional[int] = ..., column: _Optional[int] = ..., kind: _Optional[_Union[FailureKind, str]] = ..., message: _Optional[str] = ..., test: _Optional[str] = ..., evidence: _Optional[_Union[Evidence, _Mapping]] = ..., frames: _Optional[_Iterable[_Union[Frame, _Mapping]]] = ..., flaky: bool = ..., rule: _Optional[str] = ..., severity: _Optional[str] = ..., introduced: bool = ...) -> None: ...
 
 class Frame(_message.Message):
     __slots__ = ["column", "file", "function", "line", "project"]
@@ -392,7 +399,7 @@ class ReviewCriterion(_message.Message):
     def __init__(self, name: _Optional[str] = ..., score: _Optional[float] = ..., max: _Optional[float] = ..., comment: _Optional[str] = ...) -> None: ...
 
 class Score(_message.Message):
-    __slots__ = ["build", "decided_by", "has_model_score", "level", "lint", "lint_issues", "model_score", "no_critical", "rule", "tests", "total"]
+    __slots__ = ["build", "decided_by", "has_model_score", "level", "lint", "lint_issues", "model_score", "no_critical", "rule", "security", "security_findings", "security_ran", "tests", "total"]
     BUILD_FIELD_NUMBER: _ClassVar[int]
     DECIDED_BY_FIELD_NUMBER: _ClassVar[int]
     HAS_MODEL_SCORE_FIELD_NUMBER: _ClassVar[int]
@@ -402,6 +409,9 @@ class Score(_message.Message):
     MODEL_SCORE_FIELD_NUMBER: _ClassVar[int]
     NO_CRITICAL_FIELD_NUMBER: _ClassVar[int]
     RULE_FIELD_NUMBER: _ClassVar[int]
+    SECURITY_FIELD_NUMBER: _ClassVar[int]
+    SECURITY_FINDINGS_FIELD_NUMBER: _ClassVar[int]
+    SECURITY_RAN_FIELD_NUMBER: _ClassVar[int]
     TESTS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
     build: float
@@ -413,9 +423,12 @@ class Score(_message.Message):
     model_score: float
     no_critical: float
     rule: str
+    security: float
+    security_findings: int
+    security_ran: bool
     tests: float
     total: float
-    def __init__(self, total: _Optional[float] = ..., build: _Optional[float] = ..., tests: _Optional[float] = ..., lint: _Optional[float] = ..., no_critical: _Optional[float] = ..., level: _Optional[_Union[Level, str]] = ..., model_score: _Optional[float] = ..., has_model_score: bool = ..., decided_by: _Optional[_Union[ScoreSource, str]] = ..., rule: _Optional[str] = ..., lint_issues: _Optional[int] = ...) -> None: ...
+    def __init__(self, total: _Optional[float] = ..., build: _Optional[float] = ..., tests: _Optional[float] = ..., lint: _Optional[float] = ..., no_critical: _Optional[float] = ..., level: _Optional[_Union[Level, str]] = ..., model_score: _Optional[float] = ..., has_model_score: bool = ..., decided_by: _Optional[_Union[ScoreSource, str]] = ..., rule: _Optional[str] = ..., lint_issues: _Optional[int] = ..., security: _Optional[float] = ..., security_findings: _Optional[int] = ..., security_ran: bool = ...) -> None: ...
 
 class Step(_message.Message):
     __slots__ = ["cache_key_files", "cache_paths", "command", "continue_on_failure", "display_command", "env", "failure_scope", "group", "image", "level", "name", "network", "optional", "phase", "report_files", "required_by", "source", "subproject", "tier", "timeout", "toolchain_only", "workdir"]

@@ -448,21 +448,25 @@ const (
 	FailureKind_FAILURE_KIND_OOM            FailureKind = 7
 	FailureKind_FAILURE_KIND_CRASH          FailureKind = 8
 	FailureKind_FAILURE_KIND_INSTALL        FailureKind = 9
+	// A security scanner's finding (bandit, a committed secret): rule and
+	// severity say which; it fails the verdict only from a required step.
+	FailureKind_FAILURE_KIND_SECURITY FailureKind = 10
 )
 
 // Enum value maps for FailureKind.
 var (
 	FailureKind_name = map[int32]string{
-		0: "FAILURE_KIND_UNSPECIFIED",
-		1: "FAILURE_KIND_COMPILE",
-		2: "FAILURE_KIND_TEST_ASSERTION",
-		3: "FAILURE_KIND_TEST_ERROR",
-		4: "FAILURE_KIND_LINT",
-		5: "FAILURE_KIND_TYPECHECK",
-		6: "FAILURE_KIND_TIMEOUT",
-		7: "FAILURE_KIND_OOM",
-		8: "FAILURE_KIND_CRASH",
-		9: "FAILURE_KIND_INSTALL",
+		0:  "FAILURE_KIND_UNSPECIFIED",
+		1:  "FAILURE_KIND_COMPILE",
+		2:  "FAILURE_KIND_TEST_ASSERTION",
+		3:  "FAILURE_KIND_TEST_ERROR",
+		4:  "FAILURE_KIND_LINT",
+		5:  "FAILURE_KIND_TYPECHECK",
+		6:  "FAILURE_KIND_TIMEOUT",
+		7:  "FAILURE_KIND_OOM",
+		8:  "FAILURE_KIND_CRASH",
+		9:  "FAILURE_KIND_INSTALL",
+		10: "FAILURE_KIND_SECURITY",
 	}
 	FailureKind_value = map[string]int32{
 		"FAILURE_KIND_UNSPECIFIED":    0,
@@ -475,6 +479,7 @@ var (
 		"FAILURE_KIND_OOM":            7,
 		"FAILURE_KIND_CRASH":          8,
 		"FAILURE_KIND_INSTALL":        9,
+		"FAILURE_KIND_SECURITY":       10,
 	}
 )
 
@@ -2047,7 +2052,15 @@ type Failure struct {
 	// Failing frames, innermost (nearest the failure) first.
 	Frames []*Frame `protobuf:"bytes,8,rep,name=frames,proto3" json:"frames,omitempty"`
 	// The test failed first and passed on re-run.
-	Flaky         bool `protobuf:"varint,9,opt,name=flaky,proto3" json:"flaky,omitempty"`
+	Flaky bool `protobuf:"varint,9,opt,name=flaky,proto3" json:"flaky,omitempty"`
+	// The tool's rule id for a lint or security finding (bandit's B105,
+	// greenlight's secret rules such as private-key); empty otherwise.
+	Rule string `protobuf:"bytes,10,opt,name=rule,proto3" json:"rule,omitempty"`
+	// The tool's severity for a security finding: high, medium or low.
+	Severity string `protobuf:"bytes,11,opt,name=severity,proto3" json:"severity,omitempty"`
+	// In a fix run, a security finding the baseline did not have: the patch
+	// introduced it.
+	Introduced    bool `protobuf:"varint,12,opt,name=introduced,proto3" json:"introduced,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2141,6 +2154,27 @@ func (x *Failure) GetFrames() []*Frame {
 func (x *Failure) GetFlaky() bool {
 	if x != nil {
 		return x.Flaky
+	}
+	return false
+}
+
+func (x *Failure) GetRule() string {
+	if x != nil {
+		return x.Rule
+	}
+	return ""
+}
+
+func (x *Failure) GetSeverity() string {
+	if x != nil {
+		return x.Severity
+	}
+	return ""
+}
+
+func (x *Failure) GetIntroduced() bool {
+	if x != nil {
+		return x.Introduced
 	}
 	return false
 }
@@ -2246,10 +2280,18 @@ type Score struct {
 	HasModelScore bool        `protobuf:"varint,8,opt,name=has_model_score,json=hasModelScore,proto3" json:"has_model_score,omitempty"`
 	DecidedBy     ScoreSource `protobuf:"varint,9,opt,name=decided_by,json=decidedBy,proto3,enum=greenlight.v1.ScoreSource" json:"decided_by,omitempty"`
 	// The rule that decided, in words.
-	Rule          string `protobuf:"bytes,10,opt,name=rule,proto3" json:"rule,omitempty"`
-	LintIssues    int32  `protobuf:"varint,11,opt,name=lint_issues,json=lintIssues,proto3" json:"lint_issues,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Rule       string `protobuf:"bytes,10,opt,name=rule,proto3" json:"rule,omitempty"`
+	LintIssues int32  `protobuf:"varint,11,opt,name=lint_issues,json=lintIssues,proto3" json:"lint_issues,omitempty"`
+	// Security component (0-1, per the seed): 1 with no finding, 0.5 with
+	// only low or medium ones, 0 with a high one. Reported beside the total,
+	// not added to it, so the 3/4/2/1 scale and the pass threshold stay as
+	// they are. Meaningful only when security_ran.
+	Security float64 `protobuf:"fixed64,12,opt,name=security,proto3" json:"security,omitempty"`
+	// Findings summed over the security steps that ran.
+	SecurityFindings int32 `protobuf:"varint,13,opt,name=security_findings,json=securityFindings,proto3" json:"security_findings,omitempty"`
+	SecurityRan      bool  `protobuf:"varint,14,opt,name=security_ran,json=securityRan,proto3" json:"security_ran,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *Score) Reset() {
@@ -2357,6 +2399,27 @@ func (x *Score) GetLintIssues() int32 {
 		return x.LintIssues
 	}
 	return 0
+}
+
+func (x *Score) GetSecurity() float64 {
+	if x != nil {
+		return x.Security
+	}
+	return 0
+}
+
+func (x *Score) GetSecurityFindings() int32 {
+	if x != nil {
+		return x.SecurityFindings
+	}
+	return 0
+}
+
+func (x *Score) GetSecurityRan() bool {
+	if x != nil {
+		return x.SecurityRan
+	}
+	return false
 }
 
 // CommandRecord is one executed command in the manifest.
@@ -3932,7 +3995,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x04line\x18\x02 \x01(\x05R\x04line\x12\x16\n" +
 	"\x06column\x18\x03 \x01(\x05R\x06column\x12\x1a\n" +
 	"\bfunction\x18\x04 \x01(\tR\bfunction\x12\x18\n" +
-	"\aproject\x18\x05 \x01(\bR\aproject\"\xa0\x02\n" +
+	"\aproject\x18\x05 \x01(\bR\aproject\"\xf0\x02\n" +
 	"\aFailure\x12\x12\n" +
 	"\x04file\x18\x01 \x01(\tR\x04file\x12\x12\n" +
 	"\x04line\x18\x02 \x01(\x05R\x04line\x12\x16\n" +
@@ -3942,7 +4005,13 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x04test\x18\x06 \x01(\tR\x04test\x123\n" +
 	"\bevidence\x18\a \x01(\v2\x17.greenlight.v1.EvidenceR\bevidence\x12,\n" +
 	"\x06frames\x18\b \x03(\v2\x14.greenlight.v1.FrameR\x06frames\x12\x14\n" +
-	"\x05flaky\x18\t \x01(\bR\x05flaky\"\xa1\x01\n" +
+	"\x05flaky\x18\t \x01(\bR\x05flaky\x12\x12\n" +
+	"\x04rule\x18\n" +
+	" \x01(\tR\x04rule\x12\x1a\n" +
+	"\bseverity\x18\v \x01(\tR\bseverity\x12\x1e\n" +
+	"\n" +
+	"introduced\x18\f \x01(\bR\n" +
+	"introduced\"\xa1\x01\n" +
 	"\n" +
 	"CodeWindow\x12\x12\n" +
 	"\x04file\x18\x01 \x01(\tR\x04file\x12\x1d\n" +
@@ -3952,7 +4021,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\n" +
 	"focus_line\x18\x04 \x01(\x05R\tfocusLine\x12\x12\n" +
 	"\x04text\x18\x05 \x01(\tR\x04text\x12\x12\n" +
-	"\x04rank\x18\x06 \x01(\x05R\x04rank\"\xe3\x02\n" +
+	"\x04rank\x18\x06 \x01(\x05R\x04rank\"\xcf\x03\n" +
 	"\x05Score\x12\x14\n" +
 	"\x05total\x18\x01 \x01(\x01R\x05total\x12\x14\n" +
 	"\x05build\x18\x02 \x01(\x01R\x05build\x12\x14\n" +
@@ -3969,7 +4038,10 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x04rule\x18\n" +
 	" \x01(\tR\x04rule\x12\x1f\n" +
 	"\vlint_issues\x18\v \x01(\x05R\n" +
-	"lintIssues\"\xc8\x01\n" +
+	"lintIssues\x12\x1a\n" +
+	"\bsecurity\x18\f \x01(\x01R\bsecurity\x12+\n" +
+	"\x11security_findings\x18\r \x01(\x05R\x10securityFindings\x12!\n" +
+	"\fsecurity_ran\x18\x0e \x01(\bR\vsecurityRan\"\xc8\x01\n" +
 	"\rCommandRecord\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\acommand\x18\x02 \x01(\tR\acommand\x12\x1b\n" +
@@ -4155,7 +4227,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x12TEST_STATUS_PASSED\x10\x01\x12\x16\n" +
 	"\x12TEST_STATUS_FAILED\x10\x02\x12\x17\n" +
 	"\x13TEST_STATUS_SKIPPED\x10\x03\x12\x15\n" +
-	"\x11TEST_STATUS_ERROR\x10\x04*\x98\x02\n" +
+	"\x11TEST_STATUS_ERROR\x10\x04*\xb3\x02\n" +
 	"\vFailureKind\x12\x1c\n" +
 	"\x18FAILURE_KIND_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14FAILURE_KIND_COMPILE\x10\x01\x12\x1f\n" +
@@ -4166,7 +4238,9 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x14FAILURE_KIND_TIMEOUT\x10\x06\x12\x14\n" +
 	"\x10FAILURE_KIND_OOM\x10\a\x12\x16\n" +
 	"\x12FAILURE_KIND_CRASH\x10\b\x12\x18\n" +
-	"\x14FAILURE_KIND_INSTALL\x10\t*c\n" +
+	"\x14FAILURE_KIND_INSTALL\x10\t\x12\x19\n" +
+	"\x15FAILURE_KIND_SECURITY\x10\n" +
+	"*c\n" +
 	"\vScoreSource\x12\x1c\n" +
 	"\x18SCORE_SOURCE_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aSCORE_SOURCE_DETERMINISTIC\x10\x01\x12\x16\n" +
