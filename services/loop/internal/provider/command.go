@@ -54,14 +54,26 @@ func NewCommand(cfg CommandConfig) (*Command, error) {
 	return &Command{cfg: cfg}, nil
 }
 
-// Propose runs the program. It runs in its own process group, killed
-// whole when the timeout or ctx ends, so that nothing it started
-// survives it.
+// Propose runs the program with the request as JSON on its stdin.
 func (c *Command) Propose(ctx context.Context, req *glv1.PatchRequest) (Proposal, error) {
 	in, err := protojson.Marshal(req)
 	if err != nil {
 		return Proposal{}, fmt.Errorf("command provider: %w", err)
 	}
+	out, err := c.Run(ctx, in)
+	if err != nil {
+		return Proposal{}, err
+	}
+	if strings.TrimSpace(out) == "" {
+		return Proposal{GiveUp: true}, nil
+	}
+	return Proposal{Patch: out}, nil
+}
+
+// Run runs the program once with in on its stdin and returns its stdout.
+// It runs in its own process group, killed whole when the timeout or ctx
+// ends, so that nothing it started survives it. The reviewer uses it too.
+func (c *Command) Run(ctx context.Context, in []byte) (string, error) {
 	rctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(rctx, "/bin/sh", "-c", c.cfg.Command)
@@ -73,26 +85,22 @@ func (c *Command) Propose(ctx context.Context, req *glv1.PatchRequest) (Proposal
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 2 * time.Second // pipes held open by an escaped child
-	err = cmd.Run()
+	err := cmd.Run()
 	switch {
 	case rctx.Err() != nil && ctx.Err() == nil:
-		return Proposal{}, fmt.Errorf("command provider: %w: `%s` timed out after %s and was killed%s", ErrUpstream, c.cfg.Command, c.cfg.Timeout, stderr.quote())
+		return "", fmt.Errorf("command provider: %w: `%s` timed out after %s and was killed%s", ErrUpstream, c.cfg.Command, c.cfg.Timeout, stderr.quote())
 	case ctx.Err() != nil:
-		return Proposal{}, fmt.Errorf("command provider: %w", ctx.Err())
+		return "", fmt.Errorf("command provider: %w", ctx.Err())
 	case err != nil:
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return Proposal{}, fmt.Errorf("command provider: %w: `%s` exited with status %d%s", ErrUpstream, c.cfg.Command, ee.ExitCode(), stderr.quote())
+			return "", fmt.Errorf("command provider: %w: `%s` exited with status %d%s", ErrUpstream, c.cfg.Command, ee.ExitCode(), stderr.quote())
 		}
-		return Proposal{}, fmt.Errorf("command provider: %w: `%s`: %w%s", ErrUpstream, c.cfg.Command, err, stderr.quote())
+		return "", fmt.Errorf("command provider: %w: `%s`: %w%s", ErrUpstream, c.cfg.Command, err, stderr.quote())
 	case stdout.over:
-		return Proposal{}, fmt.Errorf("command provider: %w: `%s` printed more than %d bytes", ErrUpstream, c.cfg.Command, maxCommandOutput)
+		return "", fmt.Errorf("command provider: %w: `%s` printed more than %d bytes", ErrUpstream, c.cfg.Command, maxCommandOutput)
 	}
-	out := stdout.buf.String()
-	if strings.TrimSpace(out) == "" {
-		return Proposal{GiveUp: true}, nil
-	}
-	return Proposal{Patch: out}, nil
+	return stdout.buf.String(), nil
 }
 
 // capped keeps up to max bytes and notes an overflow.

@@ -181,6 +181,27 @@ func (o *OpenAI) Propose(ctx context.Context, req *glv1.PatchRequest) (Proposal,
 	return Proposal{Patch: extractPatch(resp.Choices[0].Message.Content), Usage: o.usage(resp)}, nil
 }
 
+// Chat sends one system and one user message and returns the reply's
+// text with its usage. The reviewer uses it, so that one HTTP client (its
+// retries, key handling and bounds) serves fixing and reviewing alike.
+func (o *OpenAI) Chat(ctx context.Context, system, user string) (string, *glv1.Usage, error) {
+	body, err := json.Marshal(chatRequest{
+		Model:    o.cfg.Model,
+		Messages: []chatMessage{{Role: "system", Content: system}, {Role: "user", Content: user}},
+	})
+	if err != nil {
+		return "", nil, fmt.Errorf("openai provider: %w", err)
+	}
+	resp, err := o.post(ctx, body)
+	if err != nil {
+		return "", nil, err
+	}
+	if len(resp.Choices) == 0 {
+		return "", nil, fmt.Errorf("openai provider: %w: the reply from %s has no choices", ErrUpstream, o.url)
+	}
+	return resp.Choices[0].Message.Content, o.usage(resp), nil
+}
+
 // extractPatch returns the patch text proper when the reply holds a
 // readable patch, and the whole reply otherwise, so that the loop's own
 // parse reports what is wrong with it to the model.

@@ -92,6 +92,25 @@ func (ps Profiles) Select(req *glv1.ProviderConfig) (*glv1.ProviderConfig, error
 	return p.apply(req)
 }
 
+// Reviewer returns the profile a review request names (any kind), or the
+// only profile when the name is empty and there is exactly one. Errors
+// wrap ErrNoProfile or ErrProfileChoice.
+func (ps Profiles) Reviewer(name string) (Profile, error) {
+	for _, p := range ps {
+		if p.Name == name || (name == "" && len(ps) == 1) {
+			return p, nil
+		}
+	}
+	names := ps.Names(glv1.ProviderKind_PROVIDER_KIND_UNSPECIFIED)
+	switch {
+	case len(names) == 0:
+		return Profile{}, fmt.Errorf("%w: this server has no provider profile to review with (the operator enables one with --provider-profile on the loop)", ErrNoProfile)
+	case name == "":
+		return Profile{}, fmt.Errorf("%w: this server has several provider profiles: set the reviewer's profile to one of %s", ErrProfileChoice, strings.Join(names, ", "))
+	}
+	return Profile{}, fmt.Errorf("%w: this server has no provider profile %q; its profiles: %s", ErrNoProfile, name, strings.Join(names, ", "))
+}
+
 // find returns the profile a request names, or the only one of its kind.
 func (ps Profiles) find(kind glv1.ProviderKind, name string) (Profile, error) {
 	names := ps.Names(kind)
