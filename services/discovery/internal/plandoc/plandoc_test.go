@@ -15,7 +15,7 @@ func TestParse(t *testing.T) {
 	}{
 		{
 			name: "seed format",
-			doc: "## Plan\n\nInstall Commands:\n```bash\npip install -r requirements.txt\n```\n\nTest Commands:\n```bash\npytest -x --tb=short\n\n```\n",
+			doc:  "## Plan\n\nInstall Commands:\n```bash\npip install -r requirements.txt\n```\n\nTest Commands:\n```bash\npytest -x --tb=short\n\n```\n",
 			want: []Command{
 				{Block: BlockInstall, Text: "pip install -r requirements.txt", Line: 5},
 				{Block: BlockTest, Text: "pytest -x --tb=short", Line: 10},
@@ -23,7 +23,7 @@ func TestParse(t *testing.T) {
 		},
 		{
 			name: "headings, tilde fence, prompts, comments, continuation",
-			doc: "### Build commands\n\n~~~sh\n# compile first\n$ go build ./...\ngo vet \\\n  ./...\n~~~\n",
+			doc:  "### Build commands\n\n~~~sh\n# compile first\n$ go build ./...\ngo vet \\\n  ./...\n~~~\n",
 			want: []Command{
 				{Block: BlockBuild, Text: "go build ./...", Line: 5},
 				{Block: BlockBuild, Text: "go vet ./...", Line: 6},
@@ -31,7 +31,7 @@ func TestParse(t *testing.T) {
 		},
 		{
 			name: "bold label and bullets with inline code",
-			doc: "**Test Commands:**\n- `npm test`\n* npm run lint\n1. $ npm run build\n\nnot a command\n",
+			doc:  "**Test Commands:**\n- `npm test`\n* npm run lint\n1. $ npm run build\n\nnot a command\n",
 			want: []Command{
 				{Block: BlockTest, Text: "npm test", Line: 2},
 				{Block: BlockTest, Text: "npm run lint", Line: 3},
@@ -40,7 +40,7 @@ func TestParse(t *testing.T) {
 		},
 		{
 			name: "prompt lines without bullets end at prose",
-			doc: "Lint Command:\n$ ruff check .\nRun it often.\n$ not-in-a-block\n",
+			doc:  "Lint Command:\n$ ruff check .\nRun it often.\n$ not-in-a-block\n",
 			want: []Command{{Block: BlockLint, Text: "ruff check .", Line: 2}},
 		},
 		{
