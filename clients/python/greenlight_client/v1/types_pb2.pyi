@@ -126,6 +126,34 @@ class CommandSource(_message.Message):
     origin: str
     def __init__(self, file: _Optional[str] = ..., key: _Optional[str] = ..., line: _Optional[int] = ..., origin: _Optional[str] = ...) -> None: ...
 
+class Coverage(_message.Message):
+    __slots__ = ["baseline", "covered_lines", "files", "files_omitted", "percent", "tools", "total_lines"]
+    BASELINE_FIELD_NUMBER: _ClassVar[int]
+    COVERED_LINES_FIELD_NUMBER: _ClassVar[int]
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    FILES_OMITTED_FIELD_NUMBER: _ClassVar[int]
+    PERCENT_FIELD_NUMBER: _ClassVar[int]
+    TOOLS_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_LINES_FIELD_NUMBER: _ClassVar[int]
+    baseline: CoverageBaseline
+    covered_lines: int
+    files: _containers.RepeatedCompositeFieldContainer[FileCoverage]
+    files_omitted: int
+    percent: float
+    tools: _containers.RepeatedScalarFieldContainer[str]
+    total_lines: int
+    def __init__(self, covered_lines: _Optional[int] = ..., total_lines: _Optional[int] = ..., percent: _Optional[float] = ..., files: _Optional[_Iterable[_Union[FileCoverage, _Mapping]]] = ..., tools: _Optional[_Iterable[str]] = ..., baseline: _Optional[_Union[CoverageBaseline, _Mapping]] = ..., files_omitted: _Optional[int] = ...) -> None: ...
+
+class CoverageBaseline(_message.Message):
+    __slots__ = ["covered_lines", "percent", "total_lines"]
+    COVERED_LINES_FIELD_NUMBER: _ClassVar[int]
+    PERCENT_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_LINES_FIELD_NUMBER: _ClassVar[int]
+    covered_lines: int
+    percent: float
+    total_lines: int
+    def __init__(self, covered_lines: _Optional[int] = ..., total_lines: _Optional[int] = ..., percent: _Optional[float] = ...) -> None: ...
+
 class Digest(_message.Message):
     __slots__ = ["hash", "size_bytes"]
     HASH_FIELD_NUMBER: _ClassVar[int]
@@ -177,6 +205,22 @@ class Failure(_message.Message):
     severity: str
     test: str
     def __init__(self, file: _Optional[str] = ..., line: _Optional[int] = ..., column: _Optional[int] = ..., kind: _Optional[_Union[FailureKind, str]] = ..., message: _Optional[str] = ..., test: _Optional[str] = ..., evidence: _Optional[_Union[Evidence, _Mapping]] = ..., frames: _Optional[_Iterable[_Union[Frame, _Mapping]]] = ..., flaky: bool = ..., rule: _Optional[str] = ..., severity: _Optional[str] = ..., introduced: bool = ...) -> None: ...
+
+class FileCoverage(_message.Message):
+    __slots__ = ["covered_lines", "new_file", "path", "percent", "total_lines", "uncovered_change"]
+    COVERED_LINES_FIELD_NUMBER: _ClassVar[int]
+    NEW_FILE_FIELD_NUMBER: _ClassVar[int]
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    PERCENT_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_LINES_FIELD_NUMBER: _ClassVar[int]
+    UNCOVERED_CHANGE_FIELD_NUMBER: _ClassVar[int]
+    covered_lines: int
+    new_file: bool
+    path: str
+    percent: float
+    total_lines: int
+    uncovered_change: int
+    def __init__(self, path: _Optional[str] = ..., covered_lines: _Optional[int] = ..., total_lines: _Optional[int] = ..., percent: _Optional[float] = ..., uncovered_change: _Optional[int] = ..., new_file: bool = ...) -> None: ...
 
 class Frame(_message.Message):
     __slots__ = ["column", "file", "function", "line", "project"]
@@ -325,10 +369,11 @@ class Platform(_message.Message):
     def __init__(self, os: _Optional[str] = ..., arch: _Optional[str] = ..., container_image: _Optional[str] = ..., image_digest: _Optional[str] = ..., engine_version: _Optional[str] = ..., executor: _Optional[str] = ...) -> None: ...
 
 class Result(_message.Message):
-    __slots__ = ["artifact_paths", "artifacts", "counts", "failures", "infra_retries", "inventory", "level", "manifest", "partial", "review", "run_id", "score", "status", "steps", "stop_memo", "summary", "tail_log", "tests", "tiers"]
+    __slots__ = ["artifact_paths", "artifacts", "counts", "coverage", "failures", "infra_retries", "inventory", "level", "manifest", "partial", "review", "run_id", "score", "status", "steps", "stop_memo", "summary", "tail_log", "tests", "tiers"]
     ARTIFACTS_FIELD_NUMBER: _ClassVar[int]
     ARTIFACT_PATHS_FIELD_NUMBER: _ClassVar[int]
     COUNTS_FIELD_NUMBER: _ClassVar[int]
+    COVERAGE_FIELD_NUMBER: _ClassVar[int]
     FAILURES_FIELD_NUMBER: _ClassVar[int]
     INFRA_RETRIES_FIELD_NUMBER: _ClassVar[int]
     INVENTORY_FIELD_NUMBER: _ClassVar[int]
@@ -348,6 +393,7 @@ class Result(_message.Message):
     artifact_paths: _containers.RepeatedScalarFieldContainer[str]
     artifacts: _containers.RepeatedCompositeFieldContainer[Artifact]
     counts: TestCounts
+    coverage: Coverage
     failures: _containers.RepeatedCompositeFieldContainer[Failure]
     infra_retries: _containers.RepeatedScalarFieldContainer[str]
     inventory: TestInventory
@@ -364,7 +410,7 @@ class Result(_message.Message):
     tail_log: str
     tests: _containers.RepeatedCompositeFieldContainer[TestCase]
     tiers: _containers.RepeatedCompositeFieldContainer[TierSelection]
-    def __init__(self, status: _Optional[_Union[Verdict, str]] = ..., run_id: _Optional[str] = ..., tail_log: _Optional[str] = ..., artifact_paths: _Optional[_Iterable[str]] = ..., manifest: _Optional[_Union[Manifest, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[StepResult, _Mapping]]] = ..., counts: _Optional[_Union[TestCounts, _Mapping]] = ..., failures: _Optional[_Iterable[_Union[Failure, _Mapping]]] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., level: _Optional[_Union[Level, str]] = ..., tests: _Optional[_Iterable[_Union[TestCase, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[Artifact, _Mapping]]] = ..., summary: _Optional[str] = ..., tiers: _Optional[_Iterable[_Union[TierSelection, _Mapping]]] = ..., stop_memo: _Optional[str] = ..., inventory: _Optional[_Union[TestInventory, _Mapping]] = ..., infra_retries: _Optional[_Iterable[str]] = ..., partial: _Optional[_Union[Partial, _Mapping]] = ..., review: _Optional[_Union[Review, _Mapping]] = ...) -> None: ...
+    def __init__(self, status: _Optional[_Union[Verdict, str]] = ..., run_id: _Optional[str] = ..., tail_log: _Optional[str] = ..., artifact_paths: _Optional[_Iterable[str]] = ..., manifest: _Optional[_Union[Manifest, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[StepResult, _Mapping]]] = ..., counts: _Optional[_Union[TestCounts, _Mapping]] = ..., failures: _Optional[_Iterable[_Union[Failure, _Mapping]]] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., level: _Optional[_Union[Level, str]] = ..., tests: _Optional[_Iterable[_Union[TestCase, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[Artifact, _Mapping]]] = ..., summary: _Optional[str] = ..., tiers: _Optional[_Iterable[_Union[TierSelection, _Mapping]]] = ..., stop_memo: _Optional[str] = ..., inventory: _Optional[_Union[TestInventory, _Mapping]] = ..., infra_retries: _Optional[_Iterable[str]] = ..., partial: _Optional[_Union[Partial, _Mapping]] = ..., review: _Optional[_Union[Review, _Mapping]] = ..., coverage: _Optional[_Union[Coverage, _Mapping]] = ...) -> None: ...
 
 class Review(_message.Message):
     __slots__ = ["created_at", "criteria", "error", "issues", "overall", "profile", "summary", "usage"]
@@ -399,8 +445,10 @@ class ReviewCriterion(_message.Message):
     def __init__(self, name: _Optional[str] = ..., score: _Optional[float] = ..., max: _Optional[float] = ..., comment: _Optional[str] = ...) -> None: ...
 
 class Score(_message.Message):
-    __slots__ = ["build", "decided_by", "has_model_score", "level", "lint", "lint_issues", "model_score", "no_critical", "rule", "security", "security_findings", "security_ran", "tests", "total"]
+    __slots__ = ["build", "coverage", "coverage_measured", "decided_by", "has_model_score", "level", "lint", "lint_issues", "model_score", "no_critical", "rule", "security", "security_findings", "security_ran", "tests", "total"]
     BUILD_FIELD_NUMBER: _ClassVar[int]
+    COVERAGE_FIELD_NUMBER: _ClassVar[int]
+    COVERAGE_MEASURED_FIELD_NUMBER: _ClassVar[int]
     DECIDED_BY_FIELD_NUMBER: _ClassVar[int]
     HAS_MODEL_SCORE_FIELD_NUMBER: _ClassVar[int]
     LEVEL_FIELD_NUMBER: _ClassVar[int]
@@ -415,6 +463,8 @@ class Score(_message.Message):
     TESTS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
     build: float
+    coverage: float
+    coverage_measured: bool
     decided_by: ScoreSource
     has_model_score: bool
     level: Level
@@ -428,7 +478,7 @@ class Score(_message.Message):
     security_ran: bool
     tests: float
     total: float
-    def __init__(self, total: _Optional[float] = ..., build: _Optional[float] = ..., tests: _Optional[float] = ..., lint: _Optional[float] = ..., no_critical: _Optional[float] = ..., level: _Optional[_Union[Level, str]] = ..., model_score: _Optional[float] = ..., has_model_score: bool = ..., decided_by: _Optional[_Union[ScoreSource, str]] = ..., rule: _Optional[str] = ..., lint_issues: _Optional[int] = ..., security: _Optional[float] = ..., security_findings: _Optional[int] = ..., security_ran: bool = ...) -> None: ...
+    def __init__(self, total: _Optional[float] = ..., build: _Optional[float] = ..., tests: _Optional[float] = ..., lint: _Optional[float] = ..., no_critical: _Optional[float] = ..., level: _Optional[_Union[Level, str]] = ..., model_score: _Optional[float] = ..., has_model_score: bool = ..., decided_by: _Optional[_Union[ScoreSource, str]] = ..., rule: _Optional[str] = ..., lint_issues: _Optional[int] = ..., security: _Optional[float] = ..., security_findings: _Optional[int] = ..., security_ran: bool = ..., coverage: _Optional[float] = ..., coverage_measured: bool = ...) -> None: ...
 
 class Step(_message.Message):
     __slots__ = ["cache_key_files", "cache_paths", "command", "continue_on_failure", "display_command", "env", "failure_scope", "group", "image", "level", "name", "network", "optional", "phase", "report_files", "required_by", "source", "subproject", "tier", "timeout", "toolchain_only", "workdir"]

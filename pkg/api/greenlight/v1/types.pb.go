@@ -2290,6 +2290,11 @@ type Score struct {
 	// Findings summed over the security steps that ran.
 	SecurityFindings int32 `protobuf:"varint,13,opt,name=security_findings,json=securityFindings,proto3" json:"security_findings,omitempty"`
 	SecurityRan      bool  `protobuf:"varint,14,opt,name=security_ran,json=securityRan,proto3" json:"security_ran,omitempty"`
+	// Coverage component (0-1): the total line coverage the test steps
+	// measured (Result.coverage). Reported beside the total, never added to it
+	// nor read by the verdict. Meaningful only when coverage_measured.
+	Coverage         float64 `protobuf:"fixed64,15,opt,name=coverage,proto3" json:"coverage,omitempty"`
+	CoverageMeasured bool    `protobuf:"varint,16,opt,name=coverage_measured,json=coverageMeasured,proto3" json:"coverage_measured,omitempty"`
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
 }
@@ -2418,6 +2423,20 @@ func (x *Score) GetSecurityFindings() int32 {
 func (x *Score) GetSecurityRan() bool {
 	if x != nil {
 		return x.SecurityRan
+	}
+	return false
+}
+
+func (x *Score) GetCoverage() float64 {
+	if x != nil {
+		return x.Coverage
+	}
+	return 0
+}
+
+func (x *Score) GetCoverageMeasured() bool {
+	if x != nil {
+		return x.CoverageMeasured
 	}
 	return false
 }
@@ -2783,7 +2802,11 @@ type Result struct {
 	// A reviewer's report on the change (VerifyOptions.review): a model's
 	// opinion, an L1 signal shown beside the verdict. It never changes
 	// status, score or level. Unset when no reviewer was asked.
-	Review        *Review `protobuf:"bytes,19,opt,name=review,proto3" json:"review,omitempty"`
+	Review *Review `protobuf:"bytes,19,opt,name=review,proto3" json:"review,omitempty"`
+	// Line coverage the test steps measured with the toolchain's own tool
+	// (Go's -coverprofile, coverage.py through pytest-cov); unset when no test
+	// step measured any. Information only: it never changes the verdict.
+	Coverage      *Coverage `protobuf:"bytes,20,opt,name=coverage,proto3" json:"coverage,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2947,6 +2970,13 @@ func (x *Result) GetPartial() *Partial {
 func (x *Result) GetReview() *Review {
 	if x != nil {
 		return x.Review
+	}
+	return nil
+}
+
+func (x *Result) GetCoverage() *Coverage {
+	if x != nil {
+		return x.Coverage
 	}
 	return nil
 }
@@ -3852,6 +3882,256 @@ func (x *Usage) GetCost() float64 {
 	return 0
 }
 
+// Coverage is line coverage measured by the toolchain's own tool, per file
+// and in total over the test steps that measured it.
+type Coverage struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Lines (Go: statements' lines) that ran at least once, of those that can run.
+	CoveredLines int64 `protobuf:"varint,1,opt,name=covered_lines,json=coveredLines,proto3" json:"covered_lines,omitempty"`
+	TotalLines   int64 `protobuf:"varint,2,opt,name=total_lines,json=totalLines,proto3" json:"total_lines,omitempty"`
+	// covered_lines / total_lines * 100.
+	Percent float64 `protobuf:"fixed64,3,opt,name=percent,proto3" json:"percent,omitempty"`
+	// Per file, relative to the workspace root, sorted by path.
+	Files []*FileCoverage `protobuf:"bytes,4,rep,name=files,proto3" json:"files,omitempty"`
+	// What measured it, e.g. "go test -coverprofile", "coverage.py 6.5.0".
+	Tools []string `protobuf:"bytes,5,rep,name=tools,proto3" json:"tools,omitempty"`
+	// The baseline's coverage in a fix run (the verification before any
+	// patch); unset otherwise.
+	Baseline *CoverageBaseline `protobuf:"bytes,6,opt,name=baseline,proto3" json:"baseline,omitempty"`
+	// Files left out: more than the per-result cap.
+	FilesOmitted  int32 `protobuf:"varint,7,opt,name=files_omitted,json=filesOmitted,proto3" json:"files_omitted,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Coverage) Reset() {
+	*x = Coverage{}
+	mi := &file_greenlight_v1_types_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Coverage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Coverage) ProtoMessage() {}
+
+func (x *Coverage) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_types_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Coverage.ProtoReflect.Descriptor instead.
+func (*Coverage) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *Coverage) GetCoveredLines() int64 {
+	if x != nil {
+		return x.CoveredLines
+	}
+	return 0
+}
+
+func (x *Coverage) GetTotalLines() int64 {
+	if x != nil {
+		return x.TotalLines
+	}
+	return 0
+}
+
+func (x *Coverage) GetPercent() float64 {
+	if x != nil {
+		return x.Percent
+	}
+	return 0
+}
+
+func (x *Coverage) GetFiles() []*FileCoverage {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+func (x *Coverage) GetTools() []string {
+	if x != nil {
+		return x.Tools
+	}
+	return nil
+}
+
+func (x *Coverage) GetBaseline() *CoverageBaseline {
+	if x != nil {
+		return x.Baseline
+	}
+	return nil
+}
+
+func (x *Coverage) GetFilesOmitted() int32 {
+	if x != nil {
+		return x.FilesOmitted
+	}
+	return 0
+}
+
+// FileCoverage is one source file's line coverage.
+type FileCoverage struct {
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	Path         string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	CoveredLines int64                  `protobuf:"varint,2,opt,name=covered_lines,json=coveredLines,proto3" json:"covered_lines,omitempty"`
+	TotalLines   int64                  `protobuf:"varint,3,opt,name=total_lines,json=totalLines,proto3" json:"total_lines,omitempty"`
+	Percent      float64                `protobuf:"fixed64,4,opt,name=percent,proto3" json:"percent,omitempty"`
+	// Uncovered lines now minus at the baseline (fix runs): a patch that adds
+	// code without tests shows a positive number. 0 without a baseline.
+	UncoveredChange int64 `protobuf:"varint,5,opt,name=uncovered_change,json=uncoveredChange,proto3" json:"uncovered_change,omitempty"`
+	// The file was not measured at the baseline (a fix run's new file).
+	NewFile       bool `protobuf:"varint,6,opt,name=new_file,json=newFile,proto3" json:"new_file,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FileCoverage) Reset() {
+	*x = FileCoverage{}
+	mi := &file_greenlight_v1_types_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FileCoverage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FileCoverage) ProtoMessage() {}
+
+func (x *FileCoverage) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_types_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FileCoverage.ProtoReflect.Descriptor instead.
+func (*FileCoverage) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *FileCoverage) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *FileCoverage) GetCoveredLines() int64 {
+	if x != nil {
+		return x.CoveredLines
+	}
+	return 0
+}
+
+func (x *FileCoverage) GetTotalLines() int64 {
+	if x != nil {
+		return x.TotalLines
+	}
+	return 0
+}
+
+func (x *FileCoverage) GetPercent() float64 {
+	if x != nil {
+		return x.Percent
+	}
+	return 0
+}
+
+func (x *FileCoverage) GetUncoveredChange() int64 {
+	if x != nil {
+		return x.UncoveredChange
+	}
+	return 0
+}
+
+func (x *FileCoverage) GetNewFile() bool {
+	if x != nil {
+		return x.NewFile
+	}
+	return false
+}
+
+// CoverageBaseline is the baseline's total coverage in a fix run.
+type CoverageBaseline struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CoveredLines  int64                  `protobuf:"varint,1,opt,name=covered_lines,json=coveredLines,proto3" json:"covered_lines,omitempty"`
+	TotalLines    int64                  `protobuf:"varint,2,opt,name=total_lines,json=totalLines,proto3" json:"total_lines,omitempty"`
+	Percent       float64                `protobuf:"fixed64,3,opt,name=percent,proto3" json:"percent,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CoverageBaseline) Reset() {
+	*x = CoverageBaseline{}
+	mi := &file_greenlight_v1_types_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CoverageBaseline) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CoverageBaseline) ProtoMessage() {}
+
+func (x *CoverageBaseline) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_types_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CoverageBaseline.ProtoReflect.Descriptor instead.
+func (*CoverageBaseline) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *CoverageBaseline) GetCoveredLines() int64 {
+	if x != nil {
+		return x.CoveredLines
+	}
+	return 0
+}
+
+func (x *CoverageBaseline) GetTotalLines() int64 {
+	if x != nil {
+		return x.TotalLines
+	}
+	return 0
+}
+
+func (x *CoverageBaseline) GetPercent() float64 {
+	if x != nil {
+		return x.Percent
+	}
+	return 0
+}
+
 var File_greenlight_v1_types_proto protoreflect.FileDescriptor
 
 const file_greenlight_v1_types_proto_rawDesc = "" +
@@ -4021,7 +4301,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\n" +
 	"focus_line\x18\x04 \x01(\x05R\tfocusLine\x12\x12\n" +
 	"\x04text\x18\x05 \x01(\tR\x04text\x12\x12\n" +
-	"\x04rank\x18\x06 \x01(\x05R\x04rank\"\xcf\x03\n" +
+	"\x04rank\x18\x06 \x01(\x05R\x04rank\"\x98\x04\n" +
 	"\x05Score\x12\x14\n" +
 	"\x05total\x18\x01 \x01(\x01R\x05total\x12\x14\n" +
 	"\x05build\x18\x02 \x01(\x01R\x05build\x12\x14\n" +
@@ -4041,7 +4321,9 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"lintIssues\x12\x1a\n" +
 	"\bsecurity\x18\f \x01(\x01R\bsecurity\x12+\n" +
 	"\x11security_findings\x18\r \x01(\x05R\x10securityFindings\x12!\n" +
-	"\fsecurity_ran\x18\x0e \x01(\bR\vsecurityRan\"\xc8\x01\n" +
+	"\fsecurity_ran\x18\x0e \x01(\bR\vsecurityRan\x12\x1a\n" +
+	"\bcoverage\x18\x0f \x01(\x01R\bcoverage\x12+\n" +
+	"\x11coverage_measured\x18\x10 \x01(\bR\x10coverageMeasured\"\xc8\x01\n" +
 	"\rCommandRecord\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\acommand\x18\x02 \x01(\tR\acommand\x12\x1b\n" +
@@ -4069,7 +4351,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x06limits\x18\b \x01(\v2\x15.greenlight.v1.LimitsR\x06limits\"M\n" +
 	"\bArtifact\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12-\n" +
-	"\x06digest\x18\x02 \x01(\v2\x15.greenlight.v1.DigestR\x06digest\"\xc9\x06\n" +
+	"\x06digest\x18\x02 \x01(\v2\x15.greenlight.v1.DigestR\x06digest\"\xfe\x06\n" +
 	"\x06Result\x12.\n" +
 	"\x06status\x18\x01 \x01(\x0e2\x16.greenlight.v1.VerdictR\x06status\x12\x15\n" +
 	"\x06run_id\x18\x02 \x01(\tR\x05runId\x12\x19\n" +
@@ -4090,7 +4372,8 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\tinventory\x18\x10 \x01(\v2\x1c.greenlight.v1.TestInventoryR\tinventory\x12#\n" +
 	"\rinfra_retries\x18\x11 \x03(\tR\finfraRetries\x120\n" +
 	"\apartial\x18\x12 \x01(\v2\x16.greenlight.v1.PartialR\apartial\x12-\n" +
-	"\x06review\x18\x13 \x01(\v2\x15.greenlight.v1.ReviewR\x06review\"\xa7\x02\n" +
+	"\x06review\x18\x13 \x01(\v2\x15.greenlight.v1.ReviewR\x06review\x123\n" +
+	"\bcoverage\x18\x14 \x01(\v2\x17.greenlight.v1.CoverageR\bcoverage\"\xa7\x02\n" +
 	"\x06Review\x12\x18\n" +
 	"\aprofile\x18\x01 \x01(\tR\aprofile\x12:\n" +
 	"\bcriteria\x18\x02 \x03(\v2\x1e.greenlight.v1.ReviewCriterionR\bcriteria\x12\x18\n" +
@@ -4175,7 +4458,29 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x05Usage\x12#\n" +
 	"\rprompt_tokens\x18\x01 \x01(\x03R\fpromptTokens\x12+\n" +
 	"\x11completion_tokens\x18\x02 \x01(\x03R\x10completionTokens\x12\x12\n" +
-	"\x04cost\x18\x03 \x01(\x01R\x04cost*\x9c\x01\n" +
+	"\x04cost\x18\x03 \x01(\x01R\x04cost\"\x95\x02\n" +
+	"\bCoverage\x12#\n" +
+	"\rcovered_lines\x18\x01 \x01(\x03R\fcoveredLines\x12\x1f\n" +
+	"\vtotal_lines\x18\x02 \x01(\x03R\n" +
+	"totalLines\x12\x18\n" +
+	"\apercent\x18\x03 \x01(\x01R\apercent\x121\n" +
+	"\x05files\x18\x04 \x03(\v2\x1b.greenlight.v1.FileCoverageR\x05files\x12\x14\n" +
+	"\x05tools\x18\x05 \x03(\tR\x05tools\x12;\n" +
+	"\bbaseline\x18\x06 \x01(\v2\x1f.greenlight.v1.CoverageBaselineR\bbaseline\x12#\n" +
+	"\rfiles_omitted\x18\a \x01(\x05R\ffilesOmitted\"\xc8\x01\n" +
+	"\fFileCoverage\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12#\n" +
+	"\rcovered_lines\x18\x02 \x01(\x03R\fcoveredLines\x12\x1f\n" +
+	"\vtotal_lines\x18\x03 \x01(\x03R\n" +
+	"totalLines\x12\x18\n" +
+	"\apercent\x18\x04 \x01(\x01R\apercent\x12)\n" +
+	"\x10uncovered_change\x18\x05 \x01(\x03R\x0funcoveredChange\x12\x19\n" +
+	"\bnew_file\x18\x06 \x01(\bR\anewFile\"r\n" +
+	"\x10CoverageBaseline\x12#\n" +
+	"\rcovered_lines\x18\x01 \x01(\x03R\fcoveredLines\x12\x1f\n" +
+	"\vtotal_lines\x18\x02 \x01(\x03R\n" +
+	"totalLines\x12\x18\n" +
+	"\apercent\x18\x03 \x01(\x01R\apercent*\x9c\x01\n" +
 	"\x05Phase\x12\x15\n" +
 	"\x11PHASE_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rPHASE_INSTALL\x10\x01\x12\x0f\n" +
@@ -4277,7 +4582,7 @@ func file_greenlight_v1_types_proto_rawDescGZIP() []byte {
 }
 
 var file_greenlight_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 12)
-var file_greenlight_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
+var file_greenlight_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_greenlight_v1_types_proto_goTypes = []any{
 	(Phase)(0),                    // 0: greenlight.v1.Phase
 	(Tier)(0),                     // 1: greenlight.v1.Tier
@@ -4319,37 +4624,40 @@ var file_greenlight_v1_types_proto_goTypes = []any{
 	(*PatchOutcome)(nil),          // 37: greenlight.v1.PatchOutcome
 	(*HiddenTests)(nil),           // 38: greenlight.v1.HiddenTests
 	(*Usage)(nil),                 // 39: greenlight.v1.Usage
-	nil,                           // 40: greenlight.v1.Step.EnvEntry
-	(*durationpb.Duration)(nil),   // 41: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 42: google.protobuf.Timestamp
+	(*Coverage)(nil),              // 40: greenlight.v1.Coverage
+	(*FileCoverage)(nil),          // 41: greenlight.v1.FileCoverage
+	(*CoverageBaseline)(nil),      // 42: greenlight.v1.CoverageBaseline
+	nil,                           // 43: greenlight.v1.Step.EnvEntry
+	(*durationpb.Duration)(nil),   // 44: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 45: google.protobuf.Timestamp
 }
 var file_greenlight_v1_types_proto_depIdxs = []int32{
 	0,  // 0: greenlight.v1.Step.phase:type_name -> greenlight.v1.Phase
-	40, // 1: greenlight.v1.Step.env:type_name -> greenlight.v1.Step.EnvEntry
-	41, // 2: greenlight.v1.Step.timeout:type_name -> google.protobuf.Duration
+	43, // 1: greenlight.v1.Step.env:type_name -> greenlight.v1.Step.EnvEntry
+	44, // 2: greenlight.v1.Step.timeout:type_name -> google.protobuf.Duration
 	1,  // 3: greenlight.v1.Step.tier:type_name -> greenlight.v1.Tier
 	2,  // 4: greenlight.v1.Step.level:type_name -> greenlight.v1.Level
 	13, // 5: greenlight.v1.Step.source:type_name -> greenlight.v1.CommandSource
 	13, // 6: greenlight.v1.Step.required_by:type_name -> greenlight.v1.CommandSource
-	41, // 7: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
+	44, // 7: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
 	1,  // 8: greenlight.v1.TierSelection.tier:type_name -> greenlight.v1.Tier
 	14, // 9: greenlight.v1.Pipeline.steps:type_name -> greenlight.v1.Step
 	15, // 10: greenlight.v1.Pipeline.limits:type_name -> greenlight.v1.Limits
 	16, // 11: greenlight.v1.Pipeline.tiers:type_name -> greenlight.v1.TierSelection
 	2,  // 12: greenlight.v1.Pipeline.max_level:type_name -> greenlight.v1.Level
-	41, // 13: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
+	44, // 13: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
 	0,  // 14: greenlight.v1.StepResult.phase:type_name -> greenlight.v1.Phase
 	3,  // 15: greenlight.v1.StepResult.status:type_name -> greenlight.v1.StepStatus
-	42, // 16: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
-	42, // 17: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
-	41, // 18: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
+	45, // 16: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
+	45, // 17: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
+	44, // 18: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
 	12, // 19: greenlight.v1.StepResult.log_digest:type_name -> greenlight.v1.Digest
 	1,  // 20: greenlight.v1.StepResult.tier:type_name -> greenlight.v1.Tier
 	2,  // 21: greenlight.v1.StepResult.level:type_name -> greenlight.v1.Level
 	20, // 22: greenlight.v1.StepResult.counts:type_name -> greenlight.v1.TestCounts
 	13, // 23: greenlight.v1.StepResult.source:type_name -> greenlight.v1.CommandSource
 	6,  // 24: greenlight.v1.TestCase.status:type_name -> greenlight.v1.TestStatus
-	41, // 25: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
+	44, // 25: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
 	12, // 26: greenlight.v1.Evidence.log_digest:type_name -> greenlight.v1.Digest
 	7,  // 27: greenlight.v1.Failure.kind:type_name -> greenlight.v1.FailureKind
 	21, // 28: greenlight.v1.Failure.evidence:type_name -> greenlight.v1.Evidence
@@ -4357,8 +4665,8 @@ var file_greenlight_v1_types_proto_depIdxs = []int32{
 	2,  // 30: greenlight.v1.Score.level:type_name -> greenlight.v1.Level
 	8,  // 31: greenlight.v1.Score.decided_by:type_name -> greenlight.v1.ScoreSource
 	3,  // 32: greenlight.v1.CommandRecord.status:type_name -> greenlight.v1.StepStatus
-	42, // 33: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
-	42, // 34: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
+	45, // 33: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
+	45, // 34: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
 	12, // 35: greenlight.v1.Manifest.snapshot:type_name -> greenlight.v1.Digest
 	26, // 36: greenlight.v1.Manifest.commands_executed:type_name -> greenlight.v1.CommandRecord
 	27, // 37: greenlight.v1.Manifest.platform:type_name -> greenlight.v1.Platform
@@ -4377,26 +4685,29 @@ var file_greenlight_v1_types_proto_depIdxs = []int32{
 	34, // 50: greenlight.v1.Result.inventory:type_name -> greenlight.v1.TestInventory
 	33, // 51: greenlight.v1.Result.partial:type_name -> greenlight.v1.Partial
 	31, // 52: greenlight.v1.Result.review:type_name -> greenlight.v1.Review
-	32, // 53: greenlight.v1.Review.criteria:type_name -> greenlight.v1.ReviewCriterion
-	39, // 54: greenlight.v1.Review.usage:type_name -> greenlight.v1.Usage
-	42, // 55: greenlight.v1.Review.created_at:type_name -> google.protobuf.Timestamp
-	12, // 56: greenlight.v1.TestInventory.blob:type_name -> greenlight.v1.Digest
-	9,  // 57: greenlight.v1.TestTransition.kind:type_name -> greenlight.v1.TransitionKind
-	6,  // 58: greenlight.v1.TestTransition.before:type_name -> greenlight.v1.TestStatus
-	6,  // 59: greenlight.v1.TestTransition.after:type_name -> greenlight.v1.TestStatus
-	35, // 60: greenlight.v1.Transitions.changes:type_name -> greenlight.v1.TestTransition
-	10, // 61: greenlight.v1.Transitions.resolution:type_name -> greenlight.v1.Resolution
-	11, // 62: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
-	12, // 63: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
-	12, // 64: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
-	39, // 65: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
-	36, // 66: greenlight.v1.PatchOutcome.transitions:type_name -> greenlight.v1.Transitions
-	38, // 67: greenlight.v1.PatchOutcome.hidden_tests:type_name -> greenlight.v1.HiddenTests
-	68, // [68:68] is the sub-list for method output_type
-	68, // [68:68] is the sub-list for method input_type
-	68, // [68:68] is the sub-list for extension type_name
-	68, // [68:68] is the sub-list for extension extendee
-	0,  // [0:68] is the sub-list for field type_name
+	40, // 53: greenlight.v1.Result.coverage:type_name -> greenlight.v1.Coverage
+	32, // 54: greenlight.v1.Review.criteria:type_name -> greenlight.v1.ReviewCriterion
+	39, // 55: greenlight.v1.Review.usage:type_name -> greenlight.v1.Usage
+	45, // 56: greenlight.v1.Review.created_at:type_name -> google.protobuf.Timestamp
+	12, // 57: greenlight.v1.TestInventory.blob:type_name -> greenlight.v1.Digest
+	9,  // 58: greenlight.v1.TestTransition.kind:type_name -> greenlight.v1.TransitionKind
+	6,  // 59: greenlight.v1.TestTransition.before:type_name -> greenlight.v1.TestStatus
+	6,  // 60: greenlight.v1.TestTransition.after:type_name -> greenlight.v1.TestStatus
+	35, // 61: greenlight.v1.Transitions.changes:type_name -> greenlight.v1.TestTransition
+	10, // 62: greenlight.v1.Transitions.resolution:type_name -> greenlight.v1.Resolution
+	11, // 63: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
+	12, // 64: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
+	12, // 65: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
+	39, // 66: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
+	36, // 67: greenlight.v1.PatchOutcome.transitions:type_name -> greenlight.v1.Transitions
+	38, // 68: greenlight.v1.PatchOutcome.hidden_tests:type_name -> greenlight.v1.HiddenTests
+	41, // 69: greenlight.v1.Coverage.files:type_name -> greenlight.v1.FileCoverage
+	42, // 70: greenlight.v1.Coverage.baseline:type_name -> greenlight.v1.CoverageBaseline
+	71, // [71:71] is the sub-list for method output_type
+	71, // [71:71] is the sub-list for method input_type
+	71, // [71:71] is the sub-list for extension type_name
+	71, // [71:71] is the sub-list for extension extendee
+	0,  // [0:71] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_types_proto_init() }
@@ -4410,7 +4721,7 @@ func file_greenlight_v1_types_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_greenlight_v1_types_proto_rawDesc), len(file_greenlight_v1_types_proto_rawDesc)),
 			NumEnums:      12,
-			NumMessages:   29,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
