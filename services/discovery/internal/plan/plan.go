@@ -43,6 +43,9 @@ type Request struct {
 	MilestoneEnd bool
 	RunEnd       bool
 	Selection    []Selection
+	// Plan is a plan document whose command blocks name whitelisted
+	// steps to run first (see document.go); empty for none.
+	Plan string
 	// Images overrides the capabilities' runtime -> image table.
 	Images map[string]string
 }
@@ -58,6 +61,9 @@ type Pipeline struct {
 	TimeBudget time.Duration
 	// Limits are the sandbox resources the repository asked for.
 	Limits repoconfig.Limits
+	// Plan is every command of the request's plan document with the step
+	// it runs as or the reason it was refused.
+	Plan []PlanCommand
 }
 
 // planner carries one planning.
@@ -68,6 +74,10 @@ type planner struct {
 	steps []command.Command
 	have  map[string]bool
 	notes []string
+	// first orders the steps a plan document names, which run first in
+	// their phase; plan is what became of each plan command.
+	first map[string]int
+	plan  []PlanCommand
 }
 
 // Make plans a pipeline.
@@ -87,12 +97,17 @@ func Make(caps *capability.Capabilities, req Request) (*Pipeline, error) {
 	} else {
 		p.defaults(func(t command.Tier) bool { return p.tiers[t] })
 	}
+	if p.req.Plan != "" {
+		if err := p.document(); err != nil {
+			return nil, err
+		}
+	}
 	p.installs()
 	p.hardFailure()
 	p.advisory()
 	p.order()
 	p.scopes()
-	out := &Pipeline{Tiers: sel, TimeBudget: caps.TimeBudget, Limits: caps.Limits}
+	out := &Pipeline{Tiers: sel, TimeBudget: caps.TimeBudget, Limits: caps.Limits, Plan: p.plan}
 	p.images(out)
 	out.Steps = p.steps
 	for _, s := range p.steps {
@@ -346,6 +361,14 @@ func (p *planner) order() {
 		ri, rj := rank(p.steps[i]), rank(p.steps[j])
 		if ri != rj {
 			return ri < rj
+		}
+		fi, iok := p.first[p.steps[i].Name]
+		fj, jok := p.first[p.steps[j].Name]
+		if iok != jok {
+			return iok
+		}
+		if iok {
+			return fi < fj
 		}
 		return index[p.steps[i].Name] < index[p.steps[j].Name]
 	})
