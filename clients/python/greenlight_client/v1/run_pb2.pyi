@@ -511,7 +511,7 @@ class VerifyFailedRetry(_message.Message):
     def __init__(self, attempt: _Optional[int] = ..., max_attempts: _Optional[int] = ..., failed_command: _Optional[str] = ..., fix_instructions: _Optional[str] = ...) -> None: ...
 
 class VerifyOptions(_message.Message):
-    __slots__ = ["changed_files", "commit_sha", "high_risk", "images", "labels", "limits", "max_attempts", "milestone_end", "rerun_failed", "review", "run_end", "selection", "tests", "time_budget"]
+    __slots__ = ["changed_files", "commit_sha", "high_risk", "images", "labels", "limits", "max_attempts", "milestone_end", "plan", "rerun_failed", "review", "run_end", "selection", "tests", "time_budget"]
     class ImagesEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -534,6 +534,7 @@ class VerifyOptions(_message.Message):
     LIMITS_FIELD_NUMBER: _ClassVar[int]
     MAX_ATTEMPTS_FIELD_NUMBER: _ClassVar[int]
     MILESTONE_END_FIELD_NUMBER: _ClassVar[int]
+    PLAN_FIELD_NUMBER: _ClassVar[int]
     RERUN_FAILED_FIELD_NUMBER: _ClassVar[int]
     REVIEW_FIELD_NUMBER: _ClassVar[int]
     RUN_END_FIELD_NUMBER: _ClassVar[int]
@@ -548,13 +549,14 @@ class VerifyOptions(_message.Message):
     limits: _types_pb2.Limits
     max_attempts: int
     milestone_end: bool
+    plan: str
     rerun_failed: bool
     review: ReviewOptions
     run_end: bool
     selection: _containers.RepeatedCompositeFieldContainer[_events_pb2.CommandSelection]
     tests: _containers.RepeatedScalarFieldContainer[str]
     time_budget: _duration_pb2.Duration
-    def __init__(self, changed_files: _Optional[_Iterable[str]] = ..., high_risk: bool = ..., milestone_end: bool = ..., run_end: bool = ..., time_budget: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., max_attempts: _Optional[int] = ..., limits: _Optional[_Union[_types_pb2.Limits, _Mapping]] = ..., selection: _Optional[_Iterable[_Union[_events_pb2.CommandSelection, _Mapping]]] = ..., commit_sha: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., images: _Optional[_Mapping[str, str]] = ..., rerun_failed: bool = ..., tests: _Optional[_Iterable[str]] = ..., review: _Optional[_Union[ReviewOptions, _Mapping]] = ...) -> None: ...
+    def __init__(self, changed_files: _Optional[_Iterable[str]] = ..., high_risk: bool = ..., milestone_end: bool = ..., run_end: bool = ..., time_budget: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., max_attempts: _Optional[int] = ..., limits: _Optional[_Union[_types_pb2.Limits, _Mapping]] = ..., selection: _Optional[_Iterable[_Union[_events_pb2.CommandSelection, _Mapping]]] = ..., commit_sha: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., images: _Optional[_Mapping[str, str]] = ..., rerun_failed: bool = ..., tests: _Optional[_Iterable[str]] = ..., review: _Optional[_Union[ReviewOptions, _Mapping]] = ..., plan: _Optional[str] = ...) -> None: ...
 
 class VerifyRequest(_message.Message):
     __slots__ = ["detach", "options", "snapshot", "source_dir"]

@@ -333,11 +333,12 @@ class PatchOutcome(_message.Message):
     def __init__(self, attempt: _Optional[int] = ..., diff: _Optional[str] = ..., format: _Optional[_Union[PatchFormat, str]] = ..., applied: bool = ..., rolled_back: bool = ..., reason: _Optional[str] = ..., lines_added: _Optional[int] = ..., lines_removed: _Optional[int] = ..., files: _Optional[_Iterable[str]] = ..., snapshot_before: _Optional[_Union[Digest, _Mapping]] = ..., snapshot_after: _Optional[_Union[Digest, _Mapping]] = ..., failing_before: _Optional[int] = ..., failing_after: _Optional[int] = ..., usage: _Optional[_Union[Usage, _Mapping]] = ..., rule: _Optional[str] = ..., transitions: _Optional[_Union[Transitions, _Mapping]] = ..., hidden_tests: _Optional[_Union[HiddenTests, _Mapping]] = ...) -> None: ...
 
 class Pipeline(_message.Message):
-    __slots__ = ["image", "limits", "max_level", "notes", "runtime", "steps", "tiers", "time_budget"]
+    __slots__ = ["image", "limits", "max_level", "notes", "plan", "runtime", "steps", "tiers", "time_budget"]
     IMAGE_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
     MAX_LEVEL_FIELD_NUMBER: _ClassVar[int]
     NOTES_FIELD_NUMBER: _ClassVar[int]
+    PLAN_FIELD_NUMBER: _ClassVar[int]
     RUNTIME_FIELD_NUMBER: _ClassVar[int]
     STEPS_FIELD_NUMBER: _ClassVar[int]
     TIERS_FIELD_NUMBER: _ClassVar[int]
@@ -346,11 +347,26 @@ class Pipeline(_message.Message):
     limits: Limits
     max_level: Level
     notes: _containers.RepeatedScalarFieldContainer[str]
+    plan: _containers.RepeatedCompositeFieldContainer[PlanCommand]
     runtime: str
     steps: _containers.RepeatedCompositeFieldContainer[Step]
     tiers: _containers.RepeatedCompositeFieldContainer[TierSelection]
     time_budget: _duration_pb2.Duration
-    def __init__(self, runtime: _Optional[str] = ..., image: _Optional[str] = ..., steps: _Optional[_Iterable[_Union[Step, _Mapping]]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., tiers: _Optional[_Iterable[_Union[TierSelection, _Mapping]]] = ..., max_level: _Optional[_Union[Level, str]] = ..., notes: _Optional[_Iterable[str]] = ..., time_budget: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+    def __init__(self, runtime: _Optional[str] = ..., image: _Optional[str] = ..., steps: _Optional[_Iterable[_Union[Step, _Mapping]]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., tiers: _Optional[_Iterable[_Union[TierSelection, _Mapping]]] = ..., max_level: _Optional[_Union[Level, str]] = ..., notes: _Optional[_Iterable[str]] = ..., time_budget: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., plan: _Optional[_Iterable[_Union[PlanCommand, _Mapping]]] = ...) -> None: ...
+
+class PlanCommand(_message.Message):
+    __slots__ = ["block", "command", "line", "refused", "step"]
+    BLOCK_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    REFUSED_FIELD_NUMBER: _ClassVar[int]
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    block: str
+    command: str
+    line: int
+    refused: str
+    step: str
+    def __init__(self, block: _Optional[str] = ..., command: _Optional[str] = ..., line: _Optional[int] = ..., step: _Optional[str] = ..., refused: _Optional[str] = ...) -> None: ...
 
 class Platform(_message.Message):
     __slots__ = ["arch", "container_image", "engine_version", "executor", "image_digest", "os"]
@@ -369,7 +385,7 @@ class Platform(_message.Message):
     def __init__(self, os: _Optional[str] = ..., arch: _Optional[str] = ..., container_image: _Optional[str] = ..., image_digest: _Optional[str] = ..., engine_version: _Optional[str] = ..., executor: _Optional[str] = ...) -> None: ...
 
 class Result(_message.Message):
-    __slots__ = ["artifact_paths", "artifacts", "counts", "coverage", "failures", "infra_retries", "inventory", "level", "manifest", "partial", "review", "run_id", "score", "status", "steps", "stop_memo", "summary", "tail_log", "tests", "tiers"]
+    __slots__ = ["artifact_paths", "artifacts", "counts", "coverage", "failures", "infra_retries", "inventory", "level", "manifest", "partial", "plan", "review", "run_id", "score", "status", "steps", "stop_memo", "summary", "tail_log", "tests", "tiers"]
     ARTIFACTS_FIELD_NUMBER: _ClassVar[int]
     ARTIFACT_PATHS_FIELD_NUMBER: _ClassVar[int]
     COUNTS_FIELD_NUMBER: _ClassVar[int]
@@ -380,6 +396,7 @@ class Result(_message.Message):
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     MANIFEST_FIELD_NUMBER: _ClassVar[int]
     PARTIAL_FIELD_NUMBER: _ClassVar[int]
+    PLAN_FIELD_NUMBER: _ClassVar[int]
     REVIEW_FIELD_NUMBER: _ClassVar[int]
     RUN_ID_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
@@ -400,6 +417,7 @@ class Result(_message.Message):
     level: Level
     manifest: Manifest
     partial: Partial
+    plan: _containers.RepeatedCompositeFieldContainer[PlanCommand]
     review: Review
     run_id: str
     score: Score
@@ -410,7 +428,7 @@ class Result(_message.Message):
     tail_log: str
     tests: _containers.RepeatedCompositeFieldContainer[TestCase]
     tiers: _containers.RepeatedCompositeFieldContainer[TierSelection]
-    def __init__(self, status: _Optional[_Union[Verdict, str]] = ..., run_id: _Optional[str] = ..., tail_log: _Optional[str] = ..., artifact_paths: _Optional[_Iterable[str]] = ..., manifest: _Optional[_Union[Manifest, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[StepResult, _Mapping]]] = ..., counts: _Optional[_Union[TestCounts, _Mapping]] = ..., failures: _Optional[_Iterable[_Union[Failure, _Mapping]]] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., level: _Optional[_Union[Level, str]] = ..., tests: _Optional[_Iterable[_Union[TestCase, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[Artifact, _Mapping]]] = ..., summary: _Optional[str] = ..., tiers: _Optional[_Iterable[_Union[TierSelection, _Mapping]]] = ..., stop_memo: _Optional[str] = ..., inventory: _Optional[_Union[TestInventory, _Mapping]] = ..., infra_retries: _Optional[_Iterable[str]] = ..., partial: _Optional[_Union[Partial, _Mapping]] = ..., review: _Optional[_Union[Review, _Mapping]] = ..., coverage: _Optional[_Union[Coverage, _Mapping]] = ...) -> None: ...
+    def __init__(self, status: _Optional[_Union[Verdict, str]] = ..., run_id: _Optional[str] = ..., tail_log: _Optional[str] = ..., artifact_paths: _Optional[_Iterable[str]] = ..., manifest: _Optional[_Union[Manifest, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[StepResult, _Mapping]]] = ..., counts: _Optional[_Union[TestCounts, _Mapping]] = ..., failures: _Optional[_Iterable[_Union[Failure, _Mapping]]] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., level: _Optional[_Union[Level, str]] = ..., tests: _Optional[_Iterable[_Union[TestCase, _Mapping]]] = ..., artifacts: _Optional[_Iterable[_Union[Artifact, _Mapping]]] = ..., summary: _Optional[str] = ..., tiers: _Optional[_Iterable[_Union[TierSelection, _Mapping]]] = ..., stop_memo: _Optional[str] = ..., inventory: _Optional[_Union[TestInventory, _Mapping]] = ..., infra_retries: _Optional[_Iterable[str]] = ..., partial: _Optional[_Union[Partial, _Mapping]] = ..., review: _Optional[_Union[Review, _Mapping]] = ..., coverage: _Optional[_Union[Coverage, _Mapping]] = ..., plan: _Optional[_Iterable[_Union[PlanCommand, _Mapping]]] = ...) -> None: ...
 
 class Review(_message.Message):
     __slots__ = ["created_at", "criteria", "error", "issues", "overall", "profile", "summary", "usage"]

@@ -123,7 +123,9 @@ type PlanRequest struct {
 	// Optional model-chosen subset; each must be in the whitelist.
 	Selection []*CommandSelection `protobuf:"bytes,6,rep,name=selection,proto3" json:"selection,omitempty"`
 	// Optional runtime → image overrides.
-	Images        map[string]string `protobuf:"bytes,7,rep,name=images,proto3" json:"images,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Images map[string]string `protobuf:"bytes,7,rep,name=images,proto3" json:"images,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Optional plan document (VerifyOptions.plan).
+	Plan          string `protobuf:"bytes,8,opt,name=plan,proto3" json:"plan,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -207,6 +209,13 @@ func (x *PlanRequest) GetImages() map[string]string {
 	return nil
 }
 
+func (x *PlanRequest) GetPlan() string {
+	if x != nil {
+		return x.Plan
+	}
+	return ""
+}
+
 // PlanResponse carries the pipeline.
 type PlanResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -268,7 +277,7 @@ const file_greenlight_v1_discovery_proto_rawDesc = "" +
 	"\x0fDiscoverRequest\x121\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x15.greenlight.v1.DigestR\bsnapshot\"S\n" +
 	"\x10DiscoverResponse\x12?\n" +
-	"\fcapabilities\x18\x01 \x01(\v2\x1b.greenlight.v1.CapabilitiesR\fcapabilities\"\xfa\x02\n" +
+	"\fcapabilities\x18\x01 \x01(\v2\x1b.greenlight.v1.CapabilitiesR\fcapabilities\"\x8e\x03\n" +
 	"\vPlanRequest\x121\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x15.greenlight.v1.DigestR\bsnapshot\x12#\n" +
 	"\rchanged_files\x18\x02 \x03(\tR\fchangedFiles\x12\x1b\n" +
@@ -276,7 +285,8 @@ const file_greenlight_v1_discovery_proto_rawDesc = "" +
 	"\rmilestone_end\x18\x04 \x01(\bR\fmilestoneEnd\x12\x17\n" +
 	"\arun_end\x18\x05 \x01(\bR\x06runEnd\x12=\n" +
 	"\tselection\x18\x06 \x03(\v2\x1f.greenlight.v1.CommandSelectionR\tselection\x12>\n" +
-	"\x06images\x18\a \x03(\v2&.greenlight.v1.PlanRequest.ImagesEntryR\x06images\x1a9\n" +
+	"\x06images\x18\a \x03(\v2&.greenlight.v1.PlanRequest.ImagesEntryR\x06images\x12\x12\n" +
+	"\x04plan\x18\b \x01(\tR\x04plan\x1a9\n" +
 	"\vImagesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x84\x01\n" +

@@ -227,7 +227,15 @@ type VerifyOptions struct {
 	// Ask a reviewer for its report once the verification is done; unset
 	// means no review. The report is model opinion (Result.review) and never
 	// changes the verdict.
-	Review        *ReviewOptions `protobuf:"bytes,14,opt,name=review,proto3" json:"review,omitempty"`
+	Review *ReviewOptions `protobuf:"bytes,14,opt,name=review,proto3" json:"review,omitempty"`
+	// A plan document (an architect's plan, markdown): its command blocks
+	// ("Install Commands:", "Build Commands:", "Test Commands:", "Lint
+	// Commands:", each a fenced block or a list) name whitelisted steps,
+	// which run first in their phase. A command outside the whitelist does
+	// not run: it is refused with the reason (Result.plan). The default
+	// steps still run; a plan cannot widen the whitelist (greenlight.yaml
+	// can). At most 256 KiB and 100 commands. See docs/plans.md.
+	Plan          string `protobuf:"bytes,15,opt,name=plan,proto3" json:"plan,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -358,6 +366,13 @@ func (x *VerifyOptions) GetReview() *ReviewOptions {
 		return x.Review
 	}
 	return nil
+}
+
+func (x *VerifyOptions) GetPlan() string {
+	if x != nil {
+		return x.Plan
+	}
+	return ""
 }
 
 // ReviewOptions select a reviewer for a run's report.
@@ -3663,7 +3678,7 @@ var File_greenlight_v1_run_proto protoreflect.FileDescriptor
 
 const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\n" +
-	"\x17greenlight/v1/run.proto\x12\rgreenlight.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1agreenlight/v1/events.proto\x1a\x19greenlight/v1/types.proto\"\xe4\x05\n" +
+	"\x17greenlight/v1/run.proto\x12\rgreenlight.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1agreenlight/v1/events.proto\x1a\x19greenlight/v1/types.proto\"\xf8\x05\n" +
 	"\rVerifyOptions\x12#\n" +
 	"\rchanged_files\x18\x01 \x03(\tR\fchangedFiles\x12\x1b\n" +
 	"\thigh_risk\x18\x02 \x01(\bR\bhighRisk\x12#\n" +
@@ -3681,7 +3696,8 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\x06images\x18\v \x03(\v2(.greenlight.v1.VerifyOptions.ImagesEntryR\x06images\x12!\n" +
 	"\frerun_failed\x18\f \x01(\bR\vrerunFailed\x12\x14\n" +
 	"\x05tests\x18\r \x03(\tR\x05tests\x124\n" +
-	"\x06review\x18\x0e \x01(\v2\x1c.greenlight.v1.ReviewOptionsR\x06review\x1a9\n" +
+	"\x06review\x18\x0e \x01(\v2\x1c.greenlight.v1.ReviewOptionsR\x06review\x12\x12\n" +
+	"\x04plan\x18\x0f \x01(\tR\x04plan\x1a9\n" +
 	"\vLabelsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a9\n" +

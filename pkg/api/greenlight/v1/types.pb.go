@@ -1281,7 +1281,10 @@ type Pipeline struct {
 	// Human-readable notes (added hard-failure step, L3 not reachable, ...).
 	Notes []string `protobuf:"bytes,7,rep,name=notes,proto3" json:"notes,omitempty"`
 	// Time budget for the whole verification.
-	TimeBudget    *durationpb.Duration `protobuf:"bytes,8,opt,name=time_budget,json=timeBudget,proto3" json:"time_budget,omitempty"`
+	TimeBudget *durationpb.Duration `protobuf:"bytes,8,opt,name=time_budget,json=timeBudget,proto3" json:"time_budget,omitempty"`
+	// Every command of the request's plan document (VerifyOptions.plan),
+	// with the step it runs as or why it was refused.
+	Plan          []*PlanCommand `protobuf:"bytes,9,rep,name=plan,proto3" json:"plan,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1372,6 +1375,96 @@ func (x *Pipeline) GetTimeBudget() *durationpb.Duration {
 	return nil
 }
 
+func (x *Pipeline) GetPlan() []*PlanCommand {
+	if x != nil {
+		return x.Plan
+	}
+	return nil
+}
+
+// PlanCommand is one command of a plan document and what became of it.
+type PlanCommand struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The block it stood under: "install", "build", "test" or "lint".
+	Block string `protobuf:"bytes,1,opt,name=block,proto3" json:"block,omitempty"`
+	// The command as the plan wrote it.
+	Command string `protobuf:"bytes,2,opt,name=command,proto3" json:"command,omitempty"`
+	// Its 1-based line in the plan document.
+	Line int32 `protobuf:"varint,3,opt,name=line,proto3" json:"line,omitempty"`
+	// The whitelisted step it runs as; empty when refused.
+	Step string `protobuf:"bytes,4,opt,name=step,proto3" json:"step,omitempty"`
+	// Why it does not run (outside the whitelist, ambiguous); empty when it
+	// runs.
+	Refused       string `protobuf:"bytes,5,opt,name=refused,proto3" json:"refused,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlanCommand) Reset() {
+	*x = PlanCommand{}
+	mi := &file_greenlight_v1_types_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlanCommand) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlanCommand) ProtoMessage() {}
+
+func (x *PlanCommand) ProtoReflect() protoreflect.Message {
+	mi := &file_greenlight_v1_types_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlanCommand.ProtoReflect.Descriptor instead.
+func (*PlanCommand) Descriptor() ([]byte, []int) {
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *PlanCommand) GetBlock() string {
+	if x != nil {
+		return x.Block
+	}
+	return ""
+}
+
+func (x *PlanCommand) GetCommand() string {
+	if x != nil {
+		return x.Command
+	}
+	return ""
+}
+
+func (x *PlanCommand) GetLine() int32 {
+	if x != nil {
+		return x.Line
+	}
+	return 0
+}
+
+func (x *PlanCommand) GetStep() string {
+	if x != nil {
+		return x.Step
+	}
+	return ""
+}
+
+func (x *PlanCommand) GetRefused() string {
+	if x != nil {
+		return x.Refused
+	}
+	return ""
+}
+
 // StepResult is what happened when a step ran.
 type StepResult struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -1427,7 +1520,7 @@ type StepResult struct {
 
 func (x *StepResult) Reset() {
 	*x = StepResult{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[6]
+	mi := &file_greenlight_v1_types_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1439,7 +1532,7 @@ func (x *StepResult) String() string {
 func (*StepResult) ProtoMessage() {}
 
 func (x *StepResult) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[6]
+	mi := &file_greenlight_v1_types_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1452,7 +1545,7 @@ func (x *StepResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepResult.ProtoReflect.Descriptor instead.
 func (*StepResult) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{6}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *StepResult) GetName() string {
@@ -1651,7 +1744,7 @@ type TestCase struct {
 
 func (x *TestCase) Reset() {
 	*x = TestCase{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[7]
+	mi := &file_greenlight_v1_types_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1663,7 +1756,7 @@ func (x *TestCase) String() string {
 func (*TestCase) ProtoMessage() {}
 
 func (x *TestCase) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[7]
+	mi := &file_greenlight_v1_types_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1676,7 +1769,7 @@ func (x *TestCase) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TestCase.ProtoReflect.Descriptor instead.
 func (*TestCase) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{7}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *TestCase) GetId() string {
@@ -1775,7 +1868,7 @@ type TestCounts struct {
 
 func (x *TestCounts) Reset() {
 	*x = TestCounts{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[8]
+	mi := &file_greenlight_v1_types_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1787,7 +1880,7 @@ func (x *TestCounts) String() string {
 func (*TestCounts) ProtoMessage() {}
 
 func (x *TestCounts) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[8]
+	mi := &file_greenlight_v1_types_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1800,7 +1893,7 @@ func (x *TestCounts) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TestCounts.ProtoReflect.Descriptor instead.
 func (*TestCounts) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{8}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *TestCounts) GetPassed() int32 {
@@ -1889,7 +1982,7 @@ type Evidence struct {
 
 func (x *Evidence) Reset() {
 	*x = Evidence{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[9]
+	mi := &file_greenlight_v1_types_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1901,7 +1994,7 @@ func (x *Evidence) String() string {
 func (*Evidence) ProtoMessage() {}
 
 func (x *Evidence) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[9]
+	mi := &file_greenlight_v1_types_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1914,7 +2007,7 @@ func (x *Evidence) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Evidence.ProtoReflect.Descriptor instead.
 func (*Evidence) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{9}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Evidence) GetStep() string {
@@ -1975,7 +2068,7 @@ type Frame struct {
 
 func (x *Frame) Reset() {
 	*x = Frame{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[10]
+	mi := &file_greenlight_v1_types_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1987,7 +2080,7 @@ func (x *Frame) String() string {
 func (*Frame) ProtoMessage() {}
 
 func (x *Frame) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[10]
+	mi := &file_greenlight_v1_types_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2000,7 +2093,7 @@ func (x *Frame) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Frame.ProtoReflect.Descriptor instead.
 func (*Frame) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{10}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Frame) GetFile() string {
@@ -2067,7 +2160,7 @@ type Failure struct {
 
 func (x *Failure) Reset() {
 	*x = Failure{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[11]
+	mi := &file_greenlight_v1_types_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2079,7 +2172,7 @@ func (x *Failure) String() string {
 func (*Failure) ProtoMessage() {}
 
 func (x *Failure) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[11]
+	mi := &file_greenlight_v1_types_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2092,7 +2185,7 @@ func (x *Failure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Failure.ProtoReflect.Descriptor instead.
 func (*Failure) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{11}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Failure) GetFile() string {
@@ -2196,7 +2289,7 @@ type CodeWindow struct {
 
 func (x *CodeWindow) Reset() {
 	*x = CodeWindow{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[12]
+	mi := &file_greenlight_v1_types_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2208,7 +2301,7 @@ func (x *CodeWindow) String() string {
 func (*CodeWindow) ProtoMessage() {}
 
 func (x *CodeWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[12]
+	mi := &file_greenlight_v1_types_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2221,7 +2314,7 @@ func (x *CodeWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeWindow.ProtoReflect.Descriptor instead.
 func (*CodeWindow) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{12}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CodeWindow) GetFile() string {
@@ -2301,7 +2394,7 @@ type Score struct {
 
 func (x *Score) Reset() {
 	*x = Score{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[13]
+	mi := &file_greenlight_v1_types_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2313,7 +2406,7 @@ func (x *Score) String() string {
 func (*Score) ProtoMessage() {}
 
 func (x *Score) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[13]
+	mi := &file_greenlight_v1_types_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2326,7 +2419,7 @@ func (x *Score) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Score.ProtoReflect.Descriptor instead.
 func (*Score) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{13}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Score) GetTotal() float64 {
@@ -2456,7 +2549,7 @@ type CommandRecord struct {
 
 func (x *CommandRecord) Reset() {
 	*x = CommandRecord{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[14]
+	mi := &file_greenlight_v1_types_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2468,7 +2561,7 @@ func (x *CommandRecord) String() string {
 func (*CommandRecord) ProtoMessage() {}
 
 func (x *CommandRecord) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[14]
+	mi := &file_greenlight_v1_types_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2481,7 +2574,7 @@ func (x *CommandRecord) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommandRecord.ProtoReflect.Descriptor instead.
 func (*CommandRecord) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{14}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *CommandRecord) GetName() string {
@@ -2542,7 +2635,7 @@ type Platform struct {
 
 func (x *Platform) Reset() {
 	*x = Platform{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[15]
+	mi := &file_greenlight_v1_types_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2554,7 +2647,7 @@ func (x *Platform) String() string {
 func (*Platform) ProtoMessage() {}
 
 func (x *Platform) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[15]
+	mi := &file_greenlight_v1_types_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2567,7 +2660,7 @@ func (x *Platform) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Platform.ProtoReflect.Descriptor instead.
 func (*Platform) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{15}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Platform) GetOs() string {
@@ -2629,7 +2722,7 @@ type Manifest struct {
 
 func (x *Manifest) Reset() {
 	*x = Manifest{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[16]
+	mi := &file_greenlight_v1_types_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2641,7 +2734,7 @@ func (x *Manifest) String() string {
 func (*Manifest) ProtoMessage() {}
 
 func (x *Manifest) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[16]
+	mi := &file_greenlight_v1_types_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2654,7 +2747,7 @@ func (x *Manifest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Manifest.ProtoReflect.Descriptor instead.
 func (*Manifest) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{16}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Manifest) GetRunId() string {
@@ -2725,7 +2818,7 @@ type Artifact struct {
 
 func (x *Artifact) Reset() {
 	*x = Artifact{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[17]
+	mi := &file_greenlight_v1_types_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2737,7 +2830,7 @@ func (x *Artifact) String() string {
 func (*Artifact) ProtoMessage() {}
 
 func (x *Artifact) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[17]
+	mi := &file_greenlight_v1_types_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2750,7 +2843,7 @@ func (x *Artifact) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Artifact.ProtoReflect.Descriptor instead.
 func (*Artifact) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{17}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Artifact) GetPath() string {
@@ -2806,14 +2899,18 @@ type Result struct {
 	// Line coverage the test steps measured with the toolchain's own tool
 	// (Go's -coverprofile, coverage.py through pytest-cov); unset when no test
 	// step measured any. Information only: it never changes the verdict.
-	Coverage      *Coverage `protobuf:"bytes,20,opt,name=coverage,proto3" json:"coverage,omitempty"`
+	Coverage *Coverage `protobuf:"bytes,20,opt,name=coverage,proto3" json:"coverage,omitempty"`
+	// The plan document's commands (VerifyOptions.plan) with the step each
+	// ran as or why it was refused; empty without a plan. Refused commands
+	// never ran.
+	Plan          []*PlanCommand `protobuf:"bytes,21,rep,name=plan,proto3" json:"plan,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[18]
+	mi := &file_greenlight_v1_types_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2825,7 +2922,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[18]
+	mi := &file_greenlight_v1_types_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2838,7 +2935,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{18}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Result) GetStatus() Verdict {
@@ -2981,6 +3078,13 @@ func (x *Result) GetCoverage() *Coverage {
 	return nil
 }
 
+func (x *Result) GetPlan() []*PlanCommand {
+	if x != nil {
+		return x.Plan
+	}
+	return nil
+}
+
 // Review is a reviewer model's report on a verified change, in the rubric
 // of the seed (correctness 0-3, completeness 0-2, testing 0-2, code
 // quality 0-2, best practices 0-1). It is model opinion (L1): greenlight
@@ -3010,7 +3114,7 @@ type Review struct {
 
 func (x *Review) Reset() {
 	*x = Review{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[19]
+	mi := &file_greenlight_v1_types_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3022,7 +3126,7 @@ func (x *Review) String() string {
 func (*Review) ProtoMessage() {}
 
 func (x *Review) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[19]
+	mi := &file_greenlight_v1_types_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3035,7 +3139,7 @@ func (x *Review) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Review.ProtoReflect.Descriptor instead.
 func (*Review) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{19}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Review) GetProfile() string {
@@ -3109,7 +3213,7 @@ type ReviewCriterion struct {
 
 func (x *ReviewCriterion) Reset() {
 	*x = ReviewCriterion{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[20]
+	mi := &file_greenlight_v1_types_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3121,7 +3225,7 @@ func (x *ReviewCriterion) String() string {
 func (*ReviewCriterion) ProtoMessage() {}
 
 func (x *ReviewCriterion) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[20]
+	mi := &file_greenlight_v1_types_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3134,7 +3238,7 @@ func (x *ReviewCriterion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewCriterion.ProtoReflect.Descriptor instead.
 func (*ReviewCriterion) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{20}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ReviewCriterion) GetName() string {
@@ -3178,7 +3282,7 @@ type Partial struct {
 
 func (x *Partial) Reset() {
 	*x = Partial{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[21]
+	mi := &file_greenlight_v1_types_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3190,7 +3294,7 @@ func (x *Partial) String() string {
 func (*Partial) ProtoMessage() {}
 
 func (x *Partial) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[21]
+	mi := &file_greenlight_v1_types_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3203,7 +3307,7 @@ func (x *Partial) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Partial.ProtoReflect.Descriptor instead.
 func (*Partial) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{21}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Partial) GetSteps() []string {
@@ -3236,7 +3340,7 @@ type TestInventory struct {
 
 func (x *TestInventory) Reset() {
 	*x = TestInventory{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[22]
+	mi := &file_greenlight_v1_types_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3248,7 +3352,7 @@ func (x *TestInventory) String() string {
 func (*TestInventory) ProtoMessage() {}
 
 func (x *TestInventory) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[22]
+	mi := &file_greenlight_v1_types_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3261,7 +3365,7 @@ func (x *TestInventory) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TestInventory.ProtoReflect.Descriptor instead.
 func (*TestInventory) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{22}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *TestInventory) GetBlob() *Digest {
@@ -3302,7 +3406,7 @@ type TestTransition struct {
 
 func (x *TestTransition) Reset() {
 	*x = TestTransition{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[23]
+	mi := &file_greenlight_v1_types_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3314,7 +3418,7 @@ func (x *TestTransition) String() string {
 func (*TestTransition) ProtoMessage() {}
 
 func (x *TestTransition) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[23]
+	mi := &file_greenlight_v1_types_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3327,7 +3431,7 @@ func (x *TestTransition) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TestTransition.ProtoReflect.Descriptor instead.
 func (*TestTransition) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{23}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *TestTransition) GetStep() string {
@@ -3409,7 +3513,7 @@ type Transitions struct {
 
 func (x *Transitions) Reset() {
 	*x = Transitions{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[24]
+	mi := &file_greenlight_v1_types_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3421,7 +3525,7 @@ func (x *Transitions) String() string {
 func (*Transitions) ProtoMessage() {}
 
 func (x *Transitions) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[24]
+	mi := &file_greenlight_v1_types_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3434,7 +3538,7 @@ func (x *Transitions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Transitions.ProtoReflect.Descriptor instead.
 func (*Transitions) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{24}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Transitions) GetFailToPass() int32 {
@@ -3597,7 +3701,7 @@ type PatchOutcome struct {
 
 func (x *PatchOutcome) Reset() {
 	*x = PatchOutcome{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[25]
+	mi := &file_greenlight_v1_types_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3609,7 +3713,7 @@ func (x *PatchOutcome) String() string {
 func (*PatchOutcome) ProtoMessage() {}
 
 func (x *PatchOutcome) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[25]
+	mi := &file_greenlight_v1_types_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3622,7 +3726,7 @@ func (x *PatchOutcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchOutcome.ProtoReflect.Descriptor instead.
 func (*PatchOutcome) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{25}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *PatchOutcome) GetAttempt() int32 {
@@ -3765,7 +3869,7 @@ type HiddenTests struct {
 
 func (x *HiddenTests) Reset() {
 	*x = HiddenTests{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[26]
+	mi := &file_greenlight_v1_types_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3777,7 +3881,7 @@ func (x *HiddenTests) String() string {
 func (*HiddenTests) ProtoMessage() {}
 
 func (x *HiddenTests) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[26]
+	mi := &file_greenlight_v1_types_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3790,7 +3894,7 @@ func (x *HiddenTests) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HiddenTests.ProtoReflect.Descriptor instead.
 func (*HiddenTests) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{26}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *HiddenTests) GetPassed() int32 {
@@ -3833,7 +3937,7 @@ type Usage struct {
 
 func (x *Usage) Reset() {
 	*x = Usage{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[27]
+	mi := &file_greenlight_v1_types_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3845,7 +3949,7 @@ func (x *Usage) String() string {
 func (*Usage) ProtoMessage() {}
 
 func (x *Usage) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[27]
+	mi := &file_greenlight_v1_types_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3858,7 +3962,7 @@ func (x *Usage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Usage.ProtoReflect.Descriptor instead.
 func (*Usage) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{27}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Usage) GetPromptTokens() int64 {
@@ -3906,7 +4010,7 @@ type Coverage struct {
 
 func (x *Coverage) Reset() {
 	*x = Coverage{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[28]
+	mi := &file_greenlight_v1_types_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3918,7 +4022,7 @@ func (x *Coverage) String() string {
 func (*Coverage) ProtoMessage() {}
 
 func (x *Coverage) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[28]
+	mi := &file_greenlight_v1_types_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3931,7 +4035,7 @@ func (x *Coverage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Coverage.ProtoReflect.Descriptor instead.
 func (*Coverage) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{28}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Coverage) GetCoveredLines() int64 {
@@ -4001,7 +4105,7 @@ type FileCoverage struct {
 
 func (x *FileCoverage) Reset() {
 	*x = FileCoverage{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[29]
+	mi := &file_greenlight_v1_types_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4013,7 +4117,7 @@ func (x *FileCoverage) String() string {
 func (*FileCoverage) ProtoMessage() {}
 
 func (x *FileCoverage) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[29]
+	mi := &file_greenlight_v1_types_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4026,7 +4130,7 @@ func (x *FileCoverage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileCoverage.ProtoReflect.Descriptor instead.
 func (*FileCoverage) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{29}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *FileCoverage) GetPath() string {
@@ -4083,7 +4187,7 @@ type CoverageBaseline struct {
 
 func (x *CoverageBaseline) Reset() {
 	*x = CoverageBaseline{}
-	mi := &file_greenlight_v1_types_proto_msgTypes[30]
+	mi := &file_greenlight_v1_types_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4095,7 +4199,7 @@ func (x *CoverageBaseline) String() string {
 func (*CoverageBaseline) ProtoMessage() {}
 
 func (x *CoverageBaseline) ProtoReflect() protoreflect.Message {
-	mi := &file_greenlight_v1_types_proto_msgTypes[30]
+	mi := &file_greenlight_v1_types_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4108,7 +4212,7 @@ func (x *CoverageBaseline) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CoverageBaseline.ProtoReflect.Descriptor instead.
 func (*CoverageBaseline) Descriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{30}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *CoverageBaseline) GetCoveredLines() int64 {
@@ -4190,7 +4294,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\rTierSelection\x12'\n" +
 	"\x04tier\x18\x01 \x01(\x0e2\x13.greenlight.v1.TierR\x04tier\x12\x1a\n" +
 	"\bselected\x18\x02 \x01(\bR\bselected\x12\x18\n" +
-	"\areasons\x18\x03 \x03(\tR\areasons\"\xcd\x02\n" +
+	"\areasons\x18\x03 \x03(\tR\areasons\"\xfd\x02\n" +
 	"\bPipeline\x12\x18\n" +
 	"\aruntime\x18\x01 \x01(\tR\aruntime\x12\x14\n" +
 	"\x05image\x18\x02 \x01(\tR\x05image\x12)\n" +
@@ -4200,7 +4304,14 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\tmax_level\x18\x06 \x01(\x0e2\x14.greenlight.v1.LevelR\bmaxLevel\x12\x14\n" +
 	"\x05notes\x18\a \x03(\tR\x05notes\x12:\n" +
 	"\vtime_budget\x18\b \x01(\v2\x19.google.protobuf.DurationR\n" +
-	"timeBudget\"\xac\a\n" +
+	"timeBudget\x12.\n" +
+	"\x04plan\x18\t \x03(\v2\x1a.greenlight.v1.PlanCommandR\x04plan\"\x7f\n" +
+	"\vPlanCommand\x12\x14\n" +
+	"\x05block\x18\x01 \x01(\tR\x05block\x12\x18\n" +
+	"\acommand\x18\x02 \x01(\tR\acommand\x12\x12\n" +
+	"\x04line\x18\x03 \x01(\x05R\x04line\x12\x12\n" +
+	"\x04step\x18\x04 \x01(\tR\x04step\x12\x18\n" +
+	"\arefused\x18\x05 \x01(\tR\arefused\"\xac\a\n" +
 	"\n" +
 	"StepResult\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12*\n" +
@@ -4351,7 +4462,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x06limits\x18\b \x01(\v2\x15.greenlight.v1.LimitsR\x06limits\"M\n" +
 	"\bArtifact\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12-\n" +
-	"\x06digest\x18\x02 \x01(\v2\x15.greenlight.v1.DigestR\x06digest\"\xfe\x06\n" +
+	"\x06digest\x18\x02 \x01(\v2\x15.greenlight.v1.DigestR\x06digest\"\xae\a\n" +
 	"\x06Result\x12.\n" +
 	"\x06status\x18\x01 \x01(\x0e2\x16.greenlight.v1.VerdictR\x06status\x12\x15\n" +
 	"\x06run_id\x18\x02 \x01(\tR\x05runId\x12\x19\n" +
@@ -4373,7 +4484,8 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\rinfra_retries\x18\x11 \x03(\tR\finfraRetries\x120\n" +
 	"\apartial\x18\x12 \x01(\v2\x16.greenlight.v1.PartialR\apartial\x12-\n" +
 	"\x06review\x18\x13 \x01(\v2\x15.greenlight.v1.ReviewR\x06review\x123\n" +
-	"\bcoverage\x18\x14 \x01(\v2\x17.greenlight.v1.CoverageR\bcoverage\"\xa7\x02\n" +
+	"\bcoverage\x18\x14 \x01(\v2\x17.greenlight.v1.CoverageR\bcoverage\x12.\n" +
+	"\x04plan\x18\x15 \x03(\v2\x1a.greenlight.v1.PlanCommandR\x04plan\"\xa7\x02\n" +
 	"\x06Review\x12\x18\n" +
 	"\aprofile\x18\x01 \x01(\tR\aprofile\x12:\n" +
 	"\bcriteria\x18\x02 \x03(\v2\x1e.greenlight.v1.ReviewCriterionR\bcriteria\x12\x18\n" +
@@ -4582,7 +4694,7 @@ func file_greenlight_v1_types_proto_rawDescGZIP() []byte {
 }
 
 var file_greenlight_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 12)
-var file_greenlight_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_greenlight_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_greenlight_v1_types_proto_goTypes = []any{
 	(Phase)(0),                    // 0: greenlight.v1.Phase
 	(Tier)(0),                     // 1: greenlight.v1.Tier
@@ -4602,112 +4714,115 @@ var file_greenlight_v1_types_proto_goTypes = []any{
 	(*Limits)(nil),                // 15: greenlight.v1.Limits
 	(*TierSelection)(nil),         // 16: greenlight.v1.TierSelection
 	(*Pipeline)(nil),              // 17: greenlight.v1.Pipeline
-	(*StepResult)(nil),            // 18: greenlight.v1.StepResult
-	(*TestCase)(nil),              // 19: greenlight.v1.TestCase
-	(*TestCounts)(nil),            // 20: greenlight.v1.TestCounts
-	(*Evidence)(nil),              // 21: greenlight.v1.Evidence
-	(*Frame)(nil),                 // 22: greenlight.v1.Frame
-	(*Failure)(nil),               // 23: greenlight.v1.Failure
-	(*CodeWindow)(nil),            // 24: greenlight.v1.CodeWindow
-	(*Score)(nil),                 // 25: greenlight.v1.Score
-	(*CommandRecord)(nil),         // 26: greenlight.v1.CommandRecord
-	(*Platform)(nil),              // 27: greenlight.v1.Platform
-	(*Manifest)(nil),              // 28: greenlight.v1.Manifest
-	(*Artifact)(nil),              // 29: greenlight.v1.Artifact
-	(*Result)(nil),                // 30: greenlight.v1.Result
-	(*Review)(nil),                // 31: greenlight.v1.Review
-	(*ReviewCriterion)(nil),       // 32: greenlight.v1.ReviewCriterion
-	(*Partial)(nil),               // 33: greenlight.v1.Partial
-	(*TestInventory)(nil),         // 34: greenlight.v1.TestInventory
-	(*TestTransition)(nil),        // 35: greenlight.v1.TestTransition
-	(*Transitions)(nil),           // 36: greenlight.v1.Transitions
-	(*PatchOutcome)(nil),          // 37: greenlight.v1.PatchOutcome
-	(*HiddenTests)(nil),           // 38: greenlight.v1.HiddenTests
-	(*Usage)(nil),                 // 39: greenlight.v1.Usage
-	(*Coverage)(nil),              // 40: greenlight.v1.Coverage
-	(*FileCoverage)(nil),          // 41: greenlight.v1.FileCoverage
-	(*CoverageBaseline)(nil),      // 42: greenlight.v1.CoverageBaseline
-	nil,                           // 43: greenlight.v1.Step.EnvEntry
-	(*durationpb.Duration)(nil),   // 44: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 45: google.protobuf.Timestamp
+	(*PlanCommand)(nil),           // 18: greenlight.v1.PlanCommand
+	(*StepResult)(nil),            // 19: greenlight.v1.StepResult
+	(*TestCase)(nil),              // 20: greenlight.v1.TestCase
+	(*TestCounts)(nil),            // 21: greenlight.v1.TestCounts
+	(*Evidence)(nil),              // 22: greenlight.v1.Evidence
+	(*Frame)(nil),                 // 23: greenlight.v1.Frame
+	(*Failure)(nil),               // 24: greenlight.v1.Failure
+	(*CodeWindow)(nil),            // 25: greenlight.v1.CodeWindow
+	(*Score)(nil),                 // 26: greenlight.v1.Score
+	(*CommandRecord)(nil),         // 27: greenlight.v1.CommandRecord
+	(*Platform)(nil),              // 28: greenlight.v1.Platform
+	(*Manifest)(nil),              // 29: greenlight.v1.Manifest
+	(*Artifact)(nil),              // 30: greenlight.v1.Artifact
+	(*Result)(nil),                // 31: greenlight.v1.Result
+	(*Review)(nil),                // 32: greenlight.v1.Review
+	(*ReviewCriterion)(nil),       // 33: greenlight.v1.ReviewCriterion
+	(*Partial)(nil),               // 34: greenlight.v1.Partial
+	(*TestInventory)(nil),         // 35: greenlight.v1.TestInventory
+	(*TestTransition)(nil),        // 36: greenlight.v1.TestTransition
+	(*Transitions)(nil),           // 37: greenlight.v1.Transitions
+	(*PatchOutcome)(nil),          // 38: greenlight.v1.PatchOutcome
+	(*HiddenTests)(nil),           // 39: greenlight.v1.HiddenTests
+	(*Usage)(nil),                 // 40: greenlight.v1.Usage
+	(*Coverage)(nil),              // 41: greenlight.v1.Coverage
+	(*FileCoverage)(nil),          // 42: greenlight.v1.FileCoverage
+	(*CoverageBaseline)(nil),      // 43: greenlight.v1.CoverageBaseline
+	nil,                           // 44: greenlight.v1.Step.EnvEntry
+	(*durationpb.Duration)(nil),   // 45: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 46: google.protobuf.Timestamp
 }
 var file_greenlight_v1_types_proto_depIdxs = []int32{
 	0,  // 0: greenlight.v1.Step.phase:type_name -> greenlight.v1.Phase
-	43, // 1: greenlight.v1.Step.env:type_name -> greenlight.v1.Step.EnvEntry
-	44, // 2: greenlight.v1.Step.timeout:type_name -> google.protobuf.Duration
+	44, // 1: greenlight.v1.Step.env:type_name -> greenlight.v1.Step.EnvEntry
+	45, // 2: greenlight.v1.Step.timeout:type_name -> google.protobuf.Duration
 	1,  // 3: greenlight.v1.Step.tier:type_name -> greenlight.v1.Tier
 	2,  // 4: greenlight.v1.Step.level:type_name -> greenlight.v1.Level
 	13, // 5: greenlight.v1.Step.source:type_name -> greenlight.v1.CommandSource
 	13, // 6: greenlight.v1.Step.required_by:type_name -> greenlight.v1.CommandSource
-	44, // 7: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
+	45, // 7: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
 	1,  // 8: greenlight.v1.TierSelection.tier:type_name -> greenlight.v1.Tier
 	14, // 9: greenlight.v1.Pipeline.steps:type_name -> greenlight.v1.Step
 	15, // 10: greenlight.v1.Pipeline.limits:type_name -> greenlight.v1.Limits
 	16, // 11: greenlight.v1.Pipeline.tiers:type_name -> greenlight.v1.TierSelection
 	2,  // 12: greenlight.v1.Pipeline.max_level:type_name -> greenlight.v1.Level
-	44, // 13: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
-	0,  // 14: greenlight.v1.StepResult.phase:type_name -> greenlight.v1.Phase
-	3,  // 15: greenlight.v1.StepResult.status:type_name -> greenlight.v1.StepStatus
-	45, // 16: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
-	45, // 17: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
-	44, // 18: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
-	12, // 19: greenlight.v1.StepResult.log_digest:type_name -> greenlight.v1.Digest
-	1,  // 20: greenlight.v1.StepResult.tier:type_name -> greenlight.v1.Tier
-	2,  // 21: greenlight.v1.StepResult.level:type_name -> greenlight.v1.Level
-	20, // 22: greenlight.v1.StepResult.counts:type_name -> greenlight.v1.TestCounts
-	13, // 23: greenlight.v1.StepResult.source:type_name -> greenlight.v1.CommandSource
-	6,  // 24: greenlight.v1.TestCase.status:type_name -> greenlight.v1.TestStatus
-	44, // 25: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
-	12, // 26: greenlight.v1.Evidence.log_digest:type_name -> greenlight.v1.Digest
-	7,  // 27: greenlight.v1.Failure.kind:type_name -> greenlight.v1.FailureKind
-	21, // 28: greenlight.v1.Failure.evidence:type_name -> greenlight.v1.Evidence
-	22, // 29: greenlight.v1.Failure.frames:type_name -> greenlight.v1.Frame
-	2,  // 30: greenlight.v1.Score.level:type_name -> greenlight.v1.Level
-	8,  // 31: greenlight.v1.Score.decided_by:type_name -> greenlight.v1.ScoreSource
-	3,  // 32: greenlight.v1.CommandRecord.status:type_name -> greenlight.v1.StepStatus
-	45, // 33: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
-	45, // 34: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
-	12, // 35: greenlight.v1.Manifest.snapshot:type_name -> greenlight.v1.Digest
-	26, // 36: greenlight.v1.Manifest.commands_executed:type_name -> greenlight.v1.CommandRecord
-	27, // 37: greenlight.v1.Manifest.platform:type_name -> greenlight.v1.Platform
-	15, // 38: greenlight.v1.Manifest.limits:type_name -> greenlight.v1.Limits
-	12, // 39: greenlight.v1.Artifact.digest:type_name -> greenlight.v1.Digest
-	5,  // 40: greenlight.v1.Result.status:type_name -> greenlight.v1.Verdict
-	28, // 41: greenlight.v1.Result.manifest:type_name -> greenlight.v1.Manifest
-	18, // 42: greenlight.v1.Result.steps:type_name -> greenlight.v1.StepResult
-	20, // 43: greenlight.v1.Result.counts:type_name -> greenlight.v1.TestCounts
-	23, // 44: greenlight.v1.Result.failures:type_name -> greenlight.v1.Failure
-	25, // 45: greenlight.v1.Result.score:type_name -> greenlight.v1.Score
-	2,  // 46: greenlight.v1.Result.level:type_name -> greenlight.v1.Level
-	19, // 47: greenlight.v1.Result.tests:type_name -> greenlight.v1.TestCase
-	29, // 48: greenlight.v1.Result.artifacts:type_name -> greenlight.v1.Artifact
-	16, // 49: greenlight.v1.Result.tiers:type_name -> greenlight.v1.TierSelection
-	34, // 50: greenlight.v1.Result.inventory:type_name -> greenlight.v1.TestInventory
-	33, // 51: greenlight.v1.Result.partial:type_name -> greenlight.v1.Partial
-	31, // 52: greenlight.v1.Result.review:type_name -> greenlight.v1.Review
-	40, // 53: greenlight.v1.Result.coverage:type_name -> greenlight.v1.Coverage
-	32, // 54: greenlight.v1.Review.criteria:type_name -> greenlight.v1.ReviewCriterion
-	39, // 55: greenlight.v1.Review.usage:type_name -> greenlight.v1.Usage
-	45, // 56: greenlight.v1.Review.created_at:type_name -> google.protobuf.Timestamp
-	12, // 57: greenlight.v1.TestInventory.blob:type_name -> greenlight.v1.Digest
-	9,  // 58: greenlight.v1.TestTransition.kind:type_name -> greenlight.v1.TransitionKind
-	6,  // 59: greenlight.v1.TestTransition.before:type_name -> greenlight.v1.TestStatus
-	6,  // 60: greenlight.v1.TestTransition.after:type_name -> greenlight.v1.TestStatus
-	35, // 61: greenlight.v1.Transitions.changes:type_name -> greenlight.v1.TestTransition
-	10, // 62: greenlight.v1.Transitions.resolution:type_name -> greenlight.v1.Resolution
-	11, // 63: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
-	12, // 64: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
-	12, // 65: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
-	39, // 66: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
-	36, // 67: greenlight.v1.PatchOutcome.transitions:type_name -> greenlight.v1.Transitions
-	38, // 68: greenlight.v1.PatchOutcome.hidden_tests:type_name -> greenlight.v1.HiddenTests
-	41, // 69: greenlight.v1.Coverage.files:type_name -> greenlight.v1.FileCoverage
-	42, // 70: greenlight.v1.Coverage.baseline:type_name -> greenlight.v1.CoverageBaseline
-	71, // [71:71] is the sub-list for method output_type
-	71, // [71:71] is the sub-list for method input_type
-	71, // [71:71] is the sub-list for extension type_name
-	71, // [71:71] is the sub-list for extension extendee
-	0,  // [0:71] is the sub-list for field type_name
+	45, // 13: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
+	18, // 14: greenlight.v1.Pipeline.plan:type_name -> greenlight.v1.PlanCommand
+	0,  // 15: greenlight.v1.StepResult.phase:type_name -> greenlight.v1.Phase
+	3,  // 16: greenlight.v1.StepResult.status:type_name -> greenlight.v1.StepStatus
+	46, // 17: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
+	46, // 18: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
+	45, // 19: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
+	12, // 20: greenlight.v1.StepResult.log_digest:type_name -> greenlight.v1.Digest
+	1,  // 21: greenlight.v1.StepResult.tier:type_name -> greenlight.v1.Tier
+	2,  // 22: greenlight.v1.StepResult.level:type_name -> greenlight.v1.Level
+	21, // 23: greenlight.v1.StepResult.counts:type_name -> greenlight.v1.TestCounts
+	13, // 24: greenlight.v1.StepResult.source:type_name -> greenlight.v1.CommandSource
+	6,  // 25: greenlight.v1.TestCase.status:type_name -> greenlight.v1.TestStatus
+	45, // 26: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
+	12, // 27: greenlight.v1.Evidence.log_digest:type_name -> greenlight.v1.Digest
+	7,  // 28: greenlight.v1.Failure.kind:type_name -> greenlight.v1.FailureKind
+	22, // 29: greenlight.v1.Failure.evidence:type_name -> greenlight.v1.Evidence
+	23, // 30: greenlight.v1.Failure.frames:type_name -> greenlight.v1.Frame
+	2,  // 31: greenlight.v1.Score.level:type_name -> greenlight.v1.Level
+	8,  // 32: greenlight.v1.Score.decided_by:type_name -> greenlight.v1.ScoreSource
+	3,  // 33: greenlight.v1.CommandRecord.status:type_name -> greenlight.v1.StepStatus
+	46, // 34: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
+	46, // 35: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
+	12, // 36: greenlight.v1.Manifest.snapshot:type_name -> greenlight.v1.Digest
+	27, // 37: greenlight.v1.Manifest.commands_executed:type_name -> greenlight.v1.CommandRecord
+	28, // 38: greenlight.v1.Manifest.platform:type_name -> greenlight.v1.Platform
+	15, // 39: greenlight.v1.Manifest.limits:type_name -> greenlight.v1.Limits
+	12, // 40: greenlight.v1.Artifact.digest:type_name -> greenlight.v1.Digest
+	5,  // 41: greenlight.v1.Result.status:type_name -> greenlight.v1.Verdict
+	29, // 42: greenlight.v1.Result.manifest:type_name -> greenlight.v1.Manifest
+	19, // 43: greenlight.v1.Result.steps:type_name -> greenlight.v1.StepResult
+	21, // 44: greenlight.v1.Result.counts:type_name -> greenlight.v1.TestCounts
+	24, // 45: greenlight.v1.Result.failures:type_name -> greenlight.v1.Failure
+	26, // 46: greenlight.v1.Result.score:type_name -> greenlight.v1.Score
+	2,  // 47: greenlight.v1.Result.level:type_name -> greenlight.v1.Level
+	20, // 48: greenlight.v1.Result.tests:type_name -> greenlight.v1.TestCase
+	30, // 49: greenlight.v1.Result.artifacts:type_name -> greenlight.v1.Artifact
+	16, // 50: greenlight.v1.Result.tiers:type_name -> greenlight.v1.TierSelection
+	35, // 51: greenlight.v1.Result.inventory:type_name -> greenlight.v1.TestInventory
+	34, // 52: greenlight.v1.Result.partial:type_name -> greenlight.v1.Partial
+	32, // 53: greenlight.v1.Result.review:type_name -> greenlight.v1.Review
+	41, // 54: greenlight.v1.Result.coverage:type_name -> greenlight.v1.Coverage
+	18, // 55: greenlight.v1.Result.plan:type_name -> greenlight.v1.PlanCommand
+	33, // 56: greenlight.v1.Review.criteria:type_name -> greenlight.v1.ReviewCriterion
+	40, // 57: greenlight.v1.Review.usage:type_name -> greenlight.v1.Usage
+	46, // 58: greenlight.v1.Review.created_at:type_name -> google.protobuf.Timestamp
+	12, // 59: greenlight.v1.TestInventory.blob:type_name -> greenlight.v1.Digest
+	9,  // 60: greenlight.v1.TestTransition.kind:type_name -> greenlight.v1.TransitionKind
+	6,  // 61: greenlight.v1.TestTransition.before:type_name -> greenlight.v1.TestStatus
+	6,  // 62: greenlight.v1.TestTransition.after:type_name -> greenlight.v1.TestStatus
+	36, // 63: greenlight.v1.Transitions.changes:type_name -> greenlight.v1.TestTransition
+	10, // 64: greenlight.v1.Transitions.resolution:type_name -> greenlight.v1.Resolution
+	11, // 65: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
+	12, // 66: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
+	12, // 67: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
+	40, // 68: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
+	37, // 69: greenlight.v1.PatchOutcome.transitions:type_name -> greenlight.v1.Transitions
+	39, // 70: greenlight.v1.PatchOutcome.hidden_tests:type_name -> greenlight.v1.HiddenTests
+	42, // 71: greenlight.v1.Coverage.files:type_name -> greenlight.v1.FileCoverage
+	43, // 72: greenlight.v1.Coverage.baseline:type_name -> greenlight.v1.CoverageBaseline
+	73, // [73:73] is the sub-list for method output_type
+	73, // [73:73] is the sub-list for method input_type
+	73, // [73:73] is the sub-list for extension type_name
+	73, // [73:73] is the sub-list for extension extendee
+	0,  // [0:73] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_types_proto_init() }
@@ -4721,7 +4836,7 @@ func file_greenlight_v1_types_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_greenlight_v1_types_proto_rawDesc), len(file_greenlight_v1_types_proto_rawDesc)),
 			NumEnums:      12,
-			NumMessages:   32,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
