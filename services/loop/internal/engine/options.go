@@ -35,6 +35,9 @@ func (e *Engine) verifyOptions(o *glv1.VerifyOptions, field string) (*glv1.Verif
 			return nil, fmt.Errorf("%w: %s.changed_files[%d] is empty", ErrInvalidArgument, field, i)
 		}
 	}
+	if err := e.reviewOptions(out.GetReview(), field+".review"); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

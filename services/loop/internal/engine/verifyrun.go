@@ -101,6 +101,13 @@ func (r *run) verifyRun(ctx context.Context, rec *glv1.Run, repoBudget bool) {
 			return
 		}
 	}
+	r.review(ctx, opts.GetReview(), v.result, func() string {
+		tree, err := tr.fs(ctx, rec.GetSnapshot())
+		if err != nil {
+			return ""
+		}
+		return changedFilesText(tree, opts.GetChangedFiles())
+	})
 	r.finish(st, v.result, nil, v.infra)
 }
 
