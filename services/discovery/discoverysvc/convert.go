@@ -81,13 +81,16 @@ func pipelineProto(p *plan.Pipeline) *glv1.Pipeline {
 	for _, t := range p.Tiers {
 		out.Tiers = append(out.Tiers, &glv1.TierSelection{Tier: glv1.Tier(t.Tier), Selected: t.Selected, Reasons: t.Reasons})
 	}
+	for _, c := range p.Plan {
+		out.Plan = append(out.Plan, &glv1.PlanCommand{Block: c.Block, Command: c.Text, Line: int32(c.Line), Step: c.Step, Refused: c.Refused})
+	}
 	return out
 }
 
 func planRequest(r *glv1.PlanRequest) plan.Request {
 	req := plan.Request{
 		ChangedFiles: r.GetChangedFiles(), HighRisk: r.GetHighRisk(), MilestoneEnd: r.GetMilestoneEnd(),
-		RunEnd: r.GetRunEnd(), Images: r.GetImages(),
+		RunEnd: r.GetRunEnd(), Images: r.GetImages(), Plan: r.GetPlan(),
 	}
 	for _, s := range r.GetSelection() {
 		req.Selection = append(req.Selection, plan.Selection{Name: s.GetName(), Command: s.GetCommand(), Workdir: s.GetWorkdir()})

@@ -115,6 +115,10 @@ func (r *run) buildResult(v *verification, sc *glv1.Score) *glv1.Result {
 		res.Partial = p
 		res.Summary += partialSummary(p)
 	}
+	if pl := v.pipeline.GetPlan(); len(pl) > 0 {
+		res.Plan = pl
+		res.Summary += planSummary(pl)
+	}
 	if v.budgetHit {
 		var tiers []string
 		for _, s := range v.skipped {
