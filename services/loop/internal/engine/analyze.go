@@ -14,6 +14,7 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/coverage"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/report"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
@@ -33,6 +34,7 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 		fsys, _ = tr.fs(ctx, v.spec.snapshot)
 	}
 	unreachable := v.exec != nil && verdict.IndexUnreachable(v.pipeline.GetSteps(), v.exec.results)
+	cov := coverage.NewSet()
 	for i, s := range v.pipeline.GetSteps() {
 		o := score.StepOutcome{Step: s}
 		if v.exec != nil {
@@ -47,6 +49,7 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 				r.log.Warn("parsing a step log failed; its exit status still decides", zap.String("step", s.GetName()), zap.Error(err))
 			}
 			o.Report = rep
+			cov.Merge(r.stepCoverage(ctx, s, fsys, v.exec.artifactsFor(i)))
 			// Before any re-run: a step the report fails is never flaky.
 			o.Result = verdict.Steps(verdict.OnReport, verdict.StepInput{Step: s, Result: o.Result, Report: rep,
 				IndexUnreachable: unreachable, Tree: fsys, Selected: v.selectedTests(s)})
@@ -65,6 +68,7 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 	// The result caps a FAIL's score below the threshold and drops an
 	// ERROR's; the Score event carries what the result carries.
 	v.result = r.buildResult(v, score.Compute(score.Input{Steps: v.outcomes}))
+	recordCoverage(v.result, cov)
 	inv, err := r.storeInventory(ctx, v.outcomes)
 	if err != nil {
 		// The verdict stands without it; only the full list is missing.
@@ -145,6 +149,9 @@ func (r *run) parseStep(ctx context.Context, o score.StepOutcome, fsys fs.FS, ar
 	}
 	in.Artifacts = map[string]io.Reader{}
 	for _, want := range o.Step.GetReportFiles() {
+		if coverage.IsReport(want) {
+			continue // read by stepCoverage, not a test report
+		}
 		if strings.ContainsAny(want, "*?[") {
 			r.patternReports(ctx, in.Artifacts, arts, o.Step.GetName(), want)
 			continue

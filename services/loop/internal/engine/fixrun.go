@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/coverage"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/patch"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/provider"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/transition"
@@ -133,6 +134,10 @@ func (f *fixer) verifyWith(ctx context.Context, snapshot *glv1.Digest, attempt i
 	v, err := f.r.verify(ctx, spec, f.tr)
 	if err == nil {
 		f.metrics.Reruns += int32(len(v.reruns))
+		if f.baseline != nil && f.baseline != v {
+			// A patch that adds code without tests shows as uncovered lines.
+			coverage.Compare(v.result.GetCoverage(), f.baseline.result.GetCoverage())
+		}
 	}
 	if err == nil && f.plan == nil && v.infra == "" && len(v.pipeline.GetSteps()) > 0 {
 		f.plan = &pinnedPlan{caps: v.caps, pipeline: v.pipeline}

@@ -14,6 +14,7 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/display"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/coverage"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/verdict"
@@ -177,7 +178,9 @@ func (r *run) discover(ctx context.Context, v *verification, deadline time.Time,
 		r.log.Warn("planning failed", zap.Error(err))
 		return nil
 	}
-	v.caps, v.pipeline = resp.GetCapabilities(), byTier(resp.GetPipeline())
+	// Coverage is collected through the test steps' environment; the
+	// pinned plan of a fix run keeps it.
+	v.caps, v.pipeline = resp.GetCapabilities(), coverage.Instrument(byTier(resp.GetPipeline()))
 	if len(v.pipeline.GetSteps()) == 0 {
 		v.infra = "discovery planned no step for this workspace: add a greenlight.yaml with steps, or commands discovery can find"
 	}

@@ -1,0 +1,95 @@
+package coverage
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"google.golang.org/protobuf/proto"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/image"
+	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
+)
+
+// reportDir is where steps write their reports in the sandbox (discovery's
+// command.ReportDir): private to the step, collected after it.
+const reportDir = "/tmp/greenlight/reports"
+
+// Report file suffixes: how the loop tells a coverage report from a test
+// report among a step's report files.
+const (
+	goSuffix   = ".coverprofile"
+	lcovSuffix = ".lcov"
+)
+
+// IsReport reports whether a step's report file is a coverage report.
+func IsReport(p string) bool {
+	return strings.HasSuffix(p, goSuffix) || strings.HasSuffix(p, lcovSuffix)
+}
+
+// goTest finds a `go test` invocation in a shell command.
+var goTest = regexp.MustCompile(`(^|[\s;&|({])go\s+test(\s|$)`)
+
+// unsafeName is what a report file name may not hold.
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+// Instrument returns p with coverage collection added to its test steps,
+// through the environment only so the command runs exactly as planned:
+//
+//   - a step running `go test` gets -coverprofile in GOFLAGS (the go
+//     command applies a GOFLAGS flag only to the subcommands that know it,
+//     so go build and go vet in the same line are unaffected, and a
+//     -coverprofile on the command line still wins);
+//   - a pytest step the launcher runs in greenlight's Python image, which
+//     ships pytest-cov, gets --cov in PYTEST_ADDOPTS and an LCOV report
+//     (another image may lack the plugin, and pytest would then refuse the
+//     option, so only that image).
+//
+// Steps already instrumented are left as they are; p is not modified.
+func Instrument(p *glv1.Pipeline) *glv1.Pipeline {
+	if p == nil {
+		return nil
+	}
+	out := proto.Clone(p).(*glv1.Pipeline)
+	for _, s := range out.GetSteps() {
+		if s.GetPhase() != glv1.Phase_PHASE_TEST {
+			continue
+		}
+		base := reportDir + "/" + strings.Trim(unsafeName.ReplaceAllString(s.GetName(), "-"), ".-")
+		img := s.GetImage()
+		if img == "" {
+			img = out.GetImage()
+		}
+		switch {
+		case goTest.MatchString(s.GetCommand()):
+			addReport(s, base+goSuffix, "GOFLAGS", "-coverprofile="+base+goSuffix)
+		case isPytest(s.GetCommand()) && img == image.OfflinePython:
+			if addReport(s, base+lcovSuffix, "PYTEST_ADDOPTS", "--cov=. --cov-report=lcov:"+base+lcovSuffix) {
+				// The data file stays out of the workspace.
+				s.Env["COVERAGE_FILE"] = base + ".coverage-data"
+			}
+		}
+	}
+	return out
+}
+
+// isPytest reports whether a command runs pytest through the launcher.
+func isPytest(cmd string) bool {
+	f, ok := pylaunch.Find(cmd)
+	return ok && f.Tool == "pytest"
+}
+
+// addReport adds the coverage report file and appends flags to the
+// environment variable env; false when the step already has the report.
+func addReport(s *glv1.Step, report, env, flags string) bool {
+	if slices.Contains(s.GetReportFiles(), report) {
+		return false
+	}
+	s.ReportFiles = append(s.ReportFiles, report)
+	if s.Env == nil {
+		s.Env = map[string]string{}
+	}
+	s.Env[env] = strings.TrimSpace(s.Env[env] + " " + flags)
+	return true
+}

@@ -1,0 +1,96 @@
+package coverage
+
+import (
+	"testing"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/image"
+	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
+)
+
+func TestInstrument(t *testing.T) {
+	pytest := pylaunch.Tool(".venv/bin/python", "pytest") + " -rA"
+	tests := []struct {
+		name       string
+		step       *glv1.Step
+		image      string
+		wantReport string
+		wantEnv    map[string]string
+	}{
+		{
+			name:       "go test gets -coverprofile in GOFLAGS",
+			step:       &glv1.Step{Name: "go-test", Phase: glv1.Phase_PHASE_TEST, Command: "go test -json ./..."},
+			wantReport: "/tmp/greenlight/reports/go-test.coverprofile",
+			wantEnv:    map[string]string{"GOFLAGS": "-coverprofile=/tmp/greenlight/reports/go-test.coverprofile"},
+		},
+		{
+			name:       "GOFLAGS of the plan is kept",
+			step:       &glv1.Step{Name: "web:go test", Phase: glv1.Phase_PHASE_TEST, Command: "cd x && go test ./...", Env: map[string]string{"GOFLAGS": "-mod=vendor"}},
+			wantReport: "/tmp/greenlight/reports/web-go-test.coverprofile",
+			wantEnv:    map[string]string{"GOFLAGS": "-mod=vendor -coverprofile=/tmp/greenlight/reports/web-go-test.coverprofile"},
+		},
+		{
+			name:    "go build is not a test step",
+			step:    &glv1.Step{Name: "go-build", Phase: glv1.Phase_PHASE_BUILD, Command: "go build ./..."},
+			wantEnv: map[string]string{},
+		},
+		{
+			name:    "a test step that only mentions go test in a word",
+			step:    &glv1.Step{Name: "t", Phase: glv1.Phase_PHASE_TEST, Command: "cargo test --features nogo test"},
+			wantEnv: map[string]string{},
+		},
+		{
+			name: "pytest in greenlight's Python image", image: image.OfflinePython,
+			step:       &glv1.Step{Name: "pytest", Phase: glv1.Phase_PHASE_TEST, Command: pytest},
+			wantReport: "/tmp/greenlight/reports/pytest.lcov",
+			wantEnv: map[string]string{
+				"PYTEST_ADDOPTS": "--cov=. --cov-report=lcov:/tmp/greenlight/reports/pytest.lcov",
+				"COVERAGE_FILE":  "/tmp/greenlight/reports/pytest.coverage-data",
+			},
+		},
+		{
+			name: "pytest in another image: pytest-cov may be missing", image: "python:3.12",
+			step:    &glv1.Step{Name: "pytest", Phase: glv1.Phase_PHASE_TEST, Command: pytest},
+			wantEnv: map[string]string{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &glv1.Pipeline{Image: tt.image, Steps: []*glv1.Step{tt.step}}
+			out := Instrument(p)
+			s := out.GetSteps()[0]
+			if len(tt.step.GetReportFiles()) != 0 {
+				t.Fatal("Instrument modified its input")
+			}
+			var reports []string
+			for _, r := range s.GetReportFiles() {
+				if IsReport(r) {
+					reports = append(reports, r)
+				}
+			}
+			switch {
+			case tt.wantReport == "" && len(reports) != 0:
+				t.Fatalf("reports = %v, want none", reports)
+			case tt.wantReport != "" && (len(reports) != 1 || reports[0] != tt.wantReport):
+				t.Fatalf("reports = %v, want [%s]", reports, tt.wantReport)
+			}
+			for k, v := range tt.wantEnv {
+				if s.GetEnv()[k] != v {
+					t.Errorf("env %s = %q, want %q", k, s.GetEnv()[k], v)
+				}
+			}
+			if len(s.GetEnv()) != len(tt.wantEnv) {
+				t.Errorf("env = %v, want %v", s.GetEnv(), tt.wantEnv)
+			}
+			if s.GetCommand() != tt.step.GetCommand() {
+				t.Errorf("command changed: %q", s.GetCommand())
+			}
+			// Idempotent: a pinned plan instrumented again stays the same.
+			again := Instrument(out).GetSteps()[0]
+			if len(again.GetReportFiles()) != len(s.GetReportFiles()) || again.GetEnv()["GOFLAGS"] != s.GetEnv()["GOFLAGS"] ||
+				again.GetEnv()["PYTEST_ADDOPTS"] != s.GetEnv()["PYTEST_ADDOPTS"] {
+				t.Errorf("instrumenting twice changed the step: %v", again)
+			}
+		})
+	}
+}

@@ -1,0 +1,85 @@
+package engine
+
+import (
+	"context"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+
+	"go.uber.org/zap"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/coverage"
+)
+
+// maxCoverageBytes caps one coverage report read (the executor caps a
+// report file at 16 MiB too).
+const maxCoverageBytes = 16 << 20
+
+// pythonCoverageTool names coverage.py's LCOV in the result.
+const pythonCoverageTool = "coverage.py (pytest-cov)"
+
+// stepCoverage reads the coverage reports the step wrote (see
+// coverage.Instrument); nil when it wrote none. A report that cannot be
+// read or parsed is logged and left out: coverage never decides anything.
+func (r *run) stepCoverage(ctx context.Context, s *glv1.Step, fsys fs.FS, arts []*glv1.Artifact) *coverage.Set {
+	var out *coverage.Set
+	for _, want := range s.GetReportFiles() {
+		if !coverage.IsReport(want) {
+			continue
+		}
+		a := reportArtifact(arts, s.GetName(), want)
+		if a == nil {
+			continue
+		}
+		rc, err := r.openBlob(ctx, a.GetDigest())
+		if err != nil {
+			continue
+		}
+		lr := io.LimitReader(rc, maxCoverageBytes)
+		var set *coverage.Set
+		if strings.HasSuffix(want, ".coverprofile") {
+			set, err = coverage.ParseGoProfile(lr, goModule(fsys, s.GetWorkdir()), s.GetWorkdir())
+		} else {
+			set, err = coverage.ParseLCOV(lr, s.GetWorkdir(), pythonCoverageTool, true)
+		}
+		rc.Close()
+		if err != nil {
+			r.log.Warn("reading a coverage report failed", zap.String("step", s.GetName()), zap.Error(err))
+			continue
+		}
+		if out == nil {
+			out = coverage.NewSet()
+		}
+		out.Merge(set)
+	}
+	return out
+}
+
+// goModule is the module path of the go.mod in a step's working
+// directory, "" when the tree or the file is not at hand.
+func goModule(fsys fs.FS, workdir string) string {
+	if fsys == nil {
+		return ""
+	}
+	b, err := fs.ReadFile(fsys, path.Join(path.Clean("./"+workdir), "go.mod"))
+	if err != nil {
+		return ""
+	}
+	return coverage.ModulePath(b)
+}
+
+// recordCoverage puts the measured coverage on the result and its
+// component on the score, beside the total (the verdict and the total
+// never read it).
+func recordCoverage(res *glv1.Result, set *coverage.Set) {
+	c := set.Proto()
+	if c == nil {
+		return
+	}
+	res.Coverage = c
+	if sc := res.GetScore(); sc != nil {
+		sc.Coverage, sc.CoverageMeasured = c.GetPercent()/100, true
+	}
+}
