@@ -40,6 +40,9 @@ type Result struct {
 	// InfraRetries are the infrastructure failures (an executor lost, an
 	// engine error) after which the verification ran again elsewhere.
 	InfraRetries []string `json:"infra_retries"`
+	// Review is a reviewer model's report, shown beside the verdict and
+	// never part of it; null when no reviewer was asked.
+	Review *Review `json:"review" jsonschema:"nullable"`
 	// Fix is the repair loop's record; null for a verify run.
 	Fix *Fix `json:"fix" jsonschema:"nullable"`
 }

@@ -42,7 +42,7 @@ func FromResult(r *glv1.Result) *Result {
 		Score: scoreOf(r.GetScore()), Counts: countsOf(r.GetCounts()), Steps: mapList(r.GetSteps(), stepOf),
 		Tests: mapList(r.GetTests(), testOf), Inventory: inventoryOf(r.GetInventory()),
 		Failures: mapList(r.GetFailures(), failureOf), Tiers: mapList(r.GetTiers(), tierOf), StopMemo: r.GetStopMemo(),
-		InfraRetries: list(r.GetInfraRetries()), Partial: partialOf(r.GetPartial()),
+		InfraRetries: list(r.GetInfraRetries()), Partial: partialOf(r.GetPartial()), Review: reviewOf(r.GetReview()),
 	}
 	if out.Status == StatusError {
 		out.Score = nil
