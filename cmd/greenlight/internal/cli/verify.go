@@ -35,7 +35,10 @@ type verifyFlags struct {
 	// steps and tests make a selective run (selectflags.go).
 	steps []string
 	tests []string
-	watch watchFlags
+	// planFile is --plan; plan is its text (planflag.go).
+	planFile string
+	plan     string
+	watch    watchFlags
 }
 
 // bind adds the flags to cmd.
@@ -71,7 +74,7 @@ func (f *verifyFlags) parse() error {
 	if f.budget < 0 || f.attempts < 0 {
 		return usagef("--time-budget and --max-attempts must not be negative")
 	}
-	return nil
+	return f.readPlan()
 }
 
 // options builds VerifyOptions.
@@ -84,6 +87,7 @@ func (f *verifyFlags) options() *glv1.VerifyOptions {
 		o.TimeBudget = durationpb.New(f.budget)
 	}
 	f.selectOptions(o)
+	f.planOptions(o)
 	return o
 }
 
@@ -118,6 +122,7 @@ JSON result say partial: a PASS of one test is not the project's).
 	f.bind(cmd)
 	f.bindDetach(cmd)
 	f.bindSelect(cmd)
+	f.bindPlan(cmd)
 	f.watch.bind(cmd)
 	f.out.bind(cmd, "json")
 	return cmd

@@ -63,6 +63,7 @@ func text(w io.Writer, run *glv1.Run, opts Options) {
 		}
 	}
 	failures(w, res.GetFailures(), opts.MaxFailures, moreHint(run.GetId(), opts.Program))
+	planText(w, res.GetPlan())
 	if s := shownScore(res); s != nil {
 		fmt.Fprintf(w, "Score:    %.1f/10 (build %g, tests %g, lint %g, no critical %g), level %s\n",
 			s.GetTotal(), s.GetBuild(), s.GetTests(), s.GetLint(), s.GetNoCritical(), progress.Level(res.GetLevel()))
