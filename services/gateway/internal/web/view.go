@@ -34,6 +34,8 @@ type reportView struct {
 	Kind     string
 	// Rounds compare a fix run's baseline, rounds and final state.
 	Rounds []roundView
+	// Review is the reviewer's report (model opinion), nil without one.
+	Review *reviewView
 }
 
 // runURLs are the links of one run's pages.
@@ -129,6 +131,7 @@ func newReportView(run *glv1.Run, vs []*verificationRecord) reportView {
 		Kind:   runKindName(run.GetKind()),
 		Rounds: newRoundViews(run, vs),
 	}
+	v.Review = newReviewView(res.GetReview())
 	if memo := res.GetStopMemo(); memo != "" {
 		v.StopMemo = renderMarkdown(memo)
 	}
