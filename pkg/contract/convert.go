@@ -88,6 +88,10 @@ func scoreOf(s *glv1.Score) *Score {
 		m := s.GetModelScore()
 		out.ModelScore = &m
 	}
+	if s.GetCoverageMeasured() {
+		c := s.GetCoverage()
+		out.Coverage = &c
+	}
 	return out
 }
 

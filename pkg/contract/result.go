@@ -43,6 +43,9 @@ type Result struct {
 	// Review is a reviewer model's report, shown beside the verdict and
 	// never part of it; null when no reviewer was asked.
 	Review *Review `json:"review" jsonschema:"nullable"`
+	// Coverage is what the test steps measured with the toolchain's own
+	// tool; null when none did. It never changes the verdict.
+	Coverage *Coverage `json:"coverage" jsonschema:"nullable"`
 	// Fix is the repair loop's record; null for a verify run.
 	Fix *Fix `json:"fix" jsonschema:"nullable"`
 }
@@ -117,6 +120,10 @@ type Score struct {
 	DecidedBy  string   `json:"decided_by"`
 	Rule       string   `json:"rule"`
 	LintIssues int32    `json:"lint_issues"`
+	// Coverage is the coverage component, 0 to 1 (the measured line
+	// coverage), beside the total and never added to it; null when the
+	// tests measured none.
+	Coverage *float64 `json:"coverage" jsonschema:"nullable"`
 }
 
 // Counts aggregates test outcomes.
