@@ -320,7 +320,7 @@ func (f *fixer) end(err error, reason string) {
 	if status == glv1.RunStatus_RUN_STATUS_PASSED || status == glv1.RunStatus_RUN_STATUS_FAILED {
 		// The status is decided; the review only adds its opinion. The run's
 		// context is not at hand here, the profile's timeout bounds it.
-		f.r.review(context.Background(), f.opts.GetVerify().GetReview(), res, func() string { return patchesDiff(f.patches) })
+		f.r.review(context.Background(), f.opts.GetVerify(), res, func() string { return patchesDiff(f.patches) })
 	}
 	f.r.finish(status, res, f.metrics, infra)
 }

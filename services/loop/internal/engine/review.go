@@ -44,11 +44,13 @@ func (e *Engine) reviewOptions(o *glv1.ReviewOptions, field string) error {
 }
 
 // review attaches the reviewer's report to a finished result, when the
-// run asked for one. It runs after status, score and level are decided and
+// run asked for one (opts.review); the plan is the review's own, else the
+// run's plan document. It runs after status, score and level are decided and
 // writes only res.Review: the reviewer sees a copy of the result, and no
 // answer of it, however malformed or flattering, reaches the verdict.
 // ERROR and CANCELED runs are not reviewed: there is nothing verified.
-func (r *run) review(ctx context.Context, o *glv1.ReviewOptions, res *glv1.Result, diff func() string) {
+func (r *run) review(ctx context.Context, opts *glv1.VerifyOptions, res *glv1.Result, diff func() string) {
+	o := opts.GetReview()
 	if o == nil || res == nil || (res.GetStatus() != glv1.Verdict_VERDICT_PASS && res.GetStatus() != glv1.Verdict_VERDICT_FAIL) {
 		return
 	}
@@ -68,7 +70,11 @@ func (r *run) review(ctx context.Context, o *glv1.ReviewOptions, res *glv1.Resul
 		res.Review = &glv1.Review{Profile: p.Name, Error: err.Error()}
 		return
 	}
-	in := review.Input{Plan: o.GetPlan(), Diff: diff(), Result: proto.Clone(res).(*glv1.Result)}
+	plan := o.GetPlan()
+	if plan == "" {
+		plan = opts.GetPlan() // the plan document the run was verified against
+	}
+	in := review.Input{Plan: plan, Diff: diff(), Result: proto.Clone(res).(*glv1.Result)}
 	res.Review = rv.Review(ctx, in)
 }
 

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -131,5 +133,27 @@ func TestFixRunReview(t *testing.T) {
 	}
 	if rev := run.GetResult().GetReview(); rev.GetOverall() != 10 || rev.GetError() != "" {
 		t.Errorf("review %v", rev)
+	}
+}
+
+// TestReviewGetsThePlanAndTheChange: a command reviewer receives the run's
+// plan document and the changed files as they are in the snapshot.
+func TestReviewGetsThePlanAndTheChange(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "in.json")
+	p := provider.Profile{Name: "cmd", Kind: glv1.ProviderKind_PROVIDER_KIND_COMMAND, Command: "cat > " + in + "; printf '%s' '" + tenOutOfTen + "'"}
+	h := newHarness(t, engine.Config{Profiles: provider.Profiles{p}}, enginetest.CalcSteps()...)
+	h.verify(&glv1.VerifyRequest{Snapshot: h.snapshot(enginetest.CalcFiles), Options: &glv1.VerifyOptions{
+		ChangedFiles: []string{"calc.py", "gone.py"}, Plan: "Test Commands:\n- pytest\n", Review: &glv1.ReviewOptions{}}})
+	data, err := os.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Plan, Diff string }
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Plan != "Test Commands:\n- pytest\n" || !strings.Contains(got.Diff, "=== calc.py\n") || !strings.Contains(got.Diff, "return a - b") ||
+		!strings.Contains(got.Diff, "=== gone.py (not readable") {
+		t.Errorf("reviewer got plan %q diff %q", got.Plan, got.Diff)
 	}
 }

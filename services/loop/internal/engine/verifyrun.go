@@ -101,7 +101,7 @@ func (r *run) verifyRun(ctx context.Context, rec *glv1.Run, repoBudget bool) {
 			return
 		}
 	}
-	r.review(ctx, opts.GetReview(), v.result, func() string {
+	r.review(ctx, opts, v.result, func() string {
 		tree, err := tr.fs(ctx, rec.GetSnapshot())
 		if err != nil {
 			return ""
