@@ -57,7 +57,7 @@ func (p *planner) document() error {
 	case len(cmds) == 0:
 		p.notes = append(p.notes, "the plan document has no command block (Install Commands:, Build Commands:, Test Commands:, Lint Commands:): the default pipeline runs")
 	case len(ran) > 0:
-		p.notes = append(p.notes, fmt.Sprintf("the plan names step(s) %s: they run first in their phase", strings.Join(ran, ", ")))
+		p.notes = append(p.notes, fmt.Sprintf("the plan names step(s) %s: they run first in their phase (the engine still runs tier by tier)", strings.Join(ran, ", ")))
 	}
 	if len(refused) > 0 {
 		p.notes = append(p.notes, fmt.Sprintf("the plan's command(s) %s refused: not whitelisted or ambiguous; they do not run", strings.Join(refused, ", ")))
