@@ -35,6 +35,7 @@ func WriteMarkdown(w io.Writer, run *glv1.Run, opts Options) error {
 	mdFailingTests(&b, run)
 	mdEvidence(&b, run.GetResult())
 	mdPatches(&b, run)
+	mdCoverage(&b, run.GetResult())
 	mdReview(&b, run.GetResult())
 	if opts.ReportURL != "" {
 		fmt.Fprintf(&b, "[Full report](%s)\n\n", strings.NewReplacer("(", "%28", ")", "%29", " ", "%20").Replace(opts.ReportURL))

@@ -149,6 +149,7 @@ func sarifDoc(run *glv1.Run, opts Options) sarifLog {
 	if sc := res.GetScore(); sc != nil {
 		sr.Properties["score"] = sc.GetTotal()
 	}
+	sarifCoverage(sr.Properties, res)
 	// The tool ran as it should when it reached a verdict on the code.
 	v := res.GetStatus()
 	inv := sarifInvocation{ExecutionSuccessful: v == glv1.Verdict_VERDICT_PASS || v == glv1.Verdict_VERDICT_FAIL}
