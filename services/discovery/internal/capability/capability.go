@@ -110,7 +110,7 @@ func Build(t Tree, opts Options) (*Capabilities, error) {
 	ci := cisource.Read(t)
 	ciVersions(&det, ci)
 	c.subprojects(det)
-	discovered := c.discovered(det)
+	discovered := c.discovered(det, cfg)
 	if err := c.whitelist(discovered, cfg, ci); err != nil {
 		return nil, err
 	}
@@ -151,11 +151,20 @@ func (c *Capabilities) subprojects(det detect.Result) {
 	}
 }
 
-func (c *Capabilities) discovered(det detect.Result) []command.Command {
+// discovered extracts every subproject's commands. An opt-in command (a
+// security scanner) joins the whitelist only when greenlight.yaml's
+// required or advisory list names it, so a repository that does not ask
+// for one keeps its capabilities and pipeline as they were.
+func (c *Capabilities) discovered(det detect.Result, cfg *repoconfig.Config) []command.Command {
 	var out []command.Command
 	for _, sp := range det.Subprojects {
 		ex := command.Extract(sp)
 		out = append(out, ex.Commands...)
+		for _, cmd := range command.Security(sp) {
+			if _, named := cfg.Required[cmd.Name]; named {
+				out = append(out, cmd)
+			}
+		}
 		c.Notes = append(c.Notes, ex.Notes...)
 	}
 	return out
@@ -196,7 +205,7 @@ func (c *Capabilities) whitelist(discovered []command.Command, cfg *repoconfig.C
 		primary[s.Name] = true
 	}
 	for _, cmd := range c.Commands {
-		if !c.Configured || cfg.Mode == repoconfig.ModeMerge || primary[cmd.Name] {
+		if (!c.Configured || cfg.Mode == repoconfig.ModeMerge || primary[cmd.Name]) && !cmd.OptIn {
 			c.Default[cmd.Name] = true
 		}
 	}
@@ -214,6 +223,10 @@ func (c *Capabilities) require(cfg *repoconfig.Config) error {
 		found := false
 		for i := range c.Commands {
 			if c.Commands[i].Name == name {
+				// Naming an opt-in command (a security scanner) plans it.
+				if c.Commands[i].OptIn {
+					c.Default[name] = true
+				}
 				c.Commands[i].Optional = !r.Required
 				c.Commands[i].RequiredBy = nil
 				if r.Required {

@@ -81,6 +81,10 @@ type Command struct {
 	// ReportFiles are machine-readable reports the command writes
 	// (absolute sandbox paths), e.g. pytest's JUnit XML.
 	ReportFiles []string
+	// OptIn marks a command greenlight offers but plans only when asked
+	// (greenlight.yaml names it in required, advisory or tiers, or a
+	// selection does): the security phase's scanners.
+	OptIn bool
 	// Completes names the discovered command this one only makes sense
 	// after (pip-fallback reads pip-install's log): a configured step that
 	// replaces that command drops this one too.
@@ -104,6 +108,8 @@ func (c Command) Clone() Command {
 }
 
 // Advisory reports whether a discovered command of this phase is advisory
-// by default: lint and typecheck findings are checks the maintainers may not
-// run, while install, build and tests decide the verdict.
-func Advisory(p Phase) bool { return p == PhaseLint || p == PhaseTypecheck }
+// by default: lint, typecheck and security findings are checks the
+// maintainers may not run, while install, build and tests decide the
+// verdict. greenlight.yaml "required" (or CI running the check) makes one
+// decide it.
+func Advisory(p Phase) bool { return p == PhaseLint || p == PhaseTypecheck || p == PhaseSecurity }

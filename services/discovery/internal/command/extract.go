@@ -79,7 +79,7 @@ func (e *extractor) add(c Command) {
 	// may not run them (or not with the image's version of the tool), so
 	// they run, are reported and scored, but never fail the verdict nor
 	// stop the steps after them. greenlight.yaml "required" promotes one.
-	c.ContinueOnFailure = c.Phase == PhaseLint || c.Phase == PhaseTypecheck
+	c.ContinueOnFailure = Advisory(c.Phase)
 	c.Optional = Advisory(c.Phase)
 	e.out.Commands = append(e.out.Commands, c)
 }
