@@ -52,6 +52,7 @@ func FailureProto(f Failure, ev *glv1.Evidence) *glv1.Failure {
 	out := &glv1.Failure{
 		File: clean(f.File), Line: int32(f.Line), Column: int32(f.Column), Kind: f.Kind,
 		Message: clean(f.Message), Test: clean(f.Test), Flaky: f.Flaky,
+		Rule: clean(f.Rule), Severity: f.Severity, Introduced: f.Introduced,
 	}
 	if ev != nil {
 		e := &glv1.Evidence{Step: ev.GetStep(), Command: ev.GetCommand(), Workdir: ev.GetWorkdir(), ExitCode: ev.GetExitCode(),
@@ -68,7 +69,8 @@ func FailureProto(f Failure, ev *glv1.Evidence) *glv1.Failure {
 // localization of stored results).
 func FailureFromProto(f *glv1.Failure) Failure {
 	out := Failure{File: f.GetFile(), Line: int(f.GetLine()), Column: int(f.GetColumn()), Kind: f.GetKind(),
-		Message: f.GetMessage(), Test: f.GetTest(), Offset: f.GetEvidence().GetLogOffset(), Flaky: f.GetFlaky()}
+		Message: f.GetMessage(), Test: f.GetTest(), Offset: f.GetEvidence().GetLogOffset(), Flaky: f.GetFlaky(),
+		Rule: f.GetRule(), Severity: f.GetSeverity(), Introduced: f.GetIntroduced()}
 	for _, fr := range f.GetFrames() {
 		out.Frames = append(out.Frames, Frame{File: fr.GetFile(), Line: int(fr.GetLine()), Column: int(fr.GetColumn()), Func: fr.GetFunction(), Project: fr.GetProject()})
 	}

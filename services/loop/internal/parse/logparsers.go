@@ -38,6 +38,8 @@ type logParsers struct {
 	diag     *diagParser
 	crash    *crashParser
 	pysyntax *pySyntaxParser
+	// security reads scanners' findings; nil outside the security phase.
+	security *securityParser
 	missing  missingCommands
 	// packs are the toolchain packs' parsers (pkg/toolchain).
 	packs []packParser
@@ -79,6 +81,9 @@ func newLogParsers(lim *Limits, paths *Paths, phase glv1.Phase) *logParsers {
 	}
 	ps.gojson.diag.phase = glv1.Phase_PHASE_BUILD
 	ps.install = phase == glv1.Phase_PHASE_INSTALL
+	if phase == glv1.Phase_PHASE_SECURITY {
+		ps.security = newSecurityParser(lim, paths)
+	}
 	return ps
 }
 
@@ -150,6 +155,9 @@ func (ps *logParsers) feed(ln line) {
 	ps.diag.feed(ln)
 	ps.crash.feed(ln)
 	ps.pysyntax.feed(ln)
+	if ps.security != nil {
+		ps.security.feed(ln)
+	}
 }
 
 // keep remembers the last non-blank lines and the first error-looking ones.

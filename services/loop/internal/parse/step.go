@@ -80,6 +80,10 @@ type StepReport struct {
 	// interpreters) the log says were not found: the step ran in an image
 	// without them.
 	MissingTools []string
+	// SecurityFormat names the security scanner output recognized ("" when
+	// none); SecurityFindings counts its findings (beyond those kept).
+	SecurityFormat   string
+	SecurityFindings int
 	// Disagreement says how two accounts of the same run (the runner's
 	// report file and its printed summary) disagree on failures; "" when
 	// they agree. A step with one cannot pass.
@@ -335,7 +339,13 @@ func (rep *StepReport) failures(best *candidate, ps *logParsers, lim *Limits) {
 		}
 		rep.FailuresOmitted += max(0, best.set.final().Failed+best.set.final().Errors-len(best.set.failing))
 	}
-	if isStaticPhase(rep.Phase) || failed {
+	if sec := ps.security; sec != nil {
+		// A scanner's FILE:LINE lines are findings, not compiler
+		// diagnostics: only the security parser reads them.
+		rep.SecurityFormat, rep.SecurityFindings = sec.format, sec.findings()
+		out = append(out, sec.found...)
+		rep.FailuresOmitted += sec.omitted
+	} else if isStaticPhase(rep.Phase) || failed {
 		out = append(out, ps.diag.failures()...)
 		rep.FailuresOmitted += ps.diag.omitted
 	}

@@ -130,6 +130,12 @@ type Failure struct {
 	Offset int64
 	// Flaky marks a test failure that passed on re-run.
 	Flaky bool
+	// Rule and Severity are a security finding's scanner rule (B602,
+	// private-key) and its severity (high, medium, low).
+	Rule, Severity string
+	// Introduced marks a security finding a fix run's baseline did not
+	// have.
+	Introduced bool
 }
 
 // Format names of the parsers, as recorded in TestCounts.format.

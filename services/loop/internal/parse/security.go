@@ -1,0 +1,184 @@
+package parse
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+// Formats of the security scanners' output.
+const (
+	// FormatSecretScan is greenlight's secret scan (discovery's
+	// secret-scan step): grep -o lines FILE:LINE:MATCH after its header.
+	FormatSecretScan = "secret-scan"
+	// FormatBandit is bandit's custom format as the planned bandit step
+	// asks for it: "bandit: FILE:LINE: B602 HIGH message".
+	FormatBandit = "bandit"
+)
+
+// Severities of security findings, lowest first.
+const (
+	SeverityLow    = "low"
+	SeverityMedium = "medium"
+	SeverityHigh   = "high"
+)
+
+// secretScanHeader is the first line the secret-scan step prints: only
+// after it are FILE:LINE:MATCH lines read as matches.
+const secretScanHeader = "greenlight secret scan"
+
+// secretRule is one kind of committed secret. The expressions mirror the
+// grep patterns of discovery's secret-scan step
+// (services/discovery/internal/command/security.go).
+type secretRule struct {
+	id, what, severity string
+	re                 *regexp.Regexp
+	// generic rules match a secret-named assignment: only a value with
+	// the entropy of a key counts.
+	generic bool
+}
+
+var secretRules = []secretRule{
+	{id: "private-key", what: "a private key", severity: SeverityHigh, re: regexp.MustCompile(`-----BEGIN ([A-Z]+ )?PRIVATE KEY( BLOCK)?-----`)},
+	{id: "aws-access-key-id", what: "an AWS access key id", severity: SeverityHigh, re: regexp.MustCompile(`(AKIA|ASIA)[0-9A-Z]{16}`)},
+	{id: "github-token", what: "a GitHub token", severity: SeverityHigh, re: regexp.MustCompile(`gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{60,}`)},
+	{id: "slack-token", what: "a Slack token", severity: SeverityHigh, re: regexp.MustCompile(`xox[abposr]-[0-9A-Za-z-]{10,}`)},
+	{id: "slack-webhook", what: "a Slack webhook URL", severity: SeverityHigh, re: regexp.MustCompile(`hooks\.slack\.com/services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]+`)},
+	{id: "google-api-key", what: "a Google API key", severity: SeverityHigh, re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`)},
+	{id: "stripe-live-key", what: "a Stripe live key", severity: SeverityHigh, re: regexp.MustCompile(`[sr]k_live_[0-9A-Za-z]{20,}`)},
+	{id: "generic-secret", what: "a secret-like value assigned to a secret-named variable", severity: SeverityMedium, generic: true,
+		re: regexp.MustCompile(`(?i)(secret|token|passw(or)?d|api[_-]?key|access[_-]?key|auth)[A-Za-z0-9_]*["']?\s*[:=]+\s*["']([^"'\s]{16,})["']`)},
+}
+
+// minSecretEntropy is the Shannon entropy (bits per character) a generic
+// match's value needs: random keys have 4 and more, words and repeated
+// placeholders ("changeme-changeme") stay under it.
+const minSecretEntropy = 3.5
+
+// placeholderWords mark a generic match's value as an example, not a key.
+var placeholderWords = []string{"example", "xxxx", "${", "{{", "<", "your", "placeholder", "dummy", "changeme", "redacted"}
+
+var (
+	secretLineRe = regexp.MustCompile(`^(?:\./)?([^:\s][^:]*):(\d+):(.+)$`)
+	banditLineRe = regexp.MustCompile(`^bandit: (?:\./)?(.+?):(\d+): (B\d+) (LOW|MEDIUM|HIGH|UNDEFINED) (.*)$`)
+)
+
+// securityParser reads the findings of a security step's scanners.
+type securityParser struct {
+	paths   *Paths
+	lim     *Limits
+	secrets bool
+	format  string
+	found   []Failure
+	seen    map[string]bool
+	omitted int
+}
+
+func newSecurityParser(lim *Limits, paths *Paths) *securityParser {
+	return &securityParser{lim: lim, paths: paths, seen: map[string]bool{}}
+}
+
+func (p *securityParser) feed(ln line) {
+	t := strings.TrimSpace(string(ln.text))
+	if t == secretScanHeader {
+		p.secrets, p.format = true, FormatSecretScan
+		return
+	}
+	if m := banditLineRe.FindStringSubmatch(t); m != nil {
+		p.format = FormatBandit
+		sev := strings.ToLower(m[4])
+		if sev == "undefined" {
+			sev = SeverityLow
+		}
+		p.add(m[1], m[2], m[3], sev, m[3]+" ("+sev+"): "+m[5], ln.off)
+		return
+	}
+	if !p.secrets {
+		return
+	}
+	m := secretLineRe.FindStringSubmatch(t)
+	if m == nil {
+		return
+	}
+	for _, r := range secretRules {
+		sm := r.re.FindStringSubmatch(m[3])
+		if sm == nil {
+			continue
+		}
+		value := sm[0]
+		if r.generic {
+			value = sm[len(sm)-1]
+			if !secretLike(value) {
+				return
+			}
+		}
+		p.add(m[1], m[2], r.id, r.severity, fmt.Sprintf("%s: %s is committed (%s)", r.id, r.what, redact(r.id, value)), ln.off)
+		return
+	}
+}
+
+// add records a finding once per file, line and scanner: the secret scan's
+// generic pattern repeats a line a strict one already named.
+func (p *securityParser) add(file, line, rule, severity, msg string, off int64) {
+	rel, _ := p.paths.Normalize(file)
+	n, _ := strconv.Atoi(line)
+	key := fmt.Sprintf("%s:%d:%t", rel, n, strings.HasPrefix(rule, "B"))
+	if p.seen[key] {
+		return
+	}
+	p.seen[key] = true
+	if len(p.found) >= p.lim.MaxFailures {
+		p.omitted++
+		return
+	}
+	p.found = append(p.found, Failure{File: rel, Line: n, Kind: glv1.FailureKind_FAILURE_KIND_SECURITY, Rule: rule, Severity: severity, Message: msg, Offset: off})
+}
+
+// findings is the number of findings, kept or not.
+func (p *securityParser) findings() int { return len(p.found) + p.omitted }
+
+// secretLike reports whether a generic match's value looks like a key.
+func secretLike(v string) bool {
+	low := strings.ToLower(v)
+	for _, w := range placeholderWords {
+		if strings.Contains(low, w) {
+			return false
+		}
+	}
+	return entropy(v) >= minSecretEntropy
+}
+
+// entropy is the Shannon entropy of s in bits per character.
+func entropy(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	counts := map[rune]int{}
+	n := 0
+	for _, r := range s {
+		counts[r]++
+		n++
+	}
+	e := 0.0
+	for _, c := range counts {
+		q := float64(c) / float64(n)
+		e -= q * math.Log2(q)
+	}
+	return e
+}
+
+// redact shows enough of a secret to find it, never the secret: its first
+// four characters and its length. A private key's header is no secret.
+func redact(rule, v string) string {
+	if rule == "private-key" {
+		return v
+	}
+	if len(v) <= 8 {
+		return strings.Repeat("*", len(v))
+	}
+	return fmt.Sprintf("%s… %d characters", v[:4], len(v))
+}

@@ -1,0 +1,122 @@
+package parse
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+)
+
+// TestSecurityFindings parses real output of the planned security steps
+// (captured in the sandbox images, see testdata/security): each finding
+// becomes a security failure with file, line, rule and severity; generic
+// matches of low entropy or placeholder values and dependency directories
+// are not findings; secrets are redacted in the message.
+func TestSecurityFindings(t *testing.T) {
+	cases := []struct {
+		log, format string
+		exit        int32
+		want        []string // file:line rule severity
+		secret      string   // must not appear in any message
+	}{
+		{log: "secret-scan-python.log", format: FormatSecretScan, exit: 1, secret: "x9Fq2LmZ8vR4tB7nK1pW3sYd",
+			want: []string{"deploy_key.pem:1 private-key high", "app.py:4 aws-access-key-id high", "app.py:5 generic-secret medium"}},
+		{log: "secret-scan-go.log", format: FormatSecretScan, exit: 1, secret: "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5",
+			want: []string{"main.go:3 github-token high"}},
+		{log: "secret-scan-node.log", format: FormatSecretScan, exit: 1, secret: "aBcDeFgHiJkLmNoPqRsTuVwX",
+			want: []string{"index.js:1 slack-webhook high"}},
+		{log: "secret-scan-c.log", format: FormatSecretScan, exit: 1, secret: "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+			want: []string{"main.c:2 stripe-live-key high", "main.c:3 generic-secret medium"}},
+		{log: "bandit.log", format: FormatBandit, exit: 1,
+			want: []string{"app.py:1 B404 low", "app.py:9 B602 high"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.log, func(t *testing.T) {
+			f, err := os.Open(filepath.Join("testdata", "security", tc.log))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			step := &glv1.Step{Name: "secret-scan", Phase: glv1.Phase_PHASE_SECURITY, Workdir: "."}
+			res := &glv1.StepResult{Name: step.Name, Status: glv1.StepStatus_STEP_STATUS_FAILED, ExitCode: tc.exit}
+			rep, err := Step(context.Background(), Input{Step: step, Result: res, Log: f})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.SecurityFormat != tc.format || rep.SecurityFindings != len(tc.want) {
+				t.Errorf("format %q, %d findings; want %q, %d", rep.SecurityFormat, rep.SecurityFindings, tc.format, len(tc.want))
+			}
+			var got []string
+			for _, fl := range rep.Failures {
+				if fl.Kind != glv1.FailureKind_FAILURE_KIND_SECURITY {
+					t.Errorf("failure %+v: kind %v, want security", fl, fl.Kind)
+				}
+				got = append(got, strings.Join([]string{filepath.ToSlash(fl.File) + ":" + itoa(fl.Line), fl.Rule, fl.Severity}, " "))
+				if tc.secret != "" && strings.Contains(fl.Message, tc.secret) {
+					t.Errorf("%s: message shows the secret: %s", fl.Rule, fl.Message)
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestSecurityLinesOutsideTheScan: FILE:LINE:TEXT lines are matches only
+// after the secret scan's header, and outside the security phase nothing
+// is a security finding.
+func TestSecurityLinesOutsideTheScan(t *testing.T) {
+	log := "./app.py:4:AKIAIOSFODNN7EXAMPLQ\n"
+	cases := []struct {
+		name  string
+		phase glv1.Phase
+		log   string
+	}{
+		{"no header", glv1.Phase_PHASE_SECURITY, log},
+		{"lint phase", glv1.Phase_PHASE_LINT, "greenlight secret scan\n" + log},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			step := &glv1.Step{Name: "s", Phase: tc.phase, Workdir: "."}
+			res := &glv1.StepResult{Name: "s", Status: glv1.StepStatus_STEP_STATUS_OK}
+			rep, err := Step(context.Background(), Input{Step: step, Result: res, Log: strings.NewReader(tc.log)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range rep.Failures {
+				if f.Kind == glv1.FailureKind_FAILURE_KIND_SECURITY {
+					t.Errorf("security finding %+v", f)
+				}
+			}
+			if rep.SecurityFindings != 0 {
+				t.Errorf("%d findings, want 0", rep.SecurityFindings)
+			}
+		})
+	}
+}
+
+// TestSecretLike: the generic rule's entropy and placeholder filter.
+func TestSecretLike(t *testing.T) {
+	cases := []struct {
+		v    string
+		want bool
+	}{
+		{"x9Fq2LmZ8vR4tB7nK1pW3sYd", true},
+		{"changeme-changeme-changeme", false},
+		{"aaaaaaaaaaaaaaaaaaaa", false},
+		{"your-api-key-goes-here-0000", false},
+		{"EXAMPLEKEYq2LmZ8vR4tB7nK1", false},
+	}
+	for _, tc := range cases {
+		if got := secretLike(tc.v); got != tc.want {
+			t.Errorf("secretLike(%q) = %v (entropy %.2f), want %v", tc.v, got, entropy(tc.v), tc.want)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
