@@ -46,6 +46,10 @@ type Result struct {
 	// Coverage is what the test steps measured with the toolchain's own
 	// tool; null when none did. It never changes the verdict.
 	Coverage *Coverage `json:"coverage" jsonschema:"nullable"`
+	// Plan lists the commands of the plan document the verification was
+	// given (`verify --plan`), each with the step it ran as or why it was
+	// refused; [] without a plan.
+	Plan []PlanCommand `json:"plan"`
 	// Fix is the repair loop's record; null for a verify run.
 	Fix *Fix `json:"fix" jsonschema:"nullable"`
 }

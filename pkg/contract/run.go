@@ -43,7 +43,7 @@ func FromResult(r *glv1.Result) *Result {
 		Tests: mapList(r.GetTests(), testOf), Inventory: inventoryOf(r.GetInventory()),
 		Failures: mapList(r.GetFailures(), failureOf), Tiers: mapList(r.GetTiers(), tierOf), StopMemo: r.GetStopMemo(),
 		InfraRetries: list(r.GetInfraRetries()), Partial: partialOf(r.GetPartial()), Review: reviewOf(r.GetReview()),
-		Coverage: coverageOf(r.GetCoverage()),
+		Coverage: coverageOf(r.GetCoverage()), Plan: mapList(r.GetPlan(), planCommandOf),
 	}
 	if out.Status == StatusError {
 		out.Score = nil
