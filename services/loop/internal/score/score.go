@@ -84,6 +84,7 @@ func Compute(in Input) *glv1.Score {
 		Build: c.build, Tests: round2(c.tests), Lint: c.lint, NoCritical: c.noCritical,
 		Level: c.level, LintIssues: int32(c.lintIssues),
 	}
+	c.security.fill(s)
 	det := round2(c.build + c.tests + c.lint + c.noCritical)
 	parts := fmt.Sprintf("build %g (%s) + tests %g (%s) + lint %g (%s) + no-critical %g (%s) = %g",
 		c.build, c.buildWhy, round2(c.tests), c.testsWhy, c.lint, c.lintWhy, c.noCritical, c.critWhy, det)
@@ -102,7 +103,7 @@ func Compute(in Input) *glv1.Score {
 		s.Rule = fmt.Sprintf("model-first policy: model score %g decides; deterministic %s", s.ModelScore, parts)
 	default:
 		s.Total, s.DecidedBy = det, glv1.ScoreSource_SCORE_SOURCE_DETERMINISTIC
-		s.Rule = "deterministic: " + parts + levelNote(c)
+		s.Rule = "deterministic: " + parts + levelNote(c) + c.security.note()
 		if s.HasModelScore {
 			s.Rule += fmt.Sprintf("; model score %g recorded, not deciding", s.ModelScore)
 		}
@@ -117,6 +118,7 @@ type parts struct {
 	level                                glv1.Level
 	lintIssues                           int
 	ran                                  bool
+	security                             security
 	// capped names the test steps that finished OK without a parsed
 	// passing test: they prove L3, not L4.
 	capped []string
@@ -132,6 +134,13 @@ func components(steps []StepOutcome) parts {
 		buildWhy, critWhy            []string
 	)
 	for _, o := range steps {
+		if o.phase() == glv1.Phase_PHASE_SECURITY {
+			// Security scans score only their own component: they prove
+			// nothing about building or testing, are no lint, reach no
+			// level, and alone are not "something ran".
+			p.security.add(o)
+			continue
+		}
 		st := status(o)
 		if !ran(st) {
 			if st == glv1.StepStatus_STEP_STATUS_ERROR {
