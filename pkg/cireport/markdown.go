@@ -32,6 +32,7 @@ func WriteMarkdown(w io.Writer, run *glv1.Run, opts Options) error {
 	var b strings.Builder
 	mdHeader(&b, run)
 	mdSteps(&b, run.GetResult())
+	mdPlan(&b, run.GetResult())
 	mdFailingTests(&b, run)
 	mdEvidence(&b, run.GetResult())
 	mdPatches(&b, run)
