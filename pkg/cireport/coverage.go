@@ -6,13 +6,11 @@ import (
 	"strings"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/contract"
 )
 
 // maxCoverageFiles bounds the files the Markdown coverage table lists.
 const maxCoverageFiles = 15
-
-// CoverageNote is what every rendering of coverage says next to it.
-const CoverageNote = "measured by the toolchain's own tool; does not change the verdict"
 
 // coverageFiles orders a result's per-file coverage for a report: files a
 // patch left with more uncovered lines first (most first), then the least
@@ -47,7 +45,7 @@ func mdCoverage(b *strings.Builder, res *glv1.Result) {
 		return
 	}
 	fmt.Fprintf(b, "### Coverage: %s\n\n", coverageTotal(c))
-	fmt.Fprintf(b, "By %s (%s).\n\n", code(strings.Join(c.GetTools(), ", ")), CoverageNote)
+	fmt.Fprintf(b, "By %s (%s).\n\n", code(strings.Join(c.GetTools(), ", ")), contract.CoverageNote)
 	files := coverageFiles(c)
 	if len(files) == 0 {
 		return

@@ -2,6 +2,9 @@ package contract
 
 import glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 
+// CoverageNote is what every rendering of coverage says next to it.
+const CoverageNote = "measured by the toolchain's own tool; does not change the verdict"
+
 // Coverage is line coverage measured by the toolchain's own tool (Go's
 // -coverprofile, counted in statements as `go test -cover` does;
 // coverage.py through pytest-cov, in lines), per file and in total over

@@ -36,6 +36,8 @@ type reportView struct {
 	Rounds []roundView
 	// Review is the reviewer's report (model opinion), nil without one.
 	Review *reviewView
+	// Coverage is what the test steps measured, nil when nothing was.
+	Coverage *coverageView
 }
 
 // runURLs are the links of one run's pages.
@@ -132,6 +134,7 @@ func newReportView(run *glv1.Run, vs []*verificationRecord) reportView {
 		Rounds: newRoundViews(run, vs),
 	}
 	v.Review = newReviewView(res.GetReview())
+	v.Coverage = newCoverageView(res.GetCoverage())
 	if memo := res.GetStopMemo(); memo != "" {
 		v.StopMemo = renderMarkdown(memo)
 	}
