@@ -9,6 +9,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/greenlight-dev/greenlight/pkg/image"
+	"github.com/greenlight-dev/greenlight/services/loop/loopsvc"
 )
 
 // Env is the process around the CLI: streams, environment, version.
@@ -46,6 +47,9 @@ type app struct {
 	command string
 	// tls chooses the transport to --addr (--tls, --plaintext, --ca-file, ...).
 	tls clientTLS
+	// profiles are provider profiles the embedded loop offers to every
+	// run of this process (verify --reviewer's definition).
+	profiles []loopsvc.ProviderProfile
 }
 
 // Main runs the CLI with args (without the program name) and returns the

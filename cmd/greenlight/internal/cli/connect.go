@@ -22,7 +22,9 @@ func (a *app) dataDir() string {
 }
 
 // connect returns a connection: remote with --addr, embedded otherwise.
-func (a *app) connect(ctx context.Context) (*stack.Conn, error) { return a.connectWith(ctx, nil, 0) }
+func (a *app) connect(ctx context.Context) (*stack.Conn, error) {
+	return a.connectWith(ctx, a.profiles, 0)
+}
 
 // roundsPool is the embedded executor's warm pool per image for commands
 // that verify many times in one process (fix rounds, eval tasks): each

@@ -39,6 +39,8 @@ type verifyFlags struct {
 	planFile string
 	plan     string
 	watch    watchFlags
+	// reviewer is --reviewer; reviewName the profile it selects (reviewflag.go).
+	reviewer, reviewName string
 }
 
 // bind adds the flags to cmd.
@@ -88,6 +90,7 @@ func (f *verifyFlags) options() *glv1.VerifyOptions {
 	}
 	f.selectOptions(o)
 	f.planOptions(o)
+	f.reviewOptions(o)
 	return o
 }
 
@@ -110,6 +113,9 @@ JSON result say partial: a PASS of one test is not the project's).
 			if err := f.parse(); err != nil {
 				return err
 			}
+			if err := a.parseReview(&f); err != nil {
+				return err
+			}
 			if f.watch.on {
 				return a.verifyWatch(cmd.Context(), dirArg(args), &f)
 			}
@@ -123,6 +129,7 @@ JSON result say partial: a PASS of one test is not the project's).
 	f.bindDetach(cmd)
 	f.bindSelect(cmd)
 	f.bindPlan(cmd)
+	f.bindReview(cmd)
 	f.watch.bind(cmd)
 	f.out.bind(cmd, "json")
 	return cmd
