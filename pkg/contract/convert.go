@@ -88,6 +88,10 @@ func scoreOf(s *glv1.Score) *Score {
 		m := s.GetModelScore()
 		out.ModelScore = &m
 	}
+	if s.GetSecurityRan() {
+		sec := s.GetSecurity()
+		out.Security, out.SecurityFindings = &sec, s.GetSecurityFindings()
+	}
 	if s.GetCoverageMeasured() {
 		c := s.GetCoverage()
 		out.Coverage = &c
@@ -146,7 +150,8 @@ func failureOf(f *glv1.Failure) Failure {
 			LogOffset: e.GetLogOffset(), Log: digestOf(e.GetLogDigest())}
 	}
 	return Failure{Kind: FailureKind(f.GetKind()), Test: f.GetTest(), Message: f.GetMessage(), File: f.GetFile(),
-		Line: f.GetLine(), Column: f.GetColumn(), Flaky: f.GetFlaky(), Frames: mapList(f.GetFrames(), frameOf), Evidence: ev}
+		Line: f.GetLine(), Column: f.GetColumn(), Flaky: f.GetFlaky(), Frames: mapList(f.GetFrames(), frameOf), Evidence: ev,
+		Rule: f.GetRule(), Severity: f.GetSeverity(), Introduced: f.GetIntroduced()}
 }
 
 func frameOf(f *glv1.Frame) Frame {

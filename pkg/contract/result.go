@@ -128,6 +128,11 @@ type Score struct {
 	// coverage), beside the total and never added to it; null when the
 	// tests measured none.
 	Coverage *float64 `json:"coverage" jsonschema:"nullable"`
+	// Security is the security component, 0 to 1 (1: no finding, 0.5:
+	// only low or medium ones, 0: a high one), beside the total and never
+	// added to it; null when no security step ran.
+	Security         *float64 `json:"security" jsonschema:"nullable"`
+	SecurityFindings int32    `json:"security_findings"`
 }
 
 // Counts aggregates test outcomes.
@@ -228,6 +233,13 @@ type Failure struct {
 	Flaky    bool      `json:"flaky"`
 	Frames   []Frame   `json:"frames"`
 	Evidence *Evidence `json:"evidence" jsonschema:"nullable"`
+	// Rule and Severity name a security finding's scanner rule (B602,
+	// private-key) and its severity (high, medium, low); empty otherwise.
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	// Introduced: in a fix run, a security finding the baseline did not
+	// have.
+	Introduced bool `json:"introduced"`
 }
 
 // Frame is one stack frame, innermost first.
