@@ -36,6 +36,8 @@ type reportView struct {
 	Rounds []roundView
 	// Review is the reviewer's report (model opinion), nil without one.
 	Review *reviewView
+	// Plan is the plan document's commands (verify --plan), nil without one.
+	Plan []planCommandView
 	// Coverage is what the test steps measured, nil when nothing was.
 	Coverage *coverageView
 }
@@ -134,6 +136,7 @@ func newReportView(run *glv1.Run, vs []*verificationRecord) reportView {
 		Rounds: newRoundViews(run, vs),
 	}
 	v.Review = newReviewView(res.GetReview())
+	v.Plan = newPlanViews(res.GetPlan())
 	v.Coverage = newCoverageView(res.GetCoverage())
 	if memo := res.GetStopMemo(); memo != "" {
 		v.StopMemo = renderMarkdown(memo)
