@@ -36,6 +36,7 @@ func WriteMarkdown(w io.Writer, run *glv1.Run, opts Options) error {
 	mdFailingTests(&b, run)
 	mdEvidence(&b, run.GetResult())
 	mdPatches(&b, run)
+	mdSecurity(&b, run.GetResult())
 	mdCoverage(&b, run.GetResult())
 	mdReview(&b, run.GetResult())
 	if opts.ReportURL != "" {

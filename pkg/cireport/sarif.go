@@ -118,6 +118,7 @@ var ruleText = map[glv1.FailureKind]string{
 	glv1.FailureKind_FAILURE_KIND_OOM:            "A step ran out of memory",
 	glv1.FailureKind_FAILURE_KIND_CRASH:          "A process crashed",
 	glv1.FailureKind_FAILURE_KIND_INSTALL:        "Installing dependencies failed",
+	glv1.FailureKind_FAILURE_KIND_SECURITY:       "A security scanner reported a finding",
 }
 
 // WriteSARIF writes run as a SARIF 2.1.0 log with one rule per failure
@@ -153,18 +154,19 @@ func sarifDoc(run *glv1.Run, opts Options) sarifLog {
 	// The tool ran as it should when it reached a verdict on the code.
 	v := res.GetStatus()
 	inv := sarifInvocation{ExecutionSuccessful: v == glv1.Verdict_VERDICT_PASS || v == glv1.Verdict_VERDICT_FAIL}
-	rules := map[glv1.FailureKind]int{}
+	rules := map[string]int{}
 	for _, f := range res.GetFailures() {
 		lvl := failureLevel(res, f)
 		if f.GetFile() == "" {
 			inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{Level: lvl, Message: sarifText{clean(failureText(f))}})
 			continue
 		}
-		idx, ok := rules[f.GetKind()]
+		rule := ruleOfFailure(f)
+		idx, ok := rules[rule.ID]
 		if !ok {
 			idx = len(sr.Tool.Driver.Rules)
-			rules[f.GetKind()] = idx
-			sr.Tool.Driver.Rules = append(sr.Tool.Driver.Rules, ruleOf(f.GetKind()))
+			rules[rule.ID] = idx
+			sr.Tool.Driver.Rules = append(sr.Tool.Driver.Rules, rule)
 		}
 		sr.Results = append(sr.Results, sarifResultOf(f, idx, lvl, sr.Tool.Driver.Rules[idx].ID))
 	}
@@ -184,6 +186,31 @@ func ruleOf(k glv1.FailureKind) sarifRule {
 		DefaultConfiguration: sarifConfig{Level: "error"}}
 }
 
+// ruleOfFailure is a failure's rule: its kind's, or for a security
+// finding with a scanner rule, that rule ("security/B602",
+// "security/private-key"), so code scanning groups findings by what they
+// are.
+func ruleOfFailure(f *glv1.Failure) sarifRule {
+	if f.GetKind() != glv1.FailureKind_FAILURE_KIND_SECURITY || f.GetRule() == "" {
+		return ruleOf(f.GetKind())
+	}
+	r := clean(f.GetRule())
+	return sarifRule{ID: "security/" + r, Name: "Security" + strings.ReplaceAll(r, "-", ""),
+		ShortDescription:     sarifText{"Security finding " + r + " (" + ruleText[glv1.FailureKind_FAILURE_KIND_SECURITY] + ")"},
+		DefaultConfiguration: sarifConfig{Level: severityLevel(f.GetSeverity())}}
+}
+
+// severityLevel is a security severity's SARIF level.
+func severityLevel(sev string) string {
+	switch sev {
+	case "high":
+		return "error"
+	case "medium":
+		return "warning"
+	}
+	return "note"
+}
+
 // sarifResultOf converts a failure with a file.
 func sarifResultOf(f *glv1.Failure, ruleIndex int, level, ruleID string) sarifResult {
 	r := sarifResult{
@@ -197,6 +224,12 @@ func sarifResultOf(f *glv1.Failure, ruleIndex int, level, ruleID string) sarifRe
 	}
 	if f.GetFlaky() {
 		r.Properties["flaky"] = true
+	}
+	if f.GetKind() == glv1.FailureKind_FAILURE_KIND_SECURITY {
+		r.Properties["severity"] = f.GetSeverity()
+		if f.GetIntroduced() {
+			r.Properties["introduced"] = true
+		}
 	}
 	for _, fr := range f.GetFrames() {
 		if !fr.GetProject() || fr.GetFile() == "" || (fr.GetFile() == f.GetFile() && fr.GetLine() == f.GetLine()) {
@@ -254,6 +287,15 @@ func failureText(f *glv1.Failure) string {
 // failureLevel is error, or warning for an advisory step's failure and a
 // flaky test.
 func failureLevel(res *glv1.Result, f *glv1.Failure) string {
+	if f.GetKind() == glv1.FailureKind_FAILURE_KIND_SECURITY {
+		// A finding's level is its severity's; an advisory scan's findings
+		// are at most warnings.
+		lvl := severityLevel(f.GetSeverity())
+		if lvl == "error" && stepOptional(res, f.GetEvidence().GetStep()) {
+			lvl = "warning"
+		}
+		return lvl
+	}
 	if f.GetFlaky() || stepOptional(res, f.GetEvidence().GetStep()) {
 		return "warning"
 	}
