@@ -40,6 +40,8 @@ type reportView struct {
 	Plan []planCommandView
 	// Coverage is what the test steps measured, nil when nothing was.
 	Coverage *coverageView
+	// Security is the security phase's findings, nil when no scan ran.
+	Security *securityView
 }
 
 // runURLs are the links of one run's pages.
@@ -152,6 +154,7 @@ func newReportView(run *glv1.Run, vs []*verificationRecord) reportView {
 			Total: c.GetTotal(), Flaky: c.GetFlaky(), Format: c.GetFormat()}
 	}
 	final := firstDigest(run.GetCurrentSnapshot(), run.GetSnapshot())
+	v.Security = newSecurityView(run.GetId(), final, res)
 	for _, f := range res.GetFailures() {
 		v.Failures = append(v.Failures, newFailureView(run.GetId(), final, f))
 	}
