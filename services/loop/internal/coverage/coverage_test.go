@@ -232,6 +232,28 @@ func TestCompareWithoutBaselineCoverage(t *testing.T) {
 	}
 }
 
+func TestIsTestFile(t *testing.T) {
+	tests := []struct {
+		path string
+		want bool
+	}{
+		{"tests/__init__.py", true},
+		{"pkg/tests/helpers.py", true},
+		{"test/util.py", true},
+		{"calc/test_calc.py", true},
+		{"calc/calc_test.py", true},
+		{"conftest.py", true},
+		{"calc/__init__.py", false},
+		{"calc/testing.py", false},
+		{"contest/app.py", false},
+	}
+	for _, tt := range tests {
+		if got := isTestFile(tt.path); got != tt.want {
+			t.Errorf("isTestFile(%q) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}
+
 func TestModulePath(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"module example.com/calc\n\ngo 1.22\n", "example.com/calc"},

@@ -56,10 +56,18 @@ func ParseLCOV(r io.Reader, workdir, tool string, skipTests bool) (*Set, error) 
 	return s, nil
 }
 
-// isTestFile reports whether a Python path is a test module by pytest's
-// default naming, or a conftest.
+// isTestFile reports whether a Python path is test code: a module named
+// as pytest collects tests, a conftest, or anything under a tests/ or
+// test/ directory.
 func isTestFile(p string) bool {
 	b := path.Base(p)
-	return strings.HasPrefix(b, "test_") && strings.HasSuffix(b, ".py") ||
-		strings.HasSuffix(b, "_test.py") || b == "conftest.py"
+	if strings.HasPrefix(b, "test_") && strings.HasSuffix(b, ".py") || strings.HasSuffix(b, "_test.py") || b == "conftest.py" {
+		return true
+	}
+	for _, dir := range strings.Split(path.Dir(p), "/") {
+		if dir == "tests" || dir == "test" {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeTree writes files (path → content) under a new directory.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, content := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// coverageGo is a Go module whose test covers Add and not Div (1 of the 4
+// statements of calc/calc.go, 0 of main.go's 1).
+var coverageGo = map[string]string{
+	"go.mod":  "module example.com/calc\n\ngo 1.22\n",
+	"main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/calc/calc\"\n)\n\nfunc main() { fmt.Println(calc.Add(1, 2)) }\n",
+	"calc/calc.go": "package calc\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n\n// Div divides.\nfunc Div(a, b int) int {\n" +
+		"\tif b == 0 {\n\t\treturn 0\n\t}\n\treturn a / b\n}\n",
+	"calc/calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != WANT {\n\t\tt.Fatal(\"bad\")\n\t}\n}\n",
+}
+
+// coveragePython is the same project in Python (3 of calc/__init__.py's 6
+// lines run; the test code under tests/ is not counted).
+var coveragePython = map[string]string{
+	"pyproject.toml":     "[project]\nname = \"calc\"\nversion = \"0.1\"\n",
+	"calc/__init__.py":   "def add(a, b):\n    return a + b\n\n\ndef div(a, b):\n    if b == 0:\n        return 0\n    return a / b\n",
+	"tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == WANT\n",
+	"tests/__init__.py":  "",
+	"tests/conftest.py":  "import os\n",
+}
+
+// TestCoverageOfRealProjects verifies a small Go and Python project in the
+// sandbox images: the coverage the toolchain's own tool measured is in
+// --json (per file and in total, the score's component beside the total),
+// in the SARIF run properties and in the Markdown summary; a failing test
+// keeps the run FAIL with the same coverage shown.
+func TestCoverageOfRealProjects(t *testing.T) {
+	requireDocker(t)
+	type file struct {
+		Path         string `json:"path"`
+		CoveredLines int64  `json:"covered_lines"`
+		TotalLines   int64  `json:"total_lines"`
+	}
+	tests := []struct {
+		name     string
+		files    map[string]string
+		want     string // the test's expected value: "3" passes, "4" fails
+		status   string
+		exit     int
+		covered  int64
+		total    int64
+		perFile  []file
+		tool     string
+		markdown string
+	}{
+		{name: "go", files: coverageGo, want: "3", status: "PASS", covered: 1, total: 5,
+			perFile: []file{{"calc/calc.go", 1, 4}, {"main.go", 0, 1}}, tool: "go test -coverprofile", markdown: "### Coverage: 20.0% (1 of 5)"},
+		{name: "go failing", files: coverageGo, want: "4", status: "FAIL", exit: 1, covered: 1, total: 5,
+			perFile: []file{{"calc/calc.go", 1, 4}, {"main.go", 0, 1}}, tool: "go test -coverprofile", markdown: "### Coverage: 20.0% (1 of 5)"},
+		{name: "python", files: coveragePython, want: "3", status: "PASS", covered: 3, total: 6,
+			perFile: []file{{"calc/__init__.py", 3, 6}}, tool: "coverage.py (pytest-cov)", markdown: "### Coverage: 50.0% (3 of 6)"},
+		{name: "python failing", files: coveragePython, want: "4", status: "FAIL", exit: 1, covered: 3, total: 6,
+			perFile: []file{{"calc/__init__.py", 3, 6}}, tool: "coverage.py (pytest-cov)", markdown: "### Coverage: 50.0% (3 of 6)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{}
+			for p, c := range tc.files {
+				files[p] = strings.ReplaceAll(c, "WANT", tc.want)
+			}
+			dir := writeTree(t, files)
+			u := newUser(t)
+			res := u.run(nil, "verify", "-q", "--json", dir)
+			res.wantExit(t, tc.exit, "verify --json")
+			var doc struct {
+				Status   string `json:"status"`
+				RunID    string `json:"run_id"`
+				Coverage *struct {
+					CoveredLines int64    `json:"covered_lines"`
+					TotalLines   int64    `json:"total_lines"`
+					Tools        []string `json:"tools"`
+					Files        []file   `json:"files"`
+				} `json:"coverage"`
+				Score struct {
+					Coverage *float64 `json:"coverage"`
+				} `json:"score"`
+			}
+			if err := json.Unmarshal([]byte(res.stdout), &doc); err != nil {
+				t.Fatalf("--json: %v\n%s", err, res.stdout)
+			}
+			if doc.Status != tc.status {
+				t.Fatalf("status %s, want %s", doc.Status, tc.status)
+			}
+			c := doc.Coverage
+			if c == nil {
+				t.Fatalf("no coverage in --json:\n%s\n%s", res.stdout, res.stderr)
+			}
+			if c.CoveredLines != tc.covered || c.TotalLines != tc.total || len(c.Tools) != 1 || c.Tools[0] != tc.tool {
+				t.Errorf("coverage %d/%d by %v, want %d/%d by %s", c.CoveredLines, c.TotalLines, c.Tools, tc.covered, tc.total, tc.tool)
+			}
+			if len(c.Files) != len(tc.perFile) {
+				t.Fatalf("files %v, want %v", c.Files, tc.perFile)
+			}
+			for i := range c.Files {
+				if c.Files[i] != tc.perFile[i] {
+					t.Errorf("file %v, want %v", c.Files[i], tc.perFile[i])
+				}
+			}
+			if want := float64(tc.covered) / float64(tc.total); doc.Score.Coverage == nil || *doc.Score.Coverage != want {
+				t.Errorf("score.coverage = %v, want %v", doc.Score.Coverage, want)
+			}
+
+			sarif := u.run(nil, "show", "--format", "sarif", doc.RunID)
+			sarif.wantExit(t, tc.exit, "show --format sarif")
+			var log struct {
+				Runs []struct {
+					Properties struct {
+						Coverage struct {
+							CoveredLines int64 `json:"coveredLines"`
+							TotalLines   int64 `json:"totalLines"`
+						} `json:"coverage"`
+					} `json:"properties"`
+				} `json:"runs"`
+			}
+			if err := json.Unmarshal([]byte(sarif.stdout), &log); err != nil || len(log.Runs) != 1 {
+				t.Fatalf("sarif: %v\n%s", err, sarif.stdout)
+			}
+			if p := log.Runs[0].Properties.Coverage; p.CoveredLines != tc.covered || p.TotalLines != tc.total {
+				t.Errorf("sarif coverage %d/%d, want %d/%d", p.CoveredLines, p.TotalLines, tc.covered, tc.total)
+			}
+			md := u.run(nil, "show", "--markdown", doc.RunID)
+			if !strings.Contains(md.stdout, tc.markdown) {
+				t.Errorf("markdown lacks %q:\n%s", tc.markdown, md.stdout)
+			}
+		})
+	}
+}
