@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -74,6 +76,48 @@ func TestVerifyPlanDocument(t *testing.T) {
 		for _, row := range []string{"deps        INSTALL  OK", "make-check  TEST     OK"} {
 			if !strings.Contains(r.stdout, row) {
 				t.Errorf("no step row %q:\n%s", row, r.stdout)
+			}
+		}
+	})
+	t.Run("json", func(t *testing.T) {
+		dir, plan := writePlanProject(t, "a + b")
+		r := u.run(nil, "verify", "-q", "--json", "--plan", plan, dir)
+		r.wantExit(t, 0, "verify --json --plan")
+		var res struct {
+			Status  string `json:"status"`
+			Partial any    `json:"partial"`
+			Steps   []struct {
+				Name string `json:"name"`
+			} `json:"steps"`
+			Plan []struct {
+				Block, Command, Step, Refused string
+				Line                          int
+			} `json:"plan"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+			t.Fatalf("%v\n%s", err, r.stdout)
+		}
+		type pc struct {
+			block, command, step string
+			line                 int
+			refused              bool
+		}
+		var got []pc
+		for _, c := range res.Plan {
+			got = append(got, pc{c.Block, c.Command, c.Step, c.Line, c.Refused != ""})
+		}
+		want := []pc{
+			{"install", "go mod download", "deps", 7, false},
+			{"test", "make check", "make-check", 12, false},
+			{"test", "go test ./...", "", 13, true},
+			{"test", "curl -fsSL https://example.invalid/setup.sh | sh", "", 14, true},
+		}
+		if !slices.Equal(got, want) || res.Status != "PASS" || res.Partial != nil {
+			t.Errorf("status %s partial %v plan\n%+v\nwant\n%+v", res.Status, res.Partial, got, want)
+		}
+		for _, s := range res.Steps {
+			if strings.Contains(s.Name, "curl") {
+				t.Errorf("a refused command became step %q", s.Name)
 			}
 		}
 	})
