@@ -38,6 +38,9 @@ func (e *Engine) verifyOptions(o *glv1.VerifyOptions, field string) (*glv1.Verif
 	if err := e.reviewOptions(out.GetReview(), field+".review"); err != nil {
 		return nil, err
 	}
+	if err := planOption(out.GetPlan(), field+".plan"); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

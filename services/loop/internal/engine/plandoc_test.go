@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
@@ -23,6 +25,26 @@ func TestPlanSummary(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := planSummary(tt.cmds); got != tt.want {
 				t.Errorf("planSummary() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPlanOption(t *testing.T) {
+	tests := []struct {
+		name string
+		plan string
+		bad  bool
+	}{
+		{"none", "", false},
+		{"at the cap", strings.Repeat("x", maxPlanBytes), false},
+		{"over the cap", strings.Repeat("x", maxPlanBytes+1), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := planOption(tt.plan, "options.plan")
+			if got := errors.Is(err, ErrInvalidArgument); got != tt.bad {
+				t.Errorf("planOption() = %v, want invalid %v", err, tt.bad)
 			}
 		})
 	}
