@@ -150,3 +150,95 @@ func TestCoverageOfRealProjects(t *testing.T) {
 		})
 	}
 }
+
+// coverageFixPatch fixes coverageGo's Add (made wrong below) and adds a
+// function no test calls, in a new file.
+const coverageFixPatch = `--- a/calc/calc.go
++++ b/calc/calc.go
+@@ -1,4 +1,4 @@
+ package calc
+ 
+ // Add adds.
+-func Add(a, b int) int { return a + b + 1 }
++func Add(a, b int) int { return a + b }
+--- /dev/null
++++ b/calc/extra.go
+@@ -0,0 +1,4 @@
++package calc
++
++// Mul multiplies.
++func Mul(a, b int) int { return a * b }
+`
+
+// TestFixRunShowsCodeAddedWithoutTests: a fix run whose patch makes the
+// test pass and adds an untested function ends green (coverage decides
+// nothing), and its result compares coverage with the baseline: the new
+// file is marked new with its uncovered line, the baseline's total is
+// there, and the Markdown summary shows the change.
+func TestFixRunShowsCodeAddedWithoutTests(t *testing.T) {
+	requireDocker(t)
+	files := map[string]string{}
+	for p, c := range coverageGo {
+		files[p] = strings.ReplaceAll(c, "WANT", "3")
+	}
+	files["calc/calc.go"] = strings.Replace(files["calc/calc.go"], "return a + b }", "return a + b + 1 }", 1)
+	dir := writeTree(t, files)
+	patch := filepath.Join(t.TempDir(), "fix.patch")
+	if err := os.WriteFile(patch, []byte(coverageFixPatch), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u := newUser(t)
+	res := u.run(nil, "fix", "-q", "--json", "--provider", "command", "--command", "cat '"+patch+"'", dir)
+	res.wantExit(t, 0, "fix --provider command")
+	var doc struct {
+		Status   string `json:"status"`
+		RunID    string `json:"run_id"`
+		Coverage *struct {
+			CoveredLines int64 `json:"covered_lines"`
+			TotalLines   int64 `json:"total_lines"`
+			Files        []struct {
+				Path            string `json:"path"`
+				UncoveredChange int64  `json:"uncovered_change"`
+				NewFile         bool   `json:"new_file"`
+			} `json:"files"`
+			Baseline *struct {
+				CoveredLines int64 `json:"covered_lines"`
+				TotalLines   int64 `json:"total_lines"`
+			} `json:"baseline"`
+		} `json:"coverage"`
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &doc); err != nil {
+		t.Fatalf("--json: %v\n%s", err, res.stdout)
+	}
+	c := doc.Coverage
+	if doc.Status != "PASS" || c == nil || c.Baseline == nil {
+		t.Fatalf("status %s, coverage %+v; want PASS with a baseline\n%s", doc.Status, c, res.stderr)
+	}
+	// Baseline: Add ran (the test failed on its value), 1 of 5 statements.
+	if c.Baseline.CoveredLines != 1 || c.Baseline.TotalLines != 5 || c.CoveredLines != 1 || c.TotalLines != 6 {
+		t.Errorf("coverage %d/%d, baseline %d/%d; want 1/6 and 1/5", c.CoveredLines, c.TotalLines, c.Baseline.CoveredLines, c.Baseline.TotalLines)
+	}
+	var extra bool
+	for _, f := range c.Files {
+		switch f.Path {
+		case "calc/extra.go":
+			extra = true
+			if !f.NewFile || f.UncoveredChange != 1 {
+				t.Errorf("calc/extra.go: new %v, uncovered change %d; want new, +1", f.NewFile, f.UncoveredChange)
+			}
+		case "calc/calc.go", "main.go":
+			if f.NewFile || f.UncoveredChange != 0 {
+				t.Errorf("%s: new %v, uncovered change %d; want neither", f.Path, f.NewFile, f.UncoveredChange)
+			}
+		}
+	}
+	if !extra {
+		t.Errorf("calc/extra.go not in the coverage: %+v", c.Files)
+	}
+	md := u.run(nil, "show", "--markdown", doc.RunID)
+	for _, want := range []string{"### Coverage: 16.7% (1 of 6), baseline 20.0% (-3.3 points)", "| `calc/extra.go` | 0/1 | 0.0 | +1 (new file) |"} {
+		if !strings.Contains(md.stdout, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.stdout)
+		}
+	}
+}
