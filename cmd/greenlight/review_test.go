@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -101,4 +102,42 @@ func TestReviewerNameNeedsAServerExit2(t *testing.T) {
 	r := u.run(nil, "verify", "--reviewer", "rev", t.TempDir())
 	r.wantExit(t, 2, "embedded verify --reviewer NAME")
 	r.wantOneLineError(t, "--reviewer rev names a profile of a server (--addr)")
+}
+
+// TestReviewerOnAServeAndInFix: with --addr, --reviewer names a profile
+// the server's operator configured (a definition is refused); an embedded
+// fix reviews its green result with its own definition.
+func TestReviewerOnAServeAndInFix(t *testing.T) {
+	requireDocker(t)
+	stub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = json.NewEncoder(w).Encode(map[string]any{"choices": []map[string]any{{"message": map[string]string{"role": "assistant", "content": tenOutOfTenReview}}}})
+	}))
+	defer stub.Close()
+	u := newUser(t)
+	dir := filepath.Join(t.TempDir(), "ws")
+	copyDir(t, examples("fail"), dir)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv := startServe(t, ctx, u, "--provider-profile", "name=stub,kind=openai,model=m,base-url="+stub.URL+"/v1")
+	remote := &user{t: t, home: t.TempDir()}
+
+	r := remote.run(nil, "--addr", srv.publicAddr(t), "verify", "-q", "--json", "--reviewer", "stub", dir)
+	r.wantExit(t, 1, "verify --addr --reviewer stub of the failing example")
+	if got := decodeReviewed(t, r); got.Status != "FAIL" || got.Review == nil || got.Review.Overall != 10 || got.Review.Profile != "stub" {
+		t.Errorf("remote review: status %s review %+v", got.Status, got.Review)
+	}
+	r = remote.run(nil, "--addr", srv.publicAddr(t), "verify", "-q", "--reviewer", "root", dir)
+	r.wantExit(t, 2, "verify --addr --reviewer with a profile serve does not have")
+	r.wantOneLineError(t, `no provider profile "root"`)
+	r = remote.run(nil, "--addr", srv.publicAddr(t), "verify", "-q", "--reviewer", "name=x,kind=command,command=true", dir)
+	r.wantExit(t, 2, "verify --addr --reviewer with a definition")
+	r.wantOneLineError(t, "a server reviews only with the profiles its operator configured")
+	srv.stop(t)
+
+	r = u.run(nil, "fix", "-q", "--json", "--provider", "command", "--command", "cat '"+filepath.Join(examples(""), "fail.patch")+"'",
+		"--reviewer", "name=rev,kind=openai,model=m,base-url="+stub.URL+"/v1", dir)
+	r.wantExit(t, 0, "embedded fix --reviewer")
+	if got := decodeReviewed(t, r); got.Status != "PASS" || got.Review == nil || got.Review.Overall != 10 || got.Review.Profile != "rev" {
+		t.Errorf("fix review: status %s review %+v", got.Status, got.Review)
+	}
 }

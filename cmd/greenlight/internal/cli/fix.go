@@ -88,6 +88,9 @@ only when the profile allows it).`,
 			if err := f.parse(); err != nil {
 				return err
 			}
+			if err := a.parseReview(&f.verifyFlags); err != nil {
+				return err
+			}
 			if len(f.hiddenTargets) > 0 && f.hiddenTests == "" {
 				return usagef("--hidden-target names hidden tests: give them with --hidden-tests PATCH|DIR")
 			}
@@ -99,6 +102,7 @@ only when the profile allows it).`,
 		},
 	}
 	f.verifyFlags.bind(cmd)
+	f.verifyFlags.bindReview(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&f.provider, "provider", "", "patch provider: client, openai, command or replay (required)")
 	fl.StringVar(&f.profile, "profile", "", "command/openai: use this provider profile of the server (loop --provider-profile) instead of --command/--base-url")
@@ -242,7 +246,7 @@ func (a *app) fix(ctx context.Context, dir string, f *fixFlags, prov *glv1.Provi
 	if err != nil {
 		return err
 	}
-	conn, err := a.connectWith(ctx, route.profiles, roundsPool)
+	conn, err := a.connectWith(ctx, append(route.profiles, a.profiles...), roundsPool)
 	if err != nil {
 		return err
 	}
