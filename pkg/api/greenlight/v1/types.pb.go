@@ -1284,7 +1284,10 @@ type Pipeline struct {
 	TimeBudget *durationpb.Duration `protobuf:"bytes,8,opt,name=time_budget,json=timeBudget,proto3" json:"time_budget,omitempty"`
 	// Every command of the request's plan document (VerifyOptions.plan),
 	// with the step it runs as or why it was refused.
-	Plan          []*PlanCommand `protobuf:"bytes,9,rep,name=plan,proto3" json:"plan,omitempty"`
+	Plan []*PlanCommand `protobuf:"bytes,9,rep,name=plan,proto3" json:"plan,omitempty"`
+	// greenlight.yaml's coverage.score: the measured coverage feeds the
+	// score's tests component (off by default, when the total ignores it).
+	CoverageScore bool `protobuf:"varint,10,opt,name=coverage_score,json=coverageScore,proto3" json:"coverage_score,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1380,6 +1383,13 @@ func (x *Pipeline) GetPlan() []*PlanCommand {
 		return x.Plan
 	}
 	return nil
+}
+
+func (x *Pipeline) GetCoverageScore() bool {
+	if x != nil {
+		return x.CoverageScore
+	}
+	return false
 }
 
 // PlanCommand is one command of a plan document and what became of it.
@@ -4294,7 +4304,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\rTierSelection\x12'\n" +
 	"\x04tier\x18\x01 \x01(\x0e2\x13.greenlight.v1.TierR\x04tier\x12\x1a\n" +
 	"\bselected\x18\x02 \x01(\bR\bselected\x12\x18\n" +
-	"\areasons\x18\x03 \x03(\tR\areasons\"\xfd\x02\n" +
+	"\areasons\x18\x03 \x03(\tR\areasons\"\xa4\x03\n" +
 	"\bPipeline\x12\x18\n" +
 	"\aruntime\x18\x01 \x01(\tR\aruntime\x12\x14\n" +
 	"\x05image\x18\x02 \x01(\tR\x05image\x12)\n" +
@@ -4305,7 +4315,9 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x05notes\x18\a \x03(\tR\x05notes\x12:\n" +
 	"\vtime_budget\x18\b \x01(\v2\x19.google.protobuf.DurationR\n" +
 	"timeBudget\x12.\n" +
-	"\x04plan\x18\t \x03(\v2\x1a.greenlight.v1.PlanCommandR\x04plan\"\x7f\n" +
+	"\x04plan\x18\t \x03(\v2\x1a.greenlight.v1.PlanCommandR\x04plan\x12%\n" +
+	"\x0ecoverage_score\x18\n" +
+	" \x01(\bR\rcoverageScore\"\x7f\n" +
 	"\vPlanCommand\x12\x14\n" +
 	"\x05block\x18\x01 \x01(\tR\x05block\x12\x18\n" +
 	"\acommand\x18\x02 \x01(\tR\acommand\x12\x12\n" +
