@@ -511,7 +511,7 @@ class VerifyFailedRetry(_message.Message):
     def __init__(self, attempt: _Optional[int] = ..., max_attempts: _Optional[int] = ..., failed_command: _Optional[str] = ..., fix_instructions: _Optional[str] = ...) -> None: ...
 
 class VerifyOptions(_message.Message):
-    __slots__ = ["changed_files", "commit_sha", "high_risk", "images", "labels", "limits", "max_attempts", "milestone_end", "plan", "rerun_failed", "review", "run_end", "selection", "tests", "time_budget"]
+    __slots__ = ["changed_files", "commit_sha", "high_risk", "images", "labels", "limits", "max_attempts", "milestone_end", "plan", "rerun_failed", "review", "run_end", "security", "selection", "tests", "time_budget"]
     class ImagesEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -538,6 +538,7 @@ class VerifyOptions(_message.Message):
     RERUN_FAILED_FIELD_NUMBER: _ClassVar[int]
     REVIEW_FIELD_NUMBER: _ClassVar[int]
     RUN_END_FIELD_NUMBER: _ClassVar[int]
+    SECURITY_FIELD_NUMBER: _ClassVar[int]
     SELECTION_FIELD_NUMBER: _ClassVar[int]
     TESTS_FIELD_NUMBER: _ClassVar[int]
     TIME_BUDGET_FIELD_NUMBER: _ClassVar[int]
@@ -553,10 +554,11 @@ class VerifyOptions(_message.Message):
     rerun_failed: bool
     review: ReviewOptions
     run_end: bool
+    security: _types_pb2.SecurityMode
     selection: _containers.RepeatedCompositeFieldContainer[_events_pb2.CommandSelection]
     tests: _containers.RepeatedScalarFieldContainer[str]
     time_budget: _duration_pb2.Duration
-    def __init__(self, changed_files: _Optional[_Iterable[str]] = ..., high_risk: bool = ..., milestone_end: bool = ..., run_end: bool = ..., time_budget: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., max_attempts: _Optional[int] = ..., limits: _Optional[_Union[_types_pb2.Limits, _Mapping]] = ..., selection: _Optional[_Iterable[_Union[_events_pb2.CommandSelection, _Mapping]]] = ..., commit_sha: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., images: _Optional[_Mapping[str, str]] = ..., rerun_failed: bool = ..., tests: _Optional[_Iterable[str]] = ..., review: _Optional[_Union[ReviewOptions, _Mapping]] = ..., plan: _Optional[str] = ...) -> None: ...
+    def __init__(self, changed_files: _Optional[_Iterable[str]] = ..., high_risk: bool = ..., milestone_end: bool = ..., run_end: bool = ..., time_budget: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., max_attempts: _Optional[int] = ..., limits: _Optional[_Union[_types_pb2.Limits, _Mapping]] = ..., selection: _Optional[_Iterable[_Union[_events_pb2.CommandSelection, _Mapping]]] = ..., commit_sha: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., images: _Optional[_Mapping[str, str]] = ..., rerun_failed: bool = ..., tests: _Optional[_Iterable[str]] = ..., review: _Optional[_Union[ReviewOptions, _Mapping]] = ..., plan: _Optional[str] = ..., security: _Optional[_Union[_types_pb2.SecurityMode, str]] = ...) -> None: ...
 
 class VerifyRequest(_message.Message):
     __slots__ = ["detach", "options", "snapshot", "source_dir"]

@@ -41,6 +41,9 @@ RESOLUTION_UNSPECIFIED: Resolution
 SCORE_SOURCE_DETERMINISTIC: ScoreSource
 SCORE_SOURCE_MODEL: ScoreSource
 SCORE_SOURCE_UNSPECIFIED: ScoreSource
+SECURITY_MODE_ADVISORY: SecurityMode
+SECURITY_MODE_REQUIRED: SecurityMode
+SECURITY_MODE_UNSPECIFIED: SecurityMode
 STEP_STATUS_CANCELED: StepStatus
 STEP_STATUS_ERROR: StepStatus
 STEP_STATUS_FAILED: StepStatus
@@ -765,6 +768,9 @@ class TestStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class FailureKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class SecurityMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class ScoreSource(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):

@@ -125,7 +125,9 @@ type PlanRequest struct {
 	// Optional runtime → image overrides.
 	Images map[string]string `protobuf:"bytes,7,rep,name=images,proto3" json:"images,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// Optional plan document (VerifyOptions.plan).
-	Plan          string `protobuf:"bytes,8,opt,name=plan,proto3" json:"plan,omitempty"`
+	Plan string `protobuf:"bytes,8,opt,name=plan,proto3" json:"plan,omitempty"`
+	// The security phase the caller asks for (VerifyOptions.security).
+	Security      SecurityMode `protobuf:"varint,9,opt,name=security,proto3,enum=greenlight.v1.SecurityMode" json:"security,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -216,6 +218,13 @@ func (x *PlanRequest) GetPlan() string {
 	return ""
 }
 
+func (x *PlanRequest) GetSecurity() SecurityMode {
+	if x != nil {
+		return x.Security
+	}
+	return SecurityMode_SECURITY_MODE_UNSPECIFIED
+}
+
 // PlanResponse carries the pipeline.
 type PlanResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -277,7 +286,7 @@ const file_greenlight_v1_discovery_proto_rawDesc = "" +
 	"\x0fDiscoverRequest\x121\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x15.greenlight.v1.DigestR\bsnapshot\"S\n" +
 	"\x10DiscoverResponse\x12?\n" +
-	"\fcapabilities\x18\x01 \x01(\v2\x1b.greenlight.v1.CapabilitiesR\fcapabilities\"\x8e\x03\n" +
+	"\fcapabilities\x18\x01 \x01(\v2\x1b.greenlight.v1.CapabilitiesR\fcapabilities\"\xc7\x03\n" +
 	"\vPlanRequest\x121\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x15.greenlight.v1.DigestR\bsnapshot\x12#\n" +
 	"\rchanged_files\x18\x02 \x03(\tR\fchangedFiles\x12\x1b\n" +
@@ -286,7 +295,8 @@ const file_greenlight_v1_discovery_proto_rawDesc = "" +
 	"\arun_end\x18\x05 \x01(\bR\x06runEnd\x12=\n" +
 	"\tselection\x18\x06 \x03(\v2\x1f.greenlight.v1.CommandSelectionR\tselection\x12>\n" +
 	"\x06images\x18\a \x03(\v2&.greenlight.v1.PlanRequest.ImagesEntryR\x06images\x12\x12\n" +
-	"\x04plan\x18\b \x01(\tR\x04plan\x1a9\n" +
+	"\x04plan\x18\b \x01(\tR\x04plan\x127\n" +
+	"\bsecurity\x18\t \x01(\x0e2\x1b.greenlight.v1.SecurityModeR\bsecurity\x1a9\n" +
 	"\vImagesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x84\x01\n" +
@@ -319,25 +329,27 @@ var file_greenlight_v1_discovery_proto_goTypes = []any{
 	(*Digest)(nil),           // 5: greenlight.v1.Digest
 	(*Capabilities)(nil),     // 6: greenlight.v1.Capabilities
 	(*CommandSelection)(nil), // 7: greenlight.v1.CommandSelection
-	(*Pipeline)(nil),         // 8: greenlight.v1.Pipeline
+	(SecurityMode)(0),        // 8: greenlight.v1.SecurityMode
+	(*Pipeline)(nil),         // 9: greenlight.v1.Pipeline
 }
 var file_greenlight_v1_discovery_proto_depIdxs = []int32{
-	5, // 0: greenlight.v1.DiscoverRequest.snapshot:type_name -> greenlight.v1.Digest
-	6, // 1: greenlight.v1.DiscoverResponse.capabilities:type_name -> greenlight.v1.Capabilities
-	5, // 2: greenlight.v1.PlanRequest.snapshot:type_name -> greenlight.v1.Digest
-	7, // 3: greenlight.v1.PlanRequest.selection:type_name -> greenlight.v1.CommandSelection
-	4, // 4: greenlight.v1.PlanRequest.images:type_name -> greenlight.v1.PlanRequest.ImagesEntry
-	8, // 5: greenlight.v1.PlanResponse.pipeline:type_name -> greenlight.v1.Pipeline
-	6, // 6: greenlight.v1.PlanResponse.capabilities:type_name -> greenlight.v1.Capabilities
-	0, // 7: greenlight.v1.DiscoveryService.Discover:input_type -> greenlight.v1.DiscoverRequest
-	2, // 8: greenlight.v1.DiscoveryService.Plan:input_type -> greenlight.v1.PlanRequest
-	1, // 9: greenlight.v1.DiscoveryService.Discover:output_type -> greenlight.v1.DiscoverResponse
-	3, // 10: greenlight.v1.DiscoveryService.Plan:output_type -> greenlight.v1.PlanResponse
-	9, // [9:11] is the sub-list for method output_type
-	7, // [7:9] is the sub-list for method input_type
-	7, // [7:7] is the sub-list for extension type_name
-	7, // [7:7] is the sub-list for extension extendee
-	0, // [0:7] is the sub-list for field type_name
+	5,  // 0: greenlight.v1.DiscoverRequest.snapshot:type_name -> greenlight.v1.Digest
+	6,  // 1: greenlight.v1.DiscoverResponse.capabilities:type_name -> greenlight.v1.Capabilities
+	5,  // 2: greenlight.v1.PlanRequest.snapshot:type_name -> greenlight.v1.Digest
+	7,  // 3: greenlight.v1.PlanRequest.selection:type_name -> greenlight.v1.CommandSelection
+	4,  // 4: greenlight.v1.PlanRequest.images:type_name -> greenlight.v1.PlanRequest.ImagesEntry
+	8,  // 5: greenlight.v1.PlanRequest.security:type_name -> greenlight.v1.SecurityMode
+	9,  // 6: greenlight.v1.PlanResponse.pipeline:type_name -> greenlight.v1.Pipeline
+	6,  // 7: greenlight.v1.PlanResponse.capabilities:type_name -> greenlight.v1.Capabilities
+	0,  // 8: greenlight.v1.DiscoveryService.Discover:input_type -> greenlight.v1.DiscoverRequest
+	2,  // 9: greenlight.v1.DiscoveryService.Plan:input_type -> greenlight.v1.PlanRequest
+	1,  // 10: greenlight.v1.DiscoveryService.Discover:output_type -> greenlight.v1.DiscoverResponse
+	3,  // 11: greenlight.v1.DiscoveryService.Plan:output_type -> greenlight.v1.PlanResponse
+	10, // [10:12] is the sub-list for method output_type
+	8,  // [8:10] is the sub-list for method input_type
+	8,  // [8:8] is the sub-list for extension type_name
+	8,  // [8:8] is the sub-list for extension extendee
+	0,  // [0:8] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_discovery_proto_init() }

@@ -235,7 +235,13 @@ type VerifyOptions struct {
 	// not run: it is refused with the reason (Result.plan). The default
 	// steps still run; a plan cannot widen the whitelist (greenlight.yaml
 	// can). At most 256 KiB and 100 commands. See docs/plans.md.
-	Plan          string `protobuf:"bytes,15,opt,name=plan,proto3" json:"plan,omitempty"`
+	Plan string `protobuf:"bytes,15,opt,name=plan,proto3" json:"plan,omitempty"`
+	// Plan greenlight's security phase (secret scan for every toolchain,
+	// bandit for Python): advisory (findings reported and scored, never in
+	// the verdict) or required (a finding fails it). Unspecified: only what
+	// greenlight.yaml asks for. The caller can add or require scans, never
+	// demote one greenlight.yaml requires.
+	Security      SecurityMode `protobuf:"varint,16,opt,name=security,proto3,enum=greenlight.v1.SecurityMode" json:"security,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -373,6 +379,13 @@ func (x *VerifyOptions) GetPlan() string {
 		return x.Plan
 	}
 	return ""
+}
+
+func (x *VerifyOptions) GetSecurity() SecurityMode {
+	if x != nil {
+		return x.Security
+	}
+	return SecurityMode_SECURITY_MODE_UNSPECIFIED
 }
 
 // ReviewOptions select a reviewer for a run's report.
@@ -3678,7 +3691,7 @@ var File_greenlight_v1_run_proto protoreflect.FileDescriptor
 
 const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\n" +
-	"\x17greenlight/v1/run.proto\x12\rgreenlight.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1agreenlight/v1/events.proto\x1a\x19greenlight/v1/types.proto\"\xf8\x05\n" +
+	"\x17greenlight/v1/run.proto\x12\rgreenlight.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1agreenlight/v1/events.proto\x1a\x19greenlight/v1/types.proto\"\xb1\x06\n" +
 	"\rVerifyOptions\x12#\n" +
 	"\rchanged_files\x18\x01 \x03(\tR\fchangedFiles\x12\x1b\n" +
 	"\thigh_risk\x18\x02 \x01(\bR\bhighRisk\x12#\n" +
@@ -3697,7 +3710,8 @@ const file_greenlight_v1_run_proto_rawDesc = "" +
 	"\frerun_failed\x18\f \x01(\bR\vrerunFailed\x12\x14\n" +
 	"\x05tests\x18\r \x03(\tR\x05tests\x124\n" +
 	"\x06review\x18\x0e \x01(\v2\x1c.greenlight.v1.ReviewOptionsR\x06review\x12\x12\n" +
-	"\x04plan\x18\x0f \x01(\tR\x04plan\x1a9\n" +
+	"\x04plan\x18\x0f \x01(\tR\x04plan\x127\n" +
+	"\bsecurity\x18\x10 \x01(\x0e2\x1b.greenlight.v1.SecurityModeR\bsecurity\x1a9\n" +
 	"\vLabelsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a9\n" +
@@ -4055,25 +4069,26 @@ var file_greenlight_v1_run_proto_goTypes = []any{
 	(*durationpb.Duration)(nil),       // 49: google.protobuf.Duration
 	(*Limits)(nil),                    // 50: greenlight.v1.Limits
 	(*CommandSelection)(nil),          // 51: greenlight.v1.CommandSelection
-	(*Digest)(nil),                    // 52: greenlight.v1.Digest
-	(*timestamppb.Timestamp)(nil),     // 53: google.protobuf.Timestamp
-	(*Result)(nil),                    // 54: greenlight.v1.Result
-	(*PatchOutcome)(nil),              // 55: greenlight.v1.PatchOutcome
-	(*Usage)(nil),                     // 56: greenlight.v1.Usage
-	(*Transitions)(nil),               // 57: greenlight.v1.Transitions
-	(*TestInventory)(nil),             // 58: greenlight.v1.TestInventory
-	(*HiddenTests)(nil),               // 59: greenlight.v1.HiddenTests
-	(*Capabilities)(nil),              // 60: greenlight.v1.Capabilities
-	(*Pipeline)(nil),                  // 61: greenlight.v1.Pipeline
-	(*TestCounts)(nil),                // 62: greenlight.v1.TestCounts
-	(*Failure)(nil),                   // 63: greenlight.v1.Failure
-	(*Score)(nil),                     // 64: greenlight.v1.Score
-	(*TierSelection)(nil),             // 65: greenlight.v1.TierSelection
-	(Tier)(0),                         // 66: greenlight.v1.Tier
-	(*CodeWindow)(nil),                // 67: greenlight.v1.CodeWindow
-	(*StepStarted)(nil),               // 68: greenlight.v1.StepStarted
-	(*LogChunk)(nil),                  // 69: greenlight.v1.LogChunk
-	(*StepFinished)(nil),              // 70: greenlight.v1.StepFinished
+	(SecurityMode)(0),                 // 52: greenlight.v1.SecurityMode
+	(*Digest)(nil),                    // 53: greenlight.v1.Digest
+	(*timestamppb.Timestamp)(nil),     // 54: google.protobuf.Timestamp
+	(*Result)(nil),                    // 55: greenlight.v1.Result
+	(*PatchOutcome)(nil),              // 56: greenlight.v1.PatchOutcome
+	(*Usage)(nil),                     // 57: greenlight.v1.Usage
+	(*Transitions)(nil),               // 58: greenlight.v1.Transitions
+	(*TestInventory)(nil),             // 59: greenlight.v1.TestInventory
+	(*HiddenTests)(nil),               // 60: greenlight.v1.HiddenTests
+	(*Capabilities)(nil),              // 61: greenlight.v1.Capabilities
+	(*Pipeline)(nil),                  // 62: greenlight.v1.Pipeline
+	(*TestCounts)(nil),                // 63: greenlight.v1.TestCounts
+	(*Failure)(nil),                   // 64: greenlight.v1.Failure
+	(*Score)(nil),                     // 65: greenlight.v1.Score
+	(*TierSelection)(nil),             // 66: greenlight.v1.TierSelection
+	(Tier)(0),                         // 67: greenlight.v1.Tier
+	(*CodeWindow)(nil),                // 68: greenlight.v1.CodeWindow
+	(*StepStarted)(nil),               // 69: greenlight.v1.StepStarted
+	(*LogChunk)(nil),                  // 70: greenlight.v1.LogChunk
+	(*StepFinished)(nil),              // 71: greenlight.v1.StepFinished
 }
 var file_greenlight_v1_run_proto_depIdxs = []int32{
 	49, // 0: greenlight.v1.VerifyOptions.time_budget:type_name -> google.protobuf.Duration
@@ -4082,111 +4097,112 @@ var file_greenlight_v1_run_proto_depIdxs = []int32{
 	47, // 3: greenlight.v1.VerifyOptions.labels:type_name -> greenlight.v1.VerifyOptions.LabelsEntry
 	48, // 4: greenlight.v1.VerifyOptions.images:type_name -> greenlight.v1.VerifyOptions.ImagesEntry
 	4,  // 5: greenlight.v1.VerifyOptions.review:type_name -> greenlight.v1.ReviewOptions
-	2,  // 6: greenlight.v1.ProviderConfig.kind:type_name -> greenlight.v1.ProviderKind
-	49, // 7: greenlight.v1.ProviderConfig.timeout:type_name -> google.protobuf.Duration
-	3,  // 8: greenlight.v1.FixOptions.verify:type_name -> greenlight.v1.VerifyOptions
-	5,  // 9: greenlight.v1.FixOptions.provider:type_name -> greenlight.v1.ProviderConfig
-	49, // 10: greenlight.v1.FixOptions.time_budget:type_name -> google.protobuf.Duration
-	6,  // 11: greenlight.v1.FixOptions.guardrails:type_name -> greenlight.v1.Guardrails
-	8,  // 12: greenlight.v1.FixOptions.targets:type_name -> greenlight.v1.FixTargets
-	52, // 13: greenlight.v1.FixOptions.hidden_tests:type_name -> greenlight.v1.Digest
-	0,  // 14: greenlight.v1.Run.kind:type_name -> greenlight.v1.RunKind
-	1,  // 15: greenlight.v1.Run.status:type_name -> greenlight.v1.RunStatus
-	52, // 16: greenlight.v1.Run.snapshot:type_name -> greenlight.v1.Digest
-	52, // 17: greenlight.v1.Run.current_snapshot:type_name -> greenlight.v1.Digest
-	3,  // 18: greenlight.v1.Run.verify_options:type_name -> greenlight.v1.VerifyOptions
-	7,  // 19: greenlight.v1.Run.fix_options:type_name -> greenlight.v1.FixOptions
-	53, // 20: greenlight.v1.Run.created_at:type_name -> google.protobuf.Timestamp
-	53, // 21: greenlight.v1.Run.started_at:type_name -> google.protobuf.Timestamp
-	53, // 22: greenlight.v1.Run.finished_at:type_name -> google.protobuf.Timestamp
-	54, // 23: greenlight.v1.Run.result:type_name -> greenlight.v1.Result
-	55, // 24: greenlight.v1.Run.patches:type_name -> greenlight.v1.PatchOutcome
-	10, // 25: greenlight.v1.Run.metrics:type_name -> greenlight.v1.FixMetrics
-	49, // 26: greenlight.v1.FixMetrics.time_to_green:type_name -> google.protobuf.Duration
-	56, // 27: greenlight.v1.FixMetrics.usage:type_name -> greenlight.v1.Usage
-	57, // 28: greenlight.v1.FixMetrics.transitions:type_name -> greenlight.v1.Transitions
-	58, // 29: greenlight.v1.FixMetrics.baseline_inventory:type_name -> greenlight.v1.TestInventory
-	59, // 30: greenlight.v1.FixMetrics.hidden_tests:type_name -> greenlight.v1.HiddenTests
-	59, // 31: greenlight.v1.FixMetrics.baseline_hidden_tests:type_name -> greenlight.v1.HiddenTests
-	9,  // 32: greenlight.v1.RunCreated.run:type_name -> greenlight.v1.Run
-	60, // 33: greenlight.v1.DiscoveryDone.capabilities:type_name -> greenlight.v1.Capabilities
-	61, // 34: greenlight.v1.DiscoveryDone.pipeline:type_name -> greenlight.v1.Pipeline
-	62, // 35: greenlight.v1.TestsParsed.counts:type_name -> greenlight.v1.TestCounts
-	63, // 36: greenlight.v1.TestsParsed.failures:type_name -> greenlight.v1.Failure
-	64, // 37: greenlight.v1.VerificationDone.score:type_name -> greenlight.v1.Score
-	49, // 38: greenlight.v1.VerificationDone.duration:type_name -> google.protobuf.Duration
-	65, // 39: greenlight.v1.VerificationDone.tiers:type_name -> greenlight.v1.TierSelection
-	66, // 40: greenlight.v1.TierSkipped.tier:type_name -> greenlight.v1.Tier
-	52, // 41: greenlight.v1.RoundStarted.snapshot:type_name -> greenlight.v1.Digest
-	63, // 42: greenlight.v1.PatchRequest.failures:type_name -> greenlight.v1.Failure
-	67, // 43: greenlight.v1.PatchRequest.windows:type_name -> greenlight.v1.CodeWindow
-	6,  // 44: greenlight.v1.PatchRequest.constraints:type_name -> greenlight.v1.Guardrails
-	19, // 45: greenlight.v1.PatchRequested.request:type_name -> greenlight.v1.PatchRequest
-	55, // 46: greenlight.v1.PatchEvaluated.outcome:type_name -> greenlight.v1.PatchOutcome
-	1,  // 47: greenlight.v1.RunFinished.status:type_name -> greenlight.v1.RunStatus
-	54, // 48: greenlight.v1.RunFinished.result:type_name -> greenlight.v1.Result
-	10, // 49: greenlight.v1.RunFinished.metrics:type_name -> greenlight.v1.FixMetrics
-	53, // 50: greenlight.v1.RunEvent.time:type_name -> google.protobuf.Timestamp
-	11, // 51: greenlight.v1.RunEvent.run_created:type_name -> greenlight.v1.RunCreated
-	12, // 52: greenlight.v1.RunEvent.discovery_done:type_name -> greenlight.v1.DiscoveryDone
-	68, // 53: greenlight.v1.RunEvent.step_started:type_name -> greenlight.v1.StepStarted
-	69, // 54: greenlight.v1.RunEvent.log_chunk:type_name -> greenlight.v1.LogChunk
-	70, // 55: greenlight.v1.RunEvent.step_finished:type_name -> greenlight.v1.StepFinished
-	13, // 56: greenlight.v1.RunEvent.tests_parsed:type_name -> greenlight.v1.TestsParsed
-	64, // 57: greenlight.v1.RunEvent.score:type_name -> greenlight.v1.Score
-	14, // 58: greenlight.v1.RunEvent.verification_done:type_name -> greenlight.v1.VerificationDone
-	15, // 59: greenlight.v1.RunEvent.verify_failed_retry:type_name -> greenlight.v1.VerifyFailedRetry
-	16, // 60: greenlight.v1.RunEvent.verify_failed_max_retries:type_name -> greenlight.v1.VerifyFailedMaxRetries
-	17, // 61: greenlight.v1.RunEvent.tier_skipped:type_name -> greenlight.v1.TierSkipped
-	18, // 62: greenlight.v1.RunEvent.round_started:type_name -> greenlight.v1.RoundStarted
-	20, // 63: greenlight.v1.RunEvent.patch_requested:type_name -> greenlight.v1.PatchRequested
-	21, // 64: greenlight.v1.RunEvent.patch_evaluated:type_name -> greenlight.v1.PatchEvaluated
-	22, // 65: greenlight.v1.RunEvent.run_finished:type_name -> greenlight.v1.RunFinished
-	27, // 66: greenlight.v1.RunEvent.resume_from:type_name -> greenlight.v1.ResumeFrom
-	23, // 67: greenlight.v1.RunEvent.log_capped:type_name -> greenlight.v1.LogCapped
-	24, // 68: greenlight.v1.RunEvent.patch_reply_refused:type_name -> greenlight.v1.PatchReplyRefused
-	25, // 69: greenlight.v1.RunEvent.queued:type_name -> greenlight.v1.Queued
-	26, // 70: greenlight.v1.RunEvent.executor_retry:type_name -> greenlight.v1.ExecutorRetry
-	52, // 71: greenlight.v1.VerifyRequest.snapshot:type_name -> greenlight.v1.Digest
-	3,  // 72: greenlight.v1.VerifyRequest.options:type_name -> greenlight.v1.VerifyOptions
-	28, // 73: greenlight.v1.VerifyResponse.event:type_name -> greenlight.v1.RunEvent
-	52, // 74: greenlight.v1.FixStart.snapshot:type_name -> greenlight.v1.Digest
-	7,  // 75: greenlight.v1.FixStart.options:type_name -> greenlight.v1.FixOptions
-	56, // 76: greenlight.v1.PatchReply.usage:type_name -> greenlight.v1.Usage
-	31, // 77: greenlight.v1.FixRequest.start:type_name -> greenlight.v1.FixStart
-	32, // 78: greenlight.v1.FixRequest.patch:type_name -> greenlight.v1.PatchReply
-	28, // 79: greenlight.v1.FixResponse.event:type_name -> greenlight.v1.RunEvent
-	28, // 80: greenlight.v1.WatchRunResponse.event:type_name -> greenlight.v1.RunEvent
-	9,  // 81: greenlight.v1.GetRunResponse.run:type_name -> greenlight.v1.Run
-	1,  // 82: greenlight.v1.ListRunsRequest.statuses:type_name -> greenlight.v1.RunStatus
-	9,  // 83: greenlight.v1.ListRunsResponse.runs:type_name -> greenlight.v1.Run
-	52, // 84: greenlight.v1.DiscoverWorkspaceRequest.snapshot:type_name -> greenlight.v1.Digest
-	60, // 85: greenlight.v1.DiscoverWorkspaceResponse.capabilities:type_name -> greenlight.v1.Capabilities
-	29, // 86: greenlight.v1.StartRunRequest.verify:type_name -> greenlight.v1.VerifyRequest
-	31, // 87: greenlight.v1.StartRunRequest.fix:type_name -> greenlight.v1.FixStart
-	9,  // 88: greenlight.v1.StartRunResponse.run:type_name -> greenlight.v1.Run
-	9,  // 89: greenlight.v1.CancelRunResponse.run:type_name -> greenlight.v1.Run
-	29, // 90: greenlight.v1.RunService.Verify:input_type -> greenlight.v1.VerifyRequest
-	33, // 91: greenlight.v1.RunService.Fix:input_type -> greenlight.v1.FixRequest
-	35, // 92: greenlight.v1.RunService.WatchRun:input_type -> greenlight.v1.WatchRunRequest
-	37, // 93: greenlight.v1.RunService.GetRun:input_type -> greenlight.v1.GetRunRequest
-	39, // 94: greenlight.v1.RunService.ListRuns:input_type -> greenlight.v1.ListRunsRequest
-	41, // 95: greenlight.v1.RunService.DiscoverWorkspace:input_type -> greenlight.v1.DiscoverWorkspaceRequest
-	43, // 96: greenlight.v1.RunService.StartRun:input_type -> greenlight.v1.StartRunRequest
-	45, // 97: greenlight.v1.RunService.CancelRun:input_type -> greenlight.v1.CancelRunRequest
-	30, // 98: greenlight.v1.RunService.Verify:output_type -> greenlight.v1.VerifyResponse
-	34, // 99: greenlight.v1.RunService.Fix:output_type -> greenlight.v1.FixResponse
-	36, // 100: greenlight.v1.RunService.WatchRun:output_type -> greenlight.v1.WatchRunResponse
-	38, // 101: greenlight.v1.RunService.GetRun:output_type -> greenlight.v1.GetRunResponse
-	40, // 102: greenlight.v1.RunService.ListRuns:output_type -> greenlight.v1.ListRunsResponse
-	42, // 103: greenlight.v1.RunService.DiscoverWorkspace:output_type -> greenlight.v1.DiscoverWorkspaceResponse
-	44, // 104: greenlight.v1.RunService.StartRun:output_type -> greenlight.v1.StartRunResponse
-	46, // 105: greenlight.v1.RunService.CancelRun:output_type -> greenlight.v1.CancelRunResponse
-	98, // [98:106] is the sub-list for method output_type
-	90, // [90:98] is the sub-list for method input_type
-	90, // [90:90] is the sub-list for extension type_name
-	90, // [90:90] is the sub-list for extension extendee
-	0,  // [0:90] is the sub-list for field type_name
+	52, // 6: greenlight.v1.VerifyOptions.security:type_name -> greenlight.v1.SecurityMode
+	2,  // 7: greenlight.v1.ProviderConfig.kind:type_name -> greenlight.v1.ProviderKind
+	49, // 8: greenlight.v1.ProviderConfig.timeout:type_name -> google.protobuf.Duration
+	3,  // 9: greenlight.v1.FixOptions.verify:type_name -> greenlight.v1.VerifyOptions
+	5,  // 10: greenlight.v1.FixOptions.provider:type_name -> greenlight.v1.ProviderConfig
+	49, // 11: greenlight.v1.FixOptions.time_budget:type_name -> google.protobuf.Duration
+	6,  // 12: greenlight.v1.FixOptions.guardrails:type_name -> greenlight.v1.Guardrails
+	8,  // 13: greenlight.v1.FixOptions.targets:type_name -> greenlight.v1.FixTargets
+	53, // 14: greenlight.v1.FixOptions.hidden_tests:type_name -> greenlight.v1.Digest
+	0,  // 15: greenlight.v1.Run.kind:type_name -> greenlight.v1.RunKind
+	1,  // 16: greenlight.v1.Run.status:type_name -> greenlight.v1.RunStatus
+	53, // 17: greenlight.v1.Run.snapshot:type_name -> greenlight.v1.Digest
+	53, // 18: greenlight.v1.Run.current_snapshot:type_name -> greenlight.v1.Digest
+	3,  // 19: greenlight.v1.Run.verify_options:type_name -> greenlight.v1.VerifyOptions
+	7,  // 20: greenlight.v1.Run.fix_options:type_name -> greenlight.v1.FixOptions
+	54, // 21: greenlight.v1.Run.created_at:type_name -> google.protobuf.Timestamp
+	54, // 22: greenlight.v1.Run.started_at:type_name -> google.protobuf.Timestamp
+	54, // 23: greenlight.v1.Run.finished_at:type_name -> google.protobuf.Timestamp
+	55, // 24: greenlight.v1.Run.result:type_name -> greenlight.v1.Result
+	56, // 25: greenlight.v1.Run.patches:type_name -> greenlight.v1.PatchOutcome
+	10, // 26: greenlight.v1.Run.metrics:type_name -> greenlight.v1.FixMetrics
+	49, // 27: greenlight.v1.FixMetrics.time_to_green:type_name -> google.protobuf.Duration
+	57, // 28: greenlight.v1.FixMetrics.usage:type_name -> greenlight.v1.Usage
+	58, // 29: greenlight.v1.FixMetrics.transitions:type_name -> greenlight.v1.Transitions
+	59, // 30: greenlight.v1.FixMetrics.baseline_inventory:type_name -> greenlight.v1.TestInventory
+	60, // 31: greenlight.v1.FixMetrics.hidden_tests:type_name -> greenlight.v1.HiddenTests
+	60, // 32: greenlight.v1.FixMetrics.baseline_hidden_tests:type_name -> greenlight.v1.HiddenTests
+	9,  // 33: greenlight.v1.RunCreated.run:type_name -> greenlight.v1.Run
+	61, // 34: greenlight.v1.DiscoveryDone.capabilities:type_name -> greenlight.v1.Capabilities
+	62, // 35: greenlight.v1.DiscoveryDone.pipeline:type_name -> greenlight.v1.Pipeline
+	63, // 36: greenlight.v1.TestsParsed.counts:type_name -> greenlight.v1.TestCounts
+	64, // 37: greenlight.v1.TestsParsed.failures:type_name -> greenlight.v1.Failure
+	65, // 38: greenlight.v1.VerificationDone.score:type_name -> greenlight.v1.Score
+	49, // 39: greenlight.v1.VerificationDone.duration:type_name -> google.protobuf.Duration
+	66, // 40: greenlight.v1.VerificationDone.tiers:type_name -> greenlight.v1.TierSelection
+	67, // 41: greenlight.v1.TierSkipped.tier:type_name -> greenlight.v1.Tier
+	53, // 42: greenlight.v1.RoundStarted.snapshot:type_name -> greenlight.v1.Digest
+	64, // 43: greenlight.v1.PatchRequest.failures:type_name -> greenlight.v1.Failure
+	68, // 44: greenlight.v1.PatchRequest.windows:type_name -> greenlight.v1.CodeWindow
+	6,  // 45: greenlight.v1.PatchRequest.constraints:type_name -> greenlight.v1.Guardrails
+	19, // 46: greenlight.v1.PatchRequested.request:type_name -> greenlight.v1.PatchRequest
+	56, // 47: greenlight.v1.PatchEvaluated.outcome:type_name -> greenlight.v1.PatchOutcome
+	1,  // 48: greenlight.v1.RunFinished.status:type_name -> greenlight.v1.RunStatus
+	55, // 49: greenlight.v1.RunFinished.result:type_name -> greenlight.v1.Result
+	10, // 50: greenlight.v1.RunFinished.metrics:type_name -> greenlight.v1.FixMetrics
+	54, // 51: greenlight.v1.RunEvent.time:type_name -> google.protobuf.Timestamp
+	11, // 52: greenlight.v1.RunEvent.run_created:type_name -> greenlight.v1.RunCreated
+	12, // 53: greenlight.v1.RunEvent.discovery_done:type_name -> greenlight.v1.DiscoveryDone
+	69, // 54: greenlight.v1.RunEvent.step_started:type_name -> greenlight.v1.StepStarted
+	70, // 55: greenlight.v1.RunEvent.log_chunk:type_name -> greenlight.v1.LogChunk
+	71, // 56: greenlight.v1.RunEvent.step_finished:type_name -> greenlight.v1.StepFinished
+	13, // 57: greenlight.v1.RunEvent.tests_parsed:type_name -> greenlight.v1.TestsParsed
+	65, // 58: greenlight.v1.RunEvent.score:type_name -> greenlight.v1.Score
+	14, // 59: greenlight.v1.RunEvent.verification_done:type_name -> greenlight.v1.VerificationDone
+	15, // 60: greenlight.v1.RunEvent.verify_failed_retry:type_name -> greenlight.v1.VerifyFailedRetry
+	16, // 61: greenlight.v1.RunEvent.verify_failed_max_retries:type_name -> greenlight.v1.VerifyFailedMaxRetries
+	17, // 62: greenlight.v1.RunEvent.tier_skipped:type_name -> greenlight.v1.TierSkipped
+	18, // 63: greenlight.v1.RunEvent.round_started:type_name -> greenlight.v1.RoundStarted
+	20, // 64: greenlight.v1.RunEvent.patch_requested:type_name -> greenlight.v1.PatchRequested
+	21, // 65: greenlight.v1.RunEvent.patch_evaluated:type_name -> greenlight.v1.PatchEvaluated
+	22, // 66: greenlight.v1.RunEvent.run_finished:type_name -> greenlight.v1.RunFinished
+	27, // 67: greenlight.v1.RunEvent.resume_from:type_name -> greenlight.v1.ResumeFrom
+	23, // 68: greenlight.v1.RunEvent.log_capped:type_name -> greenlight.v1.LogCapped
+	24, // 69: greenlight.v1.RunEvent.patch_reply_refused:type_name -> greenlight.v1.PatchReplyRefused
+	25, // 70: greenlight.v1.RunEvent.queued:type_name -> greenlight.v1.Queued
+	26, // 71: greenlight.v1.RunEvent.executor_retry:type_name -> greenlight.v1.ExecutorRetry
+	53, // 72: greenlight.v1.VerifyRequest.snapshot:type_name -> greenlight.v1.Digest
+	3,  // 73: greenlight.v1.VerifyRequest.options:type_name -> greenlight.v1.VerifyOptions
+	28, // 74: greenlight.v1.VerifyResponse.event:type_name -> greenlight.v1.RunEvent
+	53, // 75: greenlight.v1.FixStart.snapshot:type_name -> greenlight.v1.Digest
+	7,  // 76: greenlight.v1.FixStart.options:type_name -> greenlight.v1.FixOptions
+	57, // 77: greenlight.v1.PatchReply.usage:type_name -> greenlight.v1.Usage
+	31, // 78: greenlight.v1.FixRequest.start:type_name -> greenlight.v1.FixStart
+	32, // 79: greenlight.v1.FixRequest.patch:type_name -> greenlight.v1.PatchReply
+	28, // 80: greenlight.v1.FixResponse.event:type_name -> greenlight.v1.RunEvent
+	28, // 81: greenlight.v1.WatchRunResponse.event:type_name -> greenlight.v1.RunEvent
+	9,  // 82: greenlight.v1.GetRunResponse.run:type_name -> greenlight.v1.Run
+	1,  // 83: greenlight.v1.ListRunsRequest.statuses:type_name -> greenlight.v1.RunStatus
+	9,  // 84: greenlight.v1.ListRunsResponse.runs:type_name -> greenlight.v1.Run
+	53, // 85: greenlight.v1.DiscoverWorkspaceRequest.snapshot:type_name -> greenlight.v1.Digest
+	61, // 86: greenlight.v1.DiscoverWorkspaceResponse.capabilities:type_name -> greenlight.v1.Capabilities
+	29, // 87: greenlight.v1.StartRunRequest.verify:type_name -> greenlight.v1.VerifyRequest
+	31, // 88: greenlight.v1.StartRunRequest.fix:type_name -> greenlight.v1.FixStart
+	9,  // 89: greenlight.v1.StartRunResponse.run:type_name -> greenlight.v1.Run
+	9,  // 90: greenlight.v1.CancelRunResponse.run:type_name -> greenlight.v1.Run
+	29, // 91: greenlight.v1.RunService.Verify:input_type -> greenlight.v1.VerifyRequest
+	33, // 92: greenlight.v1.RunService.Fix:input_type -> greenlight.v1.FixRequest
+	35, // 93: greenlight.v1.RunService.WatchRun:input_type -> greenlight.v1.WatchRunRequest
+	37, // 94: greenlight.v1.RunService.GetRun:input_type -> greenlight.v1.GetRunRequest
+	39, // 95: greenlight.v1.RunService.ListRuns:input_type -> greenlight.v1.ListRunsRequest
+	41, // 96: greenlight.v1.RunService.DiscoverWorkspace:input_type -> greenlight.v1.DiscoverWorkspaceRequest
+	43, // 97: greenlight.v1.RunService.StartRun:input_type -> greenlight.v1.StartRunRequest
+	45, // 98: greenlight.v1.RunService.CancelRun:input_type -> greenlight.v1.CancelRunRequest
+	30, // 99: greenlight.v1.RunService.Verify:output_type -> greenlight.v1.VerifyResponse
+	34, // 100: greenlight.v1.RunService.Fix:output_type -> greenlight.v1.FixResponse
+	36, // 101: greenlight.v1.RunService.WatchRun:output_type -> greenlight.v1.WatchRunResponse
+	38, // 102: greenlight.v1.RunService.GetRun:output_type -> greenlight.v1.GetRunResponse
+	40, // 103: greenlight.v1.RunService.ListRuns:output_type -> greenlight.v1.ListRunsResponse
+	42, // 104: greenlight.v1.RunService.DiscoverWorkspace:output_type -> greenlight.v1.DiscoverWorkspaceResponse
+	44, // 105: greenlight.v1.RunService.StartRun:output_type -> greenlight.v1.StartRunResponse
+	46, // 106: greenlight.v1.RunService.CancelRun:output_type -> greenlight.v1.CancelRunResponse
+	99, // [99:107] is the sub-list for method output_type
+	91, // [91:99] is the sub-list for method input_type
+	91, // [91:91] is the sub-list for extension type_name
+	91, // [91:91] is the sub-list for extension extendee
+	0,  // [0:91] is the sub-list for field type_name
 }
 
 func init() { file_greenlight_v1_run_proto_init() }

@@ -510,6 +510,57 @@ func (FailureKind) EnumDescriptor() ([]byte, []int) {
 	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{7}
 }
 
+// SecurityMode says whether a verification runs the security phase and
+// whether its findings decide the verdict.
+type SecurityMode int32
+
+const (
+	SecurityMode_SECURITY_MODE_UNSPECIFIED SecurityMode = 0
+	SecurityMode_SECURITY_MODE_ADVISORY    SecurityMode = 1
+	SecurityMode_SECURITY_MODE_REQUIRED    SecurityMode = 2
+)
+
+// Enum value maps for SecurityMode.
+var (
+	SecurityMode_name = map[int32]string{
+		0: "SECURITY_MODE_UNSPECIFIED",
+		1: "SECURITY_MODE_ADVISORY",
+		2: "SECURITY_MODE_REQUIRED",
+	}
+	SecurityMode_value = map[string]int32{
+		"SECURITY_MODE_UNSPECIFIED": 0,
+		"SECURITY_MODE_ADVISORY":    1,
+		"SECURITY_MODE_REQUIRED":    2,
+	}
+)
+
+func (x SecurityMode) Enum() *SecurityMode {
+	p := new(SecurityMode)
+	*p = x
+	return p
+}
+
+func (x SecurityMode) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (SecurityMode) Descriptor() protoreflect.EnumDescriptor {
+	return file_greenlight_v1_types_proto_enumTypes[8].Descriptor()
+}
+
+func (SecurityMode) Type() protoreflect.EnumType {
+	return &file_greenlight_v1_types_proto_enumTypes[8]
+}
+
+func (x SecurityMode) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use SecurityMode.Descriptor instead.
+func (SecurityMode) EnumDescriptor() ([]byte, []int) {
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{8}
+}
+
 // ScoreSource says which score decided.
 type ScoreSource int32
 
@@ -544,11 +595,11 @@ func (x ScoreSource) String() string {
 }
 
 func (ScoreSource) Descriptor() protoreflect.EnumDescriptor {
-	return file_greenlight_v1_types_proto_enumTypes[8].Descriptor()
+	return file_greenlight_v1_types_proto_enumTypes[9].Descriptor()
 }
 
 func (ScoreSource) Type() protoreflect.EnumType {
-	return &file_greenlight_v1_types_proto_enumTypes[8]
+	return &file_greenlight_v1_types_proto_enumTypes[9]
 }
 
 func (x ScoreSource) Number() protoreflect.EnumNumber {
@@ -557,7 +608,7 @@ func (x ScoreSource) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ScoreSource.Descriptor instead.
 func (ScoreSource) EnumDescriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{8}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{9}
 }
 
 // TransitionKind is how one test's outcome changed between a fix run's
@@ -609,11 +660,11 @@ func (x TransitionKind) String() string {
 }
 
 func (TransitionKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_greenlight_v1_types_proto_enumTypes[9].Descriptor()
+	return file_greenlight_v1_types_proto_enumTypes[10].Descriptor()
 }
 
 func (TransitionKind) Type() protoreflect.EnumType {
-	return &file_greenlight_v1_types_proto_enumTypes[9]
+	return &file_greenlight_v1_types_proto_enumTypes[10]
 }
 
 func (x TransitionKind) Number() protoreflect.EnumNumber {
@@ -622,7 +673,7 @@ func (x TransitionKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use TransitionKind.Descriptor instead.
 func (TransitionKind) EnumDescriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{9}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{10}
 }
 
 // Resolution is whether a fix resolved its target, in the SWE-bench sense:
@@ -666,11 +717,11 @@ func (x Resolution) String() string {
 }
 
 func (Resolution) Descriptor() protoreflect.EnumDescriptor {
-	return file_greenlight_v1_types_proto_enumTypes[10].Descriptor()
+	return file_greenlight_v1_types_proto_enumTypes[11].Descriptor()
 }
 
 func (Resolution) Type() protoreflect.EnumType {
-	return &file_greenlight_v1_types_proto_enumTypes[10]
+	return &file_greenlight_v1_types_proto_enumTypes[11]
 }
 
 func (x Resolution) Number() protoreflect.EnumNumber {
@@ -679,7 +730,7 @@ func (x Resolution) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Resolution.Descriptor instead.
 func (Resolution) EnumDescriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{10}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{11}
 }
 
 // PatchFormat is how a patch was written.
@@ -716,11 +767,11 @@ func (x PatchFormat) String() string {
 }
 
 func (PatchFormat) Descriptor() protoreflect.EnumDescriptor {
-	return file_greenlight_v1_types_proto_enumTypes[11].Descriptor()
+	return file_greenlight_v1_types_proto_enumTypes[12].Descriptor()
 }
 
 func (PatchFormat) Type() protoreflect.EnumType {
-	return &file_greenlight_v1_types_proto_enumTypes[11]
+	return &file_greenlight_v1_types_proto_enumTypes[12]
 }
 
 func (x PatchFormat) Number() protoreflect.EnumNumber {
@@ -729,7 +780,7 @@ func (x PatchFormat) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use PatchFormat.Descriptor instead.
 func (PatchFormat) EnumDescriptor() ([]byte, []int) {
-	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{11}
+	return file_greenlight_v1_types_proto_rawDescGZIP(), []int{12}
 }
 
 // Digest names an immutable blob in the content-addressed store.
@@ -4669,7 +4720,11 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x12FAILURE_KIND_CRASH\x10\b\x12\x18\n" +
 	"\x14FAILURE_KIND_INSTALL\x10\t\x12\x19\n" +
 	"\x15FAILURE_KIND_SECURITY\x10\n" +
-	"*c\n" +
+	"*e\n" +
+	"\fSecurityMode\x12\x1d\n" +
+	"\x19SECURITY_MODE_UNSPECIFIED\x10\x00\x12\x1a\n" +
+	"\x16SECURITY_MODE_ADVISORY\x10\x01\x12\x1a\n" +
+	"\x16SECURITY_MODE_REQUIRED\x10\x02*c\n" +
 	"\vScoreSource\x12\x1c\n" +
 	"\x18SCORE_SOURCE_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aSCORE_SOURCE_DETERMINISTIC\x10\x01\x12\x16\n" +
@@ -4705,7 +4760,7 @@ func file_greenlight_v1_types_proto_rawDescGZIP() []byte {
 	return file_greenlight_v1_types_proto_rawDescData
 }
 
-var file_greenlight_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 12)
+var file_greenlight_v1_types_proto_enumTypes = make([]protoimpl.EnumInfo, 13)
 var file_greenlight_v1_types_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_greenlight_v1_types_proto_goTypes = []any{
 	(Phase)(0),                    // 0: greenlight.v1.Phase
@@ -4716,120 +4771,121 @@ var file_greenlight_v1_types_proto_goTypes = []any{
 	(Verdict)(0),                  // 5: greenlight.v1.Verdict
 	(TestStatus)(0),               // 6: greenlight.v1.TestStatus
 	(FailureKind)(0),              // 7: greenlight.v1.FailureKind
-	(ScoreSource)(0),              // 8: greenlight.v1.ScoreSource
-	(TransitionKind)(0),           // 9: greenlight.v1.TransitionKind
-	(Resolution)(0),               // 10: greenlight.v1.Resolution
-	(PatchFormat)(0),              // 11: greenlight.v1.PatchFormat
-	(*Digest)(nil),                // 12: greenlight.v1.Digest
-	(*CommandSource)(nil),         // 13: greenlight.v1.CommandSource
-	(*Step)(nil),                  // 14: greenlight.v1.Step
-	(*Limits)(nil),                // 15: greenlight.v1.Limits
-	(*TierSelection)(nil),         // 16: greenlight.v1.TierSelection
-	(*Pipeline)(nil),              // 17: greenlight.v1.Pipeline
-	(*PlanCommand)(nil),           // 18: greenlight.v1.PlanCommand
-	(*StepResult)(nil),            // 19: greenlight.v1.StepResult
-	(*TestCase)(nil),              // 20: greenlight.v1.TestCase
-	(*TestCounts)(nil),            // 21: greenlight.v1.TestCounts
-	(*Evidence)(nil),              // 22: greenlight.v1.Evidence
-	(*Frame)(nil),                 // 23: greenlight.v1.Frame
-	(*Failure)(nil),               // 24: greenlight.v1.Failure
-	(*CodeWindow)(nil),            // 25: greenlight.v1.CodeWindow
-	(*Score)(nil),                 // 26: greenlight.v1.Score
-	(*CommandRecord)(nil),         // 27: greenlight.v1.CommandRecord
-	(*Platform)(nil),              // 28: greenlight.v1.Platform
-	(*Manifest)(nil),              // 29: greenlight.v1.Manifest
-	(*Artifact)(nil),              // 30: greenlight.v1.Artifact
-	(*Result)(nil),                // 31: greenlight.v1.Result
-	(*Review)(nil),                // 32: greenlight.v1.Review
-	(*ReviewCriterion)(nil),       // 33: greenlight.v1.ReviewCriterion
-	(*Partial)(nil),               // 34: greenlight.v1.Partial
-	(*TestInventory)(nil),         // 35: greenlight.v1.TestInventory
-	(*TestTransition)(nil),        // 36: greenlight.v1.TestTransition
-	(*Transitions)(nil),           // 37: greenlight.v1.Transitions
-	(*PatchOutcome)(nil),          // 38: greenlight.v1.PatchOutcome
-	(*HiddenTests)(nil),           // 39: greenlight.v1.HiddenTests
-	(*Usage)(nil),                 // 40: greenlight.v1.Usage
-	(*Coverage)(nil),              // 41: greenlight.v1.Coverage
-	(*FileCoverage)(nil),          // 42: greenlight.v1.FileCoverage
-	(*CoverageBaseline)(nil),      // 43: greenlight.v1.CoverageBaseline
-	nil,                           // 44: greenlight.v1.Step.EnvEntry
-	(*durationpb.Duration)(nil),   // 45: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil), // 46: google.protobuf.Timestamp
+	(SecurityMode)(0),             // 8: greenlight.v1.SecurityMode
+	(ScoreSource)(0),              // 9: greenlight.v1.ScoreSource
+	(TransitionKind)(0),           // 10: greenlight.v1.TransitionKind
+	(Resolution)(0),               // 11: greenlight.v1.Resolution
+	(PatchFormat)(0),              // 12: greenlight.v1.PatchFormat
+	(*Digest)(nil),                // 13: greenlight.v1.Digest
+	(*CommandSource)(nil),         // 14: greenlight.v1.CommandSource
+	(*Step)(nil),                  // 15: greenlight.v1.Step
+	(*Limits)(nil),                // 16: greenlight.v1.Limits
+	(*TierSelection)(nil),         // 17: greenlight.v1.TierSelection
+	(*Pipeline)(nil),              // 18: greenlight.v1.Pipeline
+	(*PlanCommand)(nil),           // 19: greenlight.v1.PlanCommand
+	(*StepResult)(nil),            // 20: greenlight.v1.StepResult
+	(*TestCase)(nil),              // 21: greenlight.v1.TestCase
+	(*TestCounts)(nil),            // 22: greenlight.v1.TestCounts
+	(*Evidence)(nil),              // 23: greenlight.v1.Evidence
+	(*Frame)(nil),                 // 24: greenlight.v1.Frame
+	(*Failure)(nil),               // 25: greenlight.v1.Failure
+	(*CodeWindow)(nil),            // 26: greenlight.v1.CodeWindow
+	(*Score)(nil),                 // 27: greenlight.v1.Score
+	(*CommandRecord)(nil),         // 28: greenlight.v1.CommandRecord
+	(*Platform)(nil),              // 29: greenlight.v1.Platform
+	(*Manifest)(nil),              // 30: greenlight.v1.Manifest
+	(*Artifact)(nil),              // 31: greenlight.v1.Artifact
+	(*Result)(nil),                // 32: greenlight.v1.Result
+	(*Review)(nil),                // 33: greenlight.v1.Review
+	(*ReviewCriterion)(nil),       // 34: greenlight.v1.ReviewCriterion
+	(*Partial)(nil),               // 35: greenlight.v1.Partial
+	(*TestInventory)(nil),         // 36: greenlight.v1.TestInventory
+	(*TestTransition)(nil),        // 37: greenlight.v1.TestTransition
+	(*Transitions)(nil),           // 38: greenlight.v1.Transitions
+	(*PatchOutcome)(nil),          // 39: greenlight.v1.PatchOutcome
+	(*HiddenTests)(nil),           // 40: greenlight.v1.HiddenTests
+	(*Usage)(nil),                 // 41: greenlight.v1.Usage
+	(*Coverage)(nil),              // 42: greenlight.v1.Coverage
+	(*FileCoverage)(nil),          // 43: greenlight.v1.FileCoverage
+	(*CoverageBaseline)(nil),      // 44: greenlight.v1.CoverageBaseline
+	nil,                           // 45: greenlight.v1.Step.EnvEntry
+	(*durationpb.Duration)(nil),   // 46: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil), // 47: google.protobuf.Timestamp
 }
 var file_greenlight_v1_types_proto_depIdxs = []int32{
 	0,  // 0: greenlight.v1.Step.phase:type_name -> greenlight.v1.Phase
-	44, // 1: greenlight.v1.Step.env:type_name -> greenlight.v1.Step.EnvEntry
-	45, // 2: greenlight.v1.Step.timeout:type_name -> google.protobuf.Duration
+	45, // 1: greenlight.v1.Step.env:type_name -> greenlight.v1.Step.EnvEntry
+	46, // 2: greenlight.v1.Step.timeout:type_name -> google.protobuf.Duration
 	1,  // 3: greenlight.v1.Step.tier:type_name -> greenlight.v1.Tier
 	2,  // 4: greenlight.v1.Step.level:type_name -> greenlight.v1.Level
-	13, // 5: greenlight.v1.Step.source:type_name -> greenlight.v1.CommandSource
-	13, // 6: greenlight.v1.Step.required_by:type_name -> greenlight.v1.CommandSource
-	45, // 7: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
+	14, // 5: greenlight.v1.Step.source:type_name -> greenlight.v1.CommandSource
+	14, // 6: greenlight.v1.Step.required_by:type_name -> greenlight.v1.CommandSource
+	46, // 7: greenlight.v1.Limits.run_timeout:type_name -> google.protobuf.Duration
 	1,  // 8: greenlight.v1.TierSelection.tier:type_name -> greenlight.v1.Tier
-	14, // 9: greenlight.v1.Pipeline.steps:type_name -> greenlight.v1.Step
-	15, // 10: greenlight.v1.Pipeline.limits:type_name -> greenlight.v1.Limits
-	16, // 11: greenlight.v1.Pipeline.tiers:type_name -> greenlight.v1.TierSelection
+	15, // 9: greenlight.v1.Pipeline.steps:type_name -> greenlight.v1.Step
+	16, // 10: greenlight.v1.Pipeline.limits:type_name -> greenlight.v1.Limits
+	17, // 11: greenlight.v1.Pipeline.tiers:type_name -> greenlight.v1.TierSelection
 	2,  // 12: greenlight.v1.Pipeline.max_level:type_name -> greenlight.v1.Level
-	45, // 13: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
-	18, // 14: greenlight.v1.Pipeline.plan:type_name -> greenlight.v1.PlanCommand
+	46, // 13: greenlight.v1.Pipeline.time_budget:type_name -> google.protobuf.Duration
+	19, // 14: greenlight.v1.Pipeline.plan:type_name -> greenlight.v1.PlanCommand
 	0,  // 15: greenlight.v1.StepResult.phase:type_name -> greenlight.v1.Phase
 	3,  // 16: greenlight.v1.StepResult.status:type_name -> greenlight.v1.StepStatus
-	46, // 17: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
-	46, // 18: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
-	45, // 19: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
-	12, // 20: greenlight.v1.StepResult.log_digest:type_name -> greenlight.v1.Digest
+	47, // 17: greenlight.v1.StepResult.started_at:type_name -> google.protobuf.Timestamp
+	47, // 18: greenlight.v1.StepResult.finished_at:type_name -> google.protobuf.Timestamp
+	46, // 19: greenlight.v1.StepResult.duration:type_name -> google.protobuf.Duration
+	13, // 20: greenlight.v1.StepResult.log_digest:type_name -> greenlight.v1.Digest
 	1,  // 21: greenlight.v1.StepResult.tier:type_name -> greenlight.v1.Tier
 	2,  // 22: greenlight.v1.StepResult.level:type_name -> greenlight.v1.Level
-	21, // 23: greenlight.v1.StepResult.counts:type_name -> greenlight.v1.TestCounts
-	13, // 24: greenlight.v1.StepResult.source:type_name -> greenlight.v1.CommandSource
+	22, // 23: greenlight.v1.StepResult.counts:type_name -> greenlight.v1.TestCounts
+	14, // 24: greenlight.v1.StepResult.source:type_name -> greenlight.v1.CommandSource
 	6,  // 25: greenlight.v1.TestCase.status:type_name -> greenlight.v1.TestStatus
-	45, // 26: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
-	12, // 27: greenlight.v1.Evidence.log_digest:type_name -> greenlight.v1.Digest
+	46, // 26: greenlight.v1.TestCase.duration:type_name -> google.protobuf.Duration
+	13, // 27: greenlight.v1.Evidence.log_digest:type_name -> greenlight.v1.Digest
 	7,  // 28: greenlight.v1.Failure.kind:type_name -> greenlight.v1.FailureKind
-	22, // 29: greenlight.v1.Failure.evidence:type_name -> greenlight.v1.Evidence
-	23, // 30: greenlight.v1.Failure.frames:type_name -> greenlight.v1.Frame
+	23, // 29: greenlight.v1.Failure.evidence:type_name -> greenlight.v1.Evidence
+	24, // 30: greenlight.v1.Failure.frames:type_name -> greenlight.v1.Frame
 	2,  // 31: greenlight.v1.Score.level:type_name -> greenlight.v1.Level
-	8,  // 32: greenlight.v1.Score.decided_by:type_name -> greenlight.v1.ScoreSource
+	9,  // 32: greenlight.v1.Score.decided_by:type_name -> greenlight.v1.ScoreSource
 	3,  // 33: greenlight.v1.CommandRecord.status:type_name -> greenlight.v1.StepStatus
-	46, // 34: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
-	46, // 35: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
-	12, // 36: greenlight.v1.Manifest.snapshot:type_name -> greenlight.v1.Digest
-	27, // 37: greenlight.v1.Manifest.commands_executed:type_name -> greenlight.v1.CommandRecord
-	28, // 38: greenlight.v1.Manifest.platform:type_name -> greenlight.v1.Platform
-	15, // 39: greenlight.v1.Manifest.limits:type_name -> greenlight.v1.Limits
-	12, // 40: greenlight.v1.Artifact.digest:type_name -> greenlight.v1.Digest
+	47, // 34: greenlight.v1.Manifest.timestamp_start:type_name -> google.protobuf.Timestamp
+	47, // 35: greenlight.v1.Manifest.timestamp_end:type_name -> google.protobuf.Timestamp
+	13, // 36: greenlight.v1.Manifest.snapshot:type_name -> greenlight.v1.Digest
+	28, // 37: greenlight.v1.Manifest.commands_executed:type_name -> greenlight.v1.CommandRecord
+	29, // 38: greenlight.v1.Manifest.platform:type_name -> greenlight.v1.Platform
+	16, // 39: greenlight.v1.Manifest.limits:type_name -> greenlight.v1.Limits
+	13, // 40: greenlight.v1.Artifact.digest:type_name -> greenlight.v1.Digest
 	5,  // 41: greenlight.v1.Result.status:type_name -> greenlight.v1.Verdict
-	29, // 42: greenlight.v1.Result.manifest:type_name -> greenlight.v1.Manifest
-	19, // 43: greenlight.v1.Result.steps:type_name -> greenlight.v1.StepResult
-	21, // 44: greenlight.v1.Result.counts:type_name -> greenlight.v1.TestCounts
-	24, // 45: greenlight.v1.Result.failures:type_name -> greenlight.v1.Failure
-	26, // 46: greenlight.v1.Result.score:type_name -> greenlight.v1.Score
+	30, // 42: greenlight.v1.Result.manifest:type_name -> greenlight.v1.Manifest
+	20, // 43: greenlight.v1.Result.steps:type_name -> greenlight.v1.StepResult
+	22, // 44: greenlight.v1.Result.counts:type_name -> greenlight.v1.TestCounts
+	25, // 45: greenlight.v1.Result.failures:type_name -> greenlight.v1.Failure
+	27, // 46: greenlight.v1.Result.score:type_name -> greenlight.v1.Score
 	2,  // 47: greenlight.v1.Result.level:type_name -> greenlight.v1.Level
-	20, // 48: greenlight.v1.Result.tests:type_name -> greenlight.v1.TestCase
-	30, // 49: greenlight.v1.Result.artifacts:type_name -> greenlight.v1.Artifact
-	16, // 50: greenlight.v1.Result.tiers:type_name -> greenlight.v1.TierSelection
-	35, // 51: greenlight.v1.Result.inventory:type_name -> greenlight.v1.TestInventory
-	34, // 52: greenlight.v1.Result.partial:type_name -> greenlight.v1.Partial
-	32, // 53: greenlight.v1.Result.review:type_name -> greenlight.v1.Review
-	41, // 54: greenlight.v1.Result.coverage:type_name -> greenlight.v1.Coverage
-	18, // 55: greenlight.v1.Result.plan:type_name -> greenlight.v1.PlanCommand
-	33, // 56: greenlight.v1.Review.criteria:type_name -> greenlight.v1.ReviewCriterion
-	40, // 57: greenlight.v1.Review.usage:type_name -> greenlight.v1.Usage
-	46, // 58: greenlight.v1.Review.created_at:type_name -> google.protobuf.Timestamp
-	12, // 59: greenlight.v1.TestInventory.blob:type_name -> greenlight.v1.Digest
-	9,  // 60: greenlight.v1.TestTransition.kind:type_name -> greenlight.v1.TransitionKind
+	21, // 48: greenlight.v1.Result.tests:type_name -> greenlight.v1.TestCase
+	31, // 49: greenlight.v1.Result.artifacts:type_name -> greenlight.v1.Artifact
+	17, // 50: greenlight.v1.Result.tiers:type_name -> greenlight.v1.TierSelection
+	36, // 51: greenlight.v1.Result.inventory:type_name -> greenlight.v1.TestInventory
+	35, // 52: greenlight.v1.Result.partial:type_name -> greenlight.v1.Partial
+	33, // 53: greenlight.v1.Result.review:type_name -> greenlight.v1.Review
+	42, // 54: greenlight.v1.Result.coverage:type_name -> greenlight.v1.Coverage
+	19, // 55: greenlight.v1.Result.plan:type_name -> greenlight.v1.PlanCommand
+	34, // 56: greenlight.v1.Review.criteria:type_name -> greenlight.v1.ReviewCriterion
+	41, // 57: greenlight.v1.Review.usage:type_name -> greenlight.v1.Usage
+	47, // 58: greenlight.v1.Review.created_at:type_name -> google.protobuf.Timestamp
+	13, // 59: greenlight.v1.TestInventory.blob:type_name -> greenlight.v1.Digest
+	10, // 60: greenlight.v1.TestTransition.kind:type_name -> greenlight.v1.TransitionKind
 	6,  // 61: greenlight.v1.TestTransition.before:type_name -> greenlight.v1.TestStatus
 	6,  // 62: greenlight.v1.TestTransition.after:type_name -> greenlight.v1.TestStatus
-	36, // 63: greenlight.v1.Transitions.changes:type_name -> greenlight.v1.TestTransition
-	10, // 64: greenlight.v1.Transitions.resolution:type_name -> greenlight.v1.Resolution
-	11, // 65: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
-	12, // 66: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
-	12, // 67: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
-	40, // 68: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
-	37, // 69: greenlight.v1.PatchOutcome.transitions:type_name -> greenlight.v1.Transitions
-	39, // 70: greenlight.v1.PatchOutcome.hidden_tests:type_name -> greenlight.v1.HiddenTests
-	42, // 71: greenlight.v1.Coverage.files:type_name -> greenlight.v1.FileCoverage
-	43, // 72: greenlight.v1.Coverage.baseline:type_name -> greenlight.v1.CoverageBaseline
+	37, // 63: greenlight.v1.Transitions.changes:type_name -> greenlight.v1.TestTransition
+	11, // 64: greenlight.v1.Transitions.resolution:type_name -> greenlight.v1.Resolution
+	12, // 65: greenlight.v1.PatchOutcome.format:type_name -> greenlight.v1.PatchFormat
+	13, // 66: greenlight.v1.PatchOutcome.snapshot_before:type_name -> greenlight.v1.Digest
+	13, // 67: greenlight.v1.PatchOutcome.snapshot_after:type_name -> greenlight.v1.Digest
+	41, // 68: greenlight.v1.PatchOutcome.usage:type_name -> greenlight.v1.Usage
+	38, // 69: greenlight.v1.PatchOutcome.transitions:type_name -> greenlight.v1.Transitions
+	40, // 70: greenlight.v1.PatchOutcome.hidden_tests:type_name -> greenlight.v1.HiddenTests
+	43, // 71: greenlight.v1.Coverage.files:type_name -> greenlight.v1.FileCoverage
+	44, // 72: greenlight.v1.Coverage.baseline:type_name -> greenlight.v1.CoverageBaseline
 	73, // [73:73] is the sub-list for method output_type
 	73, // [73:73] is the sub-list for method input_type
 	73, // [73:73] is the sub-list for extension type_name
@@ -4847,7 +4903,7 @@ func file_greenlight_v1_types_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_greenlight_v1_types_proto_rawDesc), len(file_greenlight_v1_types_proto_rawDesc)),
-			NumEnums:      12,
+			NumEnums:      13,
 			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   0,
