@@ -64,7 +64,7 @@ func stepProto(c command.Command) *glv1.Step {
 
 func pipelineProto(p *plan.Pipeline) *glv1.Pipeline {
 	out := &glv1.Pipeline{
-		Runtime: p.Runtime, Image: p.Image, MaxLevel: glv1.Level(p.MaxLevel), Notes: p.Notes,
+		Runtime: p.Runtime, Image: p.Image, MaxLevel: glv1.Level(p.MaxLevel), Notes: p.Notes, CoverageScore: p.CoverageScore,
 	}
 	if p.TimeBudget > 0 {
 		out.TimeBudget = durationpb.New(p.TimeBudget)
@@ -91,6 +91,7 @@ func planRequest(r *glv1.PlanRequest) plan.Request {
 	req := plan.Request{
 		ChangedFiles: r.GetChangedFiles(), HighRisk: r.GetHighRisk(), MilestoneEnd: r.GetMilestoneEnd(),
 		RunEnd: r.GetRunEnd(), Images: r.GetImages(), Plan: r.GetPlan(),
+		Security: plan.SecurityMode(r.GetSecurity()),
 	}
 	for _, s := range r.GetSelection() {
 		req.Selection = append(req.Selection, plan.Selection{Name: s.GetName(), Command: s.GetCommand(), Workdir: s.GetWorkdir()})

@@ -76,6 +76,8 @@ type Capabilities struct {
 	// Limits are the sandbox resources the configuration asks for
 	// (within Options.Maxima; zero fields: the server's defaults).
 	Limits repoconfig.Limits
+	// CoverageScore is greenlight.yaml's coverage.score.
+	CoverageScore bool
 }
 
 // Build detects, extracts and merges configuration.
@@ -93,6 +95,7 @@ func Build(t Tree, opts Options) (*Capabilities, error) {
 	}
 	c := &Capabilities{Configs: cfg.Files, PatchAllow: cfg.PatchAllow, TimeBudget: cfg.TimeBudget, Default: map[string]bool{}, Limits: cfg.Limits}
 	c.Limits.RunTimeout = cfg.TimeBudget
+	c.CoverageScore = cfg.CoverageScore
 	if c.TimeBudget == 0 {
 		c.TimeBudget = DefaultTimeBudget
 	}

@@ -64,6 +64,8 @@ type Pipeline struct {
 	// Plan is every command of the request's plan document with the step
 	// it runs as or the reason it was refused.
 	Plan []PlanCommand
+	// CoverageScore is greenlight.yaml's coverage.score.
+	CoverageScore bool
 }
 
 // planner carries one planning.
@@ -107,7 +109,7 @@ func Make(caps *capability.Capabilities, req Request) (*Pipeline, error) {
 	p.advisory()
 	p.order()
 	p.scopes()
-	out := &Pipeline{Tiers: sel, TimeBudget: caps.TimeBudget, Limits: caps.Limits, Plan: p.plan}
+	out := &Pipeline{Tiers: sel, TimeBudget: caps.TimeBudget, Limits: caps.Limits, Plan: p.plan, CoverageScore: caps.CoverageScore}
 	p.images(out)
 	out.Steps = p.steps
 	for _, s := range p.steps {

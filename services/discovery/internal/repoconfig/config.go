@@ -69,6 +69,9 @@ type Config struct {
 	ImageAt    map[string]Location
 	PatchAllow []string
 	Notes      []string
+	// CoverageScore is greenlight.yaml's coverage.score: the measured
+	// coverage feeds the score's tests component (off by default).
+	CoverageScore bool
 	// Limits are the sandbox resources greenlight.yaml "limits" asks for.
 	Limits Limits
 	// Asks are every limit, budget and timeout the configuration asks

@@ -96,6 +96,14 @@ func loadGreenlight(cfg *Config, file string, data []byte) ([]command.Command, e
 				},
 			}, false)
 		},
+		"coverage": func(n *yaml.Node, k string) error {
+			return d.mapping(n, k, map[string]handler{
+				"score": func(n *yaml.Node, k string) (err error) {
+					cfg.CoverageScore, err = d.boolean(n, k)
+					return err
+				},
+			}, false)
+		},
 		"tiers":    func(n *yaml.Node, k string) error { return d.tiers(cfg, n, k) },
 		"required": func(n *yaml.Node, k string) error { return d.requirements(cfg, n, k, true) },
 		"advisory": func(n *yaml.Node, k string) error { return d.requirements(cfg, n, k, false) },

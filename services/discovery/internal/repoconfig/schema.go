@@ -40,6 +40,8 @@ type FileSchema struct {
 	DefaultRiskTriggers bool `json:"default_risk_triggers,omitempty"`
 	// Patch constrains repair patches.
 	Patch *PatchSchema `json:"patch,omitempty"`
+	// Coverage says what the measured coverage counts for.
+	Coverage *CoverageSchema `json:"coverage,omitempty"`
 	// Tiers moves commands (configured or discovered, by name) between
 	// tiers.
 	Tiers *TiersSchema `json:"tiers,omitempty"`
@@ -140,3 +142,13 @@ type DurationSchema string
 // SizeSchema is a byte size such as 4GiB, 512MiB or 2GB, or a number of
 // bytes.
 type SizeSchema string
+
+// CoverageSchema is what the coverage the test steps measure (Go's
+// -coverprofile, coverage.py) counts for; it is always reported.
+type CoverageSchema struct {
+	// Score: true feeds the measured coverage into the score's tests
+	// component (2 points for the pass rate, 2 for the pass rate times the
+	// coverage), for repositories whose CI measures coverage. Off by
+	// default: the score and every verdict ignore coverage.
+	Score bool `json:"score,omitempty"`
+}
