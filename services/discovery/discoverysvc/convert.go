@@ -91,6 +91,7 @@ func planRequest(r *glv1.PlanRequest) plan.Request {
 	req := plan.Request{
 		ChangedFiles: r.GetChangedFiles(), HighRisk: r.GetHighRisk(), MilestoneEnd: r.GetMilestoneEnd(),
 		RunEnd: r.GetRunEnd(), Images: r.GetImages(), Plan: r.GetPlan(),
+		Security: plan.SecurityMode(r.GetSecurity()),
 	}
 	for _, s := range r.GetSelection() {
 		req.Selection = append(req.Selection, plan.Selection{Name: s.GetName(), Command: s.GetCommand(), Workdir: s.GetWorkdir()})

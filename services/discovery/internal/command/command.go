@@ -17,6 +17,9 @@ const (
 	OriginGreenlight = "greenlight.yaml"
 	OriginAgent      = "agent.yaml"
 	OriginRunr       = "runr.config.json"
+	// OriginRequest: the verification request asked for the command
+	// (VerifyOptions.security).
+	OriginRequest = "request"
 )
 
 // Source records where a command came from.

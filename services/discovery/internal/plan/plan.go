@@ -48,6 +48,8 @@ type Request struct {
 	Plan string
 	// Images overrides the capabilities' runtime -> image table.
 	Images map[string]string
+	// Security asks for the security phase (security.go).
+	Security SecurityMode
 }
 
 // Pipeline is the planned verification.
@@ -104,6 +106,7 @@ func Make(caps *capability.Capabilities, req Request) (*Pipeline, error) {
 			return nil, err
 		}
 	}
+	p.security()
 	p.installs()
 	p.hardFailure()
 	p.advisory()

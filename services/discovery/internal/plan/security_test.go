@@ -1,0 +1,69 @@
+package plan
+
+import (
+	"testing"
+
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
+)
+
+// TestSecurityRequest: the request's security mode plans the scans of
+// every subproject (bandit only for Python) advisory or required, after
+// the project's own steps; it can require a scan greenlight.yaml made
+// advisory, never demote one it requires; without it nothing changes.
+func TestSecurityRequest(t *testing.T) {
+	py := map[string]string{
+		"pyproject.toml":    "[project]\nname = \"app\"\nversion = \"0\"\n",
+		"app/__init__.py":   "",
+		"tests/test_a.py":   "def test_a():\n    assert True\n",
+		"tests/__init__.py": "",
+	}
+	with := func(yaml string) map[string]string {
+		out := map[string]string{"greenlight.yaml": yaml}
+		for k, v := range py {
+			out[k] = v
+		}
+		return out
+	}
+	cases := []struct {
+		name  string
+		files map[string]string
+		mode  SecurityMode
+		// want maps each security step to its required-ness; absent: not planned.
+		want map[string]bool
+	}{
+		{"not asked", py, SecurityUnspecified, map[string]bool{}},
+		{"advisory", py, SecurityAdvisory, map[string]bool{"secret-scan": false, "bandit": false}},
+		{"required", py, SecurityRequired, map[string]bool{"secret-scan": true, "bandit": true}},
+		{"config requires, request advisory", with("required: [secret-scan]\n"), SecurityAdvisory, map[string]bool{"secret-scan": true, "bandit": false}},
+		{"config advisory, request required", with("advisory: [bandit]\n"), SecurityRequired, map[string]bool{"secret-scan": true, "bandit": true}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			caps, _ := planTree(t, tc.files)
+			p, err := Make(caps, Request{Security: tc.mode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]bool{}
+			for _, s := range p.Steps {
+				if s.Phase == command.PhaseSecurity {
+					got[s.Name] = !s.Optional
+					if !s.ContinueOnFailure || s.Image == "" {
+						t.Errorf("%s: continue %v image %q; a scan never stops the pipeline and runs in an image", s.Name, s.ContinueOnFailure, s.Image)
+					}
+				}
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("security steps %v, want %v", got, tc.want)
+			}
+			for name, req := range tc.want {
+				if r, ok := got[name]; !ok || r != req {
+					t.Errorf("%s: planned %v required %v; want required %v", name, ok, r, req)
+				}
+			}
+			if p.Steps[len(p.Steps)-1].Phase != command.PhaseSecurity && len(tc.want) > 0 {
+				t.Errorf("the scans do not run after the project's steps: %v", names(p))
+			}
+		})
+	}
+}
