@@ -102,6 +102,9 @@ func (r *run) verifyRun(ctx context.Context, rec *glv1.Run, repoBudget bool) {
 		}
 	}
 	r.review(ctx, opts, v.result, func() string {
+		if len(opts.GetChangedFiles()) == 0 {
+			return "" // no change named: nothing to unpack
+		}
 		tree, err := tr.fs(ctx, rec.GetSnapshot())
 		if err != nil {
 			return ""
