@@ -47,7 +47,8 @@ var securityC = map[string]string{
 // greenlight.yaml: each committed fake key is a finding (file:line, rule,
 // severity) in --json, SARIF and the Markdown summary; bandit's findings
 // in Python too. Advisory findings leave the verdict PASS; a required
-// secret scan with a finding makes it FAIL. The secret never appears in
+// secret scan with a finding makes it FAIL. verify --security asks for
+// the same without greenlight.yaml. The secret never appears in
 // a finding's message.
 func TestSecurityOfRealProjects(t *testing.T) {
 	requireDocker(t)
@@ -61,6 +62,7 @@ func TestSecurityOfRealProjects(t *testing.T) {
 	}
 	tests := []struct {
 		name, yaml string
+		args       []string // verify's extra flags
 		files      map[string]string
 		status     string
 		exit       int
@@ -75,18 +77,25 @@ func TestSecurityOfRealProjects(t *testing.T) {
 			want: []string{"calc.go:3 github-token high"}, secret: fakeGitHubTok},
 		{name: "node", files: securityNode, yaml: "advisory: [secret-scan]\n", status: "PASS",
 			want: []string{"index.js:1 slack-webhook high"}, secret: "aBcDeFgHiJkLmNoPqRsTuVwX"},
+		{name: "go --security advisory", files: securityGo, args: []string{"--security", "advisory"}, status: "PASS",
+			want: []string{"calc.go:3 github-token high"}, secret: fakeGitHubTok},
+		{name: "go --security required", files: securityGo, args: []string{"--security", "required"}, status: "FAIL", exit: 1,
+			want: []string{"calc.go:3 github-token high"}, secret: fakeGitHubTok},
 		{name: "c", files: securityC, yaml: "advisory: [secret-scan]\n", status: "PASS",
 			want: []string{"main.c:3 stripe-live-key high"}, secret: fakeStripeKey},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			files := map[string]string{"greenlight.yaml": tc.yaml}
+			files := map[string]string{}
+			if tc.yaml != "" {
+				files["greenlight.yaml"] = tc.yaml
+			}
 			for p, c := range tc.files {
 				files[p] = c
 			}
 			dir := writeTree(t, files)
 			u := newUser(t)
-			res := u.run(nil, "verify", "-q", "--json", dir)
+			res := u.run(nil, append(append([]string{"verify", "-q", "--json"}, tc.args...), dir)...)
 			res.wantExit(t, tc.exit, "verify --json")
 			var doc struct {
 				Status   string    `json:"status"`

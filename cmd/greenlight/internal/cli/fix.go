@@ -103,6 +103,7 @@ only when the profile allows it).`,
 	}
 	f.verifyFlags.bind(cmd)
 	f.verifyFlags.bindReview(cmd)
+	f.verifyFlags.bindSecurity(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&f.provider, "provider", "", "patch provider: client, openai, command or replay (required)")
 	fl.StringVar(&f.profile, "profile", "", "command/openai: use this provider profile of the server (loop --provider-profile) instead of --command/--base-url")

@@ -41,6 +41,9 @@ type verifyFlags struct {
 	watch    watchFlags
 	// reviewer is --reviewer; reviewName the profile it selects (reviewflag.go).
 	reviewer, reviewName string
+	// security is --security; securityMode its value (securityflag.go).
+	security     string
+	securityMode glv1.SecurityMode
 }
 
 // bind adds the flags to cmd.
@@ -76,6 +79,9 @@ func (f *verifyFlags) parse() error {
 	if f.budget < 0 || f.attempts < 0 {
 		return usagef("--time-budget and --max-attempts must not be negative")
 	}
+	if err := f.parseSecurity(); err != nil {
+		return err
+	}
 	return f.readPlan()
 }
 
@@ -91,6 +97,7 @@ func (f *verifyFlags) options() *glv1.VerifyOptions {
 	f.selectOptions(o)
 	f.planOptions(o)
 	f.reviewOptions(o)
+	f.securityOptions(o)
 	return o
 }
 
@@ -130,6 +137,7 @@ JSON result say partial: a PASS of one test is not the project's).
 	f.bindSelect(cmd)
 	f.bindPlan(cmd)
 	f.bindReview(cmd)
+	f.bindSecurity(cmd)
 	f.watch.bind(cmd)
 	f.out.bind(cmd, "json")
 	return cmd

@@ -164,7 +164,7 @@ func (r *run) discover(ctx context.Context, v *verification, deadline time.Time,
 	resp, err := r.e.d.Discovery.Plan(pctx, &glv1.PlanRequest{
 		Snapshot: from, ChangedFiles: o.GetChangedFiles(), HighRisk: o.GetHighRisk(),
 		MilestoneEnd: o.GetMilestoneEnd(), RunEnd: o.GetRunEnd(), Selection: o.GetSelection(), Images: o.GetImages(),
-		Plan: o.GetPlan(),
+		Plan: o.GetPlan(), Security: o.GetSecurity(),
 	})
 	switch {
 	case err == nil:
