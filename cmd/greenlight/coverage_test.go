@@ -67,9 +67,16 @@ func TestCoverageOfRealProjects(t *testing.T) {
 		perFile  []file
 		tool     string
 		markdown string
+		// yaml is a greenlight.yaml to add; score the total it gives.
+		yaml  string
+		score float64
 	}{
 		{name: "go", files: coverageGo, want: "3", status: "PASS", covered: 1, total: 5,
-			perFile: []file{{"calc/calc.go", 1, 4}, {"main.go", 0, 1}}, tool: "go test -coverprofile", markdown: "### Coverage: 20.0% (1 of 5)"},
+			perFile: []file{{"calc/calc.go", 1, 4}, {"main.go", 0, 1}}, tool: "go test -coverprofile", markdown: "### Coverage: 20.0% (1 of 5)", score: 10},
+		// coverage.score feeds the 20% into the tests component: 4 × (0.5 + 0.5 × 0.2) = 2.4.
+		{name: "go, coverage.score", files: coverageGo, want: "3", status: "PASS", covered: 1, total: 5,
+			perFile: []file{{"calc/calc.go", 1, 4}, {"main.go", 0, 1}}, tool: "go test -coverprofile", markdown: "### Coverage: 20.0% (1 of 5)",
+			yaml: "coverage:\n  score: true\n", score: 8.4},
 		{name: "go failing", files: coverageGo, want: "4", status: "FAIL", exit: 1, covered: 1, total: 5,
 			perFile: []file{{"calc/calc.go", 1, 4}, {"main.go", 0, 1}}, tool: "go test -coverprofile", markdown: "### Coverage: 20.0% (1 of 5)"},
 		{name: "python", files: coveragePython, want: "3", status: "PASS", covered: 3, total: 6,
@@ -82,6 +89,9 @@ func TestCoverageOfRealProjects(t *testing.T) {
 			files := map[string]string{}
 			for p, c := range tc.files {
 				files[p] = strings.ReplaceAll(c, "WANT", tc.want)
+			}
+			if tc.yaml != "" {
+				files["greenlight.yaml"] = tc.yaml
 			}
 			dir := writeTree(t, files)
 			u := newUser(t)
@@ -97,6 +107,7 @@ func TestCoverageOfRealProjects(t *testing.T) {
 					Files        []file   `json:"files"`
 				} `json:"coverage"`
 				Score struct {
+					Total    float64  `json:"total"`
 					Coverage *float64 `json:"coverage"`
 				} `json:"score"`
 			}
@@ -123,6 +134,9 @@ func TestCoverageOfRealProjects(t *testing.T) {
 			}
 			if want := float64(tc.covered) / float64(tc.total); doc.Score.Coverage == nil || *doc.Score.Coverage != want {
 				t.Errorf("score.coverage = %v, want %v", doc.Score.Coverage, want)
+			}
+			if tc.score != 0 && doc.Score.Total != tc.score {
+				t.Errorf("score.total = %v, want %v", doc.Score.Total, tc.score)
 			}
 
 			sarif := u.run(nil, "show", "--format", "sarif", doc.RunID)

@@ -67,8 +67,14 @@ func (r *run) analyze(ctx context.Context, v *verification, tr *trees) error {
 	}
 	// The result caps a FAIL's score below the threshold and drops an
 	// ERROR's; the Score event carries what the result carries.
-	v.result = r.buildResult(v, score.Compute(score.Input{Steps: v.outcomes}))
-	recordCoverage(v.result, cov)
+	sc := score.Compute(score.Input{Steps: v.outcomes})
+	measured := cov.Proto()
+	if measured != nil {
+		// Beside the total; in the formula only when greenlight.yaml asks.
+		score.Coverage(sc, measured.GetPercent()/100, v.pipeline.GetCoverageScore())
+	}
+	v.result = r.buildResult(v, sc)
+	v.result.Coverage = measured
 	inv, err := r.storeInventory(ctx, v.outcomes)
 	if err != nil {
 		// The verdict stands without it; only the full list is missing.

@@ -69,17 +69,3 @@ func goModule(fsys fs.FS, workdir string) string {
 	}
 	return coverage.ModulePath(b)
 }
-
-// recordCoverage puts the measured coverage on the result and its
-// component on the score, beside the total (the verdict and the total
-// never read it).
-func recordCoverage(res *glv1.Result, set *coverage.Set) {
-	c := set.Proto()
-	if c == nil {
-		return
-	}
-	res.Coverage = c
-	if sc := res.GetScore(); sc != nil {
-		sc.Coverage, sc.CoverageMeasured = c.GetPercent()/100, true
-	}
-}
