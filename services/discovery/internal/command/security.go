@@ -41,7 +41,8 @@ var SecretPatterns = []string{
 // step): the loop keeps those whose value has the entropy of a real key.
 const GenericSecretPattern = `(secret|token|passw(or)?d|api[_-]?key|access[_-]?key|auth)[A-Za-z0-9_]*["']?[[:space:]]*[:=]+[[:space:]]*["'][^"'[:space:]]{16,}["']`
 
-// secretScanScript runs grep (in every image) over the subproject: the
+// secretScanScript runs the image's grep (by its absolute path: an install
+// step cannot put another one first on PATH) over the subproject: the
 // strict patterns decide the exit status (1 when one matched), the generic
 // one only prints. grep -o prints FILE:LINE:MATCH, the parser's input.
 func secretScanScript() string {
@@ -53,18 +54,20 @@ func secretScanScript() string {
 	for _, p := range SecretPatterns {
 		strict.WriteString(" -e " + shellQuote(p))
 	}
-	return "echo 'greenlight secret scan'; grep -rnoIE" + x.String() + strict.String() + " .; s=$?; " +
-		"grep -rnoIiE" + x.String() + " -e " + shellQuote(GenericSecretPattern) + " .; " +
+	return "echo 'greenlight secret scan'; /usr/bin/grep -rnoIE" + x.String() + strict.String() + " .; s=$?; " +
+		"/usr/bin/grep -rnoIiE" + x.String() + " -e " + shellQuote(GenericSecretPattern) + " .; " +
 		`case $s in 0) exit 1;; 1) exit 0;; *) exit $s;; esac`
 }
 
 // shellQuote single-quotes s for sh.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// BanditCommand runs bandit (in the Python image) with one line per
-// finding the loop's parser reads. B101 (assert used) is skipped: pytest
-// suites are made of asserts.
-const BanditCommand = `bandit -r . -q --skip B101 -x ./.venv,./node_modules,./.tox,./.nox,./build,./dist ` +
+// BanditCommand runs the Python image's bandit with one line per finding
+// the loop's parser reads. The system interpreter in isolated mode (-I: no
+// user site, no PYTHON* variables, no workspace on sys.path) imports the
+// image's bandit, never one an install step planted. B101 (assert used)
+// is skipped: pytest suites are made of asserts.
+const BanditCommand = `/usr/bin/python3 -I -m bandit -r . -q --skip B101 -x ./.venv,./node_modules,./.tox,./.nox,./build,./dist ` +
 	`-f custom --msg-template 'bandit: {relpath}:{line}: {test_id} {severity} {msg}'`
 
 // Security returns the opt-in security steps of a subproject (named like
