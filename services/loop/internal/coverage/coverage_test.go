@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -265,5 +266,83 @@ func TestModulePath(t *testing.T) {
 		if got := ModulePath([]byte(tt.in)); got != tt.want {
 			t.Errorf("ModulePath(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+func TestParseV8CapturedReport(t *testing.T) {
+	// testdata/node/coverage-test-process.json is the file Node 18 wrote for
+	// the test process of `npm test` (`node --test`) in
+	// greenlight/sandbox-node with NODE_V8_COVERAGE set, cut to one internal
+	// script and the workspace's; src/ holds the sources it ran.
+	read := func(rel string) ([]byte, bool) {
+		b, err := os.ReadFile("testdata/node/src/" + rel)
+		return b, err == nil
+	}
+	tests := []struct {
+		name string
+		src  Source
+		want []fileCount
+	}{
+		// calc.js: add's 3 lines and module.exports ran, div's 6 did not;
+		// the comment line and blank lines do not count; the test file is
+		// left out.
+		{"sources at hand", read, []fileCount{{"calc.js", 4, 10}}},
+		{"source changed since (transformed)", func(rel string) ([]byte, bool) {
+			b, ok := read(rel)
+			return append(b, '\n'), ok
+		}, nil},
+		{"no source", func(string) ([]byte, bool) { return nil, false }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := os.Open("testdata/node/coverage-test-process.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			s, err := ParseV8(f, tt.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := counts(t, s.Proto())
+			if len(got) != len(tt.want) {
+				t.Fatalf("files = %v, want %v", got, tt.want)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Errorf("file %d = %v, want %v", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestParseV8LinesAndPaths(t *testing.T) {
+	src := "function f(x) {\n  if (x) {\n    return 1;\n  }\n  return 2;\n}\nf(0);\n"
+	// V8's ranges for f(0): the script, f (ran once), the if block (never).
+	doc := `{"result":[
+	  {"url":"file:///workspace/lib/f.js","functions":[
+	    {"ranges":[{"startOffset":0,"endOffset":` + strconv.Itoa(len(src)) + `,"count":1}]},
+	    {"ranges":[{"startOffset":0,"endOffset":63,"count":1},{"startOffset":24,"endOffset":44,"count":0}]}]},
+	  {"url":"file:///workspace/node_modules/dep/index.js","functions":[{"ranges":[{"startOffset":0,"endOffset":1,"count":1}]}]},
+	  {"url":"file:///workspace/lib/f.test.js","functions":[{"ranges":[{"startOffset":0,"endOffset":1,"count":1}]}]},
+	  {"url":"file:///workspace/lib/f.ts","functions":[{"ranges":[{"startOffset":0,"endOffset":1,"count":1}]}]},
+	  {"url":"file:///etc/passwd.js","functions":[{"ranges":[{"startOffset":0,"endOffset":1,"count":1}]}]},
+	  {"url":"node:internal/x","functions":[]}]}`
+	files := map[string]string{"lib/f.js": src, "node_modules/dep/index.js": "x", "lib/f.test.js": "x", "lib/f.ts": "x"}
+	s, err := ParseV8(strings.NewReader(doc), func(rel string) ([]byte, bool) {
+		b, ok := files[rel]
+		return []byte(b), ok
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := counts(t, s.Proto())
+	// Lines 1, 2, 5, 6, 7 ran; 3 and 4 (the if block) did not.
+	if len(got) != 1 || got[0] != (fileCount{"lib/f.js", 5, 7}) {
+		t.Fatalf("files = %v, want only lib/f.js 5/7", got)
+	}
+	if _, err := ParseV8(strings.NewReader("{"), nil); err == nil {
+		t.Error("a truncated file parsed")
 	}
 }

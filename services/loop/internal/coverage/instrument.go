@@ -21,15 +21,27 @@ const reportDir = "/tmp/greenlight/reports"
 const (
 	goSuffix   = ".coverprofile"
 	lcovSuffix = ".lcov"
+	// v8Suffix is the pattern of a NODE_V8_COVERAGE directory's files.
+	v8Suffix = ".v8/*.json"
 )
 
 // IsReport reports whether a step's report file is a coverage report.
 func IsReport(p string) bool {
-	return strings.HasSuffix(p, goSuffix) || strings.HasSuffix(p, lcovSuffix)
+	return strings.HasSuffix(p, goSuffix) || strings.HasSuffix(p, lcovSuffix) || IsV8(p)
 }
+
+// IsV8 reports whether a report file pattern names Node's V8 coverage.
+func IsV8(p string) bool { return strings.HasSuffix(p, v8Suffix) }
+
+// IsGo reports whether a report file is a Go coverage profile.
+func IsGo(p string) bool { return strings.HasSuffix(p, goSuffix) }
 
 // goTest finds a `go test` invocation in a shell command.
 var goTest = regexp.MustCompile(`(^|[\s;&|({])go\s+test(\s|$)`)
+
+// nodeRunner finds a command that runs Node: a package manager or a test
+// runner started through it, or node itself.
+var nodeRunner = regexp.MustCompile(`(^|[\s;&|({/])(npm|npx|yarn|pnpm|node|jest|mocha|vitest|ava|tap)(\s|$)`)
 
 // unsafeName is what a report file name may not hold.
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
@@ -44,7 +56,10 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 //   - a pytest step the launcher runs in greenlight's Python image, which
 //     ships pytest-cov, gets --cov in PYTEST_ADDOPTS and an LCOV report
 //     (another image may lack the plugin, and pytest would then refuse the
-//     option, so only that image).
+//     option, so only that image);
+//   - a step that runs Node (npm, yarn, pnpm, node, a test runner) gets
+//     NODE_V8_COVERAGE, Node's own coverage (no package needed): every
+//     Node process the step starts writes its V8 coverage there on exit.
 //
 // Steps already instrumented are left as they are; p is not modified.
 func Instrument(p *glv1.Pipeline) *glv1.Pipeline {
@@ -68,6 +83,10 @@ func Instrument(p *glv1.Pipeline) *glv1.Pipeline {
 			if addReport(s, base+lcovSuffix, "PYTEST_ADDOPTS", "--cov=. --cov-report=lcov:"+base+lcovSuffix) {
 				// The data file stays out of the workspace.
 				s.Env["COVERAGE_FILE"] = base + ".coverage-data"
+			}
+		case nodeRunner.MatchString(s.GetCommand()):
+			if _, set := s.GetEnv()["NODE_V8_COVERAGE"]; !set {
+				addReport(s, base+v8Suffix, "NODE_V8_COVERAGE", base+strings.TrimSuffix(v8Suffix, "/*.json"))
 			}
 		}
 	}

@@ -49,6 +49,23 @@ func TestInstrument(t *testing.T) {
 			},
 		},
 		{
+			name:       "npm test gets NODE_V8_COVERAGE",
+			step:       &glv1.Step{Name: "npm-test", Phase: glv1.Phase_PHASE_TEST, Command: "npm test"},
+			wantReport: "/tmp/greenlight/reports/npm-test.v8/*.json",
+			wantEnv:    map[string]string{"NODE_V8_COVERAGE": "/tmp/greenlight/reports/npm-test.v8"},
+		},
+		{
+			name:       "a runner through node_modules/.bin",
+			step:       &glv1.Step{Name: "jest", Phase: glv1.Phase_PHASE_TEST, Command: "node_modules/.bin/jest --ci"},
+			wantReport: "/tmp/greenlight/reports/jest.v8/*.json",
+			wantEnv:    map[string]string{"NODE_V8_COVERAGE": "/tmp/greenlight/reports/jest.v8"},
+		},
+		{
+			name:    "the plan's own NODE_V8_COVERAGE is left alone",
+			step:    &glv1.Step{Name: "npm-test", Phase: glv1.Phase_PHASE_TEST, Command: "npm test", Env: map[string]string{"NODE_V8_COVERAGE": "cov"}},
+			wantEnv: map[string]string{"NODE_V8_COVERAGE": "cov"},
+		},
+		{
 			name: "pytest in another image: pytest-cov may be missing", image: "python:3.12",
 			step:    &glv1.Step{Name: "pytest", Phase: glv1.Phase_PHASE_TEST, Command: pytest},
 			wantEnv: map[string]string{},

@@ -5,7 +5,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"strings"
 
 	"go.uber.org/zap"
 
@@ -29,6 +28,10 @@ func (r *run) stepCoverage(ctx context.Context, s *glv1.Step, fsys fs.FS, arts [
 		if !coverage.IsReport(want) {
 			continue
 		}
+		if coverage.IsV8(want) {
+			out = mergeInto(out, r.v8Coverage(ctx, s, fsys, arts, want))
+			continue
+		}
 		a := reportArtifact(arts, s.GetName(), want)
 		if a == nil {
 			continue
@@ -39,7 +42,7 @@ func (r *run) stepCoverage(ctx context.Context, s *glv1.Step, fsys fs.FS, arts [
 		}
 		lr := io.LimitReader(rc, maxCoverageBytes)
 		var set *coverage.Set
-		if strings.HasSuffix(want, ".coverprofile") {
+		if coverage.IsGo(want) {
 			set, err = coverage.ParseGoProfile(lr, goModule(fsys, s.GetWorkdir()), s.GetWorkdir())
 		} else {
 			set, err = coverage.ParseLCOV(lr, s.GetWorkdir(), pythonCoverageTool, true)
@@ -49,10 +52,44 @@ func (r *run) stepCoverage(ctx context.Context, s *glv1.Step, fsys fs.FS, arts [
 			r.log.Warn("reading a coverage report failed", zap.String("step", s.GetName()), zap.Error(err))
 			continue
 		}
-		if out == nil {
-			out = coverage.NewSet()
+		out = mergeInto(out, set)
+	}
+	return out
+}
+
+// mergeInto merges set into out, allocating out on first use.
+func mergeInto(out, set *coverage.Set) *coverage.Set {
+	if set.Empty() {
+		return out
+	}
+	if out == nil {
+		out = coverage.NewSet()
+	}
+	out.Merge(set)
+	return out
+}
+
+// v8Coverage reads the V8 coverage files of every Node process the step
+// ran (a pattern report, one file per process); the sources come from the
+// snapshot, without which nothing can be mapped to lines.
+func (r *run) v8Coverage(ctx context.Context, s *glv1.Step, fsys fs.FS, arts []*glv1.Artifact, want string) *coverage.Set {
+	if fsys == nil {
+		return nil
+	}
+	files := map[string]io.Reader{}
+	r.patternReports(ctx, files, arts, s.GetName(), want)
+	src := func(rel string) ([]byte, bool) {
+		b, err := fs.ReadFile(fsys, rel)
+		return b, err == nil
+	}
+	var out *coverage.Set
+	for name, rd := range files {
+		set, err := coverage.ParseV8(rd, src)
+		if err != nil {
+			r.log.Warn("reading a coverage report failed", zap.String("step", s.GetName()), zap.String("file", name), zap.Error(err))
+			continue
 		}
-		out.Merge(set)
+		out = mergeInto(out, set)
 	}
 	return out
 }
