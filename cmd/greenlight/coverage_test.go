@@ -44,7 +44,18 @@ var coveragePython = map[string]string{
 	"tests/conftest.py":  "import os\n",
 }
 
-// TestCoverageOfRealProjects verifies a small Go and Python project in the
+// coverageNode is the same project for Node's own test runner (4 of
+// calc.js's 10 lines run: add's three and module.exports; the comment and
+// blank lines do not count, nor does the test file).
+var coverageNode = map[string]string{
+	"package.json": `{"name": "calc", "version": "1.0.0", "scripts": {"test": "node --test"}}` + "\n",
+	"calc.js": "// calc adds and divides.\nfunction add(a, b) {\n  return a + b;\n}\n\nfunction div(a, b) {\n  if (b === 0) {\n    return 0;\n  }\n" +
+		"  return a / b;\n}\n\nmodule.exports = { add, div };\n",
+	"test/calc.test.js": "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../calc');\n\n" +
+		"test('add', () => {\n  assert.strictEqual(add(1, 2), WANT);\n});\n",
+}
+
+// TestCoverageOfRealProjects verifies a small Go, Node and Python project in the
 // sandbox images: the coverage the toolchain's own tool measured is in
 // --json (per file and in total, the score's component beside the total),
 // in the SARIF run properties and in the Markdown summary; a failing test
@@ -79,6 +90,10 @@ func TestCoverageOfRealProjects(t *testing.T) {
 			yaml: "coverage:\n  score: true\n", score: 8.4},
 		{name: "go failing", files: coverageGo, want: "4", status: "FAIL", exit: 1, covered: 1, total: 5,
 			perFile: []file{{"calc/calc.go", 1, 4}, {"main.go", 0, 1}}, tool: "go test -coverprofile", markdown: "### Coverage: 20.0% (1 of 5)"},
+		{name: "node", files: coverageNode, want: "3", status: "PASS", covered: 4, total: 10,
+			perFile: []file{{"calc.js", 4, 10}}, tool: "node NODE_V8_COVERAGE", markdown: "### Coverage: 40.0% (4 of 10)"},
+		{name: "node failing", files: coverageNode, want: "4", status: "FAIL", exit: 1, covered: 4, total: 10,
+			perFile: []file{{"calc.js", 4, 10}}, tool: "node NODE_V8_COVERAGE", markdown: "### Coverage: 40.0% (4 of 10)"},
 		{name: "python", files: coveragePython, want: "3", status: "PASS", covered: 3, total: 6,
 			perFile: []file{{"calc/__init__.py", 3, 6}}, tool: "coverage.py (pytest-cov)", markdown: "### Coverage: 50.0% (3 of 6)"},
 		{name: "python failing", files: coveragePython, want: "4", status: "FAIL", exit: 1, covered: 3, total: 6,
