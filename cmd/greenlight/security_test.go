@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -157,4 +159,57 @@ func TestSecurityOfRealProjects(t *testing.T) {
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// TestFixMarksIntroducedFindings: a fix run with the security phase keeps
+// the baseline's committed key as an old finding and marks the key the
+// patch adds as introduced, in --json and in the Markdown summary; the
+// advisory findings leave the repaired run PASS.
+func TestFixMarksIntroducedFindings(t *testing.T) {
+	requireDocker(t)
+	fix, err := os.ReadFile(filepath.Join(examples(""), "fail.patch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	patch := string(fix) + "--- /dev/null\n+++ b/temperature/settings.py\n@@ -0,0 +1 @@\n+AWS_KEY = \"" + fakeAWSKey + "\"\n"
+	dir := filepath.Join(t.TempDir(), "ws")
+	copyDir(t, examples("fail"), dir)
+	if err := os.WriteFile(filepath.Join(dir, "deploy_key.pem"), []byte(fakePrivateKey), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u := newUser(t)
+	r := u.run(strings.NewReader(patch), "fix", "-q", "--json", "--security", "advisory", "--provider", "client", dir)
+	r.wantExit(t, 0, "fix --security advisory")
+	var doc struct {
+		Status   string `json:"status"`
+		RunID    string `json:"run_id"`
+		Failures []struct {
+			File       string `json:"file"`
+			Kind       string `json:"kind"`
+			Rule       string `json:"rule"`
+			Introduced bool   `json:"introduced"`
+		} `json:"failures"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("--json: %v\n%s", err, r.stdout)
+	}
+	if doc.Status != "PASS" {
+		t.Fatalf("status %s, want PASS\n%s", doc.Status, r.stdout)
+	}
+	want := map[string]bool{"deploy_key.pem private-key": false, "temperature/settings.py aws-access-key-id": true}
+	got := map[string]bool{}
+	for _, f := range doc.Failures {
+		if f.Kind == "SECURITY" {
+			got[f.File+" "+f.Rule] = f.Introduced
+		}
+	}
+	for k, intro := range want {
+		if g, ok := got[k]; !ok || g != intro {
+			t.Errorf("finding %s: found %v, introduced %v; want introduced %v (all: %v)", k, ok, g, intro, got)
+		}
+	}
+	md := u.run(nil, "show", "--markdown", doc.RunID)
+	if !strings.Contains(md.stdout, "high (new in the patch)") {
+		t.Errorf("markdown does not mark the new finding:\n%s", md.stdout)
+	}
 }

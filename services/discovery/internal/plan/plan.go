@@ -355,6 +355,11 @@ func (p *planner) order() {
 		switch {
 		case c.Phase == command.PhaseInstall:
 			return 0
+		case c.Phase == command.PhaseSecurity:
+			// Scans come right after the installs: a failing build or
+			// test further on skips its scope's later steps, and a fix
+			// run's baseline needs its findings to tell a patch's new ones.
+			return 1
 		case configured:
 			return 1
 		case c.Phase == command.PhaseUnspecified:

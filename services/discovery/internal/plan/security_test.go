@@ -7,8 +7,8 @@ import (
 )
 
 // TestSecurityRequest: the request's security mode plans the scans of
-// every subproject (bandit only for Python) advisory or required, after
-// the project's own steps; it can require a scan greenlight.yaml made
+// every subproject (bandit only for Python) advisory or required, right
+// after the installs; it can require a scan greenlight.yaml made
 // advisory, never demote one it requires; without it nothing changes.
 func TestSecurityRequest(t *testing.T) {
 	py := map[string]string{
@@ -61,8 +61,16 @@ func TestSecurityRequest(t *testing.T) {
 					t.Errorf("%s: planned %v required %v; want required %v", name, ok, r, req)
 				}
 			}
-			if p.Steps[len(p.Steps)-1].Phase != command.PhaseSecurity && len(tc.want) > 0 {
-				t.Errorf("the scans do not run after the project's steps: %v", names(p))
+			// The scans run right after the installs, before any step whose
+			// failure would skip them.
+			seenOther := false
+			for _, s := range p.Steps {
+				switch {
+				case s.Phase == command.PhaseSecurity && seenOther:
+					t.Errorf("%s runs after a build or test step: %v", s.Name, names(p))
+				case s.Phase != command.PhaseSecurity && s.Phase != command.PhaseInstall:
+					seenOther = true
+				}
 			}
 		})
 	}

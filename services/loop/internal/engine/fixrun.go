@@ -137,7 +137,7 @@ func (f *fixer) verifyWith(ctx context.Context, snapshot *glv1.Digest, attempt i
 		if f.baseline != nil && f.baseline != v {
 			// A patch that adds code without tests shows as uncovered lines.
 			coverage.Compare(v.result.GetCoverage(), f.baseline.result.GetCoverage())
-			markIntroduced(v.result.GetFailures(), f.baseline.result.GetFailures())
+			markIntroduced(v.result.GetFailures(), f.baseline.result)
 		}
 	}
 	if err == nil && f.plan == nil && v.infra == "" && len(v.pipeline.GetSteps()) > 0 {
