@@ -67,6 +67,9 @@ func text(w io.Writer, run *glv1.Run, opts Options) {
 	if s := shownScore(res); s != nil {
 		fmt.Fprintf(w, "Score:    %.1f/10 (build %g, tests %g, lint %g, no critical %g), level %s\n",
 			s.GetTotal(), s.GetBuild(), s.GetTests(), s.GetLint(), s.GetNoCritical(), progress.Level(res.GetLevel()))
+		if s.GetSecurityRan() {
+			fmt.Fprintf(w, "Security: %g/1 (%d finding(s)), beside the score, not in it\n", s.GetSecurity(), s.GetSecurityFindings())
+		}
 	} else if res.GetLevel() != glv1.Level_LEVEL_UNSPECIFIED {
 		fmt.Fprintf(w, "Level:    %s\n", progress.Level(res.GetLevel()))
 	}

@@ -116,7 +116,7 @@ func (p *securityParser) feed(ln line) {
 				return
 			}
 		}
-		p.add(m[1], m[2], r.id, r.severity, fmt.Sprintf("%s: %s is committed (%s)", r.id, r.what, redact(r.id, value)), ln.off)
+		p.add(m[1], m[2], r.id, r.severity, fmt.Sprintf("%s (%s): %s is committed (%s)", r.id, r.severity, r.what, redact(r.id, value)), ln.off)
 		return
 	}
 }
