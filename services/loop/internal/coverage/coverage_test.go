@@ -255,6 +255,18 @@ func TestIsTestFile(t *testing.T) {
 	}
 }
 
+func TestGopathImport(t *testing.T) {
+	tests := []struct{ cmd, want string }{
+		{`mkdir -p /tmp/gopath/src/github.com/a && ln -sfn "$PWD" /tmp/gopath/src/github.com/a/b && cd /tmp/gopath/src/github.com/a/b && go test ./...`, "github.com/a/b"},
+		{"go test -json ./...", ""},
+	}
+	for _, tt := range tests {
+		if got := GopathImport(tt.cmd); got != tt.want {
+			t.Errorf("GopathImport(%q) = %q, want %q", tt.cmd, got, tt.want)
+		}
+	}
+}
+
 func TestModulePath(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"module example.com/calc\n\ngo 1.22\n", "example.com/calc"},

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -80,6 +81,19 @@ func ModulePath(gomod []byte) string {
 			}
 			return strings.Trim(m, `"`)
 		}
+	}
+	return ""
+}
+
+// gopathLink finds the import path a GOPATH-mode step links the workspace
+// at (discovery's `ln -sfn "$PWD" /tmp/gopath/src/IMPORT`).
+var gopathLink = regexp.MustCompile(`ln -sfn "\$PWD" /tmp/gopath/src/(\S+)`)
+
+// GopathImport is the import path a GOPATH-mode step builds the workspace
+// as, "" for a module-mode step: its coverage profile names files by it.
+func GopathImport(command string) string {
+	if m := gopathLink.FindStringSubmatch(command); m != nil {
+		return m[1]
 	}
 	return ""
 }

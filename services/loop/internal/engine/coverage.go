@@ -43,7 +43,11 @@ func (r *run) stepCoverage(ctx context.Context, s *glv1.Step, fsys fs.FS, arts [
 		lr := io.LimitReader(rc, maxCoverageBytes)
 		var set *coverage.Set
 		if coverage.IsGo(want) {
-			set, err = coverage.ParseGoProfile(lr, goModule(fsys, s.GetWorkdir()), s.GetWorkdir())
+			module := goModule(fsys, s.GetWorkdir())
+			if module == "" {
+				module = coverage.GopathImport(s.GetCommand())
+			}
+			set, err = coverage.ParseGoProfile(lr, module, s.GetWorkdir())
 		} else {
 			set, err = coverage.ParseLCOV(lr, s.GetWorkdir(), pythonCoverageTool, true)
 		}
