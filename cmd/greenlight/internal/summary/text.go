@@ -73,6 +73,7 @@ func text(w io.Writer, run *glv1.Run, opts Options) {
 	} else if res.GetLevel() != glv1.Level_LEVEL_UNSPECIFIED {
 		fmt.Fprintf(w, "Level:    %s\n", progress.Level(res.GetLevel()))
 	}
+	coverage(w, res.GetCoverage())
 	review(w, res.GetReview())
 	if m := run.GetMetrics(); run.GetKind() == glv1.RunKind_RUN_KIND_FIX && m != nil {
 		fixMetrics(w, m)
