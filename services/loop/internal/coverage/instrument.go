@@ -12,9 +12,12 @@ import (
 	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
 )
 
-// reportDir is where steps write their reports in the sandbox (discovery's
-// command.ReportDir): private to the step, collected after it.
-const reportDir = "/tmp/greenlight/reports"
+// reportPrefix starts the coverage files' paths in the sandbox: /tmp,
+// private to the step, collected after it, and always there. Not
+// discovery's report directory, which only its own wrappers create: a
+// command run as given (a CI line, a narrowed `go test -run`) would have
+// go test fail on a profile it cannot create.
+const reportPrefix = "/tmp/greenlight-coverage-"
 
 // Report file suffixes: how the loop tells a coverage report from a test
 // report among a step's report files.
@@ -71,7 +74,7 @@ func Instrument(p *glv1.Pipeline) *glv1.Pipeline {
 		if s.GetPhase() != glv1.Phase_PHASE_TEST {
 			continue
 		}
-		base := reportDir + "/" + strings.Trim(unsafeName.ReplaceAllString(s.GetName(), "-"), ".-")
+		base := reportPrefix + strings.Trim(unsafeName.ReplaceAllString(s.GetName(), "-"), ".-")
 		img := s.GetImage()
 		if img == "" {
 			img = out.GetImage()

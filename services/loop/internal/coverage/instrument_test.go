@@ -20,14 +20,14 @@ func TestInstrument(t *testing.T) {
 		{
 			name:       "go test gets -coverprofile in GOFLAGS",
 			step:       &glv1.Step{Name: "go-test", Phase: glv1.Phase_PHASE_TEST, Command: "go test -json ./..."},
-			wantReport: "/tmp/greenlight/reports/go-test.coverprofile",
-			wantEnv:    map[string]string{"GOFLAGS": "-coverprofile=/tmp/greenlight/reports/go-test.coverprofile"},
+			wantReport: "/tmp/greenlight-coverage-go-test.coverprofile",
+			wantEnv:    map[string]string{"GOFLAGS": "-coverprofile=/tmp/greenlight-coverage-go-test.coverprofile"},
 		},
 		{
 			name:       "GOFLAGS of the plan is kept",
 			step:       &glv1.Step{Name: "web:go test", Phase: glv1.Phase_PHASE_TEST, Command: "cd x && go test ./...", Env: map[string]string{"GOFLAGS": "-mod=vendor"}},
-			wantReport: "/tmp/greenlight/reports/web-go-test.coverprofile",
-			wantEnv:    map[string]string{"GOFLAGS": "-mod=vendor -coverprofile=/tmp/greenlight/reports/web-go-test.coverprofile"},
+			wantReport: "/tmp/greenlight-coverage-web-go-test.coverprofile",
+			wantEnv:    map[string]string{"GOFLAGS": "-mod=vendor -coverprofile=/tmp/greenlight-coverage-web-go-test.coverprofile"},
 		},
 		{
 			name:    "go build is not a test step",
@@ -42,23 +42,23 @@ func TestInstrument(t *testing.T) {
 		{
 			name: "pytest in greenlight's Python image", image: image.OfflinePython,
 			step:       &glv1.Step{Name: "pytest", Phase: glv1.Phase_PHASE_TEST, Command: pytest},
-			wantReport: "/tmp/greenlight/reports/pytest.lcov",
+			wantReport: "/tmp/greenlight-coverage-pytest.lcov",
 			wantEnv: map[string]string{
-				"PYTEST_ADDOPTS": "--cov=. --cov-report=lcov:/tmp/greenlight/reports/pytest.lcov",
-				"COVERAGE_FILE":  "/tmp/greenlight/reports/pytest.coverage-data",
+				"PYTEST_ADDOPTS": "--cov=. --cov-report=lcov:/tmp/greenlight-coverage-pytest.lcov",
+				"COVERAGE_FILE":  "/tmp/greenlight-coverage-pytest.coverage-data",
 			},
 		},
 		{
 			name:       "npm test gets NODE_V8_COVERAGE",
 			step:       &glv1.Step{Name: "npm-test", Phase: glv1.Phase_PHASE_TEST, Command: "npm test"},
-			wantReport: "/tmp/greenlight/reports/npm-test.v8/*.json",
-			wantEnv:    map[string]string{"NODE_V8_COVERAGE": "/tmp/greenlight/reports/npm-test.v8"},
+			wantReport: "/tmp/greenlight-coverage-npm-test.v8/*.json",
+			wantEnv:    map[string]string{"NODE_V8_COVERAGE": "/tmp/greenlight-coverage-npm-test.v8"},
 		},
 		{
 			name:       "a runner through node_modules/.bin",
 			step:       &glv1.Step{Name: "jest", Phase: glv1.Phase_PHASE_TEST, Command: "node_modules/.bin/jest --ci"},
-			wantReport: "/tmp/greenlight/reports/jest.v8/*.json",
-			wantEnv:    map[string]string{"NODE_V8_COVERAGE": "/tmp/greenlight/reports/jest.v8"},
+			wantReport: "/tmp/greenlight-coverage-jest.v8/*.json",
+			wantEnv:    map[string]string{"NODE_V8_COVERAGE": "/tmp/greenlight-coverage-jest.v8"},
 		},
 		{
 			name:    "the plan's own NODE_V8_COVERAGE is left alone",
