@@ -2958,7 +2958,8 @@ type Result struct {
 	// status, score or level. Unset when no reviewer was asked.
 	Review *Review `protobuf:"bytes,19,opt,name=review,proto3" json:"review,omitempty"`
 	// Line coverage the test steps measured with the toolchain's own tool
-	// (Go's -coverprofile, coverage.py through pytest-cov); unset when no test
+	// (Go's -coverprofile, coverage.py through pytest-cov, Node's
+	// NODE_V8_COVERAGE); unset when no test
 	// step measured any. Information only: it never changes the verdict.
 	Coverage *Coverage `protobuf:"bytes,20,opt,name=coverage,proto3" json:"coverage,omitempty"`
 	// The plan document's commands (VerifyOptions.plan) with the step each
@@ -4051,7 +4052,8 @@ func (x *Usage) GetCost() float64 {
 // and in total over the test steps that measured it.
 type Coverage struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Lines (Go: statements' lines) that ran at least once, of those that can run.
+	// Lines that ran at least once, of those that can run (Go: statements, as
+	// go test -cover counts them; Node and Python: lines).
 	CoveredLines int64 `protobuf:"varint,1,opt,name=covered_lines,json=coveredLines,proto3" json:"covered_lines,omitempty"`
 	TotalLines   int64 `protobuf:"varint,2,opt,name=total_lines,json=totalLines,proto3" json:"total_lines,omitempty"`
 	// covered_lines / total_lines * 100.
