@@ -95,9 +95,9 @@ func TestCoverageOfRealProjects(t *testing.T) {
 		{name: "node failing", files: coverageNode, want: "4", status: "FAIL", exit: 1, covered: 4, total: 10,
 			perFile: []file{{"calc.js", 4, 10}}, tool: "node NODE_V8_COVERAGE", markdown: "### Coverage: 40.0% (4 of 10)"},
 		{name: "python", files: coveragePython, want: "3", status: "PASS", covered: 3, total: 6,
-			perFile: []file{{"calc/__init__.py", 3, 6}}, tool: "coverage.py (pytest-cov)", markdown: "### Coverage: 50.0% (3 of 6)"},
+			perFile: []file{{"calc/__init__.py", 3, 6}}, tool: "coverage.py", markdown: "### Coverage: 50.0% (3 of 6)"},
 		{name: "python failing", files: coveragePython, want: "4", status: "FAIL", exit: 1, covered: 3, total: 6,
-			perFile: []file{{"calc/__init__.py", 3, 6}}, tool: "coverage.py (pytest-cov)", markdown: "### Coverage: 50.0% (3 of 6)"},
+			perFile: []file{{"calc/__init__.py", 3, 6}}, tool: "coverage.py", markdown: "### Coverage: 50.0% (3 of 6)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -25,6 +25,10 @@ import (
 //go:embed launcher.py
 var launcherSource string
 
+// CoverageEnv names the LCOV file the launcher writes pytest's coverage to
+// (coverage.py, from the installed packages); unset, nothing is measured.
+const CoverageEnv = "GREENLIGHT_COVERAGE_LCOV"
+
 // marker is the launcher's first line: what Find looks for.
 const marker = `"greenlight tool launcher"`
 

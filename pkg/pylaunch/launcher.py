@@ -97,8 +97,37 @@ if tool == "pytest":
             if getattr(config.option, "dist", "no") != "no" or getattr(config.option, "numprocesses", None):
                 config.option.dist, config.option.numprocesses, config.option.tx = "no", None, []
                 sys.stderr.write("greenlight: pytest-xdist workers not started (-n/--dist): the tests run in the launched pytest process\n")
+    # Coverage for greenlight (GREENLIGHT_COVERAGE_LCOV names the LCOV file
+    # to write): measured with coverage.py from the installed packages,
+    # never through pytest options, so a project that configures pytest-cov
+    # itself (--cov=pkg --cov-fail-under=N in addopts, or -p no:cov) runs
+    # exactly as in its CI; when pytest-cov is active for the project, its
+    # measurement is the project's and greenlight measures nothing.
+    lcov = os.environ.pop("GREENLIGHT_COVERAGE_LCOV", "")
+    class Measure:
+        cov = None
+        @_pytest.config.hookimpl(trylast=True)
+        def pytest_configure(self, config):
+            if not lcov or config.pluginmanager.has_plugin("_cov"):
+                return
+            try:
+                coverage = isolated(lambda: __import__("coverage"))
+                self.cov = coverage.Coverage(data_file=lcov + ".data", source=[here], config_file=False)
+                self.cov.start()
+            except Exception as e:
+                self.cov = None
+                sys.stderr.write("greenlight: coverage not measured: " + repr(e) + "\n")
+        @_pytest.config.hookimpl(tryfirst=True)
+        def pytest_unconfigure(self, config):
+            if self.cov is None:
+                return
+            try:
+                self.cov.stop()
+                self.cov.lcov_report(outfile=lcov)
+            except Exception as e:
+                sys.stderr.write("greenlight: coverage not written: " + repr(e) + "\n")
     main = _pytest.config.main
-    _pytest.config.main = lambda args=None, plugins=None: main(args, list(plugins or ()) + [InProcess()])
+    _pytest.config.main = lambda args=None, plugins=None: main(args, list(plugins or ()) + [InProcess(), Measure()])
 here = os.getcwd()
 dirs = [here] + [os.path.join(here, p) for p in paths]
 # A project that is itself one of the tool's dependencies (packaging,

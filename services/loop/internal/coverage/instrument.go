@@ -56,10 +56,11 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 //     command applies a GOFLAGS flag only to the subcommands that know it,
 //     so go build and go vet in the same line are unaffected, and a
 //     -coverprofile on the command line still wins);
-//   - a pytest step the launcher runs in greenlight's Python image, which
-//     ships pytest-cov, gets --cov in PYTEST_ADDOPTS and an LCOV report
-//     (another image may lack the plugin, and pytest would then refuse the
-//     option, so only that image);
+//   - a pytest step the launcher runs in greenlight's Python image (which
+//     ships coverage.py) gets GREENLIGHT_COVERAGE_LCOV: the launcher
+//     measures with coverage.py and writes an LCOV report, unless the
+//     project's own pytest-cov is active (then its settings, e.g.
+//     --cov-fail-under, stay exactly as in its CI and nothing is measured);
 //   - a step that runs Node (npm, yarn, pnpm, node, a test runner) gets
 //     NODE_V8_COVERAGE, Node's own coverage (no package needed): every
 //     Node process the step starts writes its V8 coverage there on exit.
@@ -83,10 +84,10 @@ func Instrument(p *glv1.Pipeline) *glv1.Pipeline {
 		case goTest.MatchString(s.GetCommand()):
 			addReport(s, base+goSuffix, "GOFLAGS", "-coverprofile="+base+goSuffix)
 		case isPytest(s.GetCommand()) && img == image.OfflinePython:
-			if addReport(s, base+lcovSuffix, "PYTEST_ADDOPTS", "--cov=. --cov-report=lcov:"+base+lcovSuffix) {
-				// The data file stays out of the workspace.
-				s.Env["COVERAGE_FILE"] = base + ".coverage-data"
-			}
+			// The launcher measures with coverage.py itself (pylaunch's
+			// launcher.py): no pytest option the project's own pytest-cov
+			// configuration could clash with.
+			addReport(s, base+lcovSuffix, pylaunch.CoverageEnv, base+lcovSuffix)
 		case nodeRunner.MatchString(s.GetCommand()):
 			if _, set := s.GetEnv()["NODE_V8_COVERAGE"]; !set {
 				addReport(s, base+v8Suffix, "NODE_V8_COVERAGE", base+strings.TrimSuffix(v8Suffix, "/*.json"))

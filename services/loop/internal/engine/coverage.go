@@ -17,7 +17,7 @@ import (
 const maxCoverageBytes = 16 << 20
 
 // pythonCoverageTool names coverage.py's LCOV in the result.
-const pythonCoverageTool = "coverage.py (pytest-cov)"
+const pythonCoverageTool = "coverage.py"
 
 // stepCoverage reads the coverage reports the step wrote (see
 // coverage.Instrument); nil when it wrote none. A report that cannot be
