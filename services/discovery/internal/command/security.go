@@ -39,7 +39,11 @@ var SecretPatterns = []string{
 // GenericSecretPattern finds candidate assignments of a secret-named
 // variable to a long literal. Its matches only print (they never fail the
 // step): the loop keeps those whose value has the entropy of a real key.
-const GenericSecretPattern = `(secret|token|passw(or)?d|api[_-]?key|access[_-]?key|auth)[A-Za-z0-9_]*["']?[[:space:]]*[:=]+[[:space:]]*["'][^"'[:space:]]{16,}["']`
+//
+// The name must end in the secret word (client_secret, SECRET_KEY,
+// api_token, auth_token): a word merely starting the name (author_email,
+// token_url, password_hint) names no secret.
+const GenericSecretPattern = `(secret([_-]?key)?|token|passw(or)?d|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?token|authorization)["']?[[:space:]]*[:=]+[[:space:]]*["'][^"'[:space:]]{16,}["']`
 
 // secretScanScript runs the image's grep (by its absolute path: an install
 // step cannot put another one first on PATH) over the subproject: the

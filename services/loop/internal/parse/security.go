@@ -51,7 +51,7 @@ var secretRules = []secretRule{
 	{id: "google-api-key", what: "a Google API key", severity: SeverityHigh, re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`)},
 	{id: "stripe-live-key", what: "a Stripe live key", severity: SeverityHigh, re: regexp.MustCompile(`[sr]k_live_[0-9A-Za-z]{20,}`)},
 	{id: "generic-secret", what: "a secret-like value assigned to a secret-named variable", severity: SeverityMedium, generic: true,
-		re: regexp.MustCompile(`(?i)(secret|token|passw(or)?d|api[_-]?key|access[_-]?key|auth)[A-Za-z0-9_]*["']?\s*[:=]+\s*["']([^"'\s]{16,})["']`)},
+		re: regexp.MustCompile(`(?i)(secret([_-]?key)?|token|passw(or)?d|api[_-]?key|access[_-]?key|private[_-]?key|auth[_-]?token|authorization)["']?\s*[:=]+\s*["']([^"'\s]{16,})["']`)},
 }
 
 // minSecretEntropy is the Shannon entropy (bits per character) a generic

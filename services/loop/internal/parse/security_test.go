@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -120,3 +121,35 @@ func TestSecretLike(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// The generic rule names only variables whose name ends in a secret word:
+// a word that merely starts the name (six's setup.py author_email, a
+// token_url) is no secret, whatever the value's entropy.
+func TestGenericSecretNames(t *testing.T) {
+	var generic *regexp.Regexp
+	for _, r := range secretRules {
+		if r.generic {
+			generic = r.re
+		}
+	}
+	const v = `"x9Fq2LmZ8vR4tB7nK1pW3sYd"`
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"client_secret = " + v, true},
+		{"SECRET_KEY = " + v, true},
+		{"api_token: " + v, true},
+		{"GITHUB_TOKEN=" + v, true},
+		{"auth_token = " + v, true},
+		{`"password": ` + v, true},
+		{"private_key = " + v, true},
+		{"author_email = " + v, false},
+		{"token_url = " + v, false},
+		{"password_hint = " + v, false},
+	} {
+		if got := generic.MatchString(tc.line); got != tc.want {
+			t.Errorf("%q matched = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
