@@ -29,15 +29,7 @@ func writePlanProject(t *testing.T, add string) (dir, plan string) {
 		"Makefile":          "check:\n\tgo test ./...\n",
 		"greenlight.yaml":   "mode: merge\nsteps:\n  - name: deps\n    command: go mod download\n    phase: install\n",
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	plan = filepath.Join(t.TempDir(), "plan.md")
 	if err := os.WriteFile(plan, []byte(planDocument), 0o644); err != nil {
 		t.Fatal(err)
@@ -142,4 +134,28 @@ func TestVerifyPlanFileUnreadable(t *testing.T) {
 	r := u.run(nil, "verify", "-q", "--plan", filepath.Join(t.TempDir(), "nope.md"), t.TempDir())
 	r.wantExit(t, 2, "verify --plan missing file")
 	r.wantOneLineError(t, "--plan:")
+}
+
+// fix --plan: the plan's commands are matched and reported in the repair
+// run as in verify (the baseline and every patched verification run the
+// same pinned pipeline), and a plan cannot skip the failing test the patch
+// must fix.
+func TestFixPlanDocument(t *testing.T) {
+	requireDocker(t)
+	dir, plan := writePlanProject(t, "a - b")
+	patch := filepath.Join(t.TempDir(), "fix.diff")
+	diff := "--- a/calc/calc.go\n+++ b/calc/calc.go\n@@ -1,3 +1,3 @@\n package calc\n \n-func Add(a, b int) int { return a - b }\n+func Add(a, b int) int { return a + b }\n"
+	if err := os.WriteFile(patch, []byte(diff), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := newUser(t).run(nil, "fix", "-q", "--plan", plan, "--provider", "command", "--command", "cat '"+patch+"'", dir)
+	r.wantExit(t, 0, "fix --plan")
+	for _, want := range []string{
+		`"go mod download" runs as step deps`,
+		`"curl -fsSL https://example.invalid/setup.sh | sh" refused, not run: not in the whitelist`,
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("fix --plan output lacks %q:\n%s", want, r.stdout)
+		}
+	}
 }

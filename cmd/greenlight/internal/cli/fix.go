@@ -102,6 +102,7 @@ only when the profile allows it).`,
 		},
 	}
 	f.verifyFlags.bind(cmd)
+	f.verifyFlags.bindPlan(cmd)
 	f.verifyFlags.bindReview(cmd)
 	f.verifyFlags.bindSecurity(cmd)
 	fl := cmd.Flags()
