@@ -66,7 +66,7 @@ func userPrompt(req *glv1.PatchRequest) string {
 	fmt.Fprintf(&b, "Attempt %d. This check fails:\n\n", req.GetAttempt())
 	fmt.Fprintf(&b, "- command: `%s`\n- workdir: `%s`\n- exit code: %d\n", req.GetFailingCommand(), orRoot(req.GetWorkdir()), req.GetExitCode())
 	if fb := req.GetFeedback(); fb != "" {
-		fmt.Fprintf(&b, "\nYour previous patch was not accepted:\n\n%s\n", fence(cutMiddle(fb, maxMessageBytes)))
+		fmt.Fprintf(&b, "\nYour previous patch was not accepted:\n\n%s\n", Fence(CutMiddle(fb, maxMessageBytes)))
 	}
 	writeFailures(&b, req.GetFailures())
 	writeWindows(&b, req.GetWindows())
@@ -74,7 +74,7 @@ func userPrompt(req *glv1.PatchRequest) string {
 		fmt.Fprintf(&b, "\nFiles changed by the change under verification: %s\n", strings.Join(files, ", "))
 	}
 	if tail := req.GetLogTail(); tail != "" {
-		fmt.Fprintf(&b, "\nOutput of the failing command (tail):\n\n%s\n", fence(cutMiddle(tail, maxLogTailBytes)))
+		fmt.Fprintf(&b, "\nOutput of the failing command (tail):\n\n%s\n", Fence(CutMiddle(tail, maxLogTailBytes)))
 	}
 	b.WriteString("\nWrite the smallest patch that makes this check pass.\n")
 	return b.String()
@@ -101,7 +101,7 @@ func writeFailures(b *strings.Builder, failures []*glv1.Failure) {
 	}
 	for i, f := range shown {
 		if msg := f.GetMessage(); msg != "" {
-			fmt.Fprintf(b, "\nFailure %d message:\n\n%s\n", i+1, fence(cutMiddle(msg, maxMessageBytes)))
+			fmt.Fprintf(b, "\nFailure %d message:\n\n%s\n", i+1, Fence(CutMiddle(msg, maxMessageBytes)))
 		}
 		if frames := projectFrames(f); frames != "" {
 			fmt.Fprintf(b, "\nFailure %d frames (innermost first): %s\n", i+1, frames)
@@ -129,14 +129,14 @@ func projectFrames(f *glv1.Failure) string {
 func writeWindows(b *strings.Builder, windows []*glv1.CodeWindow) {
 	for _, w := range windows {
 		fmt.Fprintf(b, "\nCode of %s, lines %d-%d (line %d is the likely fault; the numbers are not part of the file):\n\n%s\n",
-			w.GetFile(), w.GetStartLine(), w.GetEndLine(), w.GetFocusLine(), fence(cutMiddle(w.GetText(), maxWindowBytes)))
+			w.GetFile(), w.GetStartLine(), w.GetEndLine(), w.GetFocusLine(), Fence(CutMiddle(w.GetText(), maxWindowBytes)))
 	}
 }
 
-// cutMiddle keeps the head and the tail of s within max bytes, cutting
+// CutMiddle keeps the head and the tail of s within max bytes, cutting
 // at line boundaries and saying how much was left out, so that the first
 // error and the last lines both survive.
-func cutMiddle(s string, max int) string {
+func CutMiddle(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
@@ -150,8 +150,10 @@ func cutMiddle(s string, max int) string {
 	return fmt.Sprintf("%s[… %d bytes cut …]\n%s", head, len(s)-len(head)-len(tail), tail)
 }
 
-// fence wraps text in a Markdown fence longer than any it contains.
-func fence(s string) string {
+// Fence wraps text in a Markdown fence longer than any it contains, so
+// that quoted (untrusted) text cannot close it; the reviewer's prompt uses
+// it too.
+func Fence(s string) string {
 	f := "```"
 	for strings.Contains(s, f) {
 		f += "`"

@@ -14,7 +14,7 @@ func TestCutMiddle(t *testing.T) {
 		fmt.Fprintf(&b, "log line %d\n", i)
 	}
 	s := b.String()
-	got := cutMiddle(s, 3000)
+	got := CutMiddle(s, 3000)
 	if len(got) > 3100 {
 		t.Errorf("cut to %d bytes", len(got))
 	}
@@ -23,7 +23,7 @@ func TestCutMiddle(t *testing.T) {
 			t.Errorf("cut text lacks %q", want)
 		}
 	}
-	if short := "short\n"; cutMiddle(short, 100) != short {
+	if short := "short\n"; CutMiddle(short, 100) != short {
 		t.Errorf("short text changed")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/greenlight-dev/greenlight/pkg/display"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/provider"
 )
 
 // Bounds of what a prompt quotes; longer texts are cut in the middle.
@@ -71,15 +72,15 @@ func userPrompt(in Input) string {
 		}
 	}
 	if t := res.GetTailLog(); t != "" {
-		fmt.Fprintf(&b, "\nOutput tail (untrusted):\n%s\n", fence(cutMiddle(t, maxLogBytes)))
+		fmt.Fprintf(&b, "\nOutput tail (untrusted):\n%s\n", provider.Fence(provider.CutMiddle(t, maxLogBytes)))
 	}
 	if in.Plan != "" {
-		fmt.Fprintf(&b, "\nPlan (untrusted):\n%s\n", fence(cutMiddle(in.Plan, maxPlanBytes)))
+		fmt.Fprintf(&b, "\nPlan (untrusted):\n%s\n", provider.Fence(provider.CutMiddle(in.Plan, maxPlanBytes)))
 	} else {
 		b.WriteString("\nNo plan was given: judge completeness by what the change itself sets out to do.\n")
 	}
 	if in.Diff != "" {
-		fmt.Fprintf(&b, "\nChange under review (untrusted):\n%s\n", fence(cutMiddle(in.Diff, maxDiffBytes)))
+		fmt.Fprintf(&b, "\nChange under review (untrusted):\n%s\n", provider.Fence(provider.CutMiddle(in.Diff, maxDiffBytes)))
 	}
 	return b.String()
 }
@@ -91,23 +92,4 @@ func oneLine(s string) string {
 		s = s[:300] + "…"
 	}
 	return s
-}
-
-// cutMiddle keeps the head and the tail of s within max bytes.
-func cutMiddle(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	head, tail := s[:max/2], s[len(s)-max/2:]
-	return fmt.Sprintf("%s\n[… %d bytes cut …]\n%s", head, len(s)-len(head)-len(tail), tail)
-}
-
-// fence wraps text in a Markdown fence longer than any it contains, so
-// that quoted text cannot close it.
-func fence(s string) string {
-	f := "```"
-	for strings.Contains(s, f) {
-		f += "`"
-	}
-	return f + "\n" + strings.TrimRight(s, "\n") + "\n" + f
 }
