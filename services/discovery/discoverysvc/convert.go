@@ -64,7 +64,7 @@ func stepProto(c command.Command) *glv1.Step {
 
 func pipelineProto(p *plan.Pipeline) *glv1.Pipeline {
 	out := &glv1.Pipeline{
-		Runtime: p.Runtime, Image: p.Image, MaxLevel: glv1.Level(p.MaxLevel), Notes: p.Notes, CoverageScore: p.CoverageScore,
+		Runtime: p.Runtime, Image: p.Image, MaxLevel: glv1.Level(p.MaxLevel), Notes: p.Notes, CoverageScore: p.CoverageScore, CoverageOff: p.CoverageOff,
 	}
 	if p.TimeBudget > 0 {
 		out.TimeBudget = durationpb.New(p.TimeBudget)

@@ -336,7 +336,8 @@ class PatchOutcome(_message.Message):
     def __init__(self, attempt: _Optional[int] = ..., diff: _Optional[str] = ..., format: _Optional[_Union[PatchFormat, str]] = ..., applied: bool = ..., rolled_back: bool = ..., reason: _Optional[str] = ..., lines_added: _Optional[int] = ..., lines_removed: _Optional[int] = ..., files: _Optional[_Iterable[str]] = ..., snapshot_before: _Optional[_Union[Digest, _Mapping]] = ..., snapshot_after: _Optional[_Union[Digest, _Mapping]] = ..., failing_before: _Optional[int] = ..., failing_after: _Optional[int] = ..., usage: _Optional[_Union[Usage, _Mapping]] = ..., rule: _Optional[str] = ..., transitions: _Optional[_Union[Transitions, _Mapping]] = ..., hidden_tests: _Optional[_Union[HiddenTests, _Mapping]] = ...) -> None: ...
 
 class Pipeline(_message.Message):
-    __slots__ = ["coverage_score", "image", "limits", "max_level", "notes", "plan", "runtime", "steps", "tiers", "time_budget"]
+    __slots__ = ["coverage_off", "coverage_score", "image", "limits", "max_level", "notes", "plan", "runtime", "steps", "tiers", "time_budget"]
+    COVERAGE_OFF_FIELD_NUMBER: _ClassVar[int]
     COVERAGE_SCORE_FIELD_NUMBER: _ClassVar[int]
     IMAGE_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
@@ -347,6 +348,7 @@ class Pipeline(_message.Message):
     STEPS_FIELD_NUMBER: _ClassVar[int]
     TIERS_FIELD_NUMBER: _ClassVar[int]
     TIME_BUDGET_FIELD_NUMBER: _ClassVar[int]
+    coverage_off: bool
     coverage_score: bool
     image: str
     limits: Limits
@@ -357,7 +359,7 @@ class Pipeline(_message.Message):
     steps: _containers.RepeatedCompositeFieldContainer[Step]
     tiers: _containers.RepeatedCompositeFieldContainer[TierSelection]
     time_budget: _duration_pb2.Duration
-    def __init__(self, runtime: _Optional[str] = ..., image: _Optional[str] = ..., steps: _Optional[_Iterable[_Union[Step, _Mapping]]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., tiers: _Optional[_Iterable[_Union[TierSelection, _Mapping]]] = ..., max_level: _Optional[_Union[Level, str]] = ..., notes: _Optional[_Iterable[str]] = ..., time_budget: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., plan: _Optional[_Iterable[_Union[PlanCommand, _Mapping]]] = ..., coverage_score: bool = ...) -> None: ...
+    def __init__(self, runtime: _Optional[str] = ..., image: _Optional[str] = ..., steps: _Optional[_Iterable[_Union[Step, _Mapping]]] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., tiers: _Optional[_Iterable[_Union[TierSelection, _Mapping]]] = ..., max_level: _Optional[_Union[Level, str]] = ..., notes: _Optional[_Iterable[str]] = ..., time_budget: _Optional[_Union[_duration_pb2.Duration, _Mapping]] = ..., plan: _Optional[_Iterable[_Union[PlanCommand, _Mapping]]] = ..., coverage_score: bool = ..., coverage_off: bool = ...) -> None: ...
 
 class PlanCommand(_message.Message):
     __slots__ = ["block", "command", "line", "refused", "step"]

@@ -1339,6 +1339,9 @@ type Pipeline struct {
 	// greenlight.yaml's coverage.score: the measured coverage feeds the
 	// score's tests component (off by default, when the total ignores it).
 	CoverageScore bool `protobuf:"varint,10,opt,name=coverage_score,json=coverageScore,proto3" json:"coverage_score,omitempty"`
+	// greenlight.yaml's coverage.measure: false: the test steps run without
+	// coverage collection (measuring slows some suites; nothing is reported).
+	CoverageOff   bool `protobuf:"varint,11,opt,name=coverage_off,json=coverageOff,proto3" json:"coverage_off,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1439,6 +1442,13 @@ func (x *Pipeline) GetPlan() []*PlanCommand {
 func (x *Pipeline) GetCoverageScore() bool {
 	if x != nil {
 		return x.CoverageScore
+	}
+	return false
+}
+
+func (x *Pipeline) GetCoverageOff() bool {
+	if x != nil {
+		return x.CoverageOff
 	}
 	return false
 }
@@ -4357,7 +4367,7 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\rTierSelection\x12'\n" +
 	"\x04tier\x18\x01 \x01(\x0e2\x13.greenlight.v1.TierR\x04tier\x12\x1a\n" +
 	"\bselected\x18\x02 \x01(\bR\bselected\x12\x18\n" +
-	"\areasons\x18\x03 \x03(\tR\areasons\"\xa4\x03\n" +
+	"\areasons\x18\x03 \x03(\tR\areasons\"\xc7\x03\n" +
 	"\bPipeline\x12\x18\n" +
 	"\aruntime\x18\x01 \x01(\tR\aruntime\x12\x14\n" +
 	"\x05image\x18\x02 \x01(\tR\x05image\x12)\n" +
@@ -4370,7 +4380,8 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"timeBudget\x12.\n" +
 	"\x04plan\x18\t \x03(\v2\x1a.greenlight.v1.PlanCommandR\x04plan\x12%\n" +
 	"\x0ecoverage_score\x18\n" +
-	" \x01(\bR\rcoverageScore\"\x7f\n" +
+	" \x01(\bR\rcoverageScore\x12!\n" +
+	"\fcoverage_off\x18\v \x01(\bR\vcoverageOff\"\x7f\n" +
 	"\vPlanCommand\x12\x14\n" +
 	"\x05block\x18\x01 \x01(\tR\x05block\x12\x18\n" +
 	"\acommand\x18\x02 \x01(\tR\acommand\x12\x12\n" +

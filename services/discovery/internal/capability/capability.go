@@ -78,6 +78,8 @@ type Capabilities struct {
 	Limits repoconfig.Limits
 	// CoverageScore is greenlight.yaml's coverage.score.
 	CoverageScore bool
+	// CoverageOff is greenlight.yaml's coverage.measure: false.
+	CoverageOff bool
 }
 
 // Build detects, extracts and merges configuration.
@@ -95,7 +97,7 @@ func Build(t Tree, opts Options) (*Capabilities, error) {
 	}
 	c := &Capabilities{Configs: cfg.Files, PatchAllow: cfg.PatchAllow, TimeBudget: cfg.TimeBudget, Default: map[string]bool{}, Limits: cfg.Limits}
 	c.Limits.RunTimeout = cfg.TimeBudget
-	c.CoverageScore = cfg.CoverageScore
+	c.CoverageScore, c.CoverageOff = cfg.CoverageScore, cfg.CoverageOff
 	if c.TimeBudget == 0 {
 		c.TimeBudget = DefaultTimeBudget
 	}

@@ -68,6 +68,8 @@ type Pipeline struct {
 	Plan []PlanCommand
 	// CoverageScore is greenlight.yaml's coverage.score.
 	CoverageScore bool
+	// CoverageOff is greenlight.yaml's coverage.measure: false.
+	CoverageOff bool
 }
 
 // planner carries one planning.
@@ -112,7 +114,7 @@ func Make(caps *capability.Capabilities, req Request) (*Pipeline, error) {
 	p.advisory()
 	p.order()
 	p.scopes()
-	out := &Pipeline{Tiers: sel, TimeBudget: caps.TimeBudget, Limits: caps.Limits, Plan: p.plan, CoverageScore: caps.CoverageScore}
+	out := &Pipeline{Tiers: sel, TimeBudget: caps.TimeBudget, Limits: caps.Limits, Plan: p.plan, CoverageScore: caps.CoverageScore, CoverageOff: caps.CoverageOff}
 	p.images(out)
 	out.Steps = p.steps
 	for _, s := range p.steps {

@@ -72,6 +72,9 @@ type Config struct {
 	// CoverageScore is greenlight.yaml's coverage.score: the measured
 	// coverage feeds the score's tests component (off by default).
 	CoverageScore bool
+	// CoverageOff is greenlight.yaml's coverage.measure: false: no
+	// coverage collection in the test steps.
+	CoverageOff bool
 	// Limits are the sandbox resources greenlight.yaml "limits" asks for.
 	Limits Limits
 	// Asks are every limit, budget and timeout the configuration asks

@@ -37,3 +37,33 @@ func TestCoverageScore(t *testing.T) {
 		})
 	}
 }
+
+// TestCoverageMeasure: coverage is measured unless greenlight.yaml says
+// coverage.measure: false.
+func TestCoverageMeasure(t *testing.T) {
+	for _, tt := range []struct {
+		body string
+		off  bool
+		err  string
+	}{
+		{body: "version: 1\n"},
+		{body: "coverage:\n  measure: true\n"},
+		{body: "coverage:\n  measure: false\n", off: true},
+		{body: "coverage:\n  measure: false\n  score: true\n", off: true},
+		{body: "coverage:\n  measure: sometimes\n", err: "coverage.measure"},
+	} {
+		cfg, err := load(t, map[string]string{"greenlight.yaml": tt.body})
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%q: err = %v, want one naming %s", tt.body, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", tt.body, err)
+		}
+		if cfg.CoverageOff != tt.off {
+			t.Errorf("%q: CoverageOff = %v, want %v", tt.body, cfg.CoverageOff, tt.off)
+		}
+	}
+}

@@ -102,6 +102,11 @@ func loadGreenlight(cfg *Config, file string, data []byte) ([]command.Command, e
 					cfg.CoverageScore, err = d.boolean(n, k)
 					return err
 				},
+				"measure": func(n *yaml.Node, k string) error {
+					measure, err := d.boolean(n, k)
+					cfg.CoverageOff = !measure
+					return err
+				},
 			}, false)
 		},
 		"tiers":    func(n *yaml.Node, k string) error { return d.tiers(cfg, n, k) },

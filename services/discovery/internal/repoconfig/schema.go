@@ -151,4 +151,8 @@ type CoverageSchema struct {
 	// coverage), for repositories whose CI measures coverage. Off by
 	// default: the score and every verdict ignore coverage.
 	Score bool `json:"score,omitempty"`
+	// Measure: false runs the test steps without coverage collection
+	// (default true): measuring slows some suites, and then nothing is
+	// reported.
+	Measure *bool `json:"measure,omitempty"`
 }

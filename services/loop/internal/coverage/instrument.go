@@ -70,6 +70,9 @@ func Instrument(p *glv1.Pipeline) *glv1.Pipeline {
 	if p == nil {
 		return nil
 	}
+	if p.GetCoverageOff() {
+		return p // greenlight.yaml's coverage.measure: false
+	}
 	out := proto.Clone(p).(*glv1.Pipeline)
 	for _, s := range out.GetSteps() {
 		if s.GetPhase() != glv1.Phase_PHASE_TEST {

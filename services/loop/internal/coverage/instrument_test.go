@@ -110,3 +110,13 @@ func TestInstrument(t *testing.T) {
 		})
 	}
 }
+
+// greenlight.yaml's coverage.measure: false (Pipeline.coverage_off) leaves
+// every step as discovery planned it.
+func TestInstrumentOff(t *testing.T) {
+	p := &glv1.Pipeline{CoverageOff: true, Steps: []*glv1.Step{{Name: "go-test", Phase: glv1.Phase_PHASE_TEST, Command: "go test ./..."}}}
+	s := Instrument(p).GetSteps()[0]
+	if len(s.GetReportFiles()) != 0 || len(s.GetEnv()) != 0 {
+		t.Errorf("coverage_off still instrumented the step: %v", s)
+	}
+}
