@@ -43,21 +43,7 @@ func TestReportShowsCoverage(t *testing.T) {
 			s := startSite(t)
 			s.loop.Put(&glv1.Run{Id: tc.id, Kind: glv1.RunKind_RUN_KIND_VERIFY, Status: glv1.RunStatus_RUN_STATUS_FAILED,
 				Result: &glv1.Result{Status: glv1.Verdict_VERDICT_FAIL, Coverage: tc.coverage}})
-			_, _, body := s.get(t, "/runs/"+tc.id)
-			if !strings.Contains(between(t, body, "banner", "coverage"), `class="banner fail"`) {
-				t.Errorf("the banner of a FAIL with coverage is not a failure")
-			}
-			sec := between(t, body, "coverage-h", "")
-			for _, w := range tc.want {
-				if !strings.Contains(sec, w) {
-					t.Errorf("coverage section lacks %q:\n%s", w, sec)
-				}
-			}
-			for _, w := range tc.notWant {
-				if strings.Contains(sec, w) {
-					t.Errorf("coverage section has %q", w)
-				}
-			}
+			checkSection(t, s, tc.id, "coverage-h", tc.want, tc.notWant)
 		})
 	}
 	s := startSite(t)

@@ -25,6 +25,28 @@ func between(t *testing.T, body, start, end string) string {
 	return rest
 }
 
+// checkSection fetches run id's page and checks its section #section:
+// every want is in it, no notWant is, and the banner above it is still a
+// failure's (what a section adds never changes the verdict shown).
+func checkSection(t *testing.T, s *site, id, section string, want, notWant []string) {
+	t.Helper()
+	_, _, body := s.get(t, "/runs/"+id)
+	if !strings.Contains(between(t, body, "banner", strings.TrimSuffix(section, "-h")), `class="banner fail"`) {
+		t.Errorf("the banner of a FAIL with a %s section is not a failure", section)
+	}
+	sec := between(t, body, section, "")
+	for _, w := range want {
+		if !strings.Contains(sec, w) {
+			t.Errorf("#%s lacks %q:\n%s", section, w, sec)
+		}
+	}
+	for _, w := range notWant {
+		if strings.Contains(sec, w) {
+			t.Errorf("#%s has %q", section, w)
+		}
+	}
+}
+
 func TestFixRunReportShowsBaselineAndRounds(t *testing.T) {
 	s := startSite(t)
 	f := s.loop.PutFixRounds(t, "fix-2")
