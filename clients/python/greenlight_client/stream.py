@@ -15,7 +15,33 @@ if TYPE_CHECKING:  # pragma: no cover
 EventHook = Callable[[run_pb2.RunEvent], None]
 
 
-class RunStream:
+class EventCursor:
+    """Where a run stream is in its run's events, for the sync and the
+    asyncio stream alike: the run's id and the last seq passed on."""
+
+    def __init__(self) -> None:
+        self.run_id = ""
+        self.last_seq = 0
+
+    def _rewatch(self, after_seq: int) -> None:
+        raise NotImplementedError
+
+    def _admit(self, ev: run_pb2.RunEvent) -> bool:
+        """Records ev and says whether to pass it on: a ResumeFrom
+        re-attaches (through _rewatch) and is not passed on, nor is an
+        event replayed after a resume."""
+        if not self.run_id:
+            self.run_id = ev.run_id
+        if ev.HasField("resume_from"):
+            self._rewatch(ev.resume_from.after_seq)
+            return False
+        if ev.seq and ev.seq <= self.last_seq:
+            return False
+        self.last_seq = ev.seq
+        return True
+
+
+class RunStream(EventCursor):
     """The events of one run (Verify, Fix or WatchRun), as they happen.
 
     Iterate it for RunEvents, in seq order and each once, ending with the
@@ -32,8 +58,7 @@ class RunStream:
 
     def __init__(self, client: "Client", call: Any, on_event: Optional[EventHook] = None,
                  on_close: Optional[Callable[[], None]] = None, deadline: Optional[float] = None) -> None:
-        self.run_id = ""
-        self.last_seq = 0
+        super().__init__()
         self.finished: Optional[run_pb2.RunFinished] = None
         self._client = client
         self._calls: List[Any] = [call]
@@ -96,14 +121,8 @@ class RunStream:
                     run = self.run_id or "(no events)"
                     raise StreamEndedError(f"run {run}: the event stream ended before the run finished")
                 ev = resp.event
-                if not self.run_id:
-                    self.run_id = ev.run_id
-                if ev.HasField("resume_from"):
-                    self._rewatch(ev.resume_from.after_seq)
+                if not self._admit(ev):
                     continue
-                if ev.seq and ev.seq <= self.last_seq:
-                    continue  # replayed after a resume
-                self.last_seq = ev.seq
                 if self._on_event is not None:
                     self._on_event(ev)
                 yield ev

@@ -10,6 +10,7 @@ import grpc
 import grpc.aio
 
 from ..errors import StreamEndedError
+from ..stream import EventCursor
 from ..v1 import run_pb2
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -24,7 +25,7 @@ CallOpener = Callable[[Optional[float]], Awaitable[Any]]
 packing and uploading first when needed."""
 
 
-class AsyncRunStream:
+class AsyncRunStream(EventCursor):
     """The events of one run (Verify, Fix or WatchRun), as they happen.
 
     Nothing is sent until it is first iterated or awaited: then a
@@ -44,8 +45,7 @@ class AsyncRunStream:
 
     def __init__(self, client: "AsyncClient", open_call: CallOpener, on_event: Optional[AsyncEventHook] = None,
                  timeout: Optional[float] = None) -> None:
-        self.run_id = ""
-        self.last_seq = 0
+        super().__init__()
         self.finished: Optional[run_pb2.RunFinished] = None
         self._client = client
         self._open_call = open_call
@@ -124,14 +124,8 @@ class AsyncRunStream:
                     run = self.run_id or "(no events)"
                     raise StreamEndedError(f"run {run}: the event stream ended before the run finished")
                 ev = resp.event
-                if not self.run_id:
-                    self.run_id = ev.run_id
-                if ev.HasField("resume_from"):
-                    self._rewatch(ev.resume_from.after_seq)
+                if not self._admit(ev):
                     continue
-                if ev.seq and ev.seq <= self.last_seq:
-                    continue  # replayed after a resume
-                self.last_seq = ev.seq
                 if self._on_event is not None:
                     await self._on_event(ev)
                 yield ev
