@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
@@ -24,4 +26,20 @@ func (f *verifyFlags) selectOptions(o *glv1.VerifyOptions) {
 		o.Selection = append(o.Selection, &glv1.CommandSelection{Name: s})
 	}
 	o.Tests = append(o.Tests, f.tests...)
+}
+
+// parseSelect refuses an empty --step or --test: it would select nothing
+// and end the run ERROR after packing, not say what was wrong.
+func (f *verifyFlags) parseSelect() error {
+	for _, s := range f.steps {
+		if strings.TrimSpace(s) == "" {
+			return usagef("--step: an empty step name (greenlight discover lists them)")
+		}
+	}
+	for _, t := range f.tests {
+		if strings.TrimSpace(t) == "" {
+			return usagef("--test: an empty test id")
+		}
+	}
+	return nil
 }

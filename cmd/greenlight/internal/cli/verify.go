@@ -82,6 +82,9 @@ func (f *verifyFlags) parse() error {
 	if err := f.parseSecurity(); err != nil {
 		return err
 	}
+	if err := f.parseSelect(); err != nil {
+		return err
+	}
 	return f.readPlan()
 }
 
