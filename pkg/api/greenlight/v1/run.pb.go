@@ -236,11 +236,13 @@ type VerifyOptions struct {
 	// steps still run; a plan cannot widen the whitelist (greenlight.yaml
 	// can). At most 256 KiB and 100 commands. See docs/plans.md.
 	Plan string `protobuf:"bytes,15,opt,name=plan,proto3" json:"plan,omitempty"`
-	// Plan greenlight's security phase (secret scan for every toolchain,
+	// Greenlight's security phase (secret scan for every toolchain,
 	// bandit for Python): advisory (findings reported and scored, never in
-	// the verdict) or required (a finding fails it). Unspecified: only what
-	// greenlight.yaml asks for. The caller can add or require scans, never
-	// demote one greenlight.yaml requires.
+	// the verdict), required (a finding fails it) or off. Unspecified:
+	// greenlight.yaml's security mode, else advisory; a request that
+	// selects steps plans no scan by default. The caller can add, require
+	// or skip greenlight's own scans, never demote a step greenlight.yaml
+	// requires.
 	Security      SecurityMode `protobuf:"varint,16,opt,name=security,proto3,enum=greenlight.v1.SecurityMode" json:"security,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

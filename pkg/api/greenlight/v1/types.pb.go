@@ -515,9 +515,13 @@ func (FailureKind) EnumDescriptor() ([]byte, []int) {
 type SecurityMode int32
 
 const (
+	// greenlight.yaml's security mode, else advisory (the default).
 	SecurityMode_SECURITY_MODE_UNSPECIFIED SecurityMode = 0
 	SecurityMode_SECURITY_MODE_ADVISORY    SecurityMode = 1
 	SecurityMode_SECURITY_MODE_REQUIRED    SecurityMode = 2
+	// No scans planned by greenlight itself; the steps greenlight.yaml
+	// requires still run.
+	SecurityMode_SECURITY_MODE_OFF SecurityMode = 3
 )
 
 // Enum value maps for SecurityMode.
@@ -526,11 +530,13 @@ var (
 		0: "SECURITY_MODE_UNSPECIFIED",
 		1: "SECURITY_MODE_ADVISORY",
 		2: "SECURITY_MODE_REQUIRED",
+		3: "SECURITY_MODE_OFF",
 	}
 	SecurityMode_value = map[string]int32{
 		"SECURITY_MODE_UNSPECIFIED": 0,
 		"SECURITY_MODE_ADVISORY":    1,
 		"SECURITY_MODE_REQUIRED":    2,
+		"SECURITY_MODE_OFF":         3,
 	}
 )
 
@@ -4733,11 +4739,12 @@ const file_greenlight_v1_types_proto_rawDesc = "" +
 	"\x12FAILURE_KIND_CRASH\x10\b\x12\x18\n" +
 	"\x14FAILURE_KIND_INSTALL\x10\t\x12\x19\n" +
 	"\x15FAILURE_KIND_SECURITY\x10\n" +
-	"*e\n" +
+	"*|\n" +
 	"\fSecurityMode\x12\x1d\n" +
 	"\x19SECURITY_MODE_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16SECURITY_MODE_ADVISORY\x10\x01\x12\x1a\n" +
-	"\x16SECURITY_MODE_REQUIRED\x10\x02*c\n" +
+	"\x16SECURITY_MODE_REQUIRED\x10\x02\x12\x15\n" +
+	"\x11SECURITY_MODE_OFF\x10\x03*c\n" +
 	"\vScoreSource\x12\x1c\n" +
 	"\x18SCORE_SOURCE_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aSCORE_SOURCE_DETERMINISTIC\x10\x01\x12\x16\n" +
