@@ -9,7 +9,7 @@ import (
 // bindSecurity adds verify's --security.
 func (f *verifyFlags) bindSecurity(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.security, "security", "",
-		"run the security phase (a secret scan for every toolchain, bandit for Python): `MODE` advisory reports and scores findings without changing the verdict, required makes a finding fail it (greenlight.yaml can ask for the same per step)")
+		"greenlight's security phase (a secret scan for every toolchain, bandit for Python): `MODE` advisory (the default) reports and scores findings without changing the verdict, required makes a finding fail it, off skips it (default: greenlight.yaml's security, else advisory; a scan greenlight.yaml requires always runs)")
 }
 
 // parseSecurity checks --security.
@@ -21,8 +21,10 @@ func (f *verifyFlags) parseSecurity() error {
 		f.securityMode = glv1.SecurityMode_SECURITY_MODE_ADVISORY
 	case "required":
 		f.securityMode = glv1.SecurityMode_SECURITY_MODE_REQUIRED
+	case "off":
+		f.securityMode = glv1.SecurityMode_SECURITY_MODE_OFF
 	default:
-		return usagef("--security: %q is not a mode (want advisory or required)", f.security)
+		return usagef("--security: %q is not a mode (want advisory, required or off)", f.security)
 	}
 	return nil
 }

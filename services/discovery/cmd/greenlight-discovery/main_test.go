@@ -47,7 +47,8 @@ func TestBinaryServesDiscovery(t *testing.T) {
 		t.Fatal(err)
 	}
 	p0 := resp.GetPipeline()
-	if p0.GetImage() != "node:20-slim" || len(p0.GetSteps()) != 2 || p0.GetSteps()[1].GetCommand() != "npm test" {
+	// Two steps of the project after greenlight's secret scan (advisory).
+	if p0.GetImage() != "node:20-slim" || len(p0.GetSteps()) != 3 || p0.GetSteps()[0].GetName() != "secret-scan" || p0.GetSteps()[2].GetCommand() != "npm test" {
 		t.Fatalf("pipeline = %v", p0)
 	}
 	if err := p.Signal(syscall.SIGTERM); err != nil {

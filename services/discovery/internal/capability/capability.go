@@ -80,6 +80,11 @@ type Capabilities struct {
 	CoverageScore bool
 	// CoverageOff is greenlight.yaml's coverage.measure: false.
 	CoverageOff bool
+	// Security is greenlight.yaml's security mode (empty when unset).
+	Security string
+	// SecurityTimeout is the timeout of greenlight's own scans when the
+	// plan adds them: greenlight.yaml's timeouts.security or the phase's.
+	SecurityTimeout time.Duration
 }
 
 // Build detects, extracts and merges configuration.
@@ -98,6 +103,7 @@ func Build(t Tree, opts Options) (*Capabilities, error) {
 	c := &Capabilities{Configs: cfg.Files, PatchAllow: cfg.PatchAllow, TimeBudget: cfg.TimeBudget, Default: map[string]bool{}, Limits: cfg.Limits}
 	c.Limits.RunTimeout = cfg.TimeBudget
 	c.CoverageScore, c.CoverageOff = cfg.CoverageScore, cfg.CoverageOff
+	c.Security = cfg.Security
 	if c.TimeBudget == 0 {
 		c.TimeBudget = DefaultTimeBudget
 	}
@@ -123,6 +129,10 @@ func Build(t Tree, opts Options) (*Capabilities, error) {
 	c.needs(t)
 	c.Notes = append(c.Notes, cfg.Notes...)
 	c.timeouts(cfg)
+	c.SecurityTimeout = command.DefaultTimeout(command.PhaseSecurity)
+	if t, ok := cfg.Timeouts[command.PhaseSecurity]; ok {
+		c.SecurityTimeout = t
+	}
 	if !cfg.NoDefaultTriggers {
 		c.Triggers = DefaultTriggers()
 	}

@@ -60,17 +60,19 @@ func hasNote(p *Pipeline, sub string) bool {
 	return slices.ContainsFunc(p.Notes, func(n string) bool { return strings.Contains(n, sub) })
 }
 
+// TestDefaultPipelineByTier: each tier adds its steps; greenlight's secret
+// scan (advisory by default) runs once for the tree, right after installs.
 func TestDefaultPipelineByTier(t *testing.T) {
 	tests := []struct {
 		name string
 		req  Request
 		want []string
 	}{
-		{"tier0", Request{}, []string{"go-mod-download", "tools:pip-install", "go-build", "tools:compileall", "go-vet", "tools:ruff", "go-test"}},
+		{"tier0", Request{}, []string{"go-mod-download", "tools:pip-install", "secret-scan", "go-build", "tools:compileall", "go-vet", "tools:ruff", "go-test"}},
 		{"tier1 on risk", Request{ChangedFiles: []string{"go.sum"}},
-			[]string{"go-mod-download", "tools:pip-install", "go-build", "tools:compileall", "go-vet", "tools:ruff", "go-test", "make-check"}},
+			[]string{"go-mod-download", "tools:pip-install", "secret-scan", "go-build", "tools:compileall", "go-vet", "tools:ruff", "go-test", "make-check"}},
 		{"all tiers", Request{MilestoneEnd: true, RunEnd: true},
-			[]string{"go-mod-download", "tools:pip-install", "go-build", "tools:compileall", "go-vet", "tools:ruff", "go-test", "make-check", "make-e2e"}},
+			[]string{"go-mod-download", "tools:pip-install", "secret-scan", "go-build", "tools:compileall", "go-vet", "tools:ruff", "go-test", "make-check", "make-e2e"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -216,7 +218,7 @@ func TestConfiguredPipelineGetsDiscoveredInstall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := names(p); !slices.Equal(got, []string{"go-mod-download", "unit"}) {
+	if got := names(p); !slices.Equal(got, []string{"go-mod-download", "secret-scan", "unit"}) {
 		t.Fatalf("steps = %q", got)
 	}
 	if !hasNote(p, `the configured steps install nothing for .; added the discovered install step "go-mod-download"`) {

@@ -2,8 +2,12 @@ package plan
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/capability"
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
+	"github.com/greenlight-dev/greenlight/services/discovery/internal/repoconfig"
 )
 
 // SecurityMode is the security phase a verification asks for
@@ -11,7 +15,8 @@ import (
 type SecurityMode int
 
 const (
-	// SecurityUnspecified plans only the scans greenlight.yaml names.
+	// SecurityUnspecified takes greenlight.yaml's security mode, else
+	// advisory; a request that selects its steps plans no scan.
 	SecurityUnspecified SecurityMode = iota
 	// SecurityAdvisory plans every scan as advisory: findings are
 	// reported and scored, never in the verdict.
@@ -19,25 +24,70 @@ const (
 	// SecurityRequired plans every scan as required: a finding fails the
 	// verdict.
 	SecurityRequired
+	// SecurityOff plans none of greenlight's own scans; a scan
+	// greenlight.yaml names still runs.
+	SecurityOff
 )
 
-// security adds the security steps the request asks for, one set per
+// securityMode is the mode this plan runs greenlight's scans in. A
+// repository that requires them keeps them required whatever the request
+// says (a caller never demotes what the repository requires); otherwise
+// the request's explicit mode, then greenlight.yaml's, then advisory, the
+// default of issue 27 (findings reported, the verdict untouched). A
+// request that selects its steps (a model's choice, `verify --step`) gets
+// only what it or the repository asks for: the default never adds steps
+// to a selection.
+func (p *planner) securityMode() (mode SecurityMode, byDefault bool) {
+	repo := map[string]SecurityMode{
+		repoconfig.SecurityAdvisory: SecurityAdvisory,
+		repoconfig.SecurityRequired: SecurityRequired,
+		repoconfig.SecurityOff:      SecurityOff,
+	}[p.caps.Security]
+	switch {
+	case repo == SecurityRequired:
+		return SecurityRequired, false
+	case p.req.Security != SecurityUnspecified:
+		return p.req.Security, false
+	case repo != SecurityUnspecified:
+		return repo, false
+	case len(p.req.Selection) > 0:
+		return SecurityOff, false
+	}
+	return SecurityAdvisory, true
+}
+
+// security adds the security steps the plan's mode asks for, one set per
 // subproject (command.Security). A scan greenlight.yaml already planned
-// keeps its own mode unless the request requires it: the caller can add
-// or require scans, never demote one the repository requires.
+// keeps its own mode unless the mode is required: the caller can add or
+// require scans, never demote one the repository requires.
 func (p *planner) security() {
-	mode := p.req.Security
-	if mode == SecurityUnspecified {
+	mode, byDefault := p.securityMode()
+	if mode == SecurityOff {
 		return
 	}
 	seen := map[string]bool{}
+	scanned := map[string][]string{} // scan -> the roots it covers
 	n := 0
-	for _, sp := range p.caps.Subprojects {
+	// Enclosing roots first, so one scan at "." stands for every nested one.
+	sps := slices.Clone(p.caps.Subprojects)
+	slices.SortStableFunc(sps, func(a, b capability.Subproject) int { return len(a.Root) - len(b.Root) })
+	for _, sp := range sps {
 		for _, c := range command.Security(sp.Subproject) {
 			if seen[c.Name] {
 				continue // a root shared by two runtimes (cpp and make)
 			}
 			seen[c.Name] = true
+			scan := c.Name[strings.LastIndex(c.Name, ":")+1:]
+			if covered(scanned[scan], sp.Root) && p.stepIndex(c.Name) < 0 {
+				continue // the scan of an enclosing root reads these files already
+			}
+			scanned[scan] = append(scanned[scan], sp.Root)
+			if w, ok := p.whitelisted(c.Name); ok {
+				c = w // as greenlight.yaml's required or advisory list has it
+			}
+			if c.Timeout == 0 {
+				c.Timeout = p.caps.SecurityTimeout
+			}
 			if i := p.stepIndex(c.Name); i >= 0 {
 				if mode == SecurityRequired && p.steps[i].Optional {
 					p.steps[i].Optional = false
@@ -55,10 +105,36 @@ func (p *planner) security() {
 			}
 		}
 	}
-	if n > 0 {
-		word := map[SecurityMode]string{SecurityAdvisory: "advisory", SecurityRequired: "required"}[mode]
-		p.notes = append(p.notes, fmt.Sprintf("security phase asked for: %d %s scan step(s) planned", n, word))
+	if n == 0 {
+		return
 	}
+	word := map[SecurityMode]string{SecurityAdvisory: "advisory", SecurityRequired: "required"}[mode]
+	why := "asked for"
+	if byDefault {
+		why = "by default (security: off in greenlight.yaml or --security off skips it)"
+	}
+	p.notes = append(p.notes, fmt.Sprintf("security phase %s: %d %s scan step(s) planned", why, n, word))
+}
+
+// covered reports whether root lies inside one of roots (the scans are
+// recursive: one at "." reads every subproject).
+func covered(roots []string, root string) bool {
+	for _, r := range roots {
+		if r == "." || r == root || strings.HasPrefix(root, strings.TrimSuffix(r, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// whitelisted is the whitelist's command named name.
+func (p *planner) whitelisted(name string) (command.Command, bool) {
+	for _, c := range p.caps.Commands {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return command.Command{}, false
 }
 
 // stepIndex is the index of the planned step named name, or -1.

@@ -6,10 +6,11 @@ import (
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
 )
 
-// TestSecurityRequest: the request's security mode plans the scans of
-// every subproject (bandit only for Python) advisory or required, right
-// after the installs; it can require a scan greenlight.yaml made
-// advisory, never demote one it requires; without it nothing changes.
+// TestSecurityRequest: the scans of every subproject (bandit only for
+// Python) are planned advisory by default, right after the installs; the
+// request's mode, then greenlight.yaml's security, decide otherwise; a
+// request can require a scan greenlight.yaml made advisory, never demote
+// one it requires; a selection gets no default scans.
 func TestSecurityRequest(t *testing.T) {
 	py := map[string]string{
 		"pyproject.toml":    "[project]\nname = \"app\"\nversion = \"0\"\n",
@@ -28,19 +29,28 @@ func TestSecurityRequest(t *testing.T) {
 		name  string
 		files map[string]string
 		mode  SecurityMode
+		sel   []Selection
 		// want maps each security step to its required-ness; absent: not planned.
 		want map[string]bool
 	}{
-		{"not asked", py, SecurityUnspecified, map[string]bool{}},
-		{"advisory", py, SecurityAdvisory, map[string]bool{"secret-scan": false, "bandit": false}},
-		{"required", py, SecurityRequired, map[string]bool{"secret-scan": true, "bandit": true}},
-		{"config requires, request advisory", with("required: [secret-scan]\n"), SecurityAdvisory, map[string]bool{"secret-scan": true, "bandit": false}},
-		{"config advisory, request required", with("advisory: [bandit]\n"), SecurityRequired, map[string]bool{"secret-scan": true, "bandit": true}},
+		{"not asked: advisory by default", py, SecurityUnspecified, nil, map[string]bool{"secret-scan": false, "bandit": false}},
+		{"advisory", py, SecurityAdvisory, nil, map[string]bool{"secret-scan": false, "bandit": false}},
+		{"required", py, SecurityRequired, nil, map[string]bool{"secret-scan": true, "bandit": true}},
+		{"off", py, SecurityOff, nil, map[string]bool{}},
+		{"config off", with("security: off\n"), SecurityUnspecified, nil, map[string]bool{}},
+		{"config off, request advisory", with("security: off\n"), SecurityAdvisory, nil, map[string]bool{"secret-scan": false, "bandit": false}},
+		{"config required", with("security: required\n"), SecurityUnspecified, nil, map[string]bool{"secret-scan": true, "bandit": true}},
+		{"config required, request off", with("security: required\n"), SecurityOff, nil, map[string]bool{"secret-scan": true, "bandit": true}},
+		{"config requires one, request off", with("required: [secret-scan]\n"), SecurityOff, nil, map[string]bool{"secret-scan": true}},
+		{"config requires, request advisory", with("required: [secret-scan]\n"), SecurityAdvisory, nil, map[string]bool{"secret-scan": true, "bandit": false}},
+		{"config advisory, request required", with("advisory: [bandit]\n"), SecurityRequired, nil, map[string]bool{"secret-scan": true, "bandit": true}},
+		{"a selection: no default scans", py, SecurityUnspecified, []Selection{{Name: "pytest"}}, map[string]bool{}},
+		{"a selection asking for them", py, SecurityAdvisory, []Selection{{Name: "pytest"}}, map[string]bool{"secret-scan": false, "bandit": false}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			caps, _ := planTree(t, tc.files)
-			p, err := Make(caps, Request{Security: tc.mode})
+			p, err := Make(caps, Request{Security: tc.mode, Selection: tc.sel})
 			if err != nil {
 				t.Fatal(err)
 			}

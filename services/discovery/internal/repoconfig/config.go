@@ -28,6 +28,13 @@ const (
 	ModeMerge Mode = "merge"
 )
 
+// greenlight.yaml's security modes (Config.Security).
+const (
+	SecurityAdvisory = "advisory"
+	SecurityRequired = "required"
+	SecurityOff      = "off"
+)
+
 // File is a configuration file that was read.
 type File struct {
 	Path   string
@@ -75,6 +82,10 @@ type Config struct {
 	// CoverageOff is greenlight.yaml's coverage.measure: false: no
 	// coverage collection in the test steps.
 	CoverageOff bool
+	// Security is greenlight.yaml's security: the mode of greenlight's
+	// own scans (SecurityAdvisory, SecurityRequired or SecurityOff), or
+	// empty: advisory unless the request says otherwise.
+	Security string
 	// Limits are the sandbox resources greenlight.yaml "limits" asks for.
 	Limits Limits
 	// Asks are every limit, budget and timeout the configuration asks

@@ -109,6 +109,18 @@ func loadGreenlight(cfg *Config, file string, data []byte) ([]command.Command, e
 				},
 			}, false)
 		},
+		"security": func(n *yaml.Node, k string) error {
+			s, err := d.str(n, k)
+			if err != nil {
+				return err
+			}
+			switch s {
+			case SecurityAdvisory, SecurityRequired, SecurityOff:
+				cfg.Security = s
+				return nil
+			}
+			return d.errf(n, k, "unknown security mode %q (want advisory, required or off)", s)
+		},
 		"tiers":    func(n *yaml.Node, k string) error { return d.tiers(cfg, n, k) },
 		"required": func(n *yaml.Node, k string) error { return d.requirements(cfg, n, k, true) },
 		"advisory": func(n *yaml.Node, k string) error { return d.requirements(cfg, n, k, false) },

@@ -42,6 +42,11 @@ type FileSchema struct {
 	Patch *PatchSchema `json:"patch,omitempty"`
 	// Coverage says what the measured coverage counts for.
 	Coverage *CoverageSchema `json:"coverage,omitempty"`
+	// Security is the mode of greenlight's own scans (a secret scan for
+	// every toolchain, bandit for Python): advisory (the default: findings
+	// reported and scored, never in the verdict), required (a finding
+	// fails the verdict) or off (none planned).
+	Security string `json:"security,omitempty" jsonschema:"enum=advisory,enum=required,enum=off"`
 	// Tiers moves commands (configured or discovered, by name) between
 	// tiers.
 	Tiers *TiersSchema `json:"tiers,omitempty"`
