@@ -3,6 +3,7 @@
 // of a plan (Instrument), the executor hands the reports back as
 // artifacts, and the parsers here turn them into per-file and total
 // counts (Go's -coverprofile, LCOV as coverage.py writes it under
-// greenlight's pytest launcher). Coverage is information beside the verdict: nothing here is
+// greenlight's pytest launcher, Node's V8 coverage, gcov's JSON from the
+// C/C++ image's wrappers). Coverage is information beside the verdict: nothing here is
 // read by the verdict or the pass threshold.
 package coverage

@@ -12,6 +12,10 @@ import (
 	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
 )
 
+// cppImage is greenlight's offline C/C++ image, the one with the coverage
+// wrappers.
+const cppImage = image.OfflineCpp
+
 // reportPrefix starts the coverage files' paths in the sandbox: /tmp,
 // private to the step, collected after it, and always there. Not
 // discovery's report directory, which only its own wrappers create: a
@@ -26,12 +30,17 @@ const (
 	lcovSuffix = ".lcov"
 	// v8Suffix is the pattern of a NODE_V8_COVERAGE directory's files.
 	v8Suffix = ".v8/*.json"
+	// gcovSuffix is gcov's JSON as the C/C++ image's gcov-report writes it.
+	gcovSuffix = ".gcov.json.gz"
 )
 
 // IsReport reports whether a step's report file is a coverage report.
 func IsReport(p string) bool {
-	return strings.HasSuffix(p, goSuffix) || strings.HasSuffix(p, lcovSuffix) || IsV8(p)
+	return strings.HasSuffix(p, goSuffix) || strings.HasSuffix(p, lcovSuffix) || IsV8(p) || IsGcov(p)
 }
+
+// IsGcov reports whether a report file is gcov's JSON (C/C++).
+func IsGcov(p string) bool { return strings.HasSuffix(p, gcovSuffix) }
 
 // IsV8 reports whether a report file pattern names Node's V8 coverage.
 func IsV8(p string) bool { return strings.HasSuffix(p, v8Suffix) }
@@ -61,6 +70,11 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 //     measures with coverage.py and writes an LCOV report, unless the
 //     project's own pytest-cov is active (then its settings, e.g.
 //     --cov-fail-under, stay exactly as in its CI and nothing is measured);
+//   - a step in greenlight's C/C++ image that runs make, ctest, cmake or
+//     ninja gets the image's coverage wrappers first on PATH and
+//     GREENLIGHT_COVERAGE_GCOV (see cpp.go): gcc compiles with
+//     --coverage, and the driver writes gcov's JSON when it ends; the
+//     image's build steps then get the compiler wrappers too;
 //   - a step that runs Node (npm, yarn, pnpm, node, a test runner) gets
 //     NODE_V8_COVERAGE, Node's own coverage (no package needed): every
 //     Node process the step starts writes its V8 coverage there on exit.
@@ -74,15 +88,13 @@ func Instrument(p *glv1.Pipeline) *glv1.Pipeline {
 		return p // greenlight.yaml's coverage.measure: false
 	}
 	out := proto.Clone(p).(*glv1.Pipeline)
+	cpp := false
 	for _, s := range out.GetSteps() {
 		if s.GetPhase() != glv1.Phase_PHASE_TEST {
 			continue
 		}
 		base := reportPrefix + strings.Trim(unsafeName.ReplaceAllString(s.GetName(), "-"), ".-")
-		img := s.GetImage()
-		if img == "" {
-			img = out.GetImage()
-		}
+		img := stepImage(out, s)
 		switch {
 		case goTest.MatchString(s.GetCommand()):
 			addReport(s, base+goSuffix, "GOFLAGS", "-coverprofile="+base+goSuffix)
@@ -91,11 +103,25 @@ func Instrument(p *glv1.Pipeline) *glv1.Pipeline {
 			// launcher.py): no pytest option the project's own pytest-cov
 			// configuration could clash with.
 			addReport(s, base+lcovSuffix, pylaunch.CoverageEnv, base+lcovSuffix)
+		case isCppTest(s, img):
+			report := base + gcovSuffix
+			if own, set := s.GetEnv()[GcovEnv]; set && own != report {
+				continue // the plan's own setting is left alone
+			}
+			cpp = true
+			useCppWrappers(s)
+			s.Env[GcovEnv] = report
+			if !slices.Contains(s.GetReportFiles(), report) {
+				s.ReportFiles = append(s.ReportFiles, report)
+			}
 		case nodeRunner.MatchString(s.GetCommand()):
 			if _, set := s.GetEnv()["NODE_V8_COVERAGE"]; !set {
 				addReport(s, base+v8Suffix, "NODE_V8_COVERAGE", base+strings.TrimSuffix(v8Suffix, "/*.json"))
 			}
 		}
+	}
+	if cpp {
+		instrumentCppBuilds(out)
 	}
 	return out
 }

@@ -42,13 +42,16 @@ func (r *run) stepCoverage(ctx context.Context, s *glv1.Step, fsys fs.FS, arts [
 		}
 		lr := io.LimitReader(rc, maxCoverageBytes)
 		var set *coverage.Set
-		if coverage.IsGo(want) {
+		switch {
+		case coverage.IsGo(want):
 			module := goModule(fsys, s.GetWorkdir())
 			if module == "" {
 				module = coverage.GopathImport(s.GetCommand())
 			}
 			set, err = coverage.ParseGoProfile(lr, module, s.GetWorkdir())
-		} else {
+		case coverage.IsGcov(want):
+			set, err = coverage.ParseGcov(lr)
+		default:
 			set, err = coverage.ParseLCOV(lr, s.GetWorkdir(), pythonCoverageTool, true)
 		}
 		rc.Close()
