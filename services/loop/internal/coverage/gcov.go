@@ -119,8 +119,9 @@ func gcovSource(cwd, file string) (string, bool) {
 
 // isCTestFile reports whether a C/C++ path is test code: anything under a
 // test/, tests/ or testing/ directory (where C projects keep their tests
-// and vendored test frameworks such as Unity), or a file named test_*,
-// *_test or *_unittest.
+// and vendored test frameworks such as Unity), or a file named test.c,
+// tests.c (cJSON's test program sits at its root), test_*, *_test or
+// *_unittest.
 func isCTestFile(p string) bool {
 	for _, dir := range strings.Split(path.Dir(p), "/") {
 		switch dir {
@@ -130,7 +131,8 @@ func isCTestFile(p string) bool {
 	}
 	b := path.Base(p)
 	stem := strings.TrimSuffix(b, path.Ext(b))
-	return strings.HasPrefix(b, "test_") || strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, "_unittest")
+	return stem == "test" || stem == "tests" || strings.HasPrefix(b, "test_") ||
+		strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, "_unittest")
 }
 
 // capReader reads at most left bytes and then fails with errGcovTooLarge

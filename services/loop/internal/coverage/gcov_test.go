@@ -125,6 +125,9 @@ func TestGcovSource(t *testing.T) {
 		{"/workspace", "src/parser_test.cc", ""},
 		{"/workspace", "src/test_util.c", ""},
 		{"/workspace", "src/testing.c", "src/testing.c"},
+		{"/workspace", "test.c", ""},
+		{"/workspace", "lib/tests.cpp", ""},
+		{"/workspace", "src/attest.c", "src/attest.c"},
 		{"/workspace", "contest.c", "contest.c"},
 	}
 	for _, tt := range tests {
