@@ -47,10 +47,17 @@ type gcovDoc struct {
 // An object whose program never ran has counts of zero: its lines count
 // as not run. A line compiled into several objects (a header, a source
 // in a static and a shared library) counts once, as run when any ran it.
-func ParseGcov(r io.Reader) (*Set, error) { return parseGcov(r, maxGcovJSON) }
+//
+// inTree, when not nil, reports whether a workspace path is a file of the
+// snapshot: what the build generated (a header CMake's configure_file
+// wrote into the build directory, a parser bison wrote) is left out, so
+// the result names the repository's own files.
+func ParseGcov(r io.Reader, inTree func(rel string) bool) (*Set, error) {
+	return parseGcov(r, inTree, maxGcovJSON)
+}
 
 // parseGcov is ParseGcov with the cap on the decompressed JSON.
-func parseGcov(r io.Reader, limit int64) (*Set, error) {
+func parseGcov(r io.Reader, inTree func(rel string) bool, limit int64) (*Set, error) {
 	br := bufio.NewReader(r)
 	var src io.Reader = br
 	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
@@ -76,7 +83,7 @@ func parseGcov(r io.Reader, limit int64) (*Set, error) {
 		docs++
 		for _, f := range doc.Files {
 			p, ok := gcovSource(doc.CWD, f.File)
-			if !ok {
+			if !ok || inTree != nil && !inTree(p) {
 				continue
 			}
 			for _, ln := range f.Lines {

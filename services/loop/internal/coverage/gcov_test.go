@@ -67,7 +67,7 @@ func TestParseGcovCaptured(t *testing.T) {
 				i := bytes.IndexByte(b, '\n') + 1
 				b = gzipped(t, b[:i], b[i:])
 			}
-			set, err := ParseGcov(bytes.NewReader(b))
+			set, err := ParseGcov(bytes.NewReader(b), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,13 +97,30 @@ func TestParseGcovMergesObjects(t *testing.T) {
 	in := `{"current_working_directory": "/workspace", "files": [{"file": "lib.h", "lines": [{"line_number": 3, "count": 0}, {"line_number": 4, "count": 0}]}]}
 {"current_working_directory": "/workspace/build", "files": [{"file": "../lib.h", "lines": [{"line_number": 3, "count": 2}]}]}
 `
-	set, err := ParseGcov(strings.NewReader(in))
+	set, err := ParseGcov(strings.NewReader(in), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := counts(t, set.Proto())
 	if len(got) != 1 || got[0] != (fileCount{"lib.h", 1, 2}) {
 		t.Fatalf("files = %v, want lib.h 1/2", got)
+	}
+}
+
+// What the build generated (not a file of the snapshot) is left out:
+// jansson's CMake build copies include/jansson.h into its build directory.
+func TestParseGcovKeepsTheSnapshotsFiles(t *testing.T) {
+	in := `{"current_working_directory": "/workspace/.greenlight-build", "files": [` +
+		`{"file": "/workspace/.greenlight-build/include/jansson.h", "lines": [{"line_number": 3, "count": 1}]},` +
+		`{"file": "/workspace/src/jansson.h", "lines": [{"line_number": 3, "count": 1}, {"line_number": 5, "count": 0}]}]}`
+	tree := map[string]bool{"src/jansson.h": true}
+	set, err := ParseGcov(strings.NewReader(in), func(rel string) bool { return tree[rel] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := counts(t, set.Proto())
+	if len(got) != 1 || got[0] != (fileCount{"src/jansson.h", 1, 2}) {
+		t.Fatalf("files = %v, want only src/jansson.h 1/2", got)
 	}
 }
 
@@ -155,7 +172,7 @@ func TestParseGcovErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := parseGcov(bytes.NewReader(tt.in), limit)
+			_, err := parseGcov(bytes.NewReader(tt.in), nil, limit)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want one containing %q", err, tt.want)
 			}

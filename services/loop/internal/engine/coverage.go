@@ -50,7 +50,7 @@ func (r *run) stepCoverage(ctx context.Context, s *glv1.Step, fsys fs.FS, arts [
 			}
 			set, err = coverage.ParseGoProfile(lr, module, s.GetWorkdir())
 		case coverage.IsGcov(want):
-			set, err = coverage.ParseGcov(lr)
+			set, err = coverage.ParseGcov(lr, inTree(fsys))
 		default:
 			set, err = coverage.ParseLCOV(lr, s.GetWorkdir(), pythonCoverageTool, true)
 		}
@@ -99,6 +99,24 @@ func (r *run) v8Coverage(ctx context.Context, s *glv1.Step, fsys fs.FS, arts []*
 		out = mergeInto(out, set)
 	}
 	return out
+}
+
+// inTree reports whether a workspace path is a regular file of the
+// snapshot; nil (keep every path) when the tree is not at hand.
+func inTree(fsys fs.FS) func(string) bool {
+	if fsys == nil {
+		return nil
+	}
+	seen := map[string]bool{} // gcov names a header once per object
+	return func(rel string) bool {
+		in, ok := seen[rel]
+		if !ok {
+			st, err := fs.Stat(fsys, rel)
+			in = err == nil && st.Mode().IsRegular()
+			seen[rel] = in
+		}
+		return in
+	}
 }
 
 // goModule is the module path of the go.mod in a step's working
