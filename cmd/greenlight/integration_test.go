@@ -29,7 +29,7 @@ func TestVerifyExamplesAsAUserWould(t *testing.T) {
 			t.Errorf("pass summary lacks %q:\n%s", want, pass.stdout)
 		}
 	}
-	for _, want := range []string{"discovered python", "[2/2] pytest:", "✓ pytest OK", "run finished: PASSED"} {
+	for _, want := range []string{"discovered python", "[4/4] pytest:", "✓ pytest OK", "run finished: PASSED"} {
 		if !strings.Contains(pass.stderr, want) {
 			t.Errorf("progress lacks %q:\n%s", want, pass.stderr)
 		}
@@ -93,13 +93,13 @@ func TestRunsShowArtifactsAfterVerify(t *testing.T) {
 	out := t.TempDir()
 	u.run(nil, "artifacts", id, "-o", out).wantExit(t, 0, "artifacts")
 	base := filepath.Join(out, "runs", id)
-	for _, f := range []string{"manifest.json", "logs/combined.log", "logs/step-02-pytest.log"} {
+	for _, f := range []string{"manifest.json", "logs/combined.log", "logs/step-04-pytest.log"} {
 		b, err := os.ReadFile(filepath.Join(base, f))
 		if err != nil || len(b) == 0 {
 			t.Errorf("artifact %s: %v (%d bytes)", f, err, len(b))
 		}
 	}
-	if b, _ := os.ReadFile(filepath.Join(base, "logs", "step-02-pytest.log")); !strings.Contains(string(b), "test_feels") {
+	if b, _ := os.ReadFile(filepath.Join(base, "logs", "step-04-pytest.log")); !strings.Contains(string(b), "test_feels") {
 		t.Errorf("the pytest log does not show the failing test:\n%s", b)
 	}
 }

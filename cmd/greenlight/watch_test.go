@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -41,23 +42,23 @@ func TestVerifyWatchVerifiesAgainOnChange(t *testing.T) {
 	go scanLines(stdout, "out: ", lines)
 	go scanLines(stderr, "err: ", lines)
 	deadline := time.After(5 * time.Minute)
-	// waitFor reads lines until one contains want.
-	waitFor := func(want string) {
+	// waitFor reads lines until each of wants was in one. Stdout and
+	// stderr are read by two goroutines, so a stdout line and a stderr
+	// line written one after the other may arrive in either order.
+	waitFor := func(wants ...string) {
 		t.Helper()
-		for {
+		left := slices.Clone(wants)
+		for len(left) > 0 {
 			select {
 			case l := <-lines:
 				log.WriteString(l + "\n")
-				if strings.Contains(l, want) {
-					return
-				}
+				left = slices.DeleteFunc(left, func(w string) bool { return strings.Contains(l, w) })
 			case <-deadline:
-				t.Fatalf("no line with %q; so far:\n%s", want, log.String())
+				t.Fatalf("no line with %q; so far:\n%s", left, log.String())
 			}
 		}
 	}
-	waitFor("out:  PASS ")
-	waitFor("err: greenlight: watching")
+	waitFor("out:  PASS ", "err: greenlight: watching")
 	// Changes a pack leaves out, then the one that counts: the batch of
 	// the last names only it.
 	if err := os.MkdirAll(filepath.Join(ws, "node_modules", "dep"), 0o755); err != nil {
@@ -78,8 +79,7 @@ func TestVerifyWatchVerifiesAgainOnChange(t *testing.T) {
 	}
 	waitFor("err: greenlight: changed: temperature/__init__.py")
 	waitFor("err: greenlight: run 2 of the watch")
-	waitFor("out:  FAIL ")
-	waitFor("err: greenlight: watching")
+	waitFor("out:  FAIL ", "err: greenlight: watching")
 	for _, l := range strings.Split(log.String(), "\n") {
 		if strings.Contains(l, "changed:") && l != "err: greenlight: changed: temperature/__init__.py" || strings.Contains(l, "packs as before") {
 			t.Errorf("a change the pack leaves out, or a mode-only one, was reported: %q\n%s", l, log.String())
