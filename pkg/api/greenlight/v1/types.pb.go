@@ -4069,14 +4069,14 @@ func (x *Usage) GetCost() float64 {
 type Coverage struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Lines that ran at least once, of those that can run (Go: statements, as
-	// go test -cover counts them; Node and Python: lines).
+	// go test -cover counts them; Node, Python and C/C++ (gcov): lines).
 	CoveredLines int64 `protobuf:"varint,1,opt,name=covered_lines,json=coveredLines,proto3" json:"covered_lines,omitempty"`
 	TotalLines   int64 `protobuf:"varint,2,opt,name=total_lines,json=totalLines,proto3" json:"total_lines,omitempty"`
 	// covered_lines / total_lines * 100.
 	Percent float64 `protobuf:"fixed64,3,opt,name=percent,proto3" json:"percent,omitempty"`
 	// Per file, relative to the workspace root, sorted by path.
 	Files []*FileCoverage `protobuf:"bytes,4,rep,name=files,proto3" json:"files,omitempty"`
-	// What measured it, e.g. "go test -coverprofile", "coverage.py 6.5.0".
+	// What measured it, e.g. "go test -coverprofile", "coverage.py", "gcov".
 	Tools []string `protobuf:"bytes,5,rep,name=tools,proto3" json:"tools,omitempty"`
 	// The baseline's coverage in a fix run (the verification before any
 	// patch); unset otherwise.
