@@ -34,6 +34,18 @@ func TestSecurityFindings(t *testing.T) {
 			want: []string{"main.c:2 stripe-live-key high", "main.c:3 generic-secret medium"}},
 		{log: "bandit.log", format: FormatBandit, exit: 1,
 			want: []string{"app.py:1 B404 low", "app.py:9 B602 high"}},
+		// chi's TLS test key: a fixture, reported at low severity.
+		{log: "secret-scan-testdata.log", format: FormatSecretScan, exit: 1,
+			want: []string{"testdata/key.pem:1 private-key low"}},
+		// itsdangerous: the library's findings keep their severity, the
+		// test signers' passwords are low (bandit says so already).
+		{log: "bandit-tests.log", format: FormatBandit, exit: 1,
+			want: []string{"src/itsdangerous/signer.py:45 B303 medium", "src/itsdangerous/timed.py:114 B110 low",
+				"tests/test_itsdangerous/test_serializer.py:2 B403 low", "tests/test_itsdangerous/test_serializer.py:39 B106 low",
+				"tests/test_itsdangerous/test_serializer.py:171 B106 low", "tests/test_itsdangerous/test_serializer.py:188 B106 low",
+				"tests/test_itsdangerous/test_signer.py:21 B106 low", "tests/test_itsdangerous/test_timed.py:32 B106 low",
+				"tests/test_itsdangerous/test_timed.py:99 B106 low", "tests/test_itsdangerous/test_url_safe.py:14 B106 low",
+				"tests/test_itsdangerous/test_url_safe.py:24 B106 low"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.log, func(t *testing.T) {
@@ -150,6 +162,20 @@ func TestGenericSecretNames(t *testing.T) {
 	} {
 		if got := generic.MatchString(tc.line); got != tc.want {
 			t.Errorf("%q matched = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
+
+// TestTestCode: findings in test code or test data are told from the
+// project's own code by directory or file name.
+func TestTestCode(t *testing.T) {
+	for path, want := range map[string]bool{
+		"testdata/key.pem": true, "pkg/x/testdata/k.pem": true, "tests/test_a.py": true, "src/__tests__/a.js": true,
+		"lib/a.test.ts": true, "web/a.spec.mjs": true, "x_test.go": true, "test_x.py": true, "conftest.py": true,
+		"app.py": false, "src/itsdangerous/signer.py": false, "contest/a.py": false, "latest/key.pem": false, "attestation.go": false,
+	} {
+		if got := testCode(path); got != want {
+			t.Errorf("testCode(%q) = %v, want %v", path, got, want)
 		}
 	}
 }
