@@ -351,6 +351,12 @@ func (rn *run) stopReason(i int) (why string, scoped bool) {
 	case StatusCanceled:
 		return fmt.Sprintf("step %q was canceled: %s", s.Name, res.Reason), false
 	case StatusError:
+		if rn.missing[rn.req.imageOf(s)] != "" && s.ContinueOnFailure {
+			// An advisory step (a scan) in the missing image stops
+			// nothing: the next step of that image meets the same
+			// missing image and says so as its own ERROR.
+			return "", false
+		}
 		if rn.missing[rn.req.imageOf(s)] != "" {
 			// A missing image is its subproject's problem: the others
 			// run in images the engine has.

@@ -21,7 +21,8 @@ type Tally struct {
 	// step failed.
 	SkippedAfter []string
 	// Infra are the required steps that could not run at all
-	// (STEP_STATUS_ERROR), each with its reason.
+	// (STEP_STATUS_ERROR, or skipped when no required step had failed),
+	// each with its reason.
 	Infra []string
 	// Incomplete are the required steps that finished OK with counts
 	// cut short (their log hit the per-step cap and no report file was
@@ -64,7 +65,7 @@ var runRules = []RunRule{
 		Decide: func(t Tally) (glv1.Verdict, string, bool) {
 			return glv1.Verdict_VERDICT_ERROR, "ERROR: " + t.InfraError, t.InfraError != ""
 		}},
-	{Name: "required-step-not-run", Doc: "a required step could not run at all (STEP_STATUS_ERROR, every step rule's ERROR): ERROR",
+	{Name: "required-step-not-run", Doc: "a required step could not run at all (STEP_STATUS_ERROR, every step rule's ERROR, or skipped with no required failure before it): ERROR",
 		Decide: func(t Tally) (glv1.Verdict, string, bool) {
 			return glv1.Verdict_VERDICT_ERROR, "ERROR: could not run " + strings.Join(t.Infra, ", "), len(t.Infra) > 0
 		}},
@@ -125,7 +126,17 @@ func tallyOf(steps []score.StepOutcome, infraError string) Tally {
 		case st == glv1.StepStatus_STEP_STATUS_SKIPPED || st == glv1.StepStatus_STEP_STATUS_UNSPECIFIED:
 			if len(t.Failed) > 0 {
 				t.SkippedAfter = append(t.SkippedAfter, o.Name())
+				continue
 			}
+			// Skipped with no required failure before it: something else
+			// stopped it (an advisory step that timed out or could not
+			// run, the budget). What never ran proved nothing, so the
+			// run cannot pass on the steps that happened to run.
+			why := o.Result.GetReason()
+			if why == "" {
+				why = "never ran"
+			}
+			t.Infra = append(t.Infra, o.Name()+" (skipped: "+why+")")
 		case !o.EffectiveOK() && o.Result.GetRule() != "":
 			t.Failed = append(t.Failed, fmt.Sprintf("%s (%s, exit %d, rule %s: %s)", o.Name(), statusWord(st), o.Result.GetExitCode(),
 				o.Result.GetRule(), o.Result.GetReason()))

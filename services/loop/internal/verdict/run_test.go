@@ -64,6 +64,13 @@ func TestRunRulesDecideTheVerdictInOrder(t *testing.T) {
 		{"incomplete counts never pass", []score.StepOutcome{step("build", buildP, okS, false), cut(okS, false)}, "", glv1.Verdict_VERDICT_ERROR,
 			"test counts incomplete, cannot pass: test (the test log was cut at the per-step cap)", "counts-incomplete"},
 		{"a failure with incomplete counts is a FAIL", []score.StepOutcome{step("build", buildP, okS, false), cut(failS, false)}, "", glv1.Verdict_VERDICT_FAIL, "test (failed, exit 1)", "required-step-failed"},
+		// An advisory step that timed out (its sandbox destroyed) or could
+		// not run stops the steps after it: a build that passed before
+		// is no proof of tests that never ran.
+		{"skipped after an advisory timeout", []score.StepOutcome{step("build", buildP, okS, false), step("bandit", glv1.Phase_PHASE_SECURITY, timeoutS, true), step("test", testP, skipS, false)}, "",
+			glv1.Verdict_VERDICT_ERROR, "could not run test (skipped:", "required-step-not-run"},
+		{"an advisory step skipped", []score.StepOutcome{step("build", buildP, okS, false), step("test", testP, okS, false), step("bandit", glv1.Phase_PHASE_SECURITY, skipS, true)}, "",
+			glv1.Verdict_VERDICT_PASS, "PASS", "pass"},
 		{"an advisory step's incomplete counts", []score.StepOutcome{step("build", buildP, okS, false), cut(okS, true)}, "", glv1.Verdict_VERDICT_PASS, "PASS", "pass"},
 	}
 	for _, tc := range cases {
