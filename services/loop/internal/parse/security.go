@@ -140,8 +140,8 @@ func (p *securityParser) add(file, line, rule, severity, msg string, off int64) 
 		// A key in testdata/ or a password in a test is a fixture far
 		// more often than a leak (chi's testdata/key.pem, itsdangerous'
 		// test signers): still reported, at low severity, saying where.
+		msg = strings.Replace(msg, "("+severity+")", "(low: in test code or test data)", 1)
 		severity = SeverityLow
-		msg += " [in test code or test data: low]"
 	}
 	p.found = append(p.found, Failure{File: rel, Line: n, Kind: glv1.FailureKind_FAILURE_KIND_SECURITY, Rule: rule, Severity: severity, Message: msg, Offset: off})
 }

@@ -169,6 +169,12 @@ func TestGenericSecretNames(t *testing.T) {
 // TestTestCode: findings in test code or test data are told from the
 // project's own code by directory or file name.
 func TestTestCode(t *testing.T) {
+	var p securityParser
+	p.lim, p.paths, p.seen = &Limits{MaxFailures: 10}, &Paths{}, map[string]bool{}
+	p.add("testdata/key.pem", "1", "private-key", SeverityHigh, "private-key (high): a private key is committed", 0)
+	if got := p.found[0]; got.Severity != SeverityLow || got.Message != "private-key (low: in test code or test data): a private key is committed" {
+		t.Errorf("finding in test data: %s %q", got.Severity, got.Message)
+	}
 	for path, want := range map[string]bool{
 		"testdata/key.pem": true, "pkg/x/testdata/k.pem": true, "tests/test_a.py": true, "src/__tests__/a.js": true,
 		"lib/a.test.ts": true, "web/a.spec.mjs": true, "x_test.go": true, "test_x.py": true, "conftest.py": true,
