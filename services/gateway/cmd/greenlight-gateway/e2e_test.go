@@ -103,7 +103,7 @@ func TestVerifyThroughTheGatewayAgainstTheRealLoop(t *testing.T) {
 		page    []string
 	}{
 		{"passing project", false, glv1.RunStatus_RUN_STATUS_PASSED, "PASS", []string{
-			"Execution passed: 3 steps ran in a real sandbox, exit codes 0", "go test -json ./...", "L4"}},
+			"Execution passed: 4 steps ran in a real sandbox, exit codes 0", "go test -json ./...", "L4"}},
 		{"failing project", true, glv1.RunStatus_RUN_STATUS_FAILED, "FAIL", []string{
 			// discovery's go-test tees go test -json into a report file
 			"Execution failed: step go-test (go test -json ./...) exited with code 1", "calc/calc_test.go:13",
