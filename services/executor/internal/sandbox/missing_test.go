@@ -45,3 +45,26 @@ func TestMissingImage(t *testing.T) {
 		t.Errorf("rebuildCommand(java) = %q", got)
 	}
 }
+
+// TestMissingImageStopsOnlyRequiredSteps: an advisory step (continue on
+// failure) that could not run because its image is missing stops nothing,
+// so the next step of that image errors itself (a required step then
+// reads ERROR, never skipped behind an advisory one); a required step's
+// ERROR stops its scope.
+func TestMissingImageStopsOnlyRequiredSteps(t *testing.T) {
+	const img = "greenlight/sandbox-nosuch:latest"
+	rn := &run{
+		req: Request{Steps: []Step{
+			{Name: "secret-scan", Image: img, ContinueOnFailure: true},
+			{Name: "cargo-build", Image: img},
+		}},
+		missing: map[string]string{img: "build it"},
+		results: []StepResult{{Status: StatusError, Reason: "image missing"}, {Status: StatusError, Reason: "image missing"}},
+	}
+	if why, _ := rn.stopReason(0); why != "" {
+		t.Errorf("the advisory step stops later steps: %q", why)
+	}
+	if why, scoped := rn.stopReason(1); why == "" || !scoped {
+		t.Errorf("the required step: stop %q scoped %v; want its scope stopped", why, scoped)
+	}
+}
