@@ -85,6 +85,12 @@ func TestSecurityOfRealProjects(t *testing.T) {
 			want: []string{"calc.go:3 github-token high"}, secret: fakeGitHubTok},
 		{name: "c", files: securityC, yaml: "advisory: [secret-scan]\n", status: "PASS",
 			want: []string{"main.c:3 stripe-live-key high"}, secret: fakeStripeKey},
+		// Nothing asked: the scans run advisory by default, flawfinder
+		// for C.
+		{name: "python by default", files: securityPython, status: "PASS",
+			want: []string{"deploy_key.pem:1 private-key high", "calc/__init__.py:3 aws-access-key-id high", "calc/__init__.py:7 B602 high"}, secret: fakeAWSKey},
+		{name: "c by default", files: withFiles(securityC, map[string]string{"copy.c": "#include <string.h>\n\nvoid copy(char *dst, const char *src) { strcpy(dst, src); }\n"}), status: "PASS",
+			want: []string{"main.c:3 stripe-live-key high", "copy.c:3 flawfinder-strcpy medium"}, secret: fakeStripeKey},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

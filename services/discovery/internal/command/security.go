@@ -74,6 +74,15 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 const BanditCommand = `/usr/bin/python3 -I -m bandit -r . -q --skip B101 -x ./.venv,./node_modules,./.tox,./.nox,./build,./dist ` +
 	`-f custom --msg-template 'bandit: {relpath}:{line}: {test_id} {severity} {msg}'`
 
+// FlawfinderCommand runs the C/C++ image's flawfinder (Debian's) over the
+// subproject, one line per hit: "FILE:LINE:  [LEVEL] (CATEGORY) NAME:MSG".
+// Risk levels 0-2 are left out (statically sized arrays, every strlen):
+// level 3 and up are reported, and any of them fails the step. The
+// system interpreter in isolated mode runs the image's script, never one
+// an install step planted. --falsepositive drops hits flawfinder can tell
+// are constant (a sprintf of literals).
+const FlawfinderCommand = `/usr/bin/python3 -I /usr/bin/flawfinder --minlevel=3 --error-level=3 --falsepositive --dataonly --quiet --singleline .`
+
 // Security returns the opt-in security steps of a subproject (named like
 // its other commands: "web:secret-scan").
 func Security(sp detect.Subproject) []Command {
@@ -83,7 +92,7 @@ func Security(sp detect.Subproject) []Command {
 }
 
 // security adds the planned security steps of the subproject: the secret
-// scan for every toolchain, bandit for Python.
+// scan for every toolchain, bandit for Python, flawfinder for C/C++.
 func (e *extractor) security() {
 	def := Source{File: e.file(""), Key: "security", Origin: OriginDefault}
 	if len(e.sp.Markers) > 0 {
@@ -92,5 +101,8 @@ func (e *extractor) security() {
 	e.add(Command{Name: "secret-scan", Phase: PhaseSecurity, Command: secretScanScript(), Display: SecretScanDisplay, Source: def, OptIn: true})
 	if e.sp.Python != nil {
 		e.add(Command{Name: "bandit", Phase: PhaseSecurity, Command: BanditCommand, Source: def, OptIn: true})
+	}
+	if e.sp.Cpp != nil {
+		e.add(Command{Name: "flawfinder", Phase: PhaseSecurity, Command: FlawfinderCommand, Source: def, OptIn: true})
 	}
 }

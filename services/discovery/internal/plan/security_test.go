@@ -25,6 +25,10 @@ func TestSecurityRequest(t *testing.T) {
 		}
 		return out
 	}
+	c := map[string]string{
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.13)\nproject(x C)\nenable_testing()\nadd_executable(t t.c)\nadd_test(NAME t COMMAND t)\n",
+		"t.c":            "int main(void) { return 0; }\n",
+	}
 	cases := []struct {
 		name  string
 		files map[string]string
@@ -35,6 +39,8 @@ func TestSecurityRequest(t *testing.T) {
 	}{
 		{"not asked: advisory by default", py, SecurityUnspecified, nil, map[string]bool{"secret-scan": false, "bandit": false}},
 		{"advisory", py, SecurityAdvisory, nil, map[string]bool{"secret-scan": false, "bandit": false}},
+		{"C: flawfinder by default", c, SecurityUnspecified, nil, map[string]bool{"secret-scan": false, "flawfinder": false}},
+		{"C required", c, SecurityRequired, nil, map[string]bool{"secret-scan": true, "flawfinder": true}},
 		{"required", py, SecurityRequired, nil, map[string]bool{"secret-scan": true, "bandit": true}},
 		{"off", py, SecurityOff, nil, map[string]bool{}},
 		{"config off", with("security: off\n"), SecurityUnspecified, nil, map[string]bool{}},

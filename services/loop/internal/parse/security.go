@@ -19,6 +19,9 @@ const (
 	// FormatBandit is bandit's custom format as the planned bandit step
 	// asks for it: "bandit: FILE:LINE: B602 HIGH message".
 	FormatBandit = "bandit"
+	// FormatFlawfinder is flawfinder's --singleline output:
+	// "FILE:LINE:  [4] (buffer) strcpy:message".
+	FormatFlawfinder = "flawfinder"
 )
 
 // Severities of security findings, lowest first.
@@ -66,7 +69,22 @@ var placeholderWords = []string{"example", "xxxx", "${", "{{", "<", "your", "pla
 var (
 	secretLineRe = regexp.MustCompile(`^(?:\./)?([^:\s][^:]*):(\d+):(.+)$`)
 	banditLineRe = regexp.MustCompile(`^bandit: (?:\./)?(.+?):(\d+): (B\d+) (LOW|MEDIUM|HIGH|UNDEFINED) (.*)$`)
+	// flawfinderLineRe: file, line, risk level, category, function, text.
+	flawfinderLineRe = regexp.MustCompile(`^(?:\./)?([^:\s][^:]*):(\d+):\s+\[([0-5])\] \(([a-z]+)\) ([A-Za-z_][A-Za-z0-9_]*):\s*(.*)$`)
 )
+
+// flawfinderSeverity maps flawfinder's risk level (0-5) to a severity:
+// 5 (a race on a file name, a shell command from input) is high, 4
+// (strcpy, sprintf) medium, lower low.
+func flawfinderSeverity(level string) string {
+	switch level {
+	case "5":
+		return SeverityHigh
+	case "4":
+		return SeverityMedium
+	}
+	return SeverityLow
+}
 
 // securityParser reads the findings of a security step's scanners.
 type securityParser struct {
@@ -98,6 +116,14 @@ func (p *securityParser) feed(ln line) {
 		p.add(m[1], m[2], m[3], sev, m[3]+" ("+sev+"): "+m[5], ln.off)
 		return
 	}
+	if m := flawfinderLineRe.FindStringSubmatch(t); m != nil && !p.secrets {
+		p.format = FormatFlawfinder
+		sev := flawfinderSeverity(m[3])
+		// The rule is the function flawfinder flags: its hits of one
+		// kind share a SARIF rule.
+		p.add(m[1], m[2], "flawfinder-"+m[5], sev, fmt.Sprintf("%s (%s): [%s] (%s) %s", m[5], sev, m[3], m[4], strings.TrimSpace(m[6])), ln.off)
+		return
+	}
 	if !p.secrets {
 		return
 	}
@@ -123,11 +149,18 @@ func (p *securityParser) feed(ln line) {
 }
 
 // add records a finding once per file, line and scanner: the secret scan's
-// generic pattern repeats a line a strict one already named.
+// generic pattern repeats a line a strict one already named. p.format
+// names the scanner of the line.
 func (p *securityParser) add(file, line, rule, severity, msg string, off int64) {
 	rel, _ := p.paths.Normalize(file)
 	n, _ := strconv.Atoi(line)
-	key := fmt.Sprintf("%s:%d:%t", rel, n, strings.HasPrefix(rule, "B"))
+	// Once per scanner: a line bandit and the secret scan both flag is
+	// two findings; flawfinder names each function of a line.
+	scanner := p.format
+	if scanner == FormatFlawfinder {
+		scanner += ":" + rule
+	}
+	key := fmt.Sprintf("%s:%d:%s", rel, n, scanner)
 	if p.seen[key] {
 		return
 	}

@@ -34,6 +34,12 @@ func TestSecurityFindings(t *testing.T) {
 			want: []string{"main.c:2 stripe-live-key high", "main.c:3 generic-secret medium"}},
 		{log: "bandit.log", format: FormatBandit, exit: 1,
 			want: []string{"app.py:1 B404 low", "app.py:9 B602 high"}},
+		// zlib's contrib and examples, flawfinder 2.0.19 of the C image.
+		{log: "flawfinder.log", format: FormatFlawfinder, exit: 1,
+			want: []string{"contrib/untgz/untgz.c:43 flawfinder-chmod high", "contrib/untgz/untgz.c:276 flawfinder-chmod high",
+				"examples/gun.c:527 flawfinder-chmod high", "examples/gun.c:530 flawfinder-chown high",
+				"contrib/minizip/miniunz.c:154 flawfinder-strcpy medium", "contrib/untgz/untgz.c:42 flawfinder-access medium",
+				"contrib/iostream3/zfstream.cc:402 flawfinder-setstate low", "contrib/iostream3/zfstream.cc:413 flawfinder-setstate low"}},
 		// chi's TLS test key: a fixture, reported at low severity.
 		{log: "secret-scan-testdata.log", format: FormatSecretScan, exit: 1,
 			want: []string{"testdata/key.pem:1 private-key low"}},
