@@ -23,6 +23,23 @@ echo "copied $("$goroot/bin/go" version) from $goroot"
 
 install -m 0755 "$here/entrypoint.sh" "$root/usr/local/bin/greenlight-go-entrypoint"
 
+# gosec for the advisory security phase, built with the host's Go from the
+# module proxy (v2.22.5: the last release without the AI autofix
+# dependencies, 22 MB, ~45 s to build) and cached beside the user's
+# cache. Without a reachable proxy the image has no gosec: the planned
+# gosec step is then reported as a tool the image lacks, never a failure.
+gosec_version=v2.22.5
+gosec_cache=${XDG_CACHE_HOME:-$HOME/.cache}/greenlight/gosec-$gosec_version
+if [[ ! -x $gosec_cache/gosec ]]; then
+  GOBIN=$gosec_cache GOFLAGS=-trimpath CGO_ENABLED=0 "$goroot/bin/go" install -ldflags='-s -w' \
+    "github.com/securego/gosec/v2/cmd/gosec@$gosec_version" ||
+    echo "gosec $gosec_version could not be built (no module proxy?): the go image has no gosec" >&2
+fi
+if [[ -x $gosec_cache/gosec ]]; then
+  install -m 0755 "$gosec_cache/gosec" "$root/usr/local/bin/gosec"
+  echo "gosec $gosec_version installed"
+fi
+
 # Warm the seed cache in the tree itself: same GOROOT path, same gcc, same
 # environment as at run time, so the cache keys match.
 install -d -o 10001 -g 10001 "$root$seed" "$root/tmp/warm"

@@ -135,7 +135,7 @@ func TestGRPCDiscoverAndPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := plan.GetPipeline()
-	want := []string{"secret-scan", "go-build", "make-build", "web:npm-build", "go-vet", "make-lint", "go-test", "make-test", "web:npm-test"}
+	want := []string{"secret-scan", "gosec", "go-build", "make-build", "web:npm-build", "go-vet", "make-lint", "go-test", "make-test", "web:npm-test"}
 	if got := stepNames(p); !slices.Equal(got, want) {
 		t.Fatalf("steps = %q, want %q", got, want)
 	}

@@ -83,6 +83,18 @@ const BanditCommand = `/usr/bin/python3 -I -m bandit -r . -q --skip B101 -x ./.v
 // are constant (a sprintf of literals).
 const FlawfinderCommand = `/usr/bin/python3 -I /usr/bin/flawfinder --minlevel=3 --error-level=3 --falsepositive --dataonly --quiet --singleline .`
 
+// GosecCommand runs the Go image's gosec (built by images/go/setup.sh)
+// over the module's packages, one line per finding:
+// "FILE:LINE:COL: [CWE-n] message (Rule:G304, Severity:MEDIUM,
+// Confidence:HIGH)". Test files are left out (gosec's default); G104
+// (unhandled errors) is left to the linters. By its absolute path: an
+// install step cannot put another gosec first on PATH.
+const GosecCommand = `/usr/local/bin/gosec -quiet -fmt=golint -exclude=G104 ./...`
+
+// ModuleScoped names the scans that read one module, not a directory
+// tree: a scan at an enclosing root does not stand for a nested module's.
+var ModuleScoped = map[string]bool{"gosec": true}
+
 // Security returns the opt-in security steps of a subproject (named like
 // its other commands: "web:secret-scan").
 func Security(sp detect.Subproject) []Command {
@@ -92,7 +104,8 @@ func Security(sp detect.Subproject) []Command {
 }
 
 // security adds the planned security steps of the subproject: the secret
-// scan for every toolchain, bandit for Python, flawfinder for C/C++.
+// scan for every toolchain, bandit for Python, flawfinder for C/C++, gosec
+// for Go.
 func (e *extractor) security() {
 	def := Source{File: e.file(""), Key: "security", Origin: OriginDefault}
 	if len(e.sp.Markers) > 0 {
@@ -101,6 +114,9 @@ func (e *extractor) security() {
 	e.add(Command{Name: "secret-scan", Phase: PhaseSecurity, Command: secretScanScript(), Display: SecretScanDisplay, Source: def, OptIn: true})
 	if e.sp.Python != nil {
 		e.add(Command{Name: "bandit", Phase: PhaseSecurity, Command: BanditCommand, Source: def, OptIn: true})
+	}
+	if e.sp.Go != nil {
+		e.add(Command{Name: "gosec", Phase: PhaseSecurity, Command: GosecCommand, Source: def, OptIn: true})
 	}
 	if e.sp.Cpp != nil {
 		e.add(Command{Name: "flawfinder", Phase: PhaseSecurity, Command: FlawfinderCommand, Source: def, OptIn: true})

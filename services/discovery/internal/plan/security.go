@@ -78,7 +78,7 @@ func (p *planner) security() {
 			}
 			seen[c.Name] = true
 			scan := c.Name[strings.LastIndex(c.Name, ":")+1:]
-			if covered(scanned[scan], sp.Root) && p.stepIndex(c.Name) < 0 {
+			if !command.ModuleScoped[scan] && covered(scanned[scan], sp.Root) && p.stepIndex(c.Name) < 0 {
 				continue // the scan of an enclosing root reads these files already
 			}
 			scanned[scan] = append(scanned[scan], sp.Root)

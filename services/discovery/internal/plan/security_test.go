@@ -29,6 +29,16 @@ func TestSecurityRequest(t *testing.T) {
 		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.13)\nproject(x C)\nenable_testing()\nadd_executable(t t.c)\nadd_test(NAME t COMMAND t)\n",
 		"t.c":            "int main(void) { return 0; }\n",
 	}
+	// A Go module with a nested module: one secret scan for the tree,
+	// gosec per module (./... stops at a nested go.mod).
+	gomods := map[string]string{
+		"go.mod":          "module example.com/a\n\ngo 1.22\n",
+		"a.go":            "package a\n",
+		"a_test.go":       "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n",
+		"tools/go.mod":    "module example.com/a/tools\n\ngo 1.22\n",
+		"tools/t.go":      "package tools\n",
+		"tools/t_test.go": "package tools\n\nimport \"testing\"\n\nfunc TestT(t *testing.T) {}\n",
+	}
 	cases := []struct {
 		name  string
 		files map[string]string
@@ -39,6 +49,7 @@ func TestSecurityRequest(t *testing.T) {
 	}{
 		{"not asked: advisory by default", py, SecurityUnspecified, nil, map[string]bool{"secret-scan": false, "bandit": false}},
 		{"advisory", py, SecurityAdvisory, nil, map[string]bool{"secret-scan": false, "bandit": false}},
+		{"Go modules: gosec per module", gomods, SecurityUnspecified, nil, map[string]bool{"secret-scan": false, "gosec": false, "tools:gosec": false}},
 		{"C: flawfinder by default", c, SecurityUnspecified, nil, map[string]bool{"secret-scan": false, "flawfinder": false}},
 		{"C required", c, SecurityRequired, nil, map[string]bool{"secret-scan": true, "flawfinder": true}},
 		{"required", py, SecurityRequired, nil, map[string]bool{"secret-scan": true, "bandit": true}},

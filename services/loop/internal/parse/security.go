@@ -22,6 +22,9 @@ const (
 	// FormatFlawfinder is flawfinder's --singleline output:
 	// "FILE:LINE:  [4] (buffer) strcpy:message".
 	FormatFlawfinder = "flawfinder"
+	// FormatGosec is gosec's golint format: "FILE:LINE:COL: [CWE-n]
+	// message (Rule:G304, Severity:MEDIUM, Confidence:HIGH)".
+	FormatGosec = "gosec"
 )
 
 // Severities of security findings, lowest first.
@@ -69,6 +72,8 @@ var placeholderWords = []string{"example", "xxxx", "${", "{{", "<", "your", "pla
 var (
 	secretLineRe = regexp.MustCompile(`^(?:\./)?([^:\s][^:]*):(\d+):(.+)$`)
 	banditLineRe = regexp.MustCompile(`^bandit: (?:\./)?(.+?):(\d+): (B\d+) (LOW|MEDIUM|HIGH|UNDEFINED) (.*)$`)
+	// gosecLineRe: file, line, message, rule, severity, confidence.
+	gosecLineRe = regexp.MustCompile(`^(.+?):(\d+):\d+: \[[^\]]*\] (.*) \(Rule:(G\d+), Severity:(LOW|MEDIUM|HIGH), Confidence:(LOW|MEDIUM|HIGH)\)$`)
 	// flawfinderLineRe: file, line, risk level, category, function, text.
 	flawfinderLineRe = regexp.MustCompile(`^(?:\./)?([^:\s][^:]*):(\d+):\s+\[([0-5])\] \(([a-z]+)\) ([A-Za-z_][A-Za-z0-9_]*):\s*(.*)$`)
 )
@@ -114,6 +119,15 @@ func (p *securityParser) feed(ln line) {
 			sev = SeverityLow
 		}
 		p.add(m[1], m[2], m[3], sev, m[3]+" ("+sev+"): "+m[5], ln.off)
+		return
+	}
+	if m := gosecLineRe.FindStringSubmatch(t); m != nil && !p.secrets {
+		p.format = FormatGosec
+		sev := strings.ToLower(m[5])
+		if m[6] == "LOW" {
+			sev = SeverityLow // gosec itself doubts it
+		}
+		p.add(m[1], m[2], m[4], sev, m[4]+" ("+sev+"): "+m[3], ln.off)
 		return
 	}
 	if m := flawfinderLineRe.FindStringSubmatch(t); m != nil && !p.secrets {

@@ -40,6 +40,11 @@ func TestSecurityFindings(t *testing.T) {
 				"examples/gun.c:527 flawfinder-chmod high", "examples/gun.c:530 flawfinder-chown high",
 				"contrib/minizip/miniunz.c:154 flawfinder-strcpy medium", "contrib/untgz/untgz.c:42 flawfinder-access medium",
 				"contrib/iostream3/zfstream.cc:402 flawfinder-setstate low", "contrib/iostream3/zfstream.cc:413 flawfinder-setstate low"}},
+		// golang-jwt and chi, gosec v2.22.5 of the Go image: jwt's test
+		// helpers are low (test code), chi's low-confidence G112 is low.
+		{log: "gosec.log", format: FormatGosec, exit: 1,
+			want: []string{"test/helpers.go:60 G304 low", "test/helpers.go:48 G304 low", "test/helpers.go:24 G304 low", "test/helpers.go:12 G304 low",
+				"cmd/jwt/main.go:90 G304 medium", "_examples/versions/main.go:48 G114 medium", "_examples/graceful/main.go:19 G112 low"}},
 		// chi's TLS test key: a fixture, reported at low severity.
 		{log: "secret-scan-testdata.log", format: FormatSecretScan, exit: 1,
 			want: []string{"testdata/key.pem:1 private-key low"}},
