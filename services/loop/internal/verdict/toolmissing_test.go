@@ -29,6 +29,8 @@ func TestMissingToolNamesOnlyTheStepsOwnProgram(t *testing.T) {
 		{"launcher after env", "CI=1 " + pylaunch.Tool("python3", "ruff") + " check .", "/usr/bin/python3: No module named ruff\n", 1, failed, "ruff"},
 		{"launcher, another module", pylaunch.Tool("python3", "pytest") + " -rA", "/usr/bin/python3: No module named pytest_cov\n", 1, failed, ""},
 		{"launcher later in the command", "true && " + pylaunch.Tool("python3", "mypy"), "/usr/bin/python3: No module named mypy\n", 1, failed, ""},
+		// An image built without a reachable module proxy has no gosec.
+		{"absolute path", "/usr/local/bin/gosec -quiet -fmt=golint ./...", "/bin/sh: 1: /usr/local/bin/gosec: not found\n", 127, failed, "/usr/local/bin/gosec"},
 		{"another program missing", "ruff check . && flake8", "/bin/sh: 1: flake8: not found\n", 127, failed, ""},
 		{"inside a script", "./lint.sh", "./lint.sh: 4: ruff: not found\n", 127, failed, ""},
 		{"a test importing a missing module", "python3 -m pytest", "E   ModuleNotFoundError: No module named 'requests'\n", 1, failed, ""},
