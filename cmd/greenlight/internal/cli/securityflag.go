@@ -9,7 +9,7 @@ import (
 // bindSecurity adds verify's --security.
 func (f *verifyFlags) bindSecurity(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.security, "security", "",
-		"greenlight's security phase (a secret scan for every toolchain, bandit for Python, flawfinder for C/C++): `MODE` advisory (the default) reports and scores findings without changing the verdict, required makes a finding fail it, off skips it (default: greenlight.yaml's security, else advisory; a scan greenlight.yaml requires always runs)")
+		"greenlight's security phase (a secret scan for every toolchain, bandit for Python, gosec for Go, flawfinder for C/C++): `MODE` advisory (the default) reports and scores findings without changing the verdict, required makes a finding fail it, off skips it (default: greenlight.yaml's security, else advisory; a scan greenlight.yaml requires always runs)")
 }
 
 // parseSecurity checks --security.

@@ -237,7 +237,7 @@ type VerifyOptions struct {
 	// can). At most 256 KiB and 100 commands. See docs/plans.md.
 	Plan string `protobuf:"bytes,15,opt,name=plan,proto3" json:"plan,omitempty"`
 	// Greenlight's security phase (secret scan for every toolchain,
-	// bandit for Python, flawfinder for C/C++): advisory (findings reported and scored, never in
+	// bandit for Python, gosec for Go, flawfinder for C/C++): advisory (findings reported and scored, never in
 	// the verdict), required (a finding fails it) or off. Unspecified:
 	// greenlight.yaml's security mode, else advisory; a request that
 	// selects steps plans no scan by default. The caller can add, require

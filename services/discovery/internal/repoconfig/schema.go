@@ -43,7 +43,7 @@ type FileSchema struct {
 	// Coverage says what the measured coverage counts for.
 	Coverage *CoverageSchema `json:"coverage,omitempty"`
 	// Security is the mode of greenlight's own scans (a secret scan for
-	// every toolchain, bandit for Python, flawfinder for C/C++): advisory (the default: findings
+	// every toolchain, bandit for Python, gosec for Go, flawfinder for C/C++): advisory (the default: findings
 	// reported and scored, never in the verdict), required (a finding
 	// fails the verdict) or off (none planned).
 	Security string `json:"security,omitempty" jsonschema:"enum=advisory,enum=required,enum=off"`
