@@ -67,6 +67,7 @@ func (p *planner) security() {
 	}
 	seen := map[string]bool{}
 	scanned := map[string][]string{} // scan -> the roots it covers
+	var later []string
 	n := 0
 	// Enclosing roots first, so one scan at "." stands for every nested one.
 	sps := slices.Clone(p.caps.Subprojects)
@@ -84,6 +85,9 @@ func (p *planner) security() {
 			scanned[scan] = append(scanned[scan], sp.Root)
 			if w, ok := p.whitelisted(c.Name); ok {
 				c = w // as greenlight.yaml's required or advisory list has it
+			} else if byDefault && c.Tier != command.TierUnspecified && !p.tiers[c.Tier] {
+				later = append(later, c.Name)
+				continue // a heavy scan waits for its tier unless asked for
 			}
 			if c.Timeout == 0 {
 				c.Timeout = p.caps.SecurityTimeout
@@ -104,6 +108,9 @@ func (p *planner) security() {
 				n++
 			}
 		}
+	}
+	if len(later) > 0 {
+		p.notes = append(p.notes, fmt.Sprintf("security scan(s) %s not planned: tier 1, not selected (--security advisory plans them anyway)", strings.Join(later, ", ")))
 	}
 	if n == 0 {
 		return

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/greenlight-dev/greenlight/services/discovery/internal/command"
@@ -49,7 +50,9 @@ func TestSecurityRequest(t *testing.T) {
 	}{
 		{"not asked: advisory by default", py, SecurityUnspecified, nil, map[string]bool{"secret-scan": false, "bandit": false}},
 		{"advisory", py, SecurityAdvisory, nil, map[string]bool{"secret-scan": false, "bandit": false}},
-		{"Go modules: gosec per module", gomods, SecurityUnspecified, nil, map[string]bool{"secret-scan": false, "gosec": false, "tools:gosec": false}},
+		// gosec is tier 1: by default it waits for tier 1; asked for, it runs.
+		{"Go modules by default: gosec waits for tier 1", gomods, SecurityUnspecified, nil, map[string]bool{"secret-scan": false}},
+		{"Go modules asked for: gosec per module", gomods, SecurityAdvisory, nil, map[string]bool{"secret-scan": false, "gosec": false, "tools:gosec": false}},
 		{"C: flawfinder by default", c, SecurityUnspecified, nil, map[string]bool{"secret-scan": false, "flawfinder": false}},
 		{"C required", c, SecurityRequired, nil, map[string]bool{"secret-scan": true, "flawfinder": true}},
 		{"required", py, SecurityRequired, nil, map[string]bool{"secret-scan": true, "bandit": true}},
@@ -100,5 +103,28 @@ func TestSecurityRequest(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGosecRunsWithTier1: at a milestone's end (tier 1 selected) gosec is
+// planned by default, advisory, once per module.
+func TestGosecRunsWithTier1(t *testing.T) {
+	caps, _ := planTree(t, map[string]string{
+		"go.mod":    "module example.com/a\n\ngo 1.22\n",
+		"a.go":      "package a\n",
+		"a_test.go": "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n",
+	})
+	for _, milestone := range []bool{false, true} {
+		p, err := Make(caps, Request{MilestoneEnd: milestone})
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(p.Steps, func(c command.Command) bool { return c.Name == "gosec" })
+		if (i >= 0) != milestone || (i >= 0 && !p.Steps[i].Optional) {
+			t.Errorf("milestone end %v: steps %v; want gosec (advisory) only at a milestone's end", milestone, names(p))
+		}
+		if !milestone && !hasNote(p, "gosec not planned: tier 1") {
+			t.Errorf("notes %q do not say why gosec waits", p.Notes)
+		}
 	}
 }
