@@ -56,6 +56,16 @@ func (p *planner) securityMode() (mode SecurityMode, byDefault bool) {
 	return SecurityAdvisory, true
 }
 
+// scanPlan is what security() learns while it walks the subprojects.
+type scanPlan struct {
+	mode      SecurityMode
+	byDefault bool
+	seen      map[string]bool
+	scanned   map[string][]string // scan -> the roots it covers
+	later     []string            // heavy scans left to their tier
+	added     int
+}
+
 // security adds the security steps the plan's mode asks for, one set per
 // subproject (command.Security). A scan greenlight.yaml already planned
 // keeps its own mode unless the mode is required: the caller can add or
@@ -65,62 +75,72 @@ func (p *planner) security() {
 	if mode == SecurityOff {
 		return
 	}
-	seen := map[string]bool{}
-	scanned := map[string][]string{} // scan -> the roots it covers
-	var later []string
-	n := 0
+	sp := &scanPlan{mode: mode, byDefault: byDefault, seen: map[string]bool{}, scanned: map[string][]string{}}
 	// Enclosing roots first, so one scan at "." stands for every nested one.
-	sps := slices.Clone(p.caps.Subprojects)
-	slices.SortStableFunc(sps, func(a, b capability.Subproject) int { return len(a.Root) - len(b.Root) })
-	for _, sp := range sps {
-		for _, c := range command.Security(sp.Subproject) {
-			if seen[c.Name] {
-				continue // a root shared by two runtimes (cpp and make)
-			}
-			seen[c.Name] = true
-			scan := c.Name[strings.LastIndex(c.Name, ":")+1:]
-			if !command.ModuleScoped[scan] && covered(scanned[scan], sp.Root) && p.stepIndex(c.Name) < 0 {
-				continue // the scan of an enclosing root reads these files already
-			}
-			scanned[scan] = append(scanned[scan], sp.Root)
-			if w, ok := p.whitelisted(c.Name); ok {
-				c = w // as greenlight.yaml's required or advisory list has it
-			} else if byDefault && c.Tier != command.TierUnspecified && !p.tiers[c.Tier] {
-				later = append(later, c.Name)
-				continue // a heavy scan waits for its tier unless asked for
-			}
-			if c.Timeout == 0 {
-				c.Timeout = p.caps.SecurityTimeout
-			}
-			if i := p.stepIndex(c.Name); i >= 0 {
-				if mode == SecurityRequired && p.steps[i].Optional {
-					p.steps[i].Optional = false
-					p.steps[i].RequiredBy = &command.Source{Key: "security", Origin: command.OriginRequest}
-				}
-				continue
-			}
-			c.Optional = mode == SecurityAdvisory
-			c.ContinueOnFailure = true
-			if mode == SecurityRequired {
-				c.RequiredBy = &command.Source{Key: "security", Origin: command.OriginRequest}
-			}
-			if p.add(c) {
-				n++
-			}
+	subs := slices.Clone(p.caps.Subprojects)
+	slices.SortStableFunc(subs, func(a, b capability.Subproject) int { return len(a.Root) - len(b.Root) })
+	for _, sub := range subs {
+		for _, c := range command.Security(sub.Subproject) {
+			p.planScan(sp, c, sub.Root)
 		}
 	}
-	if len(later) > 0 {
-		p.notes = append(p.notes, fmt.Sprintf("security scan(s) %s not planned: tier 1, not selected (--security advisory plans them anyway)", strings.Join(later, ", ")))
+	p.securityNotes(sp)
+}
+
+// planScan adds one scan of the subproject at root, unless an enclosing
+// root's scan reads its files already or, by default, its tier is not
+// selected; a scan already planned is required if the mode says so.
+func (p *planner) planScan(sp *scanPlan, c command.Command, root string) {
+	if sp.seen[c.Name] {
+		return // a root shared by two runtimes (cpp and make)
 	}
-	if n == 0 {
+	sp.seen[c.Name] = true
+	scan := c.Name[strings.LastIndex(c.Name, ":")+1:]
+	if !command.ModuleScoped[scan] && covered(sp.scanned[scan], root) && p.stepIndex(c.Name) < 0 {
+		return // the scan of an enclosing root reads these files already
+	}
+	sp.scanned[scan] = append(sp.scanned[scan], root)
+	if w, ok := p.whitelisted(c.Name); ok {
+		c = w // as greenlight.yaml's required or advisory list has it
+	} else if sp.byDefault && c.Tier != command.TierUnspecified && !p.tiers[c.Tier] {
+		sp.later = append(sp.later, c.Name)
+		return // a heavy scan waits for its tier unless asked for
+	}
+	if c.Timeout == 0 {
+		c.Timeout = p.caps.SecurityTimeout
+	}
+	required := &command.Source{Key: "security", Origin: command.OriginRequest}
+	if i := p.stepIndex(c.Name); i >= 0 {
+		if sp.mode == SecurityRequired && p.steps[i].Optional {
+			p.steps[i].Optional, p.steps[i].RequiredBy = false, required
+		}
 		return
 	}
-	word := map[SecurityMode]string{SecurityAdvisory: "advisory", SecurityRequired: "required"}[mode]
+	c.Optional = sp.mode == SecurityAdvisory
+	c.ContinueOnFailure = true
+	if sp.mode == SecurityRequired {
+		c.RequiredBy = required
+	}
+	if p.add(c) {
+		sp.added++
+	}
+}
+
+// securityNotes says what the security phase planned and what it left to
+// a later tier.
+func (p *planner) securityNotes(sp *scanPlan) {
+	if len(sp.later) > 0 {
+		p.notes = append(p.notes, fmt.Sprintf("security scan(s) %s not planned: tier 1, not selected (--security advisory plans them anyway)", strings.Join(sp.later, ", ")))
+	}
+	if sp.added == 0 {
+		return
+	}
+	word := map[SecurityMode]string{SecurityAdvisory: "advisory", SecurityRequired: "required"}[sp.mode]
 	why := "asked for"
-	if byDefault {
+	if sp.byDefault {
 		why = "by default (security: off in greenlight.yaml or --security off skips it)"
 	}
-	p.notes = append(p.notes, fmt.Sprintf("security phase %s: %d %s scan step(s) planned", why, n, word))
+	p.notes = append(p.notes, fmt.Sprintf("security phase %s: %d %s scan step(s) planned", why, sp.added, word))
 }
 
 // covered reports whether root lies inside one of roots (the scans are
