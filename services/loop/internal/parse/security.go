@@ -112,35 +112,65 @@ func (p *securityParser) feed(ln line) {
 		p.secrets, p.format = true, FormatSecretScan
 		return
 	}
-	if m := banditLineRe.FindStringSubmatch(t); m != nil {
-		p.format = FormatBandit
-		sev := strings.ToLower(m[4])
-		if sev == "undefined" {
-			sev = SeverityLow
+	if p.secrets {
+		p.secretLine(t, ln.off)
+		return
+	}
+	for _, read := range []func(string, int64) bool{p.banditLine, p.gosecLine, p.flawfinderLine} {
+		if read(t, ln.off) {
+			return
 		}
-		p.add(m[1], m[2], m[3], sev, m[3]+" ("+sev+"): "+m[5], ln.off)
-		return
 	}
-	if m := gosecLineRe.FindStringSubmatch(t); m != nil && !p.secrets {
-		p.format = FormatGosec
-		sev := strings.ToLower(m[5])
-		if m[6] == "LOW" {
-			sev = SeverityLow // gosec itself doubts it
-		}
-		p.add(m[1], m[2], m[4], sev, m[4]+" ("+sev+"): "+m[3], ln.off)
-		return
+}
+
+// banditLine reads a line of bandit's custom format.
+func (p *securityParser) banditLine(t string, off int64) bool {
+	m := banditLineRe.FindStringSubmatch(t)
+	if m == nil {
+		return false
 	}
-	if m := flawfinderLineRe.FindStringSubmatch(t); m != nil && !p.secrets {
-		p.format = FormatFlawfinder
-		sev := flawfinderSeverity(m[3])
-		// The rule is the function flawfinder flags: its hits of one
-		// kind share a SARIF rule.
-		p.add(m[1], m[2], "flawfinder-"+m[5], sev, fmt.Sprintf("%s (%s): [%s] (%s) %s", m[5], sev, m[3], m[4], strings.TrimSpace(m[6])), ln.off)
-		return
+	p.format = FormatBandit
+	sev := strings.ToLower(m[4])
+	if sev == "undefined" {
+		sev = SeverityLow
 	}
-	if !p.secrets {
-		return
+	p.add(m[1], m[2], m[3], sev, m[3]+" ("+sev+"): "+m[5], off)
+	return true
+}
+
+// gosecLine reads a line of gosec's golint format.
+func (p *securityParser) gosecLine(t string, off int64) bool {
+	m := gosecLineRe.FindStringSubmatch(t)
+	if m == nil {
+		return false
 	}
+	p.format = FormatGosec
+	sev := strings.ToLower(m[5])
+	if m[6] == "LOW" {
+		sev = SeverityLow // gosec itself doubts it
+	}
+	p.add(m[1], m[2], m[4], sev, m[4]+" ("+sev+"): "+m[3], off)
+	return true
+}
+
+// flawfinderLine reads a line of flawfinder's --singleline output. The
+// rule is the function flawfinder flags: its hits of one kind share a
+// SARIF rule.
+func (p *securityParser) flawfinderLine(t string, off int64) bool {
+	m := flawfinderLineRe.FindStringSubmatch(t)
+	if m == nil {
+		return false
+	}
+	p.format = FormatFlawfinder
+	sev := flawfinderSeverity(m[3])
+	p.add(m[1], m[2], "flawfinder-"+m[5], sev, fmt.Sprintf("%s (%s): [%s] (%s) %s", m[5], sev, m[3], m[4], strings.TrimSpace(m[6])), off)
+	return true
+}
+
+// secretLine reads a FILE:LINE:MATCH line of the secret scan: the first
+// rule that matches names it; a generic match counts only with the
+// entropy of a key.
+func (p *securityParser) secretLine(t string, off int64) {
 	m := secretLineRe.FindStringSubmatch(t)
 	if m == nil {
 		return
@@ -157,7 +187,7 @@ func (p *securityParser) feed(ln line) {
 				return
 			}
 		}
-		p.add(m[1], m[2], r.id, r.severity, fmt.Sprintf("%s (%s): %s is committed (%s)", r.id, r.severity, r.what, redact(r.id, value)), ln.off)
+		p.add(m[1], m[2], r.id, r.severity, fmt.Sprintf("%s (%s): %s is committed (%s)", r.id, r.severity, r.what, redact(r.id, value)), off)
 		return
 	}
 }
