@@ -50,7 +50,7 @@ func (a *app) artifactsCmd() *cobra.Command {
 				return err
 			}
 			defer conn.Close()
-			run, err := getRun(ctx, conn, args[0])
+			run, err := getRun(ctx, conn, args[0], a.program())
 			if err != nil {
 				return err
 			}

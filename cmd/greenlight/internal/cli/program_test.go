@@ -74,6 +74,8 @@ func TestHintsNameTheProgramAsInvoked(t *testing.T) {
 		{"", []string{"show", "r_running"}, "(no result yet): greenlight watch r_running"},
 		{".bin/greenlight", []string{"watch"}, "a run id (see .bin/greenlight runs)"},
 		{".bin/greenlight", []string{"cancel"}, "a run id (see .bin/greenlight runs)"},
+		{".bin/greenlight", []string{"show", "r_nosuch"}, `run "r_nosuch" not found (.bin/greenlight runs lists the runs)`},
+		{".bin/greenlight", []string{"artifacts", "-o", "out", "r_nosuch"}, `run "r_nosuch" not found (.bin/greenlight runs lists the runs)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.program+" "+strings.Join(tc.args, " "), func(t *testing.T) {

@@ -82,7 +82,7 @@ func parseStatuses(names []string) ([]glv1.RunStatus, error) {
 func (a *app) printRunsJSON(ctx context.Context, conn *stack.Conn, runs []*glv1.Run) error {
 	for _, r := range runs {
 		if r.GetResult() == nil {
-			full, err := getRun(ctx, conn, r.GetId())
+			full, err := getRun(ctx, conn, r.GetId(), a.program())
 			switch {
 			case err == nil:
 				r = full

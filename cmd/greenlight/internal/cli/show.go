@@ -39,7 +39,7 @@ not reachable), 130 interrupted.`,
 				return err
 			}
 			defer conn.Close()
-			run, err := getRun(ctx, conn, args[0])
+			run, err := getRun(ctx, conn, args[0], a.program())
 			if err != nil {
 				return err
 			}
@@ -91,13 +91,14 @@ func showExit(run *glv1.Run) error {
 }
 
 // errRunNotFound is getRun's error for an unknown run id.
-var errRunNotFound = errors.New("not found (greenlight runs lists the runs)")
+var errRunNotFound = errors.New("not found")
 
-// getRun fetches a run, turning NotFound into a one-line message.
-func getRun(ctx context.Context, conn *stack.Conn, id string) (*glv1.Run, error) {
+// getRun fetches a run, turning NotFound into a one-line message whose
+// hint names greenlight as the user runs it (prog, app.program).
+func getRun(ctx context.Context, conn *stack.Conn, id, prog string) (*glv1.Run, error) {
 	resp, err := conn.Run.GetRun(ctx, &glv1.GetRunRequest{RunId: id})
 	if status.Code(err) == codes.NotFound {
-		return nil, fmt.Errorf("run %q %w", id, errRunNotFound)
+		return nil, fmt.Errorf("run %q %w (%s runs lists the runs)", id, errRunNotFound, prog)
 	}
 	if err != nil {
 		return nil, err
