@@ -24,6 +24,26 @@ func counts(t *testing.T, c *glv1.Coverage) []fileCount {
 	return out
 }
 
+// checkCoverage compares a parsed report with its files, total and tool.
+func checkCoverage(t *testing.T, c *glv1.Coverage, want []fileCount, covered, total int64, tool string) {
+	t.Helper()
+	got := counts(t, c)
+	if len(got) != len(want) {
+		t.Fatalf("files = %v, want %v", got, want)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("file %d = %v, want %v", i, got[i], want[i])
+		}
+	}
+	if c.GetCoveredLines() != covered || c.GetTotalLines() != total {
+		t.Errorf("total = %d/%d, want %d/%d", c.GetCoveredLines(), c.GetTotalLines(), covered, total)
+	}
+	if len(c.GetTools()) != 1 || c.GetTools()[0] != tool {
+		t.Errorf("tools = %v, want [%s]", c.GetTools(), tool)
+	}
+}
+
 func TestParseCapturedReports(t *testing.T) {
 	tests := []struct {
 		name           string
@@ -70,23 +90,9 @@ func TestParseCapturedReports(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := set.Proto()
-			got := counts(t, c)
-			if len(got) != len(tt.want) {
-				t.Fatalf("files = %v, want %v", got, tt.want)
-			}
-			for i := range got {
-				if got[i] != tt.want[i] {
-					t.Errorf("file %d = %v, want %v", i, got[i], tt.want[i])
-				}
-			}
-			if c.GetCoveredLines() != tt.covered || c.GetTotalLines() != tt.total {
-				t.Errorf("total = %d/%d, want %d/%d", c.GetCoveredLines(), c.GetTotalLines(), tt.covered, tt.total)
-			}
+			checkCoverage(t, c, tt.want, tt.covered, tt.total, tt.tool)
 			if want := float64(tt.covered) * 100 / float64(tt.total); c.GetPercent() != want {
 				t.Errorf("percent = %v, want %v", c.GetPercent(), want)
-			}
-			if len(c.GetTools()) != 1 || c.GetTools()[0] != tt.tool {
-				t.Errorf("tools = %v, want [%s]", c.GetTools(), tt.tool)
 			}
 		})
 	}

@@ -71,22 +71,7 @@ func TestParseGcovCaptured(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := set.Proto()
-			got := counts(t, c)
-			if len(got) != len(tt.want) {
-				t.Fatalf("files = %v, want %v", got, tt.want)
-			}
-			for i := range got {
-				if got[i] != tt.want[i] {
-					t.Errorf("file %d = %v, want %v", i, got[i], tt.want[i])
-				}
-			}
-			if c.GetCoveredLines() != tt.covered || c.GetTotalLines() != tt.total {
-				t.Errorf("total = %d/%d, want %d/%d", c.GetCoveredLines(), c.GetTotalLines(), tt.covered, tt.total)
-			}
-			if len(c.GetTools()) != 1 || c.GetTools()[0] != GcovTool {
-				t.Errorf("tools = %v, want [%s]", c.GetTools(), GcovTool)
-			}
+			checkCoverage(t, set.Proto(), tt.want, tt.covered, tt.total, GcovTool)
 		})
 	}
 }
