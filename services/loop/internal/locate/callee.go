@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/greenlight-dev/greenlight/pkg/toolchain/packs"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 )
 
 // Index limits: a definition index reads at most this many source files
@@ -92,27 +93,6 @@ func skipDir(name string) bool {
 	return false
 }
 
-// IsTestFile reports whether a path is test code by the conventions of
-// its language: Go's _test.go, pytest's test_*.py and *_test.py and
-// conftest.py, files under tests/ or test/ or __tests__/ or src/test/, and
-// JavaScript's .test. and .spec. files.
-func IsTestFile(p string) bool {
-	base := path.Base(p)
-	switch {
-	case strings.HasSuffix(base, "_test.go"), strings.HasSuffix(base, "_test.py"), base == "conftest.py",
-		strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py"),
-		strings.Contains(base, ".test."), strings.Contains(base, ".spec."):
-		return true
-	}
-	for _, dir := range strings.Split(path.Dir(p), "/") {
-		switch dir {
-		case "tests", "test", "__tests__", "spec":
-			return true
-		}
-	}
-	return false
-}
-
 // definition is where a name is defined.
 type definition struct {
 	file string
@@ -146,7 +126,7 @@ func buildIndex(fsys fs.FS) index {
 			return nil
 		}
 		files++
-		test := IsTestFile(p)
+		test := parse.IsTestFile(p)
 		for n, line := range readLines(fsys, p, indexMaxFileBytes) {
 			if name := l.defName(line); name != "" {
 				idx[name] = append(idx[name], definition{file: p, line: n + 1, test: test})
@@ -265,7 +245,7 @@ func WithCallees(locs []Location, fsys fs.FS) []Location {
 	}
 	var code, tests []Location
 	for _, l := range locs {
-		if IsTestFile(l.File) {
+		if parse.IsTestFile(l.File) {
 			tests = append(tests, l)
 		} else {
 			code = append(code, l)

@@ -3,7 +3,6 @@ package parse
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -221,24 +220,6 @@ func (p *securityParser) add(file, line, rule, severity, msg string, off int64) 
 		severity = SeverityLow
 	}
 	p.found = append(p.found, Failure{File: rel, Line: n, Kind: glv1.FailureKind_FAILURE_KIND_SECURITY, Rule: rule, Severity: severity, Message: msg, Offset: off})
-}
-
-// testDirs are directory names that hold tests or their fixtures.
-var testDirs = map[string]bool{"test": true, "tests": true, "testing": true, "testdata": true, "test_data": true,
-	"fixtures": true, "__tests__": true, "__fixtures__": true, "spec": true, "specs": true, "e2e": true}
-
-// testFileRe matches a test file's name in the toolchains greenlight runs.
-var testFileRe = regexp.MustCompile(`^(test_.*\.py|.*_test\.(py|go)|.*\.(test|spec)\.[cm]?[jt]sx?|conftest\.py)$`)
-
-// testCode reports whether a repository path is test code or test data.
-func testCode(rel string) bool {
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	for _, d := range parts[:len(parts)-1] {
-		if testDirs[strings.ToLower(d)] {
-			return true
-		}
-	}
-	return testFileRe.MatchString(parts[len(parts)-1])
 }
 
 // findings is the number of findings, kept or not.

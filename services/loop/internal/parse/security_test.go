@@ -196,3 +196,14 @@ func TestTestCode(t *testing.T) {
 		}
 	}
 }
+
+func TestIsTestFile(t *testing.T) {
+	for p, want := range map[string]bool{
+		"calc_test.go": true, "calc.go": false, "tests/util.py": true, "src/pkg/test_x.py": true, "pkg/x.py": false,
+		"src/a.test.ts": true, "src/a.ts": false, "src/test/java/A.java": true, "src/main/java/A.java": false, "conftest.py": true,
+	} {
+		if IsTestFile(p) != want {
+			t.Errorf("IsTestFile(%q) = %v", p, !want)
+		}
+	}
+}
