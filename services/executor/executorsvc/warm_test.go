@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/testenv"
@@ -91,12 +92,23 @@ func TestWarmStateIsNotSharedOrSavedWhenItMustNotBe(t *testing.T) {
 	if out := e.mustExecute(context.Background(), e.goRequest(goModule("b"), readMarker())).output(0); strings.TrimSpace(out) != "none" {
 		t.Errorf("a changed go.mod read %q from the warm state of the old one", out)
 	}
-	failing := toolchainStep("half-built")
-	failing.Command += " && exit 1"
+	killed := timeout(toolchainStep("half-built"), time.Second)
+	killed.Command += " && sleep 30"
 	before := entries(t, e)
-	e.mustExecute(context.Background(), e.goRequest(goModule("c"), failing, readMarker()))
+	e.mustExecute(context.Background(), e.goRequest(goModule("c"), killed, readMarker()))
 	if n := entries(t, e); n != before {
-		t.Errorf("a run whose toolchain step failed saved warm state (%d entries, had %d)", n, before)
+		t.Errorf("a run whose toolchain step timed out saved warm state (%d entries, had %d)", n, before)
+	}
+	// A toolchain step that exited with a failure (vet's findings, a
+	// secret scan's match) wrote complete cache entries: they are kept.
+	failing := toolchainStep("vetted")
+	failing.Command += " && exit 1"
+	e.mustExecute(context.Background(), e.goRequest(goModule("d"), failing, readMarker()))
+	if n := entries(t, e); n != before+1 {
+		t.Errorf("a run whose toolchain step failed by itself saved %d entries, want %d", n-before, 1)
+	}
+	if out := e.mustExecute(context.Background(), e.goRequest(goModule("d"), readMarker())).output(0); strings.TrimSpace(out) != "vetted" {
+		t.Errorf("the next run read %q from the warm state, want the failed step's output", out)
 	}
 }
 

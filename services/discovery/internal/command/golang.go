@@ -53,8 +53,7 @@ func (e *extractor) gopath() {
 	imp := e.sp.Go.GopathImport
 	src := Source{File: e.file(""), Key: "GOPATH " + imp, Origin: OriginDefault}
 	env := map[string]string{"GO111MODULE": "off", "GOPATH": gopathRoot, "GOFLAGS": ""}
-	dir := gopathRoot + "/src/" + imp
-	link := fmt.Sprintf(`mkdir -p %s && ln -sfn "$PWD" %s && cd %s && `, path.Dir(dir), dir, dir)
+	link := gopathLink(imp)
 	e.add(Command{Name: "go-build", Phase: PhaseBuild, Command: link + "go build ./...", Display: "go build ./...", Env: clone(env), Source: src})
 	e.add(Command{Name: "go-vet", Phase: PhaseLint, Command: link + "go vet ./...", Display: "go vet ./...", Env: clone(env), Source: src})
 	if e.sp.HasTests {
@@ -62,6 +61,13 @@ func (e *extractor) gopath() {
 		cmd, reports := goTestCommandOf("go-test", display)
 		e.add(Command{Name: "go-test", Phase: PhaseTest, Command: link + cmd, Display: display, ReportFiles: reports, Env: clone(env), Source: src})
 	}
+}
+
+// gopathLink is the shell prefix that links the workspace at
+// $GOPATH/src/IMP and enters it (ToolchainOnly recognises it).
+func gopathLink(imp string) string {
+	dir := gopathRoot + "/src/" + imp
+	return fmt.Sprintf(`mkdir -p %s && ln -sfn "$PWD" %s && cd %s && `, path.Dir(dir), dir, dir)
 }
 
 // goTestCommand runs `go test -json ./...` with its event stream teed into

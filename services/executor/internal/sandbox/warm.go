@@ -25,8 +25,8 @@ import (
 // make a later verdict of the same owner green. State is therefore saved
 // only at the trust point: before the first step in the sandbox that is not
 // toolchain-only (Step.ToolchainOnly: the toolchain on the project's files,
-// never the project's code), and only when every step before it finished
-// OK. What the toolchain wrote up to there is a function of the inputs the
+// never the project's code), and only when every step before it exited by
+// itself (OK or failed, never killed or timed out). What the toolchain wrote up to there is a function of the inputs the
 // key covers (the owner, the image, every manifest and lockfile of the
 // snapshot); Go's build cache is keyed by its own hashes of the sources on
 // top. A run that restored state never saves it, so nothing a test writes
@@ -178,15 +178,18 @@ func (rn *run) warmBefore(ctx context.Context, b *box, batch []int) {
 	}
 }
 
-// warmAfter is called after a batch ran in b: a step that did not finish
-// OK leaves the state unsaved for good (a cut-off write, a build that
-// died half way).
+// warmAfter is called after a batch ran in b: a step that did not exit by
+// itself leaves the state unsaved for good (a cut-off write, a build that
+// died half way: timed out, killed, canceled, not run). One that exited
+// with a failure does not: a vet or a secret scan with findings, a build
+// error, all ran only the toolchain, whose cache writes are complete
+// (without this a module with one advisory finding never kept its state).
 func (rn *run) warmAfter(b *box, batch []int) {
 	if b.warm == nil {
 		return
 	}
 	for _, i := range batch {
-		if rn.results[i].Status != StatusOK || !rn.req.Steps[i].ToolchainOnly {
+		if st := rn.results[i].Status; (st != StatusOK && st != StatusFailed) || !rn.req.Steps[i].ToolchainOnly {
 			b.warm.clean = false
 		} else {
 			b.warm.built = true
