@@ -55,6 +55,98 @@ except ImportError as e:
         raise
     sys.stderr.write(sys.executable + ": No module named " + tool + "\n")
     sys.exit(1)
+# The image carries common pytest plugins (Debian python3-pytest-*) for
+# the projects that use them, but pytest autoloads every installed plugin,
+# and loading them all costs ~0.5 s per run (pytest-rerunfailures imports
+# pkg_resources, pytest-httpserver werkzeug). CI installs only what the
+# project declares, so a plugin the image carries autoloads only when the
+# project depends on it: its distribution is named in the project's
+# dependency and configuration files (pyproject.toml, setup.cfg, setup.py,
+# requirements files, tox.ini, noxfile.py, Pipfile, CI workflows, here and
+# at the checkout's top), or required by a distribution so named or by one
+# the project installed itself (its venv), transitively. Plugins the
+# project installed itself always load, as do those without which async
+# tests would be skipped instead of run (pytest-asyncio, anyio); `-p NAME`
+# loads any plugin. What was left out is said on stderr, and its modules
+# cannot be imported (a finder kept before pytest's assertion rewriter on
+# sys.meta_path, which would load them as plugins), as if not installed: a
+# loaded plugin that finds another importable assumes it is loaded too
+# (pytest-rerunfailures registers pytest-xdist hooks when xdist imports).
+always = {"pytest-asyncio", "anyio"}
+dep_files = {"setup.py", "noxfile.py", "conftest.py", "Pipfile", "Makefile", "tox.ini", "pytest.ini"}
+dep_dirs = [".", "requirements", "reqs", "ci", "tests", "test", "docs", ".github/workflows", ".circleci"]
+def norm(name):
+    import re
+    return re.sub(r"[-_.]+", "-", name).lower()
+def checkout_top():
+    d = os.getcwd()
+    while not os.path.exists(os.path.join(d, ".git")) and os.path.dirname(d) != d:
+        d = os.path.dirname(d)
+    return d if os.path.exists(os.path.join(d, ".git")) else os.getcwd()
+def declared_words():
+    import re
+    words, seen = set(), set()
+    for top in dict.fromkeys([os.getcwd(), checkout_top()]):
+        for rel in dep_dirs:
+            try:
+                names = sorted(os.listdir(os.path.join(top, rel)))[:500]
+            except OSError:
+                continue
+            for n in names:
+                if n not in dep_files and not n.endswith((".toml", ".cfg", ".ini", ".txt", ".in", ".yml", ".yaml")):
+                    continue
+                p = os.path.realpath(os.path.join(top, rel, n))
+                if p in seen or not os.path.isfile(p):
+                    continue
+                seen.add(p)
+                try:
+                    with open(p, "rb") as f:
+                        text = f.read(1 << 20).decode("utf-8", "replace")
+                except OSError:
+                    continue
+                words.update(norm(w) for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]*", text))
+    return words
+hidden = set()
+class Hide:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in hidden:
+            raise ModuleNotFoundError("No module named %r (greenlight: a pytest plugin the project does not declare)" % name, name=name)
+        return None
+hider = Hide()
+def top(e):
+    return e.value.split(":")[0].split(".")[0].strip()
+def declared_plugins(dists, plugins):
+    import re
+    image = [os.path.realpath(p) + os.sep for p in site.getsitepackages([sys.base_prefix])]
+    if sys.prefix != sys.base_prefix:
+        image = [p for p in image if not p.startswith(os.path.realpath(sys.prefix) + os.sep)]
+    def carried(d):
+        where = getattr(d, "_path", None)
+        return where is not None and any(os.path.realpath(str(where)).startswith(p) for p in image)
+    byname = {}
+    for d in dists:
+        byname.setdefault(norm(getattr(d, "_normalized_name", None) or d.metadata["Name"] or ""), d)
+    words = declared_words()
+    want = {n for n, d in byname.items() if n in words or n in always or not carried(d)}
+    queue = list(want)
+    while queue:
+        d = byname.get(queue.pop())
+        for r in (d.requires or []) if d is not None else []:
+            if re.search(r";.*\bextra\b", r):
+                continue
+            m = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", r)
+            if m and norm(m.group()) not in want:
+                want.add(norm(m.group()))
+                queue.append(norm(m.group()))
+    names = {e.name for d, e in plugins if not carried(d) or norm(getattr(d, "_normalized_name", None) or d.metadata["Name"] or "") in want}
+    left = sorted({e.name for d, e in plugins} - names)
+    loaded = {top(e) for d, e in plugins if e.name in names}
+    hidden.update({top(e) for d, e in plugins if e.name not in names} - loaded)
+    if hidden:
+        sys.meta_path.insert(0, hider)
+    if left:
+        sys.stderr.write("greenlight: pytest plugins the image carries but the project does not declare were not loaded (-p NAME loads one): " + ", ".join(left) + "\n")
+    return names
 if tool == "pytest":
     import json
     from importlib import metadata
@@ -70,12 +162,21 @@ if tool == "pytest":
         if "dir_info" in origin:
             return True
         return any(not installed(str(d.locate_file(f))) for f in d.files or ())
-    plugins = isolated(lambda: [(d, e) for d in metadata.distributions() for e in d.entry_points if e.group == "pytest11" and not built_here(d)])
+    dists = isolated(lambda: list(metadata.distributions()))
+    plugins = isolated(lambda: [(d, e) for d in dists for e in d.entry_points if e.group == "pytest11" and not built_here(d)])
+    wanted = declared_plugins(dists, plugins)
     def load_setuptools_entrypoints(self, group, name=None):
         count = 0
         for d, e in plugins:
             if e.group != group or name not in (None, e.name) or self.get_plugin(e.name) or self.is_blocked(e.name):
                 continue
+            if name is None and e.name not in wanted:
+                continue
+            if name is not None:
+                hidden.discard(top(e))
+            if hidden and sys.meta_path[0] is not hider:
+                sys.meta_path.remove(hider)
+                sys.meta_path.insert(0, hider)
             plugin = isolated(e.load)
             self.register(plugin, name=e.name)
             try:

@@ -9,7 +9,8 @@ import (
 )
 
 // TestProjectImportedByAPytestPlugin runs the real pytest of the Python
-// sandbox image: a pytest plugin the image installs (pytest-httpserver)
+// sandbox image: a pytest plugin the image installs and the project
+// declares (pytest-httpserver)
 // imports werkzeug, which imports the image's markupsafe while pytest
 // starts; the markupsafe project's own tests must still import the
 // workspace's markupsafe, as in CI where installing the project replaces
@@ -20,10 +21,10 @@ func TestProjectImportedByAPytestPlugin(t *testing.T) {
 	}
 	ws := t.TempDir()
 	writeFiles(t, ws, map[string]string{
-		"pyproject.toml":             "[project]\nname = \"MarkupSafe\"\n",
+		"pyproject.toml":             "[project]\nname = \"MarkupSafe\"\n[project.optional-dependencies]\ntest = [\"pytest-httpserver\"]\n",
 		"src/markupsafe/__init__.py": "WHERE = 'workspace'\n",
 		"tests/test_where.py": "import markupsafe, sys\n\ndef test_where():\n    assert markupsafe.WHERE == 'workspace', markupsafe.__file__\n\n" +
-			"def test_plugin_kept_its_copy():\n    w = sys.modules.get('werkzeug')\n    assert w is None or not w.__file__.startswith('/w/')\n",
+			"def test_plugin_kept_its_copy():\n    w = sys.modules.get('werkzeug')\n    assert w is not None and not w.__file__.startswith('/w/')\n",
 	})
 	if err := os.Chmod(ws, 0o777); err != nil {
 		t.Fatal(err)

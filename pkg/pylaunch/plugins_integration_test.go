@@ -1,0 +1,89 @@
+package pylaunch
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// pluginProbe is a test module asserting which of the image's pytest
+// plugins pytest loaded: want maps a plugin's registered name to whether
+// it must be loaded.
+func pluginProbe(want map[string]bool) string {
+	var b strings.Builder
+	b.WriteString("def test_plugins(request):\n    pm = request.config.pluginmanager\n")
+	for name, loaded := range want {
+		if loaded {
+			b.WriteString("    assert pm.has_plugin(\"" + name + "\"), \"" + name + " not loaded\"\n")
+		} else {
+			b.WriteString("    assert not pm.has_plugin(\"" + name + "\"), \"" + name + " loaded\"\n")
+		}
+	}
+	return b.String()
+}
+
+// runPytest runs the launcher's pytest of the Python sandbox image over
+// files, as the sandbox user, and returns its output.
+func runPytest(t *testing.T, files map[string]string, env ...string) (string, error) {
+	t.Helper()
+	if os.Getenv("GREENLIGHT_INTEGRATION") == "" {
+		t.Skip("set GREENLIGHT_INTEGRATION=1 (needs Docker and greenlight/sandbox-python:latest)")
+	}
+	ws := t.TempDir()
+	writeFiles(t, ws, files)
+	if err := exec.Command("chmod", "-R", "a+rwX", ws).Run(); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"run", "--rm", "--network", "none", "--user", "10001", "-e", "HOME=/tmp", "-v", ws + ":/w", "-w", "/w"}
+	for _, e := range env {
+		args = append(args, "-e", e)
+	}
+	args = append(args, "greenlight/sandbox-python:latest", "sh", "-c", Tool("python3", "pytest")+" -q -p no:cacheprovider")
+	out, err := exec.Command("docker", args...).CombinedOutput()
+	return string(out), err
+}
+
+// The image's plugins load only for the projects that depend on them, as
+// in CI where only those are installed; the async ones always load (a
+// missing one would skip async tests instead of running them).
+func TestImagePluginsLoadOnlyWhenDeclared(t *testing.T) {
+	out, err := runPytest(t, map[string]string{
+		"pyproject.toml": "[project]\nname = \"p\"\n",
+		"test_p.py":      pluginProbe(map[string]bool{"pytest_mock": false, "pytest_httpserver": false, "rerunfailures": false, "asyncio": true, "anyio": true}),
+	})
+	if err != nil || !strings.Contains(out, "1 passed") {
+		t.Fatalf("undeclared plugins: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "were not loaded") || !strings.Contains(out, "pytest_mock") {
+		t.Errorf("the plugins left out are not named on stderr:\n%s", out)
+	}
+	for _, decl := range []map[string]string{
+		{"pyproject.toml": "[project]\nname = \"p\"\n[project.optional-dependencies]\ntest = [\"pytest-mock>=3\", \"pytest_httpserver\"]\n"},
+		{"requirements/test.txt": "pytest\npytest-mock==3.8.2\npytest-httpserver\n"},
+		{".github/workflows/ci.yml": "steps:\n  - run: pip install pytest pytest-mock PYTEST_HTTPSERVER\n"},
+	} {
+		files := map[string]string{"test_p.py": pluginProbe(map[string]bool{"pytest_mock": true, "pytest_httpserver": true, "rerunfailures": false})}
+		for k, v := range decl {
+			files[k] = v
+		}
+		if out, err := runPytest(t, files); err != nil || !strings.Contains(out, "1 passed") {
+			t.Errorf("plugins declared in %v: %v\n%s", decl, err, out)
+		}
+	}
+}
+
+// A plugin required by a distribution the project installed itself (here
+// one in the user site) loads, transitively, as pip would have installed
+// it; `-p NAME` in the project's options loads any plugin.
+func TestImagePluginsFollowRequirementsAndExplicitNames(t *testing.T) {
+	files := map[string]string{
+		".ub/lib/python3.11/site-packages/wrapper-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: wrapper\nVersion: 1.0\nRequires-Dist: pytest-mock\n",
+		".ub/lib/python3.11/site-packages/wrapper-1.0.dist-info/RECORD":   "",
+		"pytest.ini": "[pytest]\naddopts = -p rerunfailures\n",
+		"test_p.py":  pluginProbe(map[string]bool{"pytest_mock": true, "rerunfailures": true, "pytest_httpserver": false}),
+	}
+	if out, err := runPytest(t, files, "PYTHONUSERBASE=/w/.ub"); err != nil || !strings.Contains(out, "1 passed") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
