@@ -202,6 +202,9 @@ func (e *Engine) Crash(id string, code int, oom bool) error {
 		e.mu.Unlock()
 		return err
 	}
+	// The main process goes first: nothing it would have reported about
+	// the others reaches the executor.
+	c.exit(code, oom)
 	procs := slices.Collect(maps.Keys(c.procs))
 	e.mu.Unlock()
 	for _, p := range procs {
@@ -210,9 +213,6 @@ func (e *Engine) Crash(id string, code int, oom bool) error {
 	for _, p := range procs {
 		p.wait(killWait)
 	}
-	e.mu.Lock()
-	c.exit(code, oom)
-	e.mu.Unlock()
 	return nil
 }
 

@@ -15,7 +15,8 @@
 //     tmpfs mounts (/workspace, /home/sandbox, /tmp) are created with the
 //     spec's mode and owner; the sandbox's absolute paths (those three and
 //     /sys/fs/cgroup) are rewritten into it in every argv, working
-//     directory and environment value;
+//     directory and environment value (and `tar -c` names its members
+//     as in the container);
 //   - processes: real host processes (/bin/sh, tar, git, ...) in a process
 //     group of their own, as the uid:gid asked for when the test runs as
 //     root (never as root: the fake refuses uid 0) and as the test's own

@@ -60,7 +60,7 @@ func (e *Engine) spawn(c *container, ps procSpec, stdout, stderr io.Writer) (*ho
 		return nil, fmt.Errorf("enginefake: container %s is not running", shortID(c.id))
 	}
 	env := mergeEnv(c.root.paths(c.spec.Env), c.root.paths(ps.env))
-	argv, dir := c.root.paths(ps.argv), c.root.path(ps.dir)
+	argv, dir := c.root.argv(ps.argv), c.root.path(ps.dir)
 	if len(argv) == 0 || argv[0] == "" {
 		return nil, errors.New("enginefake: empty command")
 	}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -109,6 +110,18 @@ func (t *tree) paths(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
 		out[i] = t.path(s)
+	}
+	return out
+}
+
+// argv maps a command's arguments into the tree. An archive tar creates
+// names its members as in the container: the tree's prefix is cut from
+// them.
+func (t *tree) argv(argv []string) []string {
+	out := t.paths(argv)
+	if len(out) > 1 && filepath.Base(out[0]) == "tar" && slices.Contains(out[1:], "-c") {
+		strip := "--transform=s," + strings.TrimPrefix(t.dir, "/") + "/,,"
+		out = slices.Insert(out, 1, strip)
 	}
 	return out
 }

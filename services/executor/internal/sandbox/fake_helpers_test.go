@@ -123,3 +123,29 @@ func stepProcs(eng *enginefake.Engine) map[string]enginefake.Proc {
 	}
 	return out
 }
+
+// waitFor waits (at most 10 s) until cond holds; background work (the
+// pool's refills, removals) has no event to wait on.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		<-tick.C
+	}
+}
+
+// runContainer returns the id of the container of a run, "" when none
+// exists.
+func runContainer(eng *enginefake.Engine, runID string) string {
+	for _, c := range eng.Containers() {
+		if c.Spec.Labels[sandbox.LabelRun] == runID {
+			return c.ID
+		}
+	}
+	return ""
+}
