@@ -71,7 +71,9 @@ func TestFakePoolOnlyAndLimits(t *testing.T) {
 // dependencies, and the owner's next run starts from it.
 func TestFakeStagedSandbox(t *testing.T) {
 	f, pool := newFakePool(t, sandbox.WithDepCache(newMemCache()))
-	req := func() sandbox.Request { return f.request(fakeRunnerImage, reqFiles, installStep(), step("check", "cat deps/x")) }
+	req := func() sandbox.Request {
+		return f.request(fakeRunnerImage, reqFiles, installStep(), step("check", "cat deps/x"))
+	}
 	f.run(context.Background(), req())
 	waitFor(t, "a staged sandbox", func() bool { return pool.Staged(fakeRunnerImage) == 1 })
 	res, ev := f.run(context.Background(), req())
