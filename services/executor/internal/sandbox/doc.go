@@ -6,7 +6,8 @@
 // small Runtime interface (implemented by internal/docker), blobs through the
 // Blobs interface, and callers receive plain Go events. The rules that make
 // the sandbox safe (hardening, network policy, limits, timeouts, output caps,
-// cleanup) all live here, so they can be read in one place. Their tests run
-// against a real Docker engine; only the runner's protocol handshake is also
-// checked against a stub Runtime.
+// cleanup) all live here, so they can be read in one place. Their logic is
+// tested without an engine on internal/enginefake (the fake_*_test.go
+// files); what needs real confinement (limits, isolation, the hardening's
+// effect) is tested against a real Docker engine.
 package sandbox
