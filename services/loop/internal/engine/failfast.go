@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"google.golang.org/protobuf/proto"
@@ -101,25 +100,59 @@ func failedOtherwise(o score.StepOutcome) bool {
 	return !o.EffectiveOK()
 }
 
-// combine is pl with the probe steps inserted before index at; eventIndex
-// gives each step its run-event index (the pipeline's steps keep theirs,
-// the probe steps take fresh ones past it) and orig maps each step back to
-// its pipeline index (-1: a probe step).
+// combine is pl with the probe steps inserted before index at, and the
+// steps before at that a rolled-back round need not wait for moved after
+// them (deferredUntilProbe); eventIndex gives each step its run-event index
+// (the pipeline's steps keep theirs, the probe steps take fresh ones past
+// it) and orig maps each step back to its pipeline index (-1: a probe
+// step).
 func (p *probe) combine(pl *glv1.Pipeline) (combined *glv1.Pipeline, eventIndex []int32, orig []int) {
 	combined = proto.Clone(pl).(*glv1.Pipeline)
 	steps := pl.GetSteps()
-	combined.Steps = slices.Concat(steps[:p.at], p.steps, steps[p.at:])
-	for i := range combined.Steps {
-		switch k := i - p.at; {
-		case k < 0:
+	var before, deferred []int
+	for i := range steps[:p.at] {
+		if deferredUntilProbe(steps[i]) {
+			deferred = append(deferred, i)
+		} else {
+			before = append(before, i)
+		}
+	}
+	order := append(before, -1)
+	order = append(order, deferred...)
+	for i := p.at; i < len(steps); i++ {
+		order = append(order, i)
+	}
+	combined.Steps = nil
+	for _, i := range order {
+		if i >= 0 {
+			combined.Steps = append(combined.Steps, steps[i])
 			eventIndex, orig = append(eventIndex, int32(i)), append(orig, i)
-		case k < len(p.steps):
+			continue
+		}
+		for k, s := range p.steps {
+			combined.Steps = append(combined.Steps, s)
 			eventIndex, orig = append(eventIndex, int32(len(steps)+k)), append(orig, -1)
-		default:
-			eventIndex, orig = append(eventIndex, int32(i-len(p.steps))), append(orig, i-len(p.steps))
 		}
 	}
 	return combined, eventIndex, orig
+}
+
+// deferredUntilProbe says whether a step planned before the probe can run
+// after it instead: a security scan (read-only, it produces nothing a test
+// needs) or an advisory lint or type check (its result decides nothing,
+// and mypy alone can take longer than the probe). A patch the probe rolls
+// back then costs only the installs, the builds and the failing tests;
+// when the probe passes they run next, in the same execution, so the full
+// verification is the same. Required lint and type checks stay in place:
+// a CI command may build what the tests use.
+func deferredUntilProbe(s *glv1.Step) bool {
+	switch s.GetPhase() {
+	case glv1.Phase_PHASE_SECURITY:
+		return true
+	case glv1.Phase_PHASE_LINT, glv1.Phase_PHASE_TYPECHECK:
+		return s.GetOptional()
+	}
+	return false
 }
 
 // split separates a combined execution: the probe steps' results, and the
