@@ -2,7 +2,8 @@
 # swe-bench-loop.sh measures, for every task of a suite built by
 # scripts/swe-tasks.sh, greenlight's time-to-green with the gold patch
 # against the project's test command on a warm host on the gold-patched
-# tree (see host_seconds), both in this run (these machines are shared and noisy: only ratios measured
+# tree (see host_seconds), greenlight warm too (one untimed verification
+# per task first), both in this run (these machines are shared and noisy: only ratios measured
 # together mean something). It prints a Markdown table and the medians.
 #
 # Usage: scripts/swe-bench-loop.sh SUITE
@@ -60,6 +61,16 @@ host_seconds() {
 	awk -v ns="$ns" -v rc="$rc" 'BEGIN { printf "%.3f %s", ns / 1e9, (rc == 0 ? "ok" : rc == 1 ? "ran,failed" : "exit-" rc) }'
 }
 
+# greenlight's warm machine, like the host's: one untimed verification of
+# each task's unpatched repository fills its dependency cache and warm
+# build state (keyed by owner, image and manifests, which a gold patch
+# leaves alone), as on a machine where the project was verified before.
+# Without it the first verification of the eval builds cold (the Go
+# standard library is in the image's seed; the module's packages and
+# dependencies are not) while the host command runs warm.
+for dir in "$suite"/*/; do
+	[[ -f $dir/task.yaml ]] && { "$gl" verify --json "$dir/repo" >/dev/null 2>&1 || true; }
+done
 report=$(mktemp)
 "$gl" eval "$suite" --json >"$report"
 
