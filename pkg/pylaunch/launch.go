@@ -108,3 +108,23 @@ func Find(command string) (f Found, ok bool) {
 func Readable(command string) string {
 	return reLaunch.ReplaceAllString(command, "$1 -m $2")
 }
+
+// compileAllArgs byte-compiles the working directory's tree, leaving out
+// virtual environments and node_modules.
+const compileAllArgs = ` -q -x '(^|/)(\.venv|\.tox|\.nox|node_modules)/' .`
+
+// CompileAll is the build check discovery plans for Python: every module
+// of the tree byte-compiles (a syntax error fails it).
+func CompileAll(python string) string { return Module(python, "compileall") + compileAllArgs }
+
+// plainInterpreter is an interpreter invocation with nothing the shell would act
+// on ("python3", ".venv/bin/python", "poetry run python").
+var plainInterpreter = regexp.MustCompile(`^[A-Za-z0-9_./ -]+$`)
+
+// IsCompileAll says whether command is exactly CompileAll of some
+// interpreter: it reads the tree and writes only __pycache__, so nothing
+// else in a pipeline depends on it having run.
+func IsCompileAll(command string) bool {
+	python, ok := strings.CutSuffix(command, " -P -m compileall"+compileAllArgs)
+	return ok && plainInterpreter.MatchString(python)
+}

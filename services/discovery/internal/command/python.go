@@ -41,7 +41,7 @@ func (e *extractor) python() {
 	marker := e.sp.Markers[0]
 	def := Source{File: marker, Origin: OriginDefault}
 	e.add(Command{Name: "compileall", Phase: PhaseBuild, Env: clone(py.env), Source: def,
-		Command: pylaunch.Module(py.python, "compileall") + ` -q -x '(^|/)(\.venv|\.tox|\.nox|node_modules)/' .`})
+		Command: pylaunch.CompileAll(py.python)})
 	if info.Invalid {
 		e.add(Command{Name: "pyproject-toml", Phase: PhaseBuild, Source: Source{File: e.file("pyproject.toml"), Origin: OriginDefault},
 			Command: `python3 -P -c 'import tomllib; tomllib.load(open("pyproject.toml", "rb"))'`})

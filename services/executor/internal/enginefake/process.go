@@ -60,6 +60,12 @@ func (e *Engine) spawn(c *container, ps procSpec, stdout, stderr io.Writer) (*ho
 		return nil, fmt.Errorf("enginefake: container %s is not running", shortID(c.id))
 	}
 	env := mergeEnv(c.root.paths(c.spec.Env), c.root.paths(ps.env))
+	if ps.dir == "" {
+		// As the engine does: a process without a working directory of
+		// its own starts in the container's (found by the conformance
+		// suite: the fake used the test's).
+		ps.dir = c.spec.WorkDir
+	}
 	argv, dir := c.root.argv(ps.argv), c.root.path(ps.dir)
 	if len(argv) == 0 || argv[0] == "" {
 		return nil, errors.New("enginefake: empty command")

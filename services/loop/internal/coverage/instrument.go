@@ -145,3 +145,20 @@ func addReport(s *glv1.Step, report, env, flags string) bool {
 	s.Env[env] = strings.TrimSpace(s.Env[env] + " " + flags)
 	return true
 }
+
+// ForNarrowedRun removes from a test step narrowed to a few tests (a
+// fail-fast probe, a flaky re-run) the coverage Instrument added where it
+// only costs: coverage.py's tracing under pytest (it slows the tests and
+// its import alone takes ~40 ms) and Node's V8 coverage files. Nobody reads
+// a narrowed run's coverage. Go's -coverprofile stays: the probe's
+// instrumented compile is what the whole go test step reuses from the
+// build cache when the probe passes. The step is modified in place.
+func ForNarrowedRun(s *glv1.Step) {
+	if s.GetEnv() == nil {
+		return
+	}
+	delete(s.Env, pylaunch.CoverageEnv)
+	if strings.HasPrefix(s.Env["NODE_V8_COVERAGE"], reportPrefix) {
+		delete(s.Env, "NODE_V8_COVERAGE")
+	}
+}

@@ -120,3 +120,29 @@ func TestInstrumentOff(t *testing.T) {
 		t.Errorf("coverage_off still instrumented the step: %v", s)
 	}
 }
+
+// A narrowed run keeps Go's coverage (its compile is reused) and drops
+// coverage.py's and Node's, and a Node setting of the project's own.
+func TestForNarrowedRun(t *testing.T) {
+	py := &glv1.Step{Env: map[string]string{pylaunch.CoverageEnv: "/tmp/greenlight-coverage-pytest.lcov", "X": "1"}}
+	ForNarrowedRun(py)
+	if _, ok := py.Env[pylaunch.CoverageEnv]; ok || py.Env["X"] != "1" {
+		t.Errorf("pytest step env after ForNarrowedRun: %v", py.Env)
+	}
+	node := &glv1.Step{Env: map[string]string{"NODE_V8_COVERAGE": "/tmp/greenlight-coverage-npm-test.v8"}}
+	ForNarrowedRun(node)
+	if _, ok := node.Env["NODE_V8_COVERAGE"]; ok {
+		t.Errorf("greenlight's V8 coverage kept: %v", node.Env)
+	}
+	own := &glv1.Step{Env: map[string]string{"NODE_V8_COVERAGE": "coverage/tmp"}}
+	ForNarrowedRun(own)
+	if own.Env["NODE_V8_COVERAGE"] != "coverage/tmp" {
+		t.Errorf("the project's own V8 coverage setting was removed: %v", own.Env)
+	}
+	gostep := &glv1.Step{Env: map[string]string{"GOFLAGS": "-coverprofile=/tmp/greenlight-coverage-go-test.coverprofile"}}
+	ForNarrowedRun(gostep)
+	if gostep.Env["GOFLAGS"] == "" {
+		t.Errorf("Go's coverage was removed from a narrowed run: %v", gostep.Env)
+	}
+	ForNarrowedRun(&glv1.Step{}) // no environment: nothing to do, no panic
+}

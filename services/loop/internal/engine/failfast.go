@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
+	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/transition"
@@ -144,13 +145,16 @@ func (p *probe) combine(pl *glv1.Pipeline) (combined *glv1.Pipeline, eventIndex 
 // back then costs only the installs, the builds and the failing tests;
 // when the probe passes they run next, in the same execution, so the full
 // verification is the same. Required lint and type checks stay in place:
-// a CI command may build what the tests use.
+// a CI command may build what the tests use; of the builds only Python's
+// compileall check moves (it writes nothing but __pycache__).
 func deferredUntilProbe(s *glv1.Step) bool {
 	switch s.GetPhase() {
 	case glv1.Phase_PHASE_SECURITY:
 		return true
 	case glv1.Phase_PHASE_LINT, glv1.Phase_PHASE_TYPECHECK:
 		return s.GetOptional()
+	case glv1.Phase_PHASE_BUILD:
+		return pylaunch.IsCompileAll(s.GetCommand())
 	}
 	return false
 }

@@ -15,6 +15,7 @@ import (
 
 	glv1 "github.com/greenlight-dev/greenlight/pkg/api/greenlight/v1"
 	"github.com/greenlight-dev/greenlight/pkg/pylaunch"
+	"github.com/greenlight-dev/greenlight/services/loop/internal/coverage"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/parse"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/report"
 	"github.com/greenlight-dev/greenlight/services/loop/internal/score"
@@ -176,6 +177,7 @@ func rerunStep(step *glv1.Step, cmd string) *glv1.Step {
 		rs.DisplayCommand = d
 	}
 	rs.ReportFiles = nil
+	coverage.ForNarrowedRun(rs)
 	return rs
 }
 

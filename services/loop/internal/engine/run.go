@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -21,6 +22,10 @@ type run struct {
 	created time.Time
 	// owner is who the run is for (ExecuteRequest.owner).
 	owner string
+	// queued is the first error of an event emit queued and the log
+	// refused after emit returned (reported by the next emit).
+	queuedMu  sync.Mutex
+	queuedErr error
 }
 
 // create persists a new PENDING run and its RunCreated event: after it
@@ -34,7 +39,7 @@ func (e *Engine) create(ctx context.Context, rec *glv1.Run) (*run, error) {
 	r := &run{e: e, id: rec.GetId(), kind: rec.GetKind(), log: e.log.With(zap.String("run_id", rec.GetId())), created: rec.GetCreatedAt().AsTime(),
 		owner: e.ownerOf(ctx)}
 	created := proto.Clone(rec).(*glv1.Run)
-	if err := r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_RunCreated{RunCreated: &glv1.RunCreated{Run: created}}}); err != nil {
+	if err := r.emitDurable(&glv1.RunEvent{Kind: &glv1.RunEvent_RunCreated{RunCreated: &glv1.RunCreated{Run: created}}}); err != nil {
 		r.finish(glv1.RunStatus_RUN_STATUS_ERROR, nil, nil, err.Error())
 		return nil, err
 	}
@@ -42,13 +47,52 @@ func (e *Engine) create(ctx context.Context, rec *glv1.Run) (*run, error) {
 	return r, nil
 }
 
-// emit persists ev and publishes it. It is not bound to the run's context:
-// a canceled run still records what happened up to its end.
+// emit queues ev for the run's log, which persists it and then publishes
+// it, and returns without waiting for the disk: a run's events in between
+// its creation and its end then share the store's group commits instead
+// of each waiting for its own fsync (a one-step verification made ~18).
+// Nothing is lost that was acknowledged: watchers see an event only once
+// it is durable, and the log stores and acknowledges in queue order, so
+// when emitDurable's event is durable every earlier one is. An event the
+// log refuses after emit returned fails the next emit (and is logged). It
+// is not bound to
+// the run's context: a canceled run still records what happened up to its
+// end.
 func (r *run) emit(ev *glv1.RunEvent) error {
+	if err := r.queuedError(); err != nil {
+		return err
+	}
+	err := r.e.d.Hub.AppendAsync(context.Background(), r.id, ev, func(_ uint64, err error) {
+		if err != nil {
+			r.log.Error("an event of the run was not recorded", zap.Error(err))
+			r.queuedMu.Lock()
+			if r.queuedErr == nil {
+				r.queuedErr = fmt.Errorf("%w: record event: %w", errInfra, err)
+			}
+			r.queuedMu.Unlock()
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("%w: record event: %w", errInfra, err)
+	}
+	return nil
+}
+
+// emitDurable persists ev, and with it every event emitted before, before
+// returning: the run's creation (it must exist for GetRun and WatchRun
+// once create returns) and its end.
+func (r *run) emitDurable(ev *glv1.RunEvent) error {
 	if _, err := r.e.d.Hub.Append(context.Background(), r.id, ev); err != nil {
 		return fmt.Errorf("%w: record event: %w", errInfra, err)
 	}
 	return nil
+}
+
+// queuedError is the first error of an emitted event the log refused.
+func (r *run) queuedError() error {
+	r.queuedMu.Lock()
+	defer r.queuedMu.Unlock()
+	return r.queuedErr
 }
 
 // update changes the stored run record (never its status to a final one).
@@ -82,7 +126,7 @@ func (r *run) finish(status glv1.RunStatus, result *glv1.Result, metrics *glv1.F
 		}
 	}
 	fin := &glv1.RunFinished{Status: status, Result: result, Metrics: metrics}
-	if err := r.emit(&glv1.RunEvent{Kind: &glv1.RunEvent_RunFinished{RunFinished: fin}}); err != nil {
+	if err := r.emitDurable(&glv1.RunEvent{Kind: &glv1.RunEvent_RunFinished{RunFinished: fin}}); err != nil {
 		r.log.Error("recording the end of the run failed; it will be marked INTERRUPTED at the next start", zap.Error(err))
 		return
 	}
