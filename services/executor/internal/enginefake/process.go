@@ -123,13 +123,6 @@ func (p *hostProc) kill() {
 	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 }
 
-// wasKilled says kill reached the process.
-func (p *hostProc) wasKilled() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.killed
-}
-
 // wait waits for the process's end, at most d.
 func (p *hostProc) wait(d time.Duration) {
 	select {
