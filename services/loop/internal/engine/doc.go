@@ -67,8 +67,11 @@
 //
 // # Events
 //
-// Every event goes through events.Hub.Append: persisted in the run store
-// first (which assigns its seq), then published to live watchers. The RPC
+// Every event goes through the events.Hub: persisted in the run store
+// first (which assigns its seq), then published to live watchers. A run
+// waits for its RunCreated and RunFinished to be durable (Hub.Append) and
+// queues the events in between (Hub.AppendAsync, run.emit), which the
+// store commits in queue order. The RPC
 // streams (Verify, Fix, WatchRun) are subscriptions that replay from the
 // store, so a client sees exactly what is stored, in seq order.
 //
