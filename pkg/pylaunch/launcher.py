@@ -72,6 +72,10 @@ except ImportError as e:
 # sys.meta_path, which would load them as plugins), as if not installed: a
 # loaded plugin that finds another importable assumes it is loaded too
 # (pytest-rerunfailures registers pytest-xdist hooks when xdist imports).
+# A project whose options name a plugin it does not declare (addopts = -n
+# 2 without pytest-xdist) would stop at pytest's usage error: before any
+# test runs, the launcher then starts pytest again with every plugin, as
+# before this selection existed.
 always = {"pytest-asyncio", "anyio"}
 dep_files = {"setup.py", "noxfile.py", "conftest.py", "Pipfile", "Makefile", "tox.ini", "pytest.ini"}
 dep_dirs = [".", "requirements", "reqs", "ci", "tests", "test", "docs", ".github/workflows", ".circleci"]
@@ -117,6 +121,8 @@ def top(e):
     return e.value.split(":")[0].split(".")[0].strip()
 def declared_plugins(dists, plugins):
     import re
+    if os.environ.pop("GREENLIGHT_PYTEST_ALL_PLUGINS", "") == "1":
+        return {e.name for d, e in plugins}
     image = [os.path.realpath(p) + os.sep for p in site.getsitepackages([sys.base_prefix])]
     if sys.prefix != sys.base_prefix:
         image = [p for p in image if not p.startswith(os.path.realpath(sys.prefix) + os.sep)]
@@ -146,7 +152,22 @@ def declared_plugins(dists, plugins):
         sys.meta_path.insert(0, hider)
     if left:
         sys.stderr.write("greenlight: pytest plugins the image carries but the project does not declare were not loaded (-p NAME loads one): " + ", ".join(left) + "\n")
+        retry_with_every_plugin()
     return names
+def retry_with_every_plugin():
+    from _pytest.config import argparsing
+    usage_error = argparsing.MyOptionParser.error
+    def error(self, message):
+        if "unrecognized arguments" in message:
+            sys.stderr.write("greenlight: pytest did not recognize an option (" + message.splitlines()[0] + "): running again with every plugin the image carries\n")
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.environ["GREENLIGHT_PYTEST_ALL_PLUGINS"] = "1"
+            if globals().get("lcov"):
+                os.environ["GREENLIGHT_COVERAGE_LCOV"] = lcov
+            os.execv(sys.executable, [sys.executable] + sys.orig_argv[1:])
+        usage_error(self, message)
+    argparsing.MyOptionParser.error = error
 if tool == "pytest":
     import json
     from importlib import metadata

@@ -87,3 +87,20 @@ func TestImagePluginsFollowRequirementsAndExplicitNames(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 }
+
+// A project whose pytest options need a plugin it does not declare (CI
+// would fail at the usage error) is run again with every plugin of the
+// image rather than failing on it.
+func TestUndeclaredPluginOptionRunsWithEveryPlugin(t *testing.T) {
+	files := map[string]string{
+		"pytest.ini": "[pytest]\naddopts = -n 2 --timeout 30\n",
+		"test_p.py":  pluginProbe(map[string]bool{"xdist": true, "timeout": true, "pytest_mock": true}),
+	}
+	out, err := runPytest(t, files)
+	if err != nil || !strings.Contains(out, "1 passed") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "running again with every plugin") || strings.Count(out, "1 passed") != 1 {
+		t.Errorf("the second run is not announced, or the tests ran twice:\n%s", out)
+	}
+}
