@@ -7,13 +7,14 @@ import (
 	"maps"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/greenlight-dev/greenlight/services/executor/internal/steprunner"
 )
 
 // drainWait is how long output is still read after a process exited while
@@ -59,7 +60,7 @@ func (e *Engine) spawn(c *container, ps procSpec, stdout, stderr io.Writer) (*ho
 	if c.removed || c.state != StateRunning {
 		return nil, fmt.Errorf("enginefake: container %s is not running", shortID(c.id))
 	}
-	env := mergeEnv(c.root.paths(c.spec.Env), c.root.paths(ps.env))
+	env := steprunner.MergeEnv(c.root.paths(c.spec.Env), c.root.paths(ps.env))
 	if ps.dir == "" {
 		// As the engine does: a process without a working directory of
 		// its own starts in the container's (found by the conformance
@@ -70,7 +71,7 @@ func (e *Engine) spawn(c *container, ps procSpec, stdout, stderr io.Writer) (*ho
 	if len(argv) == 0 || argv[0] == "" {
 		return nil, errors.New("enginefake: empty command")
 	}
-	path, err := lookPath(argv[0], env)
+	path, err := steprunner.LookPath(argv[0], env)
 	if err != nil {
 		return nil, err
 	}
@@ -160,46 +161,4 @@ func credential(user string) (*syscall.Credential, error) {
 		return nil, fmt.Errorf("enginefake: refusing to run a process as root on the host (user %q)", user)
 	}
 	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}, nil
-}
-
-// mergeEnv returns base with add applied, as `docker exec --env` does: a
-// variable of add replaces the one of the same name.
-func mergeEnv(base, add []string) []string {
-	out := slices.Clone(base)
-	index := map[string]int{}
-	for i, kv := range out {
-		k, _, _ := strings.Cut(kv, "=")
-		index[k] = i
-	}
-	for _, kv := range add {
-		k, _, _ := strings.Cut(kv, "=")
-		if i, ok := index[k]; ok {
-			out[i] = kv
-			continue
-		}
-		index[k] = len(out)
-		out = append(out, kv)
-	}
-	return out
-}
-
-// lookPath resolves name in the environment's PATH, as the container's
-// runtime does.
-func lookPath(name string, env []string) (string, error) {
-	if strings.Contains(name, "/") {
-		return name, nil
-	}
-	path := ""
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			path = v
-		}
-	}
-	for _, dir := range filepath.SplitList(path) {
-		p := filepath.Join(dir, name)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("enginefake: exec: %q: executable file not found in $PATH", name)
 }

@@ -12,9 +12,10 @@ import (
 // default).
 const defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
-// mergeEnv returns base with add applied: a variable of add replaces the
-// one of the same name in base (in place), others are appended in order.
-func mergeEnv(base, add []string) []string {
+// MergeEnv returns base with add applied: a variable of add replaces the
+// one of the same name in base (in place), others are appended in order
+// (as `docker exec --env` does; enginefake applies it the same way).
+func MergeEnv(base, add []string) []string {
 	out := append([]string(nil), base...)
 	index := make(map[string]int, len(out))
 	for i, kv := range out {
@@ -33,10 +34,10 @@ func mergeEnv(base, add []string) []string {
 	return out
 }
 
-// lookPath resolves name as the container's runtime does: a name with a
+// LookPath resolves name as the container's runtime does: a name with a
 // slash as is, else the first executable regular file of that name in the
-// environment's PATH.
-func lookPath(name string, env []string) (string, error) {
+// environment's PATH (runc's default PATH when it has none).
+func LookPath(name string, env []string) (string, error) {
 	if strings.Contains(name, "/") {
 		return name, nil
 	}

@@ -68,8 +68,8 @@ func (s *server) spawn(id uint32, st runnerproto.Start) (*proc, error) {
 	if st.UID == 0 || st.GID == 0 {
 		return nil, fmt.Errorf("refusing to run a process as uid %d gid %d: the runner never starts anything as root", st.UID, st.GID)
 	}
-	env := mergeEnv(s.cfg.Environ, st.Env)
-	path, err := lookPath(st.Argv[0], env)
+	env := MergeEnv(s.cfg.Environ, st.Env)
+	path, err := LookPath(st.Argv[0], env)
 	if err != nil {
 		return nil, err
 	}
