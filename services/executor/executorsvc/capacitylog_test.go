@@ -23,7 +23,7 @@ func TestCapacityPollsLogOnlyChanges(t *testing.T) {
 	docker := testenv.Docker(t)
 	core, logs := observer.New(zapcore.InfoLevel)
 	log := zap.New(core)
-	svc, err := newService(testConfig(t), testenv.Blobs(t), log, &countingRuntime{Runtime: docker}, docker, nil)
+	svc, err := newService(testConfig(t), testenv.Blobs(t), log, &countingRuntime{Runtime: docker}, hostEgress{nets: docker}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

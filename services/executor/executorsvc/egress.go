@@ -62,7 +62,7 @@ type egressUse struct {
 // egressSetup is one service's use of an egress instance.
 type egressSetup struct {
 	cfg  Config
-	nets egress.Networks
+	host egressHost
 	self sandbox.Identity
 	in   egress.Instance
 	p    egress.Policy
@@ -72,21 +72,22 @@ type egressSetup struct {
 
 // applyEgress installs the service's egress instance and returns the
 // network install steps use and the instance's setup (nil when there is
-// none), whose release removes it at shutdown. When the engine does not answer, the instance's network is
+// none), whose release removes it at shutdown; host (nil: no egress
+// policy) applies it. When the engine does not answer, the instance's network is
 // used all the same and set up by retry until stop is closed; install
 // steps fail (never run unfiltered) until it exists. With
 // EgressOnDemand nothing is created here: ensure does it for the first
 // sandbox that needs the network (see egressRuntime).
-func applyEgress(cfg Config, nets egress.Networks, self sandbox.Identity, log *zap.Logger, stop <-chan struct{},
+func applyEgress(cfg Config, host egressHost, self sandbox.Identity, log *zap.Logger, stop <-chan struct{},
 	wg *sync.WaitGroup) (string, *egressSetup, error) {
-	if cfg.EgressPolicy == EgressOff || nets == nil {
+	if cfg.EgressPolicy == EgressOff || host == nil {
 		return cfg.EgressNetwork, nil, nil
 	}
 	allow, err := cfg.egressAllow()
 	if err != nil {
 		return "", nil, err
 	}
-	e := &egressSetup{cfg: cfg, nets: nets, self: self, log: log,
+	e := &egressSetup{cfg: cfg, host: host, self: self, log: log,
 		p: egress.Policy{Allow: allow, Resolvers: egress.Resolvers("/etc/resolv.conf")}}
 	e.in = egress.Instance{ID: cfg.egressInstance(self, e.p)}
 	egressMu.Lock()
@@ -164,7 +165,7 @@ func (e *egressSetup) try(ctx context.Context) error {
 	owner := egress.Owner{Labels: e.self.Labels(), Alive: func(l map[string]string) bool {
 		return !sandbox.IdentityOf(l).GoneFrom(e.self)
 	}}
-	if err := egress.Apply(ctx, e.nets, egress.SystemIptables, e.in, e.p, owner); err != nil {
+	if err := e.host.Apply(ctx, e.in, e.p, owner); err != nil {
 		return err
 	}
 	e.log.Info("egress policy applied", zap.String("network", e.in.Network()), zap.String("chain", e.in.ChainOut()),
@@ -179,7 +180,7 @@ func (e *egressSetup) sweep(ctx context.Context) {
 	if e == nil {
 		return
 	}
-	swept, err := egress.Sweep(ctx, e.nets, egress.SystemIptables, func(l map[string]string) bool {
+	swept, err := e.host.Sweep(ctx, func(l map[string]string) bool {
 		return sandbox.IdentityOf(l).GoneFrom(e.self)
 	})
 	if err != nil && ctx.Err() == nil {
@@ -237,7 +238,7 @@ func (e *egressSetup) release() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), egressRemove)
 	defer cancel()
-	if err := egress.Remove(ctx, e.nets, egress.SystemIptables, e.in); err != nil {
+	if err := e.host.Remove(ctx, e.in); err != nil {
 		e.log.Warn("removing the egress instance failed; the next executor on this host sweeps it",
 			zap.String("instance", e.in.ID), zap.Error(err))
 	}

@@ -92,7 +92,7 @@ func TestEgressInstanceOwnership(t *testing.T) {
 		c := testConfig(t)
 		c.EgressPolicy, c.EgressInstance, c.EgressAllow = EgressIptables, id, []string{"10.1.1.1"}
 		return c
-	}(), live.blobs, live.svc.log, live.rt, docker, nil)
+	}(), live.blobs, live.svc.log, live.rt, hostEgress{nets: docker}, nil)
 	// The same process owns it here, so a different policy is what
 	// differs; another process would be refused the same way.
 	if err == nil || !strings.Contains(err.Error(), "--egress-instance") {

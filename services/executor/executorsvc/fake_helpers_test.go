@@ -21,6 +21,13 @@ type fakeEnv struct {
 // must be gone once the service is closed.
 func newFakeEnv(t *testing.T, mutate ...func(*Config)) *fakeEnv {
 	t.Helper()
+	return newFakeEnvEgress(t, nil, mutate...)
+}
+
+// newFakeEnvEgress is newFakeEnv whose egress instance host sets up (nil:
+// no egress policy).
+func newFakeEnvEgress(t *testing.T, host egressHost, mutate ...func(*Config)) *fakeEnv {
+	t.Helper()
 	eng, err := enginefake.New()
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +40,10 @@ func newFakeEnv(t *testing.T, mutate ...func(*Config)) *fakeEnv {
 		m(&cfg)
 	}
 	blobs := testenv.Blobs(t)
-	svc, err := newService(cfg, blobs, zaptest.NewLogger(t), rt, nil, nil)
+	if f, ok := host.(*fakeEgress); ok {
+		f.eng = eng
+	}
+	svc, err := newService(cfg, blobs, zaptest.NewLogger(t), rt, host, nil)
 	if err != nil {
 		t.Fatalf("newService: %v", err)
 	}

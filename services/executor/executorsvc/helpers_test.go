@@ -75,7 +75,7 @@ func newEnv(t *testing.T, mutate ...func(*Config)) *env {
 		m(&cfg)
 	}
 	blobs := testenv.Blobs(t)
-	svc, err := newService(cfg, blobs, testenv.Logger(t), rt, docker, nil)
+	svc, err := newService(cfg, blobs, testenv.Logger(t), rt, hostEgress{nets: docker}, nil)
 	if err != nil {
 		t.Fatalf("newService: %v", err)
 	}

@@ -26,7 +26,6 @@ import (
 	"github.com/greenlight-dev/greenlight/services/executor/internal/artifact"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/depcache"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/docker"
-	"github.com/greenlight-dev/greenlight/services/executor/internal/egress"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 )
 
@@ -79,7 +78,7 @@ func New(cfg Config, blobs Blobs, log *zap.Logger) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := newService(cfg, blobs, log, rt, rt, rt)
+	s, err := newService(cfg, blobs, log, rt, hostEgress{nets: rt}, rt)
 	if err != nil {
 		_ = rt.Close()
 		return nil, err
@@ -88,8 +87,8 @@ func New(cfg Config, blobs Blobs, log *zap.Logger) (*Service, error) {
 }
 
 // newService builds the service on any runtime (tests wrap the real one);
-// nets (nil: no egress policy) creates the egress network.
-func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, nets egress.Networks, closer io.Closer) (*Service, error) {
+// host (nil: no egress policy) sets up the egress instance.
+func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, host egressHost, closer io.Closer) (*Service, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("executor config: %w", err)
 	}
@@ -106,7 +105,7 @@ func newService(cfg Config, blobs Blobs, log *zap.Logger, rt sandbox.Runtime, ne
 	s := &Service{cfg: cfg, images: images, allowed: cfg.allowList(), blobs: blobs, log: log, rt: rt, closer: closer, stop: make(chan struct{}),
 		slots: &slots{max: cfg.MaxSandboxes}}
 	sc := cfg.sandboxConfig()
-	network, eg, err := applyEgress(cfg, nets, self, log, s.stop, &s.background)
+	network, eg, err := applyEgress(cfg, host, self, log, s.stop, &s.background)
 	if err != nil {
 		return nil, err
 	}
