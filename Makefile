@@ -143,6 +143,14 @@ IMAGES ?= all
 images: engine
 	bash images/build.sh $(IMAGES)
 
+## cluster: a single-node Kubernetes built from source with the sandbox and service images loaded
+## (scripts/kube-cluster.sh; the first build is long, then cached: a second start takes seconds)
+cluster: engine images
+	bash deploy/build.sh
+	bash scripts/kube-cluster.sh up
+cluster-down:
+	bash scripts/kube-cluster.sh down
+
 ## browser: headless Chromium for the report-page browser tests (Debian package)
 browser:
 	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)

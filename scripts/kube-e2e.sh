@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# kube-e2e.sh — end-to-end test of deploy/kube/greenlight.yaml on the cluster
+# of scripts/kube-cluster.sh: apply the manifests (services built offline by
+# deploy/build.sh, loaded into the node by `kube-cluster.sh up`), wait for
+# every Deployment, verify the bundled examples through the gateway's
+# NodePort with the real CLI (examples/pass must exit 0, examples/fail 1;
+# the executor runs their sandboxes as pods with the Kubernetes driver), and
+# delete the greenlight namespace again. Extra arguments are directories to
+# verify as well, each printed with its exit code and summary (for the
+# Docker/Kubernetes comparison of docs/scale-out.md).
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+KUBECTL=(/var/cache/greenlight/kube/bin-${GREENLIGHT_KUBE_VERSION:-1.34.4}/kubectl --kubeconfig /var/lib/greenlight/kube/admin.kubeconfig)
+ADDR=${GREENLIGHT_KUBE_GATEWAY:-10.250.0.1:30070}
+KEEP=${GREENLIGHT_KUBE_KEEP:-0}
+
+say() { printf '\nkube-e2e: %s\n' "$*" >&2; }
+k() { "${KUBECTL[@]}" "$@"; }
+
+bash scripts/kube-cluster.sh status || { say "no cluster: run make cluster first"; exit 1; }
+
+cleanup() {
+  local rc=$?
+  if [[ $rc -ne 0 ]]; then
+    k -n greenlight get pods -o wide >&2 || true
+    for d in loop discovery executor gateway; do k -n greenlight logs "deploy/$d" --tail 30 >&2 2>/dev/null || true; done
+  fi
+  if [[ $KEEP != 1 ]]; then
+    say "deleting the greenlight namespace"
+    k delete namespace greenlight --wait=false >/dev/null 2>&1 || true
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say "applying deploy/kube/greenlight.yaml"
+k apply -f deploy/kube/greenlight.yaml >/dev/null
+token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+service=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+k -n greenlight create secret generic greenlight-tokens --from-literal=gateway-token="$token" \
+  --from-literal=service-token="$service" --dry-run=client -o yaml | k apply -f - >/dev/null
+# Same tag, new image content: restart so every pod runs the images loaded now.
+k -n greenlight rollout restart deployment >/dev/null
+for d in loop discovery executor gateway; do
+  k -n greenlight rollout status "deployment/$d" --timeout=180s >/dev/null
+done
+
+say "building the CLI"
+bin=$(mktemp -d "${TMPDIR:-/tmp}/greenlight-cli-XXXXXX")
+(cd cmd/greenlight && go build -o "$bin/greenlight" .)
+gl() { GREENLIGHT_HOME="$bin/home" GREENLIGHT_TOKEN="$token" "$bin/greenlight" --addr "$ADDR" "$@"; }
+
+expect() { # want dir
+  local want=$1 dir=$2 rc
+  say "greenlight verify --addr $ADDR $dir (expect exit $want)"
+  set +e
+  gl verify -q "$dir"
+  rc=$?
+  set -e
+  [[ $rc -eq $want ]] || { say "FAIL: verify $dir exited $rc, want $want"; exit 1; }
+}
+expect 0 examples/pass
+expect 1 examples/fail
+
+for dir in "$@"; do
+  set +e
+  gl verify -q "$dir"
+  rc=$?
+  set -e
+  say "$dir: exit $rc"
+done
+
+pods=$(k -n greenlight-sandbox get pods -o name 2>/dev/null | wc -l)
+say "sandbox pods left: $pods"
+rm -rf "$bin"
+say "PASS"
