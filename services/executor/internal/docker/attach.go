@@ -5,6 +5,7 @@ import (
 	"io"
 	"sync"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/pkg/stdcopy"
@@ -21,6 +22,14 @@ func (r *Runtime) Attach(ctx context.Context, id string, stderr io.Writer) (io.R
 	err := r.call(ctx, "container attach", func(cctx context.Context) error {
 		var err error
 		resp, err = r.cli.ContainerAttach(cctx, id, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
+		if err != nil {
+			// The client reports a refused hijack only as "unable to
+			// upgrade ..., received 404", untyped: ask whether the
+			// container exists, so a missing one is ErrContainerNotFound.
+			if _, ierr := r.cli.ContainerInspect(cctx, id); cerrdefs.IsNotFound(ierr) {
+				return ierr
+			}
+		}
 		return err
 	})
 	if err != nil {

@@ -25,12 +25,6 @@ func TestConformance(t *testing.T) {
 	t.Cleanup(func() { _ = cli.Close() })
 	runtimetest.Run(t, runtimetest.Harness{
 		Runtime: rt, Image: testenv.PythonImage, Isolates: true, Applied: inspector(cli),
-		KnownGaps: map[string]string{
-			// The engine answers a hijacked attach to a missing container
-			// with a bare 404 that Attach does not map (the sandbox only
-			// attaches to a container it just created).
-			"missing-objects/Attach": "Attach does not wrap ErrContainerNotFound",
-		},
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/image"
 
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
@@ -31,6 +32,10 @@ func (r *Runtime) Pull(ctx context.Context, ref string) error {
 		return err
 	}
 	rc, err := r.cli.ImagePull(ctx, ref, image.PullOptions{})
+	if cerrdefs.IsNotFound(err) {
+		// No such repository or tag: the image, not a container.
+		return fmt.Errorf("%w: image pull %s: %v", sandbox.ErrImageNotFound, ref, err)
+	}
 	if err != nil {
 		return mapErr("image pull", err)
 	}

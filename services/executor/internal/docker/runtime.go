@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -120,12 +121,20 @@ func mapErr(what string, err error) error {
 		return nil
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%s: %w", what, err)
-	case client.IsErrConnectionFailed(err):
+	case client.IsErrConnectionFailed(err), isDialErr(err):
 		return fmt.Errorf("%w: %s: %v", sandbox.ErrEngineUnavailable, what, err)
 	case cerrdefs.IsNotFound(err):
 		return fmt.Errorf("%w: %s: %v", sandbox.ErrContainerNotFound, what, err)
 	}
 	return fmt.Errorf("%s: %w", what, err)
+}
+
+// isDialErr reports a connection to the engine that could not be made.
+// Hijacked calls (attach, exec start) dial on their own and report it so,
+// not as the client's connection error.
+func isDialErr(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }
 
 // Ping checks that the engine answers.
