@@ -1,0 +1,271 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// A pod's network: its interface cannot be detached, so its LabelNetwork
+// selects one of the driver's two NetworkPolicies, which the cluster's
+// policy engine enforces.
+const (
+	// NetworkNone: no ingress, no egress (policyOffline).
+	NetworkNone = "none"
+	// NetworkEgress: no ingress; egress to public addresses and DNS
+	// (policyEgress).
+	NetworkEgress = "egress"
+
+	policyOffline = "greenlight-offline"
+	policyEgress  = "greenlight-egress"
+)
+
+// blockedRanges are never reachable with egress: private, shared
+// (carrier-grade NAT), link-local (the metadata address) and loopback
+// ranges, where the cluster's nodes, its API server and services live.
+var blockedRanges = []string{"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "169.254.0.0/16", "127.0.0.0/8"}
+
+// Offline verification: how long Start and Disconnect wait for the cut to
+// be in force, and how long one probe waits for a connection.
+const (
+	offlineWait  = 20 * time.Second
+	probeConnect = "1"
+)
+
+// networkLabel is a spec's network as LabelNetwork: any network is
+// egress.
+func networkLabel(network string) string {
+	if network == "" {
+		return NetworkNone
+	}
+	return NetworkEgress
+}
+
+// Connect gives the pod egress (any network name: there is one egress
+// policy).
+func (r *Runtime) Connect(ctx context.Context, id, network string) error {
+	if err := r.ensurePolicies(ctx); err != nil {
+		return err
+	}
+	_, err := r.setNetwork(ctx, id, NetworkEgress)
+	return err
+}
+
+// Disconnect takes the pod's egress away and returns once a probe from
+// inside the pod finds the cut in force (see verifyOffline). Connections
+// opened before stay open: the policy engine lets established flows
+// through (kube-router accepts RELATED,ESTABLISHED first).
+func (r *Runtime) Disconnect(ctx context.Context, id, network string) error {
+	pod, err := r.setNetwork(ctx, id, NetworkNone)
+	if err != nil {
+		return err
+	}
+	return r.verifyOffline(ctx, pod)
+}
+
+// setNetwork sets the pod's LabelNetwork.
+func (r *Runtime) setNetwork(ctx context.Context, id, value string) (*corev1.Pod, error) {
+	var pod *corev1.Pod
+	err := r.call(ctx, "pod label", func(ctx context.Context) error {
+		var err error
+		patch := fmt.Sprintf(`{"metadata":{"labels":{%q:%q}}}`, LabelNetwork, value)
+		pod, err = r.cs.CoreV1().Pods(r.namespace).Patch(ctx, id, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
+		return err
+	})
+	return pod, err
+}
+
+// policies are the driver's two NetworkPolicies; except adds addresses
+// of the API server and the nodes that lie outside blockedRanges.
+func policies(namespace string, except []string) []*networkingv1.NetworkPolicy {
+	sel := func(v string) metav1.LabelSelector {
+		return metav1.LabelSelector{MatchLabels: map[string]string{labelManaged: managedBy, LabelNetwork: v}}
+	}
+	both := []networkingv1.PolicyType{networkingv1.PolicyTypeIngress, networkingv1.PolicyTypeEgress}
+	dns := intstr.FromInt32(53)
+	udp, tcp := corev1.ProtocolUDP, corev1.ProtocolTCP
+	return []*networkingv1.NetworkPolicy{
+		{
+			ObjectMeta: metav1.ObjectMeta{Name: policyOffline, Namespace: namespace, Labels: map[string]string{labelManaged: managedBy}},
+			Spec:       networkingv1.NetworkPolicySpec{PodSelector: sel(NetworkNone), PolicyTypes: both},
+		},
+		{
+			ObjectMeta: metav1.ObjectMeta{Name: policyEgress, Namespace: namespace, Labels: map[string]string{labelManaged: managedBy}},
+			Spec: networkingv1.NetworkPolicySpec{PodSelector: sel(NetworkEgress), PolicyTypes: both, Egress: []networkingv1.NetworkPolicyEgressRule{
+				{To: []networkingv1.NetworkPolicyPeer{{IPBlock: &networkingv1.IPBlock{CIDR: "0.0.0.0/0", Except: append(slices.Clone(blockedRanges), except...)}}}},
+				// DNS, to whichever resolver the pod has (the cluster's,
+				// or the node's): port 53 only.
+				{Ports: []networkingv1.NetworkPolicyPort{{Protocol: &udp, Port: &dns}, {Protocol: &tcp, Port: &dns}}},
+			}},
+		},
+	}
+}
+
+// ensurePolicies creates or corrects the two NetworkPolicies, once per
+// runtime (later calls cost nothing): before the first pod, so that no
+// pod of the driver ever runs unselected.
+func (r *Runtime) ensurePolicies(ctx context.Context) error {
+	r.policiesOnce.Lock()
+	defer r.policiesOnce.Unlock()
+	if r.policiesOK {
+		return nil
+	}
+	for _, want := range policies(r.namespace, r.publicControlPlane(ctx)) {
+		err := r.call(ctx, "network policy", func(ctx context.Context) error {
+			api := r.cs.NetworkingV1().NetworkPolicies(r.namespace)
+			got, err := api.Get(ctx, want.Name, getOptions())
+			if err != nil {
+				_, err = api.Create(ctx, want, metav1.CreateOptions{})
+				return err
+			}
+			if reflect.DeepEqual(got.Spec, want.Spec) {
+				return nil
+			}
+			got.Spec = want.Spec
+			_, err = api.Update(ctx, got, metav1.UpdateOptions{})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	r.policiesOK = true
+	return nil
+}
+
+// controlPlane returns the addresses of the API server's endpoints
+// (host:port) and the nodes' addresses, as far as the driver may read
+// them.
+func (r *Runtime) controlPlane(ctx context.Context) (apiServers, nodes []string) {
+	if eps, err := r.cs.CoreV1().Endpoints(metav1.NamespaceDefault).Get(ctx, "kubernetes", getOptions()); err == nil {
+		for _, s := range eps.Subsets {
+			for _, a := range s.Addresses {
+				for _, p := range s.Ports {
+					apiServers = append(apiServers, a.IP+":"+strconv.Itoa(int(p.Port)))
+				}
+			}
+		}
+	} else {
+		r.log.Debug("API server endpoints not readable", zap.Error(err))
+	}
+	if list, err := r.cs.CoreV1().Nodes().List(ctx, listOptions("")); err == nil {
+		for _, n := range list.Items {
+			for _, a := range n.Status.Addresses {
+				if a.Type == corev1.NodeInternalIP || a.Type == corev1.NodeExternalIP {
+					nodes = append(nodes, a.Address)
+				}
+			}
+		}
+	}
+	return apiServers, nodes
+}
+
+// publicControlPlane is the API server's and the nodes' IPv4 addresses
+// outside blockedRanges, as /32 blocks: egress must not reach them
+// either (ADVERSARIAL row 13).
+func (r *Runtime) publicControlPlane(ctx context.Context) []string {
+	apiServers, nodes := r.controlPlane(ctx)
+	var out []string
+	for _, hp := range apiServers {
+		host, _, _ := strings.Cut(hp, ":")
+		nodes = append(nodes, host)
+	}
+	for _, a := range nodes {
+		ip, err := netip.ParseAddr(a)
+		if err != nil || !ip.Is4() || blocked(ip) || slices.Contains(out, a+"/32") {
+			continue
+		}
+		out = append(out, a+"/32")
+	}
+	return out
+}
+
+func blocked(ip netip.Addr) bool {
+	for _, c := range blockedRanges {
+		if netip.MustParsePrefix(c).Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// offlineTargets are what an offline pod must not reach and what a pod
+// without any policy would: the API server's endpoints. The probe adds
+// the pod's own resolvers on port 53, which the egress policy allows, so
+// reaching one tells a pod whose switch from egress is not yet enforced.
+// Asked once per runtime.
+func (r *Runtime) offlineTargets(ctx context.Context) []string {
+	r.probeMu.Lock()
+	defer r.probeMu.Unlock()
+	if r.probeTargets == nil {
+		r.probeTargets, _ = r.controlPlane(ctx)
+	}
+	return r.probeTargets
+}
+
+// probeScript connects to every host:port argument and to the IPv4
+// resolvers of /etc/resolv.conf on port 53, all at once (bash's /dev/tcp
+// within coreutils' timeout of $0 seconds), and prints "open TARGET" for
+// each that answered; it exits 3 when the image lacks the tools. A
+// refused or timed-out connection is a cut: the targets listen, and the
+// policy engine rejects (kube-router) or drops what a policy denies.
+const probeScript = `command -v bash >/dev/null && command -v timeout >/dev/null || exit 3
+t=$0
+for ns in $(awk '$1 == "nameserver" && $2 !~ /^127\./ && $2 !~ /:/ { print $2 }' /etc/resolv.conf 2>/dev/null); do
+  set -- "$@" "$ns:53"
+done
+for a in "$@"; do
+  (timeout "$t" bash -c 'exec 3<>"/dev/tcp/${0%:*}/${0##*:}"' "$a" 2>/dev/null && echo "open $a") &
+done
+wait`
+
+// errNotOffline marks a pod whose cut could not be verified.
+var errNotOffline = errors.New("network cut not in force")
+
+// verifyOffline probes from inside the pod until none of offlineTargets
+// answers, within offlineWait: the cut is verified, never assumed (the
+// policy engine applies a label asynchronously, and a CNI without policy
+// enforcement accepts NetworkPolicies and enforces nothing).
+func (r *Runtime) verifyOffline(ctx context.Context, pod *corev1.Pod) error {
+	targets := r.offlineTargets(ctx)
+	if len(targets) == 0 {
+		return fmt.Errorf("%w: pod %s: no address to probe the cut with (the API server's endpoints are not readable)", errNotOffline, pod.Name)
+	}
+	c := &pod.Spec.Containers[0]
+	cmd := append([]string{"/bin/sh", "-c", probeScript, probeConnect}, targets...)
+	deadline := time.Now().Add(offlineWait)
+	for delay := 50 * time.Millisecond; ; delay = min(2*delay, time.Second) {
+		var out strings.Builder
+		code, err := r.execStream(ctx, pod.Name, c.Name, cmd, nil, &out, nil)
+		switch {
+		case err != nil:
+			return fmt.Errorf("probing the network cut of pod %s: %w", pod.Name, err)
+		case code == 3:
+			return fmt.Errorf("%w: pod %s: its image has no bash and timeout to probe the cut with", errNotOffline, pod.Name)
+		case code == 0 && out.Len() == 0:
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%w: pod %s still reaches %s after %s: does the cluster enforce NetworkPolicies?",
+				errNotOffline, pod.Name, strings.Join(strings.Fields(strings.ReplaceAll(out.String(), "open ", "")), ", "), offlineWait)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(delay):
+		}
+	}
+}
