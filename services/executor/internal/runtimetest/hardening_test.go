@@ -20,7 +20,7 @@ func hardened() sandbox.ContainerSpec {
 // Each weakening of a hardened spec is reported, naming what is wrong: the
 // suite's checks can fail.
 func TestHardeningProblemsFindEachWeakening(t *testing.T) {
-	if p := hardeningProblems(hardened(), false); len(p) != 0 {
+	if p := messages(hardeningProblems(hardened(), false)); len(p) != 0 {
 		t.Fatalf("a hardened spec has problems: %q", p)
 	}
 	for _, tc := range []struct {
@@ -47,7 +47,7 @@ func TestHardeningProblemsFindEachWeakening(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := hardened()
 			tc.weaken(&s)
-			if p := strings.Join(hardeningProblems(s, false), "; "); !strings.Contains(p, tc.want) {
+			if p := strings.Join(messages(hardeningProblems(s, false)), "; "); !strings.Contains(p, tc.want) {
 				t.Errorf("problems %q do not name %q", p, tc.want)
 			}
 		})
@@ -60,15 +60,15 @@ func TestHardeningProblemsFindEachWeakening(t *testing.T) {
 func TestRunnerAndAppliedProblems(t *testing.T) {
 	s := hardened()
 	s.User, s.Entrypoint, s.CapAdd = "0:0", []string{"/usr/local/libexec/greenlight/runner"}, []string{"CAP_KILL", "CAP_SETGID", "CAP_SETUID"}
-	if p := hardeningProblems(s, true); len(p) != 0 {
+	if p := messages(hardeningProblems(s, true)); len(p) != 0 {
 		t.Errorf("the runner's spec has problems: %q", p)
 	}
 	s.CapAdd = append(s.CapAdd, "SYS_ADMIN")
-	if p := strings.Join(hardeningProblems(s, true), "; "); !strings.Contains(p, "capabilities added") {
+	if p := strings.Join(messages(hardeningProblems(s, true)), "; "); !strings.Contains(p, "capabilities added") {
 		t.Errorf("an extra capability not reported: %q", p)
 	}
 	a := Applied{Spec: hardened(), HostPaths: []string{"/var/run/docker.sock"}, Privileged: true}
-	if p := strings.Join(appliedProblems(a, false), "; "); !strings.Contains(p, "docker.sock") || !strings.Contains(p, "privileged") {
+	if p := strings.Join(messages(appliedProblems(a, false)), "; "); !strings.Contains(p, "docker.sock") || !strings.Contains(p, "privileged") {
 		t.Errorf("applied problems %q miss the host mount or privileged", p)
 	}
 }

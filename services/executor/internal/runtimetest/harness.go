@@ -27,7 +27,8 @@ type Harness struct {
 	// mapping; nil checks only the spec the driver received.
 	Applied func(ctx context.Context, id string) (Applied, error)
 	// KnownGaps names checks the driver is known to fail ("case/check",
-	// as the failure message names them) with why: the check still runs,
+	// as the failure message names them: "isolation/only-loopback",
+	// "hardened-spec/exec/applied/pids-limit") with why: the check still runs,
 	// is logged while it fails and fails the suite once it passes, so
 	// that the gap is dropped from here when the driver is fixed.
 	KnownGaps map[string]string
@@ -95,6 +96,26 @@ func (s *suite) expect(t *testing.T, check string, ok bool, msg string) {
 		t.Logf("known gap %s (%s): %s", name, why, msg)
 	case !ok:
 		t.Errorf("%s: %s", name, msg)
+	}
+}
+
+// expectAll reports each problem as a failed check named prefix+check,
+// and each known gap under that prefix that is not among them as passing
+// (so a fixed gap is dropped from the harness).
+func (s *suite) expectAll(t *testing.T, prefix string, problems []problem) {
+	t.Helper()
+	failed := map[string]string{}
+	for _, p := range problems {
+		failed[prefix+p.check] += p.msg + "; "
+	}
+	for check, msg := range failed {
+		s.expect(t, check, false, strings.TrimSuffix(msg, "; "))
+	}
+	for gap := range s.h.KnownGaps {
+		check, ok := strings.CutPrefix(gap, caseName(t)+"/")
+		if _, seen := failed[check]; ok && strings.HasPrefix(check, prefix) && !seen {
+			s.expect(t, check, true, "")
+		}
 	}
 }
 
