@@ -7,9 +7,12 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/validation"
+
 	"github.com/greenlight-dev/greenlight/pkg/config"
 	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/egress"
+	"github.com/greenlight-dev/greenlight/services/executor/internal/kube"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 )
 
@@ -34,9 +37,18 @@ func defaultImageList() []string {
 // Config is the executor's configuration. Every field has a flag (and so a
 // GREENLIGHT_EXECUTOR_* variable and a config file key).
 type Config struct {
+	// Runtime is the sandboxes' container runtime: RuntimeDocker or
+	// RuntimeKubernetes.
+	Runtime string
 	// DockerHost is the engine address ("" = DOCKER_HOST or the default
 	// socket).
 	DockerHost string
+	// Kubeconfig is the kubeconfig file of the Kubernetes runtime ("":
+	// the in-cluster configuration in a pod, else $KUBECONFIG or
+	// ~/.kube/config).
+	Kubeconfig string
+	// KubeNamespace is where the Kubernetes runtime's sandbox pods live.
+	KubeNamespace string
 	// Images maps a runtime to its sandbox image, as runtime=image entries.
 	// Only these images join the warm pool.
 	Images []string
@@ -115,6 +127,7 @@ func DefaultConfig(dataDir string) Config {
 		cacheDir = filepath.Join(dataDir, "depcache")
 	}
 	return Config{
+		Runtime: RuntimeDocker, KubeNamespace: kube.DefaultNamespace,
 		Images: append([]string(nil), defaultImages...), AllowedImages: image.DefaultAllowed(),
 		PoolSize: 2, ReapEvery: time.Minute, MaxSandboxes: defaultMaxSandboxes(),
 		CacheDir: cacheDir, CacheMaxBytes: 5 << 30, CacheMaxEntry: 1 << 30, CacheMaxAge: 7 * 24 * time.Hour,
@@ -134,7 +147,12 @@ func DefaultConfig(dataDir string) Config {
 
 // RegisterFlags binds the fields to fs.
 func (c *Config) RegisterFlags(fs *config.FlagSet) {
+	fs.Enum(&c.Runtime, "runtime", []string{RuntimeDocker, RuntimeKubernetes},
+		"container runtime of the sandboxes: a Docker engine, or pods of a Kubernetes cluster (whose NetworkPolicies then enforce the network)")
 	fs.String(&c.DockerHost, "docker-host", "Docker engine `address` (default: DOCKER_HOST or the local socket)")
+	fs.String(&c.Kubeconfig, "kubeconfig", "kubeconfig `file` of --runtime kubernetes (default: the in-cluster configuration in a pod, "+
+		"else $KUBECONFIG or ~/.kube/config)")
+	fs.String(&c.KubeNamespace, "kube-namespace", "`namespace` of the sandbox pods with --runtime kubernetes")
 	fs.Strings(&c.Images, "images", "sandbox image per runtime, `runtime=image` entries, or one image set: "+
 		"offline (the images `make images` builds) or upstream (public images such as node:20-slim, pulled when missing)")
 	fs.Strings(&c.AllowedImages, "allowed-images", "`images` a pipeline may name besides those of --images; any other is refused (\"\": only --images)")
@@ -211,6 +229,9 @@ func (c *Config) Validate() error {
 		if err := egress.ValidateInstance(c.EgressInstance); err != nil {
 			return fmt.Errorf("egress-instance: %w", err)
 		}
+	}
+	if c.Runtime == RuntimeKubernetes && len(validation.IsDNS1123Label(c.KubeNamespace)) > 0 {
+		return fmt.Errorf("kube-namespace %q is not a Kubernetes namespace name", c.KubeNamespace)
 	}
 	if c.ReapEvery <= 0 {
 		return fmt.Errorf("reap-every must be positive")

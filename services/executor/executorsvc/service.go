@@ -68,12 +68,16 @@ type Service struct {
 
 var _ glv1.ExecutorServiceServer = (*Service)(nil)
 
-// New builds the executor: a Docker client (failing fast when the engine
+// New builds the executor: a Docker client, or with RuntimeKubernetes a
+// Kubernetes one (see newKube) (failing fast when the engine
 // does not answer is left to each RPC, so the service starts even while the
 // engine is down), the warm pool, the dependency cache and the reaper, which
 // sweeps stale containers once now and then every cfg.ReapEvery. Close
 // undoes all of it.
 func New(cfg Config, blobs Blobs, log *zap.Logger) (*Service, error) {
+	if cfg.Runtime == RuntimeKubernetes {
+		return newKube(cfg, blobs, log)
+	}
 	rt, err := docker.New(cfg.DockerHost, log)
 	if err != nil {
 		return nil, err

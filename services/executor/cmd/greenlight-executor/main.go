@@ -1,6 +1,7 @@
 // Command greenlight-executor serves ExecutorService: it runs pipelines in
-// hardened, throw-away Docker sandboxes. It is the only greenlight process
-// that talks to Docker. Snapshots are read from, and logs written to, the
+// hardened, throw-away Docker sandboxes, or with --runtime kubernetes in
+// pods of a cluster. It is the only greenlight process that talks to
+// Docker or to Kubernetes. Snapshots are read from, and logs written to, the
 // blob store: the loop's BlobService (--blob-addr) or a local directory
 // (--blob-dir).
 package main
