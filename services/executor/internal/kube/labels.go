@@ -24,6 +24,9 @@ const (
 	// annPidsLimit records the spec's pids limit, which no pod field
 	// can apply (see podFor).
 	annPidsLimit = "greenlight.dev/pids-limit"
+	// annLoopback6 says the spec asked for an IPv6 loopback, which Start
+	// verifies instead of setting the sysctl (see podFor).
+	annLoopback6 = "greenlight.dev/ipv6-loopback"
 	// labelManaged marks the pods of this driver.
 	labelManaged = "app.kubernetes.io/managed-by"
 	managedBy    = "greenlight"

@@ -48,7 +48,8 @@ func (r *Runtime) Create(ctx context.Context, spec sandbox.ContainerSpec) (strin
 
 // Start lets the pod be scheduled and waits (at most the start timeout)
 // until its containers run; for a pod without network it then checks
-// that the cut is in force (verifyOffline); last it connects the
+// that the cut is in force, and for every pod that only the loopback has
+// IPv6 (verifyNetwork); last it connects the
 // attachment, if any, and lets the main process go.
 func (r *Runtime) Start(ctx context.Context, id string) error {
 	ctx, cancel := context.WithTimeout(ctx, r.startTimeout)
@@ -66,10 +67,8 @@ func (r *Runtime) Start(ctx context.Context, id string) error {
 	if pod, err = r.waitRunning(ctx, pod); err != nil {
 		return err
 	}
-	if pod.Labels[LabelNetwork] == NetworkNone {
-		if err := r.verifyOffline(ctx, pod); err != nil {
-			return err
-		}
+	if err := r.verifyNetwork(ctx, pod, pod.Labels[LabelNetwork] == NetworkNone); err != nil {
+		return err
 	}
 	if a := r.attachmentOf(id); a != nil {
 		return a.connect(ctx, r, id)

@@ -65,7 +65,7 @@ func (r *Runtime) Connect(ctx context.Context, id, network string) error {
 }
 
 // Disconnect takes the pod's egress away and returns once a probe from
-// inside the pod finds the cut in force (see verifyOffline). Connections
+// inside the pod finds the cut in force (see verifyNetwork). Connections
 // opened before stay open: the policy engine lets established flows
 // through (kube-router accepts RELATED,ESTABLISHED first).
 func (r *Runtime) Disconnect(ctx context.Context, id, network string) error {
@@ -73,7 +73,7 @@ func (r *Runtime) Disconnect(ctx context.Context, id, network string) error {
 	if err != nil {
 		return err
 	}
-	return r.verifyOffline(ctx, pod)
+	return r.verifyNetwork(ctx, pod, true)
 }
 
 // setNetwork sets the pod's LabelNetwork.
@@ -216,51 +216,84 @@ func (r *Runtime) offlineTargets(ctx context.Context) []string {
 	return r.probeTargets
 }
 
-// probeScript connects to every host:port argument and to the IPv4
-// resolvers of /etc/resolv.conf on port 53, all at once (bash's /dev/tcp
-// within coreutils' timeout of $0 seconds), and prints "open TARGET" for
-// each that answered; it exits 3 when the image lacks the tools. A
-// refused or timed-out connection is a cut: the targets listen, and the
-// policy engine rejects (kube-router) or drops what a policy denies.
+// probeScript checks the pod's network from inside (for $0 seconds per
+// connection) and prints a line per problem:
+//
+//   - "ipv6 IFACE" for an interface other than lo with an IPv6 address: as
+//     with Docker, only the loopback may have IPv6 (the policy engine
+//     filters IPv4; a link-local address would reach other pods over the
+//     node's bridge around it);
+//   - "no-ipv6-loopback" when $1 is "lo6" and lo has no IPv6;
+//   - "open TARGET" for each host:port of the remaining arguments, and
+//     each IPv4 resolver of /etc/resolv.conf on port 53, that accepts a
+//     connection (bash's /dev/tcp within coreutils' timeout, all at once).
+//     The targets listen: a refusal or a timeout is the policy's
+//     (kube-router rejects what a policy denies).
+//
+// It exits 3 when the image lacks bash or timeout.
 const probeScript = `command -v bash >/dev/null && command -v timeout >/dev/null || exit 3
-t=$0
-for ns in $(awk '$1 == "nameserver" && $2 !~ /^127\./ && $2 !~ /:/ { print $2 }' /etc/resolv.conf 2>/dev/null); do
-  set -- "$@" "$ns:53"
-done
+t=$0 lo6=$1; shift
+awk '$6 != "lo" { print "ipv6 " $6 }' /proc/net/if_inet6 2>/dev/null
+if [ "$lo6" = lo6 ] && ! grep -q ' lo$' /proc/net/if_inet6 2>/dev/null; then echo no-ipv6-loopback; fi
+if [ $# -gt 0 ]; then
+  for ns in $(awk '$1 == "nameserver" && $2 !~ /^127\./ && $2 !~ /:/ { print $2 }' /etc/resolv.conf 2>/dev/null); do
+    set -- "$@" "$ns:53"
+  done
+fi
 for a in "$@"; do
   (timeout "$t" bash -c 'exec 3<>"/dev/tcp/${0%:*}/${0##*:}"' "$a" 2>/dev/null && echo "open $a") &
 done
 wait`
 
-// errNotOffline marks a pod whose cut could not be verified.
-var errNotOffline = errors.New("network cut not in force")
+// errNetwork marks a pod whose network is not what the spec asks.
+var errNetwork = errors.New("sandbox network not as confined as asked")
 
-// verifyOffline probes from inside the pod until none of offlineTargets
-// answers, within offlineWait: the cut is verified, never assumed (the
-// policy engine applies a label asynchronously, and a CNI without policy
-// enforcement accepts NetworkPolicies and enforces nothing).
-func (r *Runtime) verifyOffline(ctx context.Context, pod *corev1.Pod) error {
-	targets := r.offlineTargets(ctx)
-	if len(targets) == 0 {
-		return fmt.Errorf("%w: pod %s: no address to probe the cut with (the API server's endpoints are not readable)", errNotOffline, pod.Name)
+// verifyNetwork probes the pod from inside: IPv6 only on the loopback
+// (and there, when the spec asked for it: annLoopback6) and, when
+// offline, none of offlineTargets reachable, retried within offlineWait:
+// the cut is verified, never assumed (the policy engine applies a label
+// asynchronously, and a CNI without policy enforcement accepts
+// NetworkPolicies and enforces nothing).
+func (r *Runtime) verifyNetwork(ctx context.Context, pod *corev1.Pod, offline bool) error {
+	var targets []string
+	if offline {
+		if targets = r.offlineTargets(ctx); len(targets) == 0 {
+			return fmt.Errorf("%w: pod %s: no address to probe the cut with (the API server's endpoints are not readable)", errNetwork, pod.Name)
+		}
 	}
-	c := &pod.Spec.Containers[0]
-	cmd := append([]string{"/bin/sh", "-c", probeScript, probeConnect}, targets...)
+	lo6 := "-"
+	if pod.Annotations[annLoopback6] == "true" {
+		lo6 = "lo6"
+	}
+	cmd := append([]string{"/bin/sh", "-c", probeScript, probeConnect, lo6}, targets...)
 	deadline := time.Now().Add(offlineWait)
 	for delay := 50 * time.Millisecond; ; delay = min(2*delay, time.Second) {
 		var out strings.Builder
-		code, err := r.execStream(ctx, pod.Name, c.Name, cmd, nil, &out, nil)
+		code, err := r.execStream(ctx, pod.Name, pod.Spec.Containers[0].Name, cmd, nil, &out, nil)
 		switch {
 		case err != nil:
-			return fmt.Errorf("probing the network cut of pod %s: %w", pod.Name, err)
+			return fmt.Errorf("probing the network of pod %s: %w", pod.Name, err)
 		case code == 3:
-			return fmt.Errorf("%w: pod %s: its image has no bash and timeout to probe the cut with", errNotOffline, pod.Name)
-		case code == 0 && out.Len() == 0:
-			return nil
+			return fmt.Errorf("%w: pod %s: its image has no bash and timeout to probe the network with", errNetwork, pod.Name)
+		case code != 0:
+			return fmt.Errorf("%w: pod %s: the network probe exited %d", errNetwork, pod.Name, code)
 		}
-		if time.Now().After(deadline) {
+		var open, fixed []string
+		for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			if t, ok := strings.CutPrefix(line, "open "); ok {
+				open = append(open, t)
+			} else if line != "" {
+				fixed = append(fixed, line)
+			}
+		}
+		switch {
+		case len(fixed) > 0:
+			return fmt.Errorf("%w: pod %s: %s (the cluster's CNI must leave IPv6 on the loopback only)", errNetwork, pod.Name, strings.Join(fixed, ", "))
+		case len(open) == 0:
+			return nil
+		case time.Now().After(deadline):
 			return fmt.Errorf("%w: pod %s still reaches %s after %s: does the cluster enforce NetworkPolicies?",
-				errNotOffline, pod.Name, strings.Join(strings.Fields(strings.ReplaceAll(out.String(), "open ", "")), ", "), offlineWait)
+				errNetwork, pod.Name, strings.Join(open, ", "), offlineWait)
 		}
 		select {
 		case <-ctx.Done():

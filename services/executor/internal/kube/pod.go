@@ -27,6 +27,8 @@ const (
 	tmpfsContainer = "tmpfs"
 	// startGate holds a created pod back from scheduling until Start.
 	startGate = "greenlight.dev/start"
+	// loopback6 is the sysctl the sandbox sets for an IPv6 loopback.
+	loopback6 = "net.ipv6.conf.lo.disable_ipv6"
 )
 
 // idleResources are the requests and limits of a container that only
@@ -64,7 +66,8 @@ const awaitScript = `IFS= read -r _ || exit 0; exec /usr/bin/env -i "$@"`
 //     paths, restartPolicy Never, terminationGracePeriodSeconds 0;
 //   - Init as a shared process namespace: the pod's pause process is PID
 //     1 and reaps orphans, as docker-init does;
-//   - Sysctls as the pod's (the kubelet must allow net.* ones);
+//   - Sysctls as the pod's (the kubelet must allow net.* ones), but for
+//     the IPv6 loopback, which every pod has (verified at Start);
 //   - created behind a scheduling gate, which Start removes.
 //
 // PidsLimit has no pod field: the kubelet's podPidsLimit (one value per
@@ -108,6 +111,12 @@ func podFor(spec sandbox.ContainerSpec, namespace string) (*corev1.Pod, error) {
 		pod.GenerateName = "greenlight-"
 	}
 	for _, k := range sortedKeys(spec.Sysctls) {
+		if k == loopback6 && spec.Sysctls[k] == "0" {
+			// A pod's loopback has IPv6 already, and Pod Security's
+			// baseline level refuses the sysctl: Start verifies it.
+			pod.Annotations[annLoopback6] = "true"
+			continue
+		}
 		pod.Spec.SecurityContext.Sysctls = append(pod.Spec.SecurityContext.Sysctls, corev1.Sysctl{Name: k, Value: spec.Sysctls[k]})
 	}
 	if init != nil {

@@ -97,7 +97,7 @@ func checkPod(t *testing.T, pod *corev1.Pod, spec sandbox.ContainerSpec) {
 		"shareProcessNamespace (Init)":       ps.ShareProcessNamespace != nil && *ps.ShareProcessNamespace,
 		"scheduling gate until Start":        len(ps.SchedulingGates) == 1 && ps.SchedulingGates[0].Name == startGate,
 		"no service account named":           ps.ServiceAccountName == "" && ps.NodeName == "",
-		"sysctls":                            len(ps.SecurityContext.Sysctls) == 1 && ps.SecurityContext.Sysctls[0].Name == "net.ipv6.conf.lo.disable_ipv6",
+		"IPv6 loopback verified, not set":    len(ps.SecurityContext.Sysctls) == 0 && pod.Annotations[annLoopback6] == "true",
 		"pod seccomp RuntimeDefault":         ps.SecurityContext.SeccompProfile.Type == corev1.SeccompProfileTypeRuntimeDefault,
 		"no fsGroup or supplemental groups":  ps.SecurityContext.FSGroup == nil && len(ps.SecurityContext.SupplementalGroups) == 0,
 		"offline":                            pod.Labels[LabelNetwork] == NetworkNone,
@@ -215,13 +215,18 @@ func TestPodForRefuses(t *testing.T) {
 }
 
 // A network other than none is created with the egress label; Docker's
-// unconfined seccomp is mapped, not dropped.
+// unconfined seccomp is mapped, not dropped; sysctls other than the IPv6
+// loopback's are the pod's.
 func TestPodForNetworkAndSeccomp(t *testing.T) {
 	s := execSpec()
 	s.Network, s.SecurityOpt = "greenlight-egress-abc", []string{"seccomp=unconfined"}
+	s.Sysctls["net.ipv4.ping_group_range"] = "1 0"
 	pod, err := podFor(s, testNS)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if sc := pod.Spec.SecurityContext.Sysctls; len(sc) != 1 || sc[0].Name != "net.ipv4.ping_group_range" || sc[0].Value != "1 0" {
+		t.Errorf("sysctls %+v", sc)
 	}
 	if pod.Labels[LabelNetwork] != NetworkEgress {
 		t.Errorf("network label %q, want egress", pod.Labels[LabelNetwork])

@@ -228,7 +228,7 @@ func TestExecUserWorkdirEnv(t *testing.T) {
 	r, cs, fs := newFake(t)
 	ctx := context.Background()
 	spec := execSpec()
-	spec.Network = "egress" // no probe at Start
+	spec.Network = "egress"
 	id, err := r.Create(ctx, spec)
 	if err != nil {
 		t.Fatal(err)
@@ -237,6 +237,7 @@ func TestExecUserWorkdirEnv(t *testing.T) {
 	if err := r.Start(ctx, id); err != nil {
 		t.Fatal(err)
 	}
+	fs.sessions = nil // the probe at Start
 	fs.reply = func(s session, opts remotecommand.StreamOptions) error {
 		_, _ = io.WriteString(opts.Stdout, "out")
 		_, _ = io.WriteString(opts.Stderr, "err")
@@ -346,7 +347,10 @@ func TestAttachConnectedByStart(t *testing.T) {
 	firstLine := make(chan string, 1)
 	r.stream = func(sctx context.Context, ns, pod, container string, cmd []string, opts remotecommand.StreamOptions) error {
 		if cmd != nil {
-			return fmt.Errorf("unexpected exec %q", cmd)
+			if cmd[2] != probeScript {
+				return fmt.Errorf("unexpected exec %q", cmd)
+			}
+			return nil
 		}
 		b := make([]byte, 1)
 		if _, err := opts.Stdin.Read(b); err != nil {
@@ -402,6 +406,7 @@ func TestConnectDisconnect(t *testing.T) {
 		p, _ := cs.CoreV1().Pods(testNS).Get(ctx, id, metav1.GetOptions{})
 		return p.Labels[LabelNetwork]
 	}
+	fs.sessions = nil // the probe at Start
 	if err := r.Disconnect(ctx, id, "egress"); err != nil || label() != NetworkNone {
 		t.Errorf("Disconnect = %v, label %q", err, label())
 	}
@@ -491,5 +496,30 @@ func TestMapErr(t *testing.T) {
 	}
 	if err := mapErr("x", context.Canceled); !errors.Is(err, context.Canceled) || errors.Is(err, sandbox.ErrEngineUnavailable) {
 		t.Errorf("mapErr(canceled) = %v", err)
+	}
+}
+
+// Start refuses a pod whose interfaces other than lo have IPv6, or whose
+// loopback lacks the IPv6 the spec asked for: that does not change with
+// time, so it is not retried.
+func TestStartRefusesIPv6(t *testing.T) {
+	for _, line := range []string{"ipv6 eth0", "no-ipv6-loopback"} {
+		r, cs, fs := newFake(t)
+		ctx := context.Background()
+		spec := execSpec()
+		spec.Network = "egress"
+		id, _ := r.Create(ctx, spec)
+		setRunning(t, cs, id)
+		fs.reply = func(s session, opts remotecommand.StreamOptions) error {
+			_, _ = io.WriteString(opts.Stdout, line+"\n")
+			return nil
+		}
+		err := r.Start(ctx, id)
+		if !errors.Is(err, errNetwork) || !strings.Contains(err.Error(), line) || len(fs.seen()) != 1 {
+			t.Errorf("Start with %q = %v after %d probes; want errNetwork at once", line, err, len(fs.seen()))
+		}
+		if s := fs.seen()[0]; s.cmd[4] != "lo6" || len(s.cmd) != 5 {
+			t.Errorf("probe of an egress pod asking for an IPv6 loopback: %q", s.cmd[3:])
+		}
 	}
 }
