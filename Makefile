@@ -18,7 +18,7 @@ MODULES := pkg services/discovery services/executor services/loop services/gatew
 CLIENTS := typescript python
 SERVICES := discovery executor loop gateway
 
-PHONY_EXTRA := dist dist-tools demo up down compose-test test-executor-exec realworld realworld-bugs cheats
+PHONY_EXTRA := dist dist-tools demo up down compose-test test-executor-exec realworld realworld-bugs cheats cluster cluster-build cluster-down test-kube
 .PHONY: $(PHONY_EXTRA) all tools generate check-generate lint hygiene vet fmt-check build test test-unit test-clients hosttools bench engine images browser clean \
 	bench-blob bench-workspace bench-discovery bench-events bench-parse bench-loop bench-gateway bench-executor bench-fleet fuzz \
 	bench-realworld bench-reverify bench-table bench-fleet-table bench-oneshot
@@ -148,8 +148,13 @@ images: engine
 cluster: engine images
 	bash deploy/build.sh
 	bash scripts/kube-cluster.sh up
+cluster-build:
+	bash scripts/kube-cluster.sh build
 cluster-down:
 	bash scripts/kube-cluster.sh down
+## test-kube: the deploy manifests on the cluster, end to end (scripts/kube-e2e.sh); make test runs it when the cluster is up
+test-kube: build
+	bash scripts/kube-e2e.sh
 
 ## browser: headless Chromium for the report-page browser tests (Debian package)
 browser:
@@ -163,6 +168,8 @@ test-unit:
 test: engine images browser hosttools build
 	@for m in $(MODULES); do echo "== $$m"; (cd $$m && GREENLIGHT_INTEGRATION=1 GREENLIGHT_ARTIFACTS=$(ROOT)/artifacts go test -count=1 -timeout 20m ./...) || exit 1; done
 	@$(MAKE) --no-print-directory test-clients
+	@if bash scripts/kube-cluster.sh status 2>/dev/null; then $(MAKE) --no-print-directory test-kube; \
+	else echo "== Kubernetes: no cluster up (make cluster), the kube driver's conformance and the manifests' e2e were skipped"; fi
 
 ## test-clients: the Python and TypeScript clients against a real greenlight serve (each installs what it needs)
 test-clients: build engine images

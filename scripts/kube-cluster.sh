@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # kube-cluster.sh — a single-node Kubernetes on this machine, built from what
-# it can reach: Kubernetes, kube-network-policies and CoreDNS compiled from their Go module
+# it can reach: Kubernetes, kube-router and CoreDNS compiled from their Go module
 # source through the Go module proxy, etcd, containerd, runc and the CNI
 # plugins from Debian. No image registry and no binary download is needed.
 #
+#   scripts/kube-cluster.sh packages install the Debian packages it needs
+#   scripts/kube-cluster.sh build    packages, then build the binaries (cached), start nothing
 #   scripts/kube-cluster.sh up       build (cached), start, load the sandbox images
 #   scripts/kube-cluster.sh status   exit 0 when the API server answers and the node is Ready
 #   scripts/kube-cluster.sh down     stop every process (state and images are kept)
@@ -17,14 +19,14 @@
 set -euo pipefail
 
 KUBE_VERSION="${GREENLIGHT_KUBE_VERSION:-1.34.4}"
-NETPOL_VERSION="${GREENLIGHT_KUBE_NETPOL_VERSION:-v0.8.0}"
+ROUTER_VERSION="${GREENLIGHT_KUBE_ROUTER_VERSION:-v2.1.0}"
 COREDNS_VERSION="${GREENLIGHT_COREDNS_VERSION:-v1.14.7}"
 CACHE="${GREENLIGHT_KUBE_CACHE:-/var/cache/greenlight/kube}"
 STATE="${GREENLIGHT_KUBE_STATE:-/var/lib/greenlight/kube}"
 RUN="${GREENLIGHT_KUBE_RUN:-/run/greenlight-kube}"
 BIN="$CACHE/bin-$KUBE_VERSION"
 NODE="${GREENLIGHT_KUBE_NODE:-greenlight-node}"
-# The node's address lives on a dummy interface of our own, so the cluster
+# The node's address lives on an (empty) bridge interface of our own, so the cluster
 # never binds or advertises one of the host's addresses.
 NODE_IF=glkube0
 NODE_IP=10.250.0.1
@@ -34,7 +36,6 @@ API_SERVICE_IP=10.96.0.1
 NAMESPACE=greenlight-sandbox
 PAUSE_IMAGE=greenlight.local/pause:3.10
 KCFG="$STATE/admin.kubeconfig"
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PKI="$STATE/pki"
 LOG="$STATE/log"
 CTR_SOCK="$RUN/containerd.sock"
@@ -50,13 +51,17 @@ need_root() {
 install_packages() {
   local missing=()
   local pkg
-  for pkg in etcd-server containerd runc containernetworking-plugins conntrack socat ipset iptables catatonit openssl docker.io; do
+  for pkg in etcd-server containerd runc containernetworking-plugins conntrack socat ipset iptables catatonit openssl curl docker.io; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
   done
   [ ${#missing[@]} = 0 ] && return 0
   command -v apt-get >/dev/null || die "missing packages ${missing[*]} and no apt-get: install them"
   say "installing ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get -o DPkg::Lock::Timeout=300 install -y -q "${missing[@]}" >/dev/null ||
+    { apt-get -o DPkg::Lock::Timeout=300 update -q >/dev/null &&
+      apt-get -o DPkg::Lock::Timeout=300 install -y -q "${missing[@]}" >/dev/null; } ||
+    die "apt-get install ${missing[*]} failed"
 }
 
 # build_kube compiles the Kubernetes binaries from the k8s.io/kubernetes
@@ -86,22 +91,26 @@ build_kube() {
   (cd "$src" && GOFLAGS=-mod=mod go get "${pkgs[@]}" >/dev/null)
   pkgs=()
   for b in "${want[@]}"; do pkgs+=("k8s.io/kubernetes/cmd/$b"); done
-  (cd "$src" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -ldflags '-s -w' -o "$BIN/" "${pkgs[@]}")
+  local minor=${KUBE_VERSION#1.}
+  minor=${minor%%.*}
+  local ver="-X k8s.io/component-base/version.gitVersion=v$KUBE_VERSION -X k8s.io/component-base/version.gitMajor=1"
+  ver="$ver -X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/client-go/pkg/version.gitVersion=v$KUBE_VERSION"
+  (cd "$src" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -ldflags "-s -w $ver" -o "$BIN/" "${pkgs[@]}")
 }
 
-# build_netpol compiles kube-network-policies (kubernetes-sigs), the
-# NetworkPolicy enforcement: nftables sends each new connection of a pod a
-# policy selects to a netfilter queue, and the controller decides. It fails
-# closed: with the controller gone, those packets are dropped.
-build_netpol() {
-  [ -x "$BIN/netpol" ] && return 0
-  local src="$CACHE/knp-$NETPOL_VERSION"
+# build_router compiles kube-router, run with only its NetworkPolicy
+# firewall (iptables + ipsets; no routing, no service proxy). v2.1.0 is the
+# only version the module proxy here serves. kube-network-policies (nftables
+# + nfqueue) was tried first: this kernel has no nft queue expression.
+build_router() {
+  [ -x "$BIN/kube-router" ] && return 0
+  local src="$CACHE/router-$ROUTER_VERSION"
   mkdir -p "$src"
-  say "building kube-network-policies $NETPOL_VERSION (NetworkPolicy enforcement)"
-  printf 'module greenlight.local/knpbuild\n\ngo 1.24.0\n' > "$src/go.mod"
+  say "building kube-router $ROUTER_VERSION (NetworkPolicy enforcement)"
+  printf 'module greenlight.local/routerbuild\n\ngo 1.24.0\n' > "$src/go.mod"
   printf 'package main\n\nfunc main() {}\n' > "$src/main.go"
-  (cd "$src" && GOFLAGS=-mod=mod go get "sigs.k8s.io/kube-network-policies@$NETPOL_VERSION" >/dev/null &&
-    CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -ldflags '-s -w' -o "$BIN/netpol" sigs.k8s.io/kube-network-policies/cmd)
+  (cd "$src" && GOFLAGS=-mod=mod go get "github.com/cloudnativelabs/kube-router/v2@$ROUTER_VERSION" >/dev/null &&
+    CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -ldflags '-s -w' -o "$BIN/kube-router" github.com/cloudnativelabs/kube-router/v2/cmd/kube-router)
 }
 
 # build_coredns compiles CoreDNS, the cluster DNS (a host process on the
@@ -170,10 +179,11 @@ make_pki() {
   cert scheduler system:kube-scheduler ""
   cert kube-proxy system:kube-proxy ""
   cert coredns coredns system:masters
+  cert kube-router kube-router system:masters
   [ -f "$PKI/sa.key" ] || { openssl genrsa -out "$PKI/sa.key" 2048 2>/dev/null; openssl rsa -in "$PKI/sa.key" -pubout -out "$PKI/sa.pub" 2>/dev/null; }
   kubeconfig "$KCFG" admin
   local n
-  for n in kubelet controller-manager scheduler kube-proxy coredns; do kubeconfig "$STATE/$n.kubeconfig" "$n"; done
+  for n in kubelet controller-manager scheduler kube-proxy coredns kube-router; do kubeconfig "$STATE/$n.kubeconfig" "$n"; done
 }
 
 # --- processes -----------------------------------------------------------
@@ -198,7 +208,7 @@ wait_for() { # what seconds cmd...
 }
 
 node_network() {
-  ip link show "$NODE_IF" >/dev/null 2>&1 || ip link add "$NODE_IF" type dummy
+  ip link show "$NODE_IF" >/dev/null 2>&1 || ip link add "$NODE_IF" type bridge
   ip addr show dev "$NODE_IF" | grep -q "$NODE_IP/" || ip addr add "$NODE_IP/32" dev "$NODE_IF"
   ip link set "$NODE_IF" up
   sysctl -qw net.ipv4.ip_forward=1
@@ -213,7 +223,8 @@ node_network() {
     {"type": "bridge", "bridge": "glcni0", "isGateway": true, "ipMasq": true, "hairpinMode": true,
      "ipam": {"type": "host-local", "ranges": [[{"subnet": "$POD_CIDR"}]], "routes": [{"dst": "0.0.0.0/0"}],
               "dataDir": "$STATE/cni-ipam"}},
-    {"type": "portmap", "capabilities": {"portMappings": true}}
+    {"type": "portmap", "capabilities": {"portMappings": true}},
+    {"type": "tuning", "sysctl": {"net.ipv6.conf.eth0.disable_ipv6": "1", "net.ipv6.conf.default.disable_ipv6": "1"}}
   ]
 }
 EOF
@@ -229,6 +240,9 @@ state = "$RUN/containerd"
   address = "$CTR_SOCK"
 [plugins."io.containerd.grpc.v1.cri"]
   sandbox_image = "$PAUSE_IMAGE"
+  # Some hosts (this kind of VM among them) refuse a lower oom_score_adj than
+  # the caller's, which the kubelet asks for pause (-998): cap it instead.
+  restrict_oom_score_adj = true
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
     conf_dir = "$STATE/cni"
@@ -262,6 +276,9 @@ failCgroupV1: false
 # default of 256 pids plus room for the pause process and the runner.
 podPidsLimit: 512
 allowedUnsafeSysctls: ["net.*"]
+# An OOM kills the process that ran out, not every process of the container
+# (the step, not greenlight-runner). Already so on cgroup v1.
+singleProcessOOMKill: true
 # The disk is shared with everything else on this machine: evict only when
 # it is really full, and never garbage-collect the loaded sandbox images.
 evictionHard: {nodefs.available: "1%", imagefs.available: "1%", memory.available: "100Mi"}
@@ -298,7 +315,7 @@ start_all() {
   start etcd etcd --data-dir "$STATE/etcd" --listen-client-urls http://127.0.0.1:2379 \
     --advertise-client-urls http://127.0.0.1:2379 --listen-peer-urls http://127.0.0.1:2380 \
     --unsafe-no-fsync --quota-backend-bytes 2147483648
-  wait_for etcd 30 etcdctl --endpoints http://127.0.0.1:2379 endpoint health
+  wait_for etcd 30 curl -fsS http://127.0.0.1:2379/health
   start apiserver "$BIN/kube-apiserver" --etcd-servers http://127.0.0.1:2379 \
     --bind-address 0.0.0.0 --secure-port 6443 --advertise-address "$NODE_IP" \
     --service-cluster-ip-range "$SERVICE_CIDR" --client-ca-file "$PKI/ca.crt" \
@@ -306,7 +323,8 @@ start_all() {
     --kubelet-client-certificate "$PKI/apiserver-kubelet.crt" --kubelet-client-key "$PKI/apiserver-kubelet.key" \
     --service-account-key-file "$PKI/sa.pub" --service-account-signing-key-file "$PKI/sa.key" \
     --service-account-issuer https://kubernetes.default.svc --authorization-mode Node,RBAC \
-    --enable-admission-plugins NodeRestriction --allow-privileged=false
+    --enable-admission-plugins NodeRestriction --allow-privileged=false \
+    --kubelet-preferred-address-types InternalIP
   wait_for kube-apiserver 90 kubectl get --raw /readyz
   start controller-manager "$BIN/kube-controller-manager" --kubeconfig "$STATE/controller-manager.kubeconfig" \
     --service-account-private-key-file "$PKI/sa.key" --root-ca-file "$PKI/ca.crt" \
@@ -318,6 +336,9 @@ start_all() {
   start kube-proxy "$BIN/kube-proxy" --kubeconfig "$STATE/kube-proxy.kubeconfig" --hostname-override "$NODE" \
     --cluster-cidr "$POD_CIDR" --proxy-mode iptables
   start coredns "$BIN/coredns" -conf "$STATE/Corefile"
+  start kube-router "$BIN/kube-router" --kubeconfig "$STATE/kube-router.kubeconfig" --hostname-override "$NODE" \
+    --run-firewall=true --run-router=false --run-service-proxy=false --enable-cni=false \
+    --metrics-port 0 --health-port 20244
   wait_for "node $NODE" 120 node_ready
 }
 
@@ -348,15 +369,22 @@ load_images() {
   local refs ref id have
   refs="$(docker images --format '{{.Repository}}:{{.Tag}}' | grep -E '^greenlight/' | grep -v ':<none>$' || true)"
   mkdir -p "$STATE/images"
+  local loaded stale=()
+  loaded="$(ctr_k8s images ls -q)"
   for ref in $refs; do
     id="$(docker image inspect -f '{{.Id}}' "$ref")"
     have="$(cat "$STATE/images/$(echo "$ref" | tr '/:' '__')" 2>/dev/null || true)"
-    if [ "$have" != "$id" ] || ! ctr_k8s images ls -q | grep -qx "docker.io/$ref"; then
-      say "loading $ref into containerd"
-      docker save "$ref" | ctr_k8s images import --all-platforms - >/dev/null
-      echo "$id" > "$STATE/images/$(echo "$ref" | tr '/:' '__')"
-    fi
+    if [ "$have" != "$id" ] || ! grep -qx "docker.io/$ref" <<<"$loaded"; then stale+=("$ref"); fi
   done
+  if [ ${#stale[@]} -gt 0 ]; then
+    # One archive for all of them: tags of one image and shared layers are
+    # written once.
+    say "loading ${stale[*]} into containerd"
+    docker save "${stale[@]}" | ctr_k8s images import --all-platforms - >/dev/null
+    for ref in "${stale[@]}"; do
+      docker image inspect -f '{{.Id}}' "$ref" > "$STATE/images/$(echo "$ref" | tr '/:' '__')"
+    done
+  fi
   kubectl get namespace "$NAMESPACE" >/dev/null 2>&1 || kubectl create namespace "$NAMESPACE" >/dev/null
   kubectl label --overwrite namespace "$NAMESPACE" pod-security.kubernetes.io/enforce=baseline >/dev/null
   # shellcheck disable=SC2086
@@ -375,48 +403,31 @@ json.dump(out, sys.stdout, indent=1, sort_keys=True)
     --dry-run=client -o yaml | kubectl apply -f - >/dev/null
 }
 
-# netpol_image wraps the kube-network-policies binary in an image (FROM
-# scratch, by docker import) and runs it as upstream's DaemonSet does
-# (deploy/kube/cluster/netpol.yaml): host network, NET_ADMIN.
-netpol_image() {
-  local ref="greenlight.local/kube-network-policies:$NETPOL_VERSION"
-  if ! ctr_k8s images ls -q | grep -qx "$ref"; then
-    docker info >/dev/null 2>&1 || die "the Docker engine is needed once to build $ref (make engine)"
-    local dir
-    dir="$(mktemp -d)"
-    cp "$BIN/netpol" "$dir/netpol"
-    tar -C "$dir" -c netpol | docker import -c 'ENTRYPOINT ["/netpol"]' - "$ref" >/dev/null
-    docker save "$ref" | ctr_k8s images import - >/dev/null
-    rm -rf "$dir"
-  fi
-  sed "s|@IMAGE@|$ref|" "$ROOT/deploy/kube/cluster/netpol.yaml" | kubectl apply -f - >/dev/null
-  wait_for kube-network-policies 90 netpol_ready
-}
-
-netpol_ready() {
-  [ "$(kubectl -n kube-system get daemonset kube-network-policies -o jsonpath='{.status.numberReady}' 2>/dev/null)" = 1 ]
-}
-
 # --- commands ------------------------------------------------------------
 
-cmd_up() {
+cmd_build() {
   need_root
   local t0=$SECONDS
   install_packages
   build_kube
-  build_netpol
+  build_router
   build_coredns
+  say "binaries ready in $((SECONDS - t0))s ($BIN)"
+}
+
+cmd_up() {
+  local t0=$SECONDS
+  cmd_build
   make_pki
   start_all
   pause_image
-  netpol_image
   load_images
   say "up in $((SECONDS - t0))s; KUBECONFIG=$KCFG"
 }
 
 cmd_down() {
   local n
-  for n in coredns kube-proxy kubelet scheduler controller-manager apiserver etcd; do
+  for n in kube-router coredns kube-proxy kubelet scheduler controller-manager apiserver etcd; do
     if running "$n"; then kill "$(cat "$RUN/$n.pid")" 2>/dev/null || true; fi
   done
   sleep 1
@@ -429,7 +440,7 @@ cmd_down() {
     for c in $(ctr_k8s containers ls -q 2>/dev/null); do ctr_k8s tasks delete -f "$c" >/dev/null 2>&1 || true; ctr_k8s containers delete "$c" >/dev/null 2>&1 || true; done
     kill "$(cat "$RUN/containerd.pid")" 2>/dev/null || true
   fi
-  for n in coredns kube-proxy kubelet scheduler controller-manager apiserver etcd containerd; do
+  for n in kube-router coredns kube-proxy kubelet scheduler controller-manager apiserver etcd containerd; do
     if running "$n"; then sleep 1; kill -9 "$(cat "$RUN/$n.pid")" 2>/dev/null || true; fi
     rm -f "$RUN/$n.pid"
   done
@@ -440,15 +451,17 @@ cmd_status() {
   [ -f "$KCFG" ] && [ -x "$BIN/kubectl" ] || { say "not set up (run: make cluster)"; return 1; }
   kubectl get --raw /readyz >/dev/null 2>&1 || { say "API server not answering (run: make cluster)"; return 1; }
   node_ready || { say "node $NODE not Ready"; return 1; }
-  netpol_ready || { say "kube-network-policies (NetworkPolicy enforcement) not ready"; return 1; }
+  running kube-router || { say "kube-router (NetworkPolicy enforcement) not running"; return 1; }
   say "up: node $NODE Ready, KUBECONFIG=$KCFG"
 }
 
 case "${1:-}" in
+  packages) need_root; install_packages ;;
+  build) cmd_build ;;
   up) cmd_up ;;
   down) cmd_down ;;
   purge) cmd_down; rm -rf "$STATE"; say "state removed" ;;
   status) cmd_status ;;
   env) echo "KUBECONFIG=$KCFG" ;;
-  *) echo "usage: $0 up|down|purge|status|env" >&2; exit 2 ;;
+  *) echo "usage: $0 packages|build|up|down|purge|status|env" >&2; exit 2 ;;
 esac
