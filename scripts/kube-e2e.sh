@@ -2,17 +2,20 @@
 # kube-e2e.sh — end-to-end test of deploy/kube/greenlight.yaml on the cluster
 # of scripts/kube-cluster.sh: apply the manifests (services built offline by
 # deploy/build.sh, loaded into the node by `kube-cluster.sh up`), wait for
-# every Deployment, verify the bundled examples through the gateway's
-# NodePort with the real CLI (examples/pass must exit 0, examples/fail 1;
+# every Deployment, verify the bundled examples through the gateway with
+# the real CLI (examples/pass must exit 0, examples/fail 1;
 # the executor runs their sandboxes as pods with the Kubernetes driver), and
-# delete the greenlight namespace again. Extra arguments are directories to
+# delete the greenlight namespace again. The CLI reaches the gateway through
+# `kubectl port-forward` on loopback (off loopback it would rightly insist on
+# TLS before sending its token). Extra arguments are directories to
 # verify as well, each printed with its exit code and summary (for the
 # Docker/Kubernetes comparison of docs/scale-out.md).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 KUBECTL=(/var/cache/greenlight/kube/bin-${GREENLIGHT_KUBE_VERSION:-1.34.4}/kubectl --kubeconfig /var/lib/greenlight/kube/admin.kubeconfig)
-ADDR=${GREENLIGHT_KUBE_GATEWAY:-10.250.0.1:30070}
+PORT=${GREENLIGHT_KUBE_GATEWAY_PORT:-17170}
+ADDR=127.0.0.1:$PORT
 KEEP=${GREENLIGHT_KUBE_KEEP:-0}
 
 say() { printf '\nkube-e2e: %s\n' "$*" >&2; }
@@ -20,8 +23,10 @@ k() { "${KUBECTL[@]}" "$@"; }
 
 bash scripts/kube-cluster.sh status || { say "no cluster: run make cluster first"; exit 1; }
 
+forward=
 cleanup() {
   local rc=$?
+  [[ -n $forward ]] && kill "$forward" 2>/dev/null
   if [[ $rc -ne 0 ]]; then
     k -n greenlight get pods -o wide >&2 || true
     for d in loop discovery executor gateway; do k -n greenlight logs "deploy/$d" --tail 30 >&2 2>/dev/null || true; done
@@ -46,6 +51,9 @@ k -n greenlight rollout restart deployment >/dev/null
 for d in loop discovery executor gateway; do
   k -n greenlight rollout status "deployment/$d" --timeout=180s >/dev/null
 done
+
+k -n greenlight port-forward svc/gateway "$PORT:7070" >/dev/null 2>&1 &
+forward=$!
 
 say "building the CLI"
 bin=$(mktemp -d "${TMPDIR:-/tmp}/greenlight-cli-XXXXXX")
