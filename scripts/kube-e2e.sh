@@ -2,14 +2,14 @@
 # kube-e2e.sh — end-to-end test of deploy/kube/greenlight.yaml on the cluster
 # of scripts/kube-cluster.sh: apply the manifests (services built offline by
 # deploy/build.sh, loaded into the node by `kube-cluster.sh up`), wait for
-# every Deployment, verify the bundled examples through the gateway with
-# the real CLI (examples/pass must exit 0, examples/fail 1;
-# the executor runs their sandboxes as pods with the Kubernetes driver), and
-# delete the greenlight namespace again. The CLI reaches the gateway through
-# `kubectl port-forward` on loopback (off loopback it would rightly insist on
-# TLS before sending its token). Extra arguments are directories to
-# verify as well, each printed with its exit code and summary (for the
-# Docker/Kubernetes comparison of docs/scale-out.md).
+# every Deployment, verify the bundled examples through the gateway with the
+# real CLI (examples/pass must exit 0, examples/fail 1; the executor runs
+# their sandboxes as pods with the Kubernetes driver), and delete the
+# greenlight namespace again. The CLI reaches the gateway through `kubectl
+# port-forward` on loopback (off loopback it would rightly insist on TLS
+# before sending its token). Extra arguments are directories verified as
+# well, their JSON results written to $GREENLIGHT_KUBE_OUT
+# (artifacts/kube-compare) as NAME.kube.json, for scripts/kube-compare.sh.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -46,6 +46,20 @@ token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 service=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 k -n greenlight create secret generic greenlight-tokens --from-literal=gateway-token="$token" \
   --from-literal=service-token="$service" --dry-run=client -o yaml | k apply -f - >/dev/null
+# A host behind a TLS-intercepting proxy (like this one) trusts a private CA:
+# hand the host's bundle to the executor (--ca-bundle), as the embedded and
+# compose setups do, so install steps trust it too.
+CA=${GREENLIGHT_KUBE_CA_BUNDLE:-/etc/ssl/certs/ca-certificates.crt}
+if [[ -f $CA ]]; then
+  k -n greenlight create configmap greenlight-ca-bundle --from-file=ca.pem="$CA" --dry-run=client -o yaml | k apply -f - >/dev/null
+  k -n greenlight patch deployment executor --type strategic -p '{"spec":{"template":{"spec":{
+    "volumes":[{"name":"ca","configMap":{"name":"greenlight-ca-bundle"}}],
+    "containers":[{"name":"executor","volumeMounts":[{"name":"ca","mountPath":"/etc/greenlight/ca","readOnly":true}]}]}}}}' >/dev/null
+  if ! k -n greenlight get deployment executor -o jsonpath='{.spec.template.spec.containers[0].args}' | grep -q -- --ca-bundle; then
+    k -n greenlight patch deployment executor --type json \
+      -p '[{"op":"add","path":"/spec/template/spec/containers/0/args/-","value":"--ca-bundle=/etc/greenlight/ca/ca.pem"}]' >/dev/null
+  fi
+fi
 # Same tag, new image content: restart so every pod runs the images loaded now.
 k -n greenlight rollout restart deployment >/dev/null
 for d in loop discovery executor gateway; do
@@ -59,6 +73,17 @@ say "building the CLI"
 bin=$(mktemp -d "${TMPDIR:-/tmp}/greenlight-cli-XXXXXX")
 (cd cmd/greenlight && go build -o "$bin/greenlight" .)
 gl() { GREENLIGHT_HOME="$bin/home" GREENLIGHT_TOKEN="$token" "$bin/greenlight" --addr "$ADDR" "$@"; }
+# The forward listens at once but reaches a pod only once endpoints settle
+# after the restart: wait until the gateway answers.
+for ((i = 0; ; i++)); do
+  gl runs >/dev/null 2>&1 && break
+  ((i < 60)) || { say "FAIL: the gateway did not answer through the port-forward in 60s"; exit 1; }
+  if ! kill -0 "$forward" 2>/dev/null; then
+    k -n greenlight port-forward svc/gateway "$PORT:7070" >/dev/null 2>&1 &
+    forward=$!
+  fi
+  sleep 1
+done
 
 expect() { # want dir
   local want=$1 dir=$2 rc
@@ -72,12 +97,14 @@ expect() { # want dir
 expect 0 examples/pass
 expect 1 examples/fail
 
+OUT=${GREENLIGHT_KUBE_OUT:-$ROOT/artifacts/kube-compare}
+mkdir -p "$OUT"
 for dir in "$@"; do
   set +e
-  gl verify -q "$dir"
+  gl verify --json "$dir" >"$OUT/$(basename "$dir").kube.json"
   rc=$?
   set -e
-  say "$dir: exit $rc"
+  say "$dir: exit $rc ($OUT/$(basename "$dir").kube.json)"
 done
 
 pods=$(k -n greenlight-sandbox get pods -o name 2>/dev/null | wc -l)
