@@ -32,13 +32,21 @@ const (
 )
 
 // idleResources are the requests and limits of a container that only
-// keeps the pod alive (a keepalive main beside stepsContainer, or
-// tmpfsContainer): the spec's limits go to where steps run.
+// waits: tmpfsContainer, and a keepalive main beside stepsContainer, to
+// which the spec's limits go. The keepalive requests no CPU (keepalive
+// below), so that the scheduler counts the spec's CPUs alone: two 1-CPU
+// sandboxes fit a 2-CPU node.
 var idleResources = corev1.ResourceRequirements{
-	Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("50m"), corev1.ResourceMemory: resource.MustParse("32Mi")},
+	Limits:   corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("50m"), corev1.ResourceMemory: resource.MustParse("32Mi")},
+	Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("50m"), corev1.ResourceMemory: resource.MustParse("32Mi")},
 }
 
-func init() { idleResources.Requests = idleResources.Limits }
+// keepaliveResources are idleResources without the CPU request (the pod's
+// QoS class is then Burstable, not Guaranteed: the limits are the same).
+var keepaliveResources = corev1.ResourceRequirements{
+	Limits:   idleResources.Limits,
+	Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("0"), corev1.ResourceMemory: resource.MustParse("32Mi")},
+}
 
 // awaitScript is the main process of a pod whose spec keeps stdin open
 // for an attachment: it waits for one line on stdin, which the driver
@@ -129,7 +137,7 @@ func podFor(spec sandbox.ContainerSpec, namespace string) (*corev1.Pod, error) {
 		steps.SecurityContext.RunAsUser, steps.SecurityContext.RunAsGroup, _ = parseUser(sandbox.SandboxUser)
 		_ = securityOpts(spec.SecurityOpt, steps.SecurityContext) // mainFor checked them
 		steps.Command = envCommand(spec, false)
-		pod.Spec.Containers[0].Resources = idleResources
+		pod.Spec.Containers[0].Resources = keepaliveResources
 		pod.Spec.Containers = append(pod.Spec.Containers, steps)
 	}
 	return pod, nil

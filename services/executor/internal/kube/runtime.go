@@ -112,6 +112,7 @@ func New(cfg *rest.Config, namespace string, log *zap.Logger) (*Runtime, error) 
 	if err != nil {
 		return nil, fmt.Errorf("kubernetes client: %w", err)
 	}
+	routeKlog(log)
 	r := newRuntime(cs, namespace, log)
 	r.rest = cfg
 	r.stream = restStreamer(cfg)
