@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"reflect"
 	"slices"
@@ -13,6 +14,7 @@ import (
 
 	"go.uber.org/zap"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -147,14 +149,20 @@ func (r *Runtime) ensurePolicies(ctx context.Context) error {
 }
 
 // controlPlane returns the addresses of the API server's endpoints
-// (host:port) and the nodes' addresses, as far as the driver may read
-// them.
+// (host:port, from the EndpointSlices of the default namespace's
+// kubernetes Service) and the nodes' addresses, as far as the driver may
+// read them.
 func (r *Runtime) controlPlane(ctx context.Context) (apiServers, nodes []string) {
-	if eps, err := r.cs.CoreV1().Endpoints(metav1.NamespaceDefault).Get(ctx, "kubernetes", getOptions()); err == nil {
-		for _, s := range eps.Subsets {
-			for _, a := range s.Addresses {
-				for _, p := range s.Ports {
-					apiServers = append(apiServers, a.IP+":"+strconv.Itoa(int(p.Port)))
+	eps, err := r.cs.DiscoveryV1().EndpointSlices(metav1.NamespaceDefault).List(ctx, listOptions(discoveryv1.LabelServiceName+"=kubernetes"))
+	if err == nil {
+		for _, s := range eps.Items {
+			for _, e := range s.Endpoints {
+				for _, a := range e.Addresses {
+					for _, p := range s.Ports {
+						if p.Port != nil {
+							apiServers = append(apiServers, net.JoinHostPort(a, strconv.Itoa(int(*p.Port))))
+						}
+					}
 				}
 			}
 		}
