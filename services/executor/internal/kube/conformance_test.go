@@ -231,3 +231,42 @@ func nodePidsLimit(ctx context.Context, cs kubernetes.Interface) int64 {
 	}
 	return cz.Kubelet.PodPidsLimit
 }
+
+// A step run by the sandbox on a pod, in both step runner modes, sees
+// exactly greenlight's environment (the kubelet's KUBERNETES_SERVICE_*
+// and friends are in every container's environment: env -i keeps them
+// from the runner and from exec'd steps; ADVERSARIAL row 14) and runs
+// as the sandbox user without capabilities.
+func TestStepEnvironment(t *testing.T) {
+	r := cluster(t)
+	for _, mode := range []string{sandbox.StepRunnerAgent, sandbox.StepRunnerExec} {
+		t.Run(mode, func(t *testing.T) {
+			cfg := sandbox.DefaultConfig()
+			cfg.TempDir, cfg.StepRunner, cfg.CleanupTimeout = t.TempDir(), mode, 10*time.Second
+			blobs := testenv.Blobs(t)
+			run, err := sandbox.NewRunner(cfg, r, blobs, sandbox.WithLogger(testenv.Logger(t)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			owner := testenv.Owner(t)
+			req := sandbox.Request{RunID: "env-" + mode, Owner: owner, Image: testenv.PythonImage,
+				Snapshot: testenv.Snapshot(t, blobs, map[string]testenv.File{"README": {Body: "x\n"}}),
+				Steps:    []sandbox.Step{{Name: "test", Command: "env | cut -d= -f1 | sort | tr '\\n' ' '; grep -E '^(Uid|CapEff):' /proc/self/status"}}}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			res, err := run.Run(ctx, req, func(sandbox.Event) error { return nil })
+			run.Wait()
+			testenv.WaitNoContainers(t, r, owner, 10*time.Second)
+			if err != nil || len(res.Steps) != 1 || res.Steps[0].Status != sandbox.StatusOK {
+				t.Fatalf("run: %v %+v", err, res)
+			}
+			out := res.Steps[0].Tail
+			if want := "CI HOME LANG PATH PWD TMPDIR "; !strings.HasPrefix(out, want) {
+				t.Errorf("step environment %q, want exactly %q", strings.SplitN(out, "\n", 2)[0], want)
+			}
+			if !strings.Contains(out, "Uid:\t10001\t10001\t10001\t10001") || !strings.Contains(out, "CapEff:\t0000000000000000") {
+				t.Errorf("step identity: %q", out)
+			}
+		})
+	}
+}
