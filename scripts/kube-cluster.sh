@@ -211,6 +211,13 @@ node_network() {
   ip link show "$NODE_IF" >/dev/null 2>&1 || ip link add "$NODE_IF" type bridge
   ip addr show dev "$NODE_IF" | grep -q "$NODE_IP/" || ip addr add "$NODE_IP/32" dev "$NODE_IF"
   ip link set "$NODE_IF" up
+  # A pod's packet to a Service address kube-proxy has not programmed yet
+  # must be refused, not leave through the default route (it met this
+  # host's outbound proxy, which answered gRPC with HTTP 404, and the
+  # connection stuck). FORWARD sees packets after kube-proxy's DNAT, so only
+  # those no rule translated match.
+  local rule=(-s "$POD_CIDR" -d "$SERVICE_CIDR" -m comment --comment "greenlight: unprogrammed service address" -j REJECT)
+  iptables -C FORWARD "${rule[@]}" 2>/dev/null || iptables -I FORWARD 1 "${rule[@]}"
   sysctl -qw net.ipv4.ip_forward=1
   modprobe br_netfilter 2>/dev/null || true
   [ -e /proc/sys/net/bridge/bridge-nf-call-iptables ] && sysctl -qw net.bridge.bridge-nf-call-iptables=1
@@ -281,7 +288,8 @@ allowedUnsafeSysctls: ["net.*"]
 singleProcessOOMKill: true
 # The disk is shared with everything else on this machine: evict only when
 # it is really full, and never garbage-collect the loaded sandbox images.
-evictionHard: {nodefs.available: "1%", imagefs.available: "1%", memory.available: "100Mi"}
+evictionHard: {nodefs.available: "512Mi", imagefs.available: "512Mi", nodefs.inodesFree: "1%", memory.available: "100Mi"}
+evictionPressureTransitionPeriod: 10s
 imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
 maxPods: 60

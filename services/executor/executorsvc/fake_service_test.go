@@ -185,6 +185,20 @@ func TestFakeWarmPool(t *testing.T) {
 	}
 }
 
+// On Kubernetes Warm fills nothing at start (every image of the cluster
+// would get pods holding node resources); images join the pool on use.
+func TestFakeWarmPoolKubernetesOnUse(t *testing.T) {
+	e := newFakeEnv(t, func(c *Config) { c.PoolSize, c.Runtime = 1, RuntimeKubernetes })
+	e.svc.Warm(context.Background())
+	if n := len(e.eng.Containers()); n != 0 || e.svc.pool.Idle(testenv.PythonImage) != 0 {
+		t.Fatalf("Warm on Kubernetes created %d sandboxes", n)
+	}
+	if r := e.mustExecute(context.Background(), e.request(nil, sh("ok", "true"))); statusOf(r.result(0)) != "OK" {
+		t.Fatalf("run: %s", statusOf(r.result(0)))
+	}
+	waitUntil(t, "the used image joins the pool", func() bool { return e.svc.pool.Idle(testenv.PythonImage) == 1 })
+}
+
 // An install step's dependencies come from the executor's cache in the
 // next run of the same owner and lockfile.
 func TestFakeDependencyCacheAcrossRuns(t *testing.T) {

@@ -175,7 +175,11 @@ func (s *Service) Register(g *grpc.Server) { glv1.RegisterExecutorServiceServer(
 // the background (images that are missing are skipped silently: their runs
 // will say how to get them).
 func (s *Service) Warm(ctx context.Context) {
-	if s.pool == nil {
+	// On Kubernetes every sandbox image of the cluster is "present", and a
+	// warm pod holds its CPU and memory requests on a node: images join
+	// the pool only once a run uses them, as they do on Docker for images
+	// pulled later.
+	if s.pool == nil || s.cfg.Runtime == RuntimeKubernetes {
 		return
 	}
 	seen := map[string]bool{}

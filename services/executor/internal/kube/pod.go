@@ -176,8 +176,32 @@ func mainFor(spec sandbox.ContainerSpec) (corev1.Container, error) {
 	if spec.MemoryBytes > 0 {
 		c.Resources.Limits[corev1.ResourceMemory] = *resource.NewQuantity(spec.MemoryBytes, resource.BinarySI)
 	}
-	c.Resources.Requests = c.Resources.Limits
+	c.Resources.Requests = requestsFor(c.Resources.Limits)
 	return c, nil
+}
+
+// Requests are a fraction of the limits. The limits are what confines a
+// step (the cgroup caps CPU and memory as Docker's do); requests only tell
+// the scheduler how much to set aside, and Docker sets aside nothing.
+// Requests equal to the limits would make a 2-core node hold one default
+// sandbox (1 CPU) and leave warm pods Pending ahead of real runs.
+const (
+	cpuRequestDivisor    = 8
+	memoryRequestDivisor = 4
+	minCPURequestMilli   = 50
+)
+
+// requestsFor derives a container's requests from its limits.
+func requestsFor(limits corev1.ResourceList) corev1.ResourceList {
+	req := corev1.ResourceList{}
+	if cpu, ok := limits[corev1.ResourceCPU]; ok {
+		milli := max(cpu.MilliValue()/cpuRequestDivisor, min(minCPURequestMilli, cpu.MilliValue()))
+		req[corev1.ResourceCPU] = *resource.NewMilliQuantity(milli, resource.DecimalSI)
+	}
+	if mem, ok := limits[corev1.ResourceMemory]; ok {
+		req[corev1.ResourceMemory] = *resource.NewQuantity(mem.Value()/memoryRequestDivisor, resource.BinarySI)
+	}
+	return req
 }
 
 // envCommand is the container's command: the spec's entry point and

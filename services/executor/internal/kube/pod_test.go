@@ -36,8 +36,9 @@ func containerProblems(c corev1.Container, wantUser int64, wantAdd []corev1.Capa
 	add(sc.ProcMount == nil, "procMount set")
 	add(c.ImagePullPolicy == corev1.PullNever, "image may be pulled")
 	add(c.Resources.Limits.Cpu().Sign() > 0 && c.Resources.Limits.Memory().Sign() > 0, "no CPU or memory limit")
-	add(c.Resources.Requests.Cpu().Cmp(*c.Resources.Limits.Cpu()) == 0 && c.Resources.Requests.Memory().Cmp(*c.Resources.Limits.Memory()) == 0,
-		"requests differ from limits")
+	add(c.Resources.Requests.Cpu().Sign() > 0 && c.Resources.Requests.Cpu().Cmp(*c.Resources.Limits.Cpu()) <= 0 &&
+		c.Resources.Requests.Memory().Sign() > 0 && c.Resources.Requests.Memory().Cmp(*c.Resources.Limits.Memory()) <= 0,
+		"requests missing or above the limits")
 	add(len(c.EnvFrom) == 0 && len(c.Env) == 0, "environment from the pod spec (the kubelet's own would follow)")
 	add(len(c.Ports) == 0, "ports")
 	return p
@@ -170,7 +171,7 @@ func TestPodForExecSpec(t *testing.T) {
 	}
 	main, steps := pod.Spec.Containers[0], pod.Spec.Containers[1]
 	for _, p := range append(containerProblems(main, 65534, nil), containerProblems(steps, 10001, nil)...) {
-		if p != mainContainer+": requests differ from limits" { // the keepalive requests no CPU
+		if p != mainContainer+": requests missing or above the limits" { // the keepalive requests no CPU
 			t.Error(p)
 		}
 	}
@@ -269,5 +270,30 @@ func TestTmpfsSize(t *testing.T) {
 		if _, err := tmpfsSize(in); err == nil {
 			t.Errorf("tmpfsSize(%q) accepted", in)
 		}
+	}
+}
+
+func TestRequestsAreAFractionOfTheLimits(t *testing.T) {
+	limits := corev1.ResourceList{
+		corev1.ResourceCPU:    resource.MustParse("1"),
+		corev1.ResourceMemory: resource.MustParse("4Gi"),
+	}
+	req := requestsFor(limits)
+	if got := req.Cpu().MilliValue(); got != 125 {
+		t.Errorf("cpu request = %dm, want 125m (1 CPU / 8)", got)
+	}
+	if got := req.Memory().Value(); got != 1<<30 {
+		t.Errorf("memory request = %d, want 1Gi (4Gi / 4)", got)
+	}
+	small := requestsFor(corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")})
+	if got := small.Cpu().MilliValue(); got != 50 {
+		t.Errorf("cpu request of a 100m limit = %dm, want the 50m floor", got)
+	}
+	tiny := requestsFor(corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("20m")})
+	if got := tiny.Cpu().MilliValue(); got != 20 {
+		t.Errorf("cpu request of a 20m limit = %dm, want 20m (never above the limit)", got)
+	}
+	if _, ok := requestsFor(corev1.ResourceList{})[corev1.ResourceCPU]; ok {
+		t.Error("a request without a limit")
 	}
 }
