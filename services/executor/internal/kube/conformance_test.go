@@ -270,3 +270,44 @@ func TestStepEnvironment(t *testing.T) {
 		})
 	}
 }
+
+// A process an install step leaves in the background does not outlive
+// the switch to offline: its established connections would pass the
+// NetworkPolicy, which filters new ones only (Disconnect ends it).
+func TestInstallBackgroundEndsOffline(t *testing.T) {
+	r := cluster(t)
+	for _, mode := range []string{sandbox.StepRunnerAgent, sandbox.StepRunnerExec} {
+		t.Run(mode, func(t *testing.T) {
+			cfg := sandbox.DefaultConfig()
+			cfg.TempDir, cfg.StepRunner, cfg.CleanupTimeout = t.TempDir(), mode, 10*time.Second
+			cfg.EgressNetwork = "egress"
+			blobs := testenv.Blobs(t)
+			run, err := sandbox.NewRunner(cfg, r, blobs, sandbox.WithLogger(testenv.Logger(t)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			owner := testenv.Owner(t)
+			count := `n=0; for d in /proc/[0-9]*; do tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -q '^sleep 4242' && n=$((n+1)); done; echo "left=$n"`
+			req := sandbox.Request{RunID: "bg-" + mode, Owner: owner, Image: testenv.PythonImage,
+				Snapshot: testenv.Snapshot(t, blobs, map[string]testenv.File{"README": {Body: "x\n"}}),
+				Steps: []sandbox.Step{
+					{Name: "install", Install: true, Network: true, Command: "(setsid sleep 4242 >/dev/null 2>&1 &); " + count},
+					{Name: "test", Command: count},
+				}}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			res, err := run.Run(ctx, req, func(sandbox.Event) error { return nil })
+			run.Wait()
+			testenv.WaitNoContainers(t, r, owner, 10*time.Second)
+			if err != nil || len(res.Steps) != 2 {
+				t.Fatalf("run: %v %+v", err, res)
+			}
+			if !strings.Contains(res.Steps[0].Tail, "left=1") {
+				t.Fatalf("the install step's background process did not start: %q", res.Steps[0].Tail)
+			}
+			if !strings.Contains(res.Steps[1].Tail, "left=0") {
+				t.Errorf("the test step still sees the install step's background process: %+v", res.Steps[1])
+			}
+		})
+	}
+}

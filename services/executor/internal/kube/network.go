@@ -75,7 +75,74 @@ func (r *Runtime) Disconnect(ctx context.Context, id, network string) error {
 	if err != nil {
 		return err
 	}
+	if err := r.endStepProcesses(ctx, pod); err != nil {
+		return err
+	}
 	return r.verifyNetwork(ctx, pod, true)
+}
+
+// killStepsScript kills the processes the steps left: every process of a
+// uid other than root's (pause, the runner) and the keepalive's 65534,
+// except the shell running it and what a container itself runs. In the
+// pod's shared process namespace a container's main process and an exec'd
+// process have parent 0 (started from outside); the steps are over, so the
+// only other processes a container keeps are the children of a non-root
+// main (the steps container's keepalive sleep). Leftovers hang under pause
+// or the runner (orphans), or under such an orphan.
+const killStepsScript = `ppid() { while read -r k v; do [ "$k" = PPid: ] && { echo "$v"; return; }; done <"/proc/$1/status"; } 2>/dev/null
+for d in /proc/[0-9]*; do
+  p=${d#/proc/}; [ "$p" = "$$" ] && continue
+  u=$(stat -c %u "$d" 2>/dev/null) || continue
+  case "$u" in 0|65534) continue ;; esac
+  pp=$(ppid "$p"); { [ -z "$pp" ] || [ "$pp" = 0 ]; } && continue
+  [ "$(ppid "$pp")" = 0 ] && [ "$(stat -c %u "/proc/$pp" 2>/dev/null)" != 0 ] && continue
+  kill -KILL "$p" 2>/dev/null
+done
+exit 0`
+
+// endStepProcesses kills what the steps left running before the pod goes
+// offline. A NetworkPolicy applies to new connections only (the policy
+// engine accepts established flows), so a process an install step left in
+// the background could keep its connection into the test steps; with
+// Docker, disconnecting removes the interface and every socket with it.
+// The pod shares one process namespace, so a container running as root
+// (the runner's, which has CAP_KILL) sees and kills them all; an
+// exec-mode pod's steps container kills the processes of its own uid.
+func (r *Runtime) endStepProcesses(ctx context.Context, pod *corev1.Pod) error {
+	c := killerContainer(pod)
+	if c == "" {
+		return fmt.Errorf("%w: pod %s: no container can end the steps' processes before going offline", errNetwork, pod.Name)
+	}
+	code, err := r.execStream(ctx, pod.Name, c, []string{"/bin/sh", "-c", killStepsScript}, nil, nil, nil)
+	if err == nil && code != 0 {
+		err = fmt.Errorf("exited %d", code)
+	}
+	if err != nil {
+		return fmt.Errorf("ending the steps' processes in pod %s before going offline: %w", pod.Name, err)
+	}
+	return nil
+}
+
+// killerContainer is the pod's container running as root, else one
+// running as a step user (not the keepalive's 65534).
+func killerContainer(pod *corev1.Pod) string {
+	uid := func(c *corev1.Container) int64 {
+		if c.SecurityContext == nil || c.SecurityContext.RunAsUser == nil {
+			return -1
+		}
+		return *c.SecurityContext.RunAsUser
+	}
+	for i := range pod.Spec.Containers {
+		if uid(&pod.Spec.Containers[i]) == 0 {
+			return pod.Spec.Containers[i].Name
+		}
+	}
+	for i := range pod.Spec.Containers {
+		if u := uid(&pod.Spec.Containers[i]); u > 0 && u != 65534 {
+			return pod.Spec.Containers[i].Name
+		}
+	}
+	return ""
 }
 
 // setNetwork sets the pod's LabelNetwork.
