@@ -311,3 +311,32 @@ func TestInstallBackgroundEndsOffline(t *testing.T) {
 		})
 	}
 }
+
+// A step cannot write the kubelet's /dev/termination-log, a host file on
+// the node's disk (ADVERSARIAL row 7): the runner's container seals it at
+// Start. (An exec-mode pod has no root container to seal it with.)
+func TestTerminationLogSealed(t *testing.T) {
+	r := cluster(t)
+	cfg := sandbox.DefaultConfig()
+	cfg.TempDir, cfg.StepRunner, cfg.CleanupTimeout = t.TempDir(), sandbox.StepRunnerAgent, 10*time.Second
+	blobs := testenv.Blobs(t)
+	run, err := sandbox.NewRunner(cfg, r, blobs, sandbox.WithLogger(testenv.Logger(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner := testenv.Owner(t)
+	req := sandbox.Request{RunID: "termlog", Owner: owner, Image: testenv.PythonImage,
+		Snapshot: testenv.Snapshot(t, blobs, map[string]testenv.File{"README": {Body: "x\n"}}),
+		Steps:    []sandbox.Step{{Name: "write", Command: "if echo x >>/dev/termination-log 2>/dev/null; then echo wrote; else echo refused; fi"}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := run.Run(ctx, req, func(sandbox.Event) error { return nil })
+	run.Wait()
+	testenv.WaitNoContainers(t, r, owner, 10*time.Second)
+	if err != nil || len(res.Steps) != 1 {
+		t.Fatalf("run: %v %+v", err, res)
+	}
+	if !strings.Contains(res.Steps[0].Tail, "refused") {
+		t.Errorf("a step wrote the kubelet's termination log: %q", res.Steps[0].Tail)
+	}
+}

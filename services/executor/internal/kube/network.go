@@ -305,8 +305,13 @@ func (r *Runtime) offlineTargets(ctx context.Context) []string {
 //     The targets listen: a refusal or a timeout is the policy's
 //     (kube-router rejects what a policy denies).
 //
-// It exits 3 when the image lacks bash or timeout.
+// Run as root (the runner's container), it first makes the container's
+// /dev/termination-log read-only: the kubelet bind-mounts a world-writable
+// host file there, which a step could fill without bound (ADVERSARIAL row
+// 7); root owns it, so no capability is needed. It exits 3 when the image
+// lacks bash or timeout.
 const probeScript = `command -v bash >/dev/null && command -v timeout >/dev/null || exit 3
+[ "$(id -u)" = 0 ] && chmod 0444 /dev/termination-log 2>/dev/null
 t=$0 lo6=$1; shift
 awk '$6 != "lo" { print "ipv6 " $6 }' /proc/net/if_inet6 2>/dev/null
 if [ "$lo6" = lo6 ] && ! grep -q ' lo$' /proc/net/if_inet6 2>/dev/null; then echo no-ipv6-loopback; fi
