@@ -67,10 +67,20 @@ func (r *Reaper) Run(ctx context.Context, every time.Duration) {
 	}
 }
 
+// selfStopGrace is how long a sandbox still running past its deadline
+// label is left to stop by itself (its main process ends at that deadline:
+// keepalive lifetime, runner deadline) before a reaper kills it. The label
+// is set at creation, the main process's timer starts when it starts, so
+// on a loaded host the two are seconds apart; without the grace any
+// executor's reaper could kill a sandbox in the moment it was stopping.
+const selfStopGrace = 30 * time.Second
+
 // stale says why a container is stale, or "" when it is not.
 func (r *Reaper) stale(c ContainerInfo) string {
 	if d, err := strconv.ParseInt(c.Labels[LabelDeadline], 10, 64); err == nil && r.now().Unix() > d {
-		return "past its deadline"
+		if c.State != "running" || r.now().After(time.Unix(d, 0).Add(selfStopGrace)) {
+			return "past its deadline"
+		}
 	}
 	if c.Labels[LabelHost] != r.self.Host {
 		return "" // another host's executor: only its deadline applies
