@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 )
@@ -36,9 +35,9 @@ func (e *Engine) Exec(ctx context.Context, id string, spec sandbox.ExecSpec) (in
 	case !running:
 		return -1, fmt.Errorf("enginefake: container %s is not running", shortID(id))
 	}
-	out, errOut := &gate{w: spec.Stdout}, &gate{w: spec.Stderr}
-	defer out.close()
-	defer errOut.close()
+	out, errOut := &sandbox.GatedWriter{W: spec.Stdout}, &sandbox.GatedWriter{W: spec.Stderr}
+	defer out.Close()
+	defer errOut.Close()
 	ps := procSpec{argv: spec.Cmd, dir: spec.WorkDir, env: spec.Env, user: spec.User, stdin: spec.Stdin != nil}
 	p, err := e.spawn(c, ps, out, errOut)
 	if err != nil {
@@ -113,26 +112,3 @@ func (e *Engine) gone(c *container) bool {
 type readError struct{ err error }
 
 func (r *readError) Error() string { return r.err.Error() }
-
-// gate forwards writes to w until closed, then drops them: nothing is
-// written after Exec returns.
-type gate struct {
-	mu     sync.Mutex
-	w      io.Writer
-	closed bool
-}
-
-func (g *gate) Write(b []byte) (int, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.closed || g.w == nil {
-		return len(b), nil
-	}
-	return g.w.Write(b)
-}
-
-func (g *gate) close() {
-	g.mu.Lock()
-	g.closed = true
-	g.mu.Unlock()
-}

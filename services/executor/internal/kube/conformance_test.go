@@ -157,19 +157,8 @@ func applied(cs kubernetes.Interface, namespace string) func(context.Context, st
 // processOf is the spec's process of a container's command (see
 // envCommand): what follows `env -i` and the environment.
 func processOf(c *corev1.Container) []string {
-	args := c.Command
-	switch {
-	case len(args) >= 2 && args[0] == "/usr/bin/env" && args[1] == "-i":
-		args = args[2:]
-	case len(args) >= 4 && args[2] == awaitScript:
-		args = args[4:]
-	default:
-		return args
-	}
-	for len(args) > 0 && strings.Contains(args[0], "=") {
-		args = args[1:]
-	}
-	return args
+	_, process, _ := commandParts(c)
+	return process
 }
 
 // tmpfsOf is the container's memory emptyDirs as tmpfs options: the size

@@ -18,6 +18,7 @@ import (
 	utilexec "k8s.io/client-go/util/exec"
 
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
+	"github.com/greenlight-dev/greenlight/services/executor/internal/steprunner"
 )
 
 // drainGrace is how long output already on its way is still read after an
@@ -91,7 +92,7 @@ func (r *Runtime) Exec(ctx context.Context, id string, spec sandbox.ExecSpec) (i
 	if cs := status(pod, c.Name); cs == nil || cs.State.Running == nil || pod.DeletionTimestamp != nil {
 		return -1, fmt.Errorf("exec in pod %s: container %s is not running", id, c.Name)
 	}
-	cmd, err := execCommand(spec.WorkDir, mergeEnv(containerEnv(c), spec.Env), spec.Cmd)
+	cmd, err := execCommand(spec.WorkDir, steprunner.MergeEnv(containerEnv(c), spec.Env), spec.Cmd)
 	if err != nil {
 		return -1, err
 	}
@@ -119,9 +120,9 @@ func (r *Runtime) execStream(ctx context.Context, id, container string, cmd []st
 		case <-finished:
 		}
 	}()
-	out, errOut := &gate{w: stdout}, &gate{w: stderr}
-	defer out.close()
-	defer errOut.close()
+	out, errOut := &sandbox.GatedWriter{W: stdout}, &sandbox.GatedWriter{W: stderr}
+	defer out.Close()
+	defer errOut.Close()
 	opts := remotecommand.StreamOptions{Stdout: out, Stderr: errOut}
 	var in *abortReader
 	if stdin != nil {
@@ -200,6 +201,14 @@ func execCommand(dir string, env, cmd []string) ([]string, error) {
 // containerEnv is the environment a container's command sets (see
 // envCommand): the NAME=VALUE arguments after `env -i`.
 func containerEnv(c *corev1.Container) []string {
+	env, _, _ := commandParts(c)
+	return env
+}
+
+// commandParts splits a container's command as envCommand made it into
+// the environment it sets and the spec's process; ok is false for any
+// other command.
+func commandParts(c *corev1.Container) (env, process []string, ok bool) {
 	args := c.Command
 	switch {
 	case len(args) >= 2 && args[0] == "/usr/bin/env" && args[1] == "-i":
@@ -207,62 +216,13 @@ func containerEnv(c *corev1.Container) []string {
 	case len(args) >= 4 && args[2] == awaitScript:
 		args = args[4:]
 	default:
-		return nil
+		return nil, args, false
 	}
-	var env []string
-	for _, a := range args {
-		if !strings.Contains(a, "=") {
-			break
-		}
-		env = append(env, a)
+	n := 0
+	for n < len(args) && strings.Contains(args[n], "=") {
+		n++
 	}
-	return env
-}
-
-// mergeEnv is base with add applied, as `docker exec --env` does: a
-// variable of add replaces the one of that name in place, others are
-// appended in order.
-func mergeEnv(base, add []string) []string {
-	out := append([]string(nil), base...)
-	index := make(map[string]int, len(out))
-	for i, kv := range out {
-		k, _, _ := strings.Cut(kv, "=")
-		index[k] = i
-	}
-	for _, kv := range add {
-		k, _, _ := strings.Cut(kv, "=")
-		if i, ok := index[k]; ok {
-			out[i] = kv
-			continue
-		}
-		index[k] = len(out)
-		out = append(out, kv)
-	}
-	return out
-}
-
-// gate passes writes to w until closed, then drops them: a stream's copy
-// goroutines may outlive the call, and the caller's writers must not be
-// written after it returns.
-type gate struct {
-	mu     sync.Mutex
-	w      io.Writer
-	closed bool
-}
-
-func (g *gate) Write(p []byte) (int, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.closed || g.w == nil {
-		return len(p), nil
-	}
-	return g.w.Write(p)
-}
-
-func (g *gate) close() {
-	g.mu.Lock()
-	g.closed = true
-	g.mu.Unlock()
+	return args[:n:n], args[n:], true
 }
 
 // abortReader is an exec's stdin. client-go closes the remote stdin when
