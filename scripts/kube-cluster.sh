@@ -98,32 +98,31 @@ build_kube() {
   (cd "$src" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -ldflags "-s -w $ver" -o "$BIN/" "${pkgs[@]}")
 }
 
-# build_router compiles kube-router, run with only its NetworkPolicy
-# firewall (iptables + ipsets; no routing, no service proxy). v2.1.0 is the
-# only version the module proxy here serves. kube-network-policies (nftables
-# + nfqueue) was tried first: this kernel has no nft queue expression.
-build_router() {
-  [ -x "$BIN/kube-router" ] && return 0
-  local src="$CACHE/router-$ROUTER_VERSION"
-  mkdir -p "$src"
-  say "building kube-router $ROUTER_VERSION (NetworkPolicy enforcement)"
-  printf 'module greenlight.local/routerbuild\n\ngo 1.24.0\n' > "$src/go.mod"
+# build_tool compiles a program of a published module (no staging
+# replacements needed), cached in $BIN.
+build_tool() { # binary module version package what
+  local bin=$1 module=$2 version=$3 pkg=$4 what=$5
+  [ -x "$BIN/$bin" ] && return 0
+  local src="$CACHE/$bin-$version"
+  mkdir -p "$src" "$BIN"
+  say "building $bin $version ($what)"
+  printf 'module greenlight.local/%sbuild\n\ngo 1.24.0\n' "$bin" > "$src/go.mod"
   printf 'package main\n\nfunc main() {}\n' > "$src/main.go"
-  (cd "$src" && GOFLAGS=-mod=mod go get "github.com/cloudnativelabs/kube-router/v2@$ROUTER_VERSION" >/dev/null &&
-    CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -ldflags '-s -w' -o "$BIN/kube-router" github.com/cloudnativelabs/kube-router/v2/cmd/kube-router)
+  (cd "$src" && GOFLAGS=-mod=mod go get "$module@$version" >/dev/null &&
+    CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -ldflags '-s -w' -o "$BIN/$bin" "$pkg")
 }
 
-# build_coredns compiles CoreDNS, the cluster DNS (a host process on the
-# node's address, so it needs no image).
+# kube-router runs with only its NetworkPolicy firewall (iptables + ipsets;
+# no routing, no service proxy). v2.1.0 is the only version the module
+# proxy here serves. kube-network-policies (nftables + nfqueue) was tried
+# first: this kernel has no nft queue expression. CoreDNS is the cluster
+# DNS, a host process on the node's address, so it needs no image.
+build_router() {
+  build_tool kube-router github.com/cloudnativelabs/kube-router/v2 "$ROUTER_VERSION" \
+    github.com/cloudnativelabs/kube-router/v2/cmd/kube-router "NetworkPolicy enforcement"
+}
 build_coredns() {
-  [ -x "$BIN/coredns" ] && return 0
-  local src="$CACHE/coredns-$COREDNS_VERSION"
-  mkdir -p "$src"
-  say "building CoreDNS $COREDNS_VERSION (cluster DNS)"
-  printf 'module greenlight.local/corednsbuild\n\ngo 1.24.0\n' > "$src/go.mod"
-  printf 'package main\n\nfunc main() {}\n' > "$src/main.go"
-  (cd "$src" && GOFLAGS=-mod=mod go get "github.com/coredns/coredns@$COREDNS_VERSION" >/dev/null &&
-    CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -ldflags '-s -w' -o "$BIN/coredns" github.com/coredns/coredns)
+  build_tool coredns github.com/coredns/coredns "$COREDNS_VERSION" github.com/coredns/coredns "cluster DNS"
 }
 
 # --- certificates --------------------------------------------------------

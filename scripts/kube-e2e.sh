@@ -13,7 +13,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
-KUBECTL=(/var/cache/greenlight/kube/bin-${GREENLIGHT_KUBE_VERSION:-1.34.4}/kubectl --kubeconfig /var/lib/greenlight/kube/admin.kubeconfig)
+KUBECTL=("/var/cache/greenlight/kube/bin-${GREENLIGHT_KUBE_VERSION:-1.34.4}/kubectl" --kubeconfig /var/lib/greenlight/kube/admin.kubeconfig)
 PORT=${GREENLIGHT_KUBE_GATEWAY_PORT:-17170}
 ADDR=127.0.0.1:$PORT
 KEEP=${GREENLIGHT_KUBE_KEEP:-0}
