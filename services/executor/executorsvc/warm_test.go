@@ -138,3 +138,50 @@ func TestTamperedWarmStateIsEvicted(t *testing.T) {
 		t.Errorf("the run read %q from a tampered entry", out)
 	}
 }
+
+// warmModule is a module whose test file's init plants a file in the
+// build cache directory: whoever runs the test binary leaves it there.
+func warmModule() map[string]testenv.File {
+	return map[string]testenv.File{
+		"go.mod":  {Body: "module example.com/warmc\n\ngo 1.22\n"},
+		"calc.go": {Body: "package calc\n\nfunc Add(a, b int) int { return a + b }\n"},
+		"calc_test.go": {Body: "package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\n" +
+			"func init() { _ = os.WriteFile(os.Getenv(\"HOME\")+\"/.cache/go-build/planted\", []byte(\"x\"), 0o644) }\n\n" +
+			"func TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n"},
+	}
+}
+
+// compiles is a test step that runs the module's tests with coverage (as
+// greenlight's go test step does) and prints how many times the go command
+// compiled the module's own package, and whether the planted file was
+// there before it ran.
+func compiles() *glv1.Step {
+	return sh("go-test", `test -e $HOME/.cache/go-build/planted && echo planted-before; `+
+		`go test -count=1 -cover -x ./... 2>&1 | grep -c -- '-p example.com/warmc ' || true`)
+}
+
+// The warm compile (sandbox/warmcompile.go) puts the instrumented test
+// compile into the state saved at the trust point without running the
+// tests: the test step compiles nothing of the module, in the run that
+// saved the state and in the next one that restored it, and no file the
+// test binary's init writes is ever in the saved state.
+func TestWarmCompileKeepsTheTestCompileWithoutRunningIt(t *testing.T) {
+	t.Parallel()
+	e := newGoEnv(t)
+	build := sh("go-build", "go build ./...")
+	build.Phase, build.ToolchainOnly = glv1.Phase_PHASE_BUILD, true
+	first := e.mustExecute(context.Background(), e.goRequest(warmModule(), build, compiles()))
+	if got := first.stream(1, glv1.Stream_STREAM_SYSTEM); !strings.Contains(got, "after compiling the tests without running them") {
+		t.Fatalf("first run: no warm compile before the test step; system output %q, step 0 %s", got, statusOf(first.result(0)))
+	}
+	if out := strings.TrimSpace(first.output(1)); out != "0" {
+		t.Errorf("first run's test step printed %q, want 0 compiles of the module (the warm compile did them), nothing planted", out)
+	}
+	second := e.mustExecute(context.Background(), e.goRequest(warmModule(), build, compiles()))
+	if got := second.stream(0, glv1.Stream_STREAM_SYSTEM); !strings.Contains(got, "warm build state restored") {
+		t.Fatalf("second run: no restored note; system output %q", got)
+	}
+	if out := strings.TrimSpace(second.output(1)); out != "0" {
+		t.Errorf("second run's test step printed %q, want 0 compiles of the module and no planted file in the restored state", out)
+	}
+}

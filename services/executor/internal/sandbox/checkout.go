@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -80,11 +79,19 @@ var checkoutScript = strings.Join([]string{
 	`exit 1`,
 }, "\n")
 
-// checkoutCmd is the argv of the checkout; $0 is the sandbox user's home,
-// $1 a directory of the workspace the commit leaves out ("" for none: a
-// staged box's trees, stage.go).
-func checkoutCmd(exclude string) []string {
-	return []string{"/bin/sh", "-c", checkoutScript, HomeDir, exclude}
+// unpackFailed is the exit code of unpackScript when tar failed.
+const unpackFailed = 12
+
+// unpackScript unpacks the snapshot from its input into the workspace
+// (copySnapshot) and then, when $2 is "checkout", runs checkoutScript: $0
+// is the sandbox user's home, $1 a directory of the workspace the commit
+// leaves out ("" for none: a staged box's trees, stage.go).
+var unpackScript = `tar -x -f - -C '` + WorkspaceDir + `' --no-same-owner || exit ` + fmt.Sprint(unpackFailed) + "\n" +
+	`[ "$2" = checkout ] || exit 0` + "\n" + checkoutScript
+
+// unpackCmd is the argv of the unpack and checkout, mode "checkout" or "".
+func unpackCmd(exclude, mode string) []string {
+	return []string{"/bin/sh", "-c", unpackScript, HomeDir, exclude, mode}
 }
 
 // checkoutEnv is what the checkout adds to the container's environment:
@@ -104,37 +111,21 @@ func checkoutFits(snapshotBytes, workspaceBytes int64) bool {
 	return snapshotBytes <= workspaceBytes/checkoutSpaceShare
 }
 
-// checkout makes b's freshly unpacked workspace a git repository whose
-// single commit is the snapshot. It never fails the run: without it the
-// steps still run (as before it existed), so a failure is logged and
-// noted on the first step of the box's image.
-func (rn *run) checkout(ctx context.Context, b *box, image string) {
-	if !checkoutFits(rn.snap.stats.Bytes, rn.lim.WorkspaceBytes) {
-		rn.noteImage(image, fmt.Sprintf("the workspace is not a git repository: the snapshot (%d MiB) leaves no room for "+
-			"its git objects in the %d MiB workspace", rn.snap.stats.Bytes>>20, rn.lim.WorkspaceBytes>>20))
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, checkoutTimeout)
-	defer cancel()
-	stderr := &capBuffer{max: 4 << 10}
-	start := time.Now()
-	res, err := rn.r.exec(ctx, b, ExecSpec{
-		Cmd: checkoutCmd(b.stageExclude()), User: SandboxUser, WorkDir: WorkspaceDir, Env: checkoutEnv(), Stderr: stderr,
-	})
-	switch {
-	case err == nil && res.code == 0:
-		rn.log.Debug("the workspace is a git repository of the snapshot", zap.Duration("took", time.Since(start)))
-	case err == nil && res.code == checkoutKept:
-	case err == nil && res.code == checkoutNoGit:
+// checkedOut records how the checkout of copySnapshot ended. It never
+// fails the run: without a repository the steps still run (as before it
+// existed), so a failure is logged and noted on the first step of the
+// box's image.
+func (rn *run) checkedOut(image string, code int, stderr string, took time.Duration) {
+	switch code {
+	case 0:
+		rn.log.Debug("the workspace is a git repository of the snapshot", zap.Duration("took", took))
+	case checkoutKept:
+	case checkoutNoGit:
 		rn.noteImage(image, "the workspace is not a git repository: the image has no git")
 	default:
-		why := strings.TrimSpace(validUTF8(stderr.buf.Bytes()))
-		if err != nil {
-			why = err.Error()
-		}
 		rn.log.Warn("making the workspace a git repository failed; the steps run without one",
-			zap.Int("exit_code", res.code), zap.String("why", why))
-		rn.noteImage(image, "the workspace is not a git repository: making it one failed: "+why)
+			zap.Int("exit_code", code), zap.String("why", stderr))
+		rn.noteImage(image, "the workspace is not a git repository: making it one failed: "+stderr)
 	}
 }
 

@@ -480,10 +480,10 @@ func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 	if !b.pooled {
 		prepareBox(ctx, rn.r.rt, b.id, b.sess, img, rn.log) // pooled boxes were prepared in the pool
 	}
-	if err := rn.copySnapshot(ctx, b); err != nil {
+	// The workspace is CI's checkout: a git repository of the snapshot.
+	if err := rn.copySnapshot(ctx, b, image); err != nil {
 		return nil, err
 	}
-	rn.checkout(ctx, b, image) // the workspace is CI's checkout: a git repository of the snapshot
 	if err := rn.placeStaged(ctx, b); err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/greenlight-dev/greenlight/pkg/blob"
 	"github.com/greenlight-dev/greenlight/pkg/workspace"
@@ -115,21 +116,43 @@ func entryPath(name string) string {
 // copySnapshot streams the snapshot into the box's workspace: one
 // uncompressed tar stream, validated again on the way, unpacked by tar
 // inside the container as the sandbox user (so nothing on the host ever
-// interprets it, and no decompressor of the image ever runs).
-func (rn *run) copySnapshot(ctx context.Context, b *box) error {
+// interprets it, and no decompressor of the image ever runs). The same
+// process then makes the workspace a git repository (checkout.go): one
+// exec instead of two on every run's critical path.
+func (rn *run) copySnapshot(ctx context.Context, b *box, image string) error {
 	rc, err := openSnapshot(ctx, rn.r.blobs, rn.req.Snapshot)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
 	vr := workspace.NewValidatingReader(rc, snapshotLimits(rn.lim))
-	cmd := []string{"tar", "-x", "-f", "-", "-C", WorkspaceDir, "--no-same-owner"}
-	if err := rn.r.execQuiet(ctx, b, cmd, vr); err != nil {
+	mode := "checkout"
+	if !checkoutFits(rn.snap.stats.Bytes, rn.lim.WorkspaceBytes) {
+		mode = ""
+		rn.noteImage(image, fmt.Sprintf("the workspace is not a git repository: the snapshot (%d MiB) leaves no room for "+
+			"its git objects in the %d MiB workspace", rn.snap.stats.Bytes>>20, rn.lim.WorkspaceBytes>>20))
+	}
+	cctx, cancel := context.WithTimeout(ctx, checkoutTimeout)
+	defer cancel()
+	stderr := &capBuffer{max: 4 << 10}
+	start := time.Now()
+	res, err := rn.r.exec(cctx, b, ExecSpec{
+		Cmd: unpackCmd(b.stageExclude(), mode), User: SandboxUser, WorkDir: WorkspaceDir, Env: checkoutEnv(),
+		Stdin: vr, Stdout: io.Discard, Stderr: stderr,
+	})
+	why := strings.TrimSpace(validUTF8(stderr.buf.Bytes()))
+	switch {
+	case err != nil:
 		var ee *workspace.EntryError
 		if errors.As(err, &ee) {
 			return snapshotError(err)
 		}
 		return fmt.Errorf("unpacking the snapshot into the sandbox: %w", err)
+	case res.code == unpackFailed:
+		return fmt.Errorf("unpacking the snapshot into the sandbox: tar exited with an error: %s", why)
+	}
+	if mode != "" {
+		rn.checkedOut(image, res.code, why, time.Since(start))
 	}
 	return nil
 }

@@ -53,6 +53,10 @@ var defaultWarmPaths = map[string][]string{
 type warmState struct {
 	paths []string
 	key   string
+	// compile is the image's warm compile command ("" for none) and dirs
+	// the toolchain-only steps that ran in the box, where it runs.
+	compile string
+	dirs    []warmDir
 	// pending: there was no entry, so this box saves one at its trust
 	// point; clean: every step so far was toolchain-only and OK; built:
 	// at least one of them ran (there is something worth keeping).
@@ -120,7 +124,7 @@ func (rn *run) restoreWarm(ctx context.Context, b *box) {
 	if rn.r.cache == nil || len(paths) == 0 {
 		return
 	}
-	ws := &warmState{paths: paths, key: rn.warmKey(b.image, paths), clean: true}
+	ws := &warmState{paths: paths, key: rn.warmKey(b.image, paths), clean: true, compile: warmCompileCmd(b.image)}
 	b.warm = ws
 	if b.stage != nil && b.stage.warmKey == ws.key {
 		return // restored while the box was staged (stage.go)
@@ -193,6 +197,7 @@ func (rn *run) warmAfter(b *box, batch []int) {
 			b.warm.clean = false
 		} else {
 			b.warm.built = true
+			b.warm.ranIn(&rn.req.Steps[i])
 		}
 	}
 }
@@ -209,9 +214,13 @@ func (rn *run) saveWarm(ctx context.Context, b *box) {
 	if !ws.clean || !ws.built || b.killed() != "" {
 		return
 	}
+	compiled, ok := rn.warmCompile(ctx, b)
+	if !ok || b.killed() != "" {
+		return
+	}
 	start := time.Now()
 	err := rn.saveTree(ctx, b, ws.key, HomeDir, ws.paths)
-	msg := fmt.Sprintf("warm build state saved (%s) in %s", shortKey(ws.key), time.Since(start).Round(time.Millisecond))
+	msg := fmt.Sprintf("warm build state saved (%s) in %s%s", shortKey(ws.key), time.Since(start).Round(time.Millisecond), compiled)
 	if err != nil {
 		rn.log.Info("warm build state not saved", zap.Error(err))
 		msg = "warm build state not saved: " + clip(err.Error())
