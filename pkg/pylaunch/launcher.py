@@ -66,7 +66,8 @@ except ImportError as e:
 # at the checkout's top), or required by a distribution so named or by one
 # the project installed itself (its venv), transitively. Plugins the
 # project installed itself always load, as do those without which async
-# tests would be skipped instead of run (pytest-asyncio, anyio); `-p NAME`
+# tests would be skipped instead of run (pytest-asyncio, anyio) whenever a
+# Python file of the checkout mentions async code (async_used); `-p NAME`
 # loads any plugin. What was left out is said on stderr, and its modules
 # cannot be imported (a finder kept before pytest's assertion rewriter on
 # sys.meta_path, which would load them as plugins), as if not installed: a
@@ -110,6 +111,35 @@ def declared_words():
                     continue
                 words.update(norm(w) for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9._-]*", text))
     return words
+# async_used says whether a Python file under the working directory, the
+# checkout's top or a path on the command line mentions async code ("async",
+# "anyio", "event_loop": an async test or fixture, a plugin's name). Without
+# such a file the async plugins change nothing but cost ~30 ms per run;
+# with one, or past the scan's budget, they load.
+def py_files(root):
+    if os.path.isfile(root):
+        yield root
+        return
+    skip = {"build", "dist", "node_modules", "venv", "CVS", "_darcs", "__pycache__", "site-packages"}
+    for d, subdirs, names in os.walk(root):
+        subdirs[:] = [n for n in subdirs if not n.startswith(".") and n not in skip and not n.endswith(".egg")]
+        yield from (os.path.join(d, n) for n in names if n.endswith(".py"))
+def async_used():
+    args = [a.split("::")[0] for a in sys.argv[2:] if not a.startswith("-")]
+    roots = dict.fromkeys(os.path.realpath(r) for r in [os.getcwd(), checkout_top()] + [a for a in args if os.path.exists(a)])
+    files, size = 0, 0
+    for root in roots:
+        for p in py_files(root):
+            files += 1
+            try:
+                with open(p, "rb") as f:
+                    data = f.read()
+            except OSError:
+                continue
+            size += len(data)
+            if b"async" in data or b"anyio" in data or b"event_loop" in data or files > 5000 or size > 64 << 20:
+                return True
+    return False
 hidden = set()
 class Hide:
     def find_spec(self, name, path=None, target=None):
@@ -133,7 +163,10 @@ def declared_plugins(dists, plugins):
     for d in dists:
         byname.setdefault(norm(getattr(d, "_normalized_name", None) or d.metadata["Name"] or ""), d)
     words = declared_words()
-    want = {n for n, d in byname.items() if n in words or n in always or not carried(d)}
+    # The words: an asyncio_mode option under filterwarnings = error would
+    # stop pytest at an unknown option without the plugin.
+    extra = always if always - words and (any("async" in w or "anyio" in w for w in words) or async_used()) else set()
+    want = {n for n, d in byname.items() if n in words or n in extra or not carried(d)}
     queue = list(want)
     while queue:
         d = byname.get(queue.pop())
