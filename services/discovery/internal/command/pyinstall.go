@@ -71,7 +71,11 @@ func (e *extractor) pipInstall(c Command) {
 	installName := last.Name
 	e.add(Command{Name: "pip-fallback", Phase: PhaseInstall, Command: e.pipFallback(args), Display: pipFallbackDisplay(info.ProjectFile != ""), Source: c.Source})
 	last = &e.out.Commands[len(e.out.Commands)-1]
-	last.CacheKeyFiles, last.Completes = nil, installName
+	// Offline by design (it acts when the index was unreachable, and
+	// installs the project with --no-deps --no-build-isolation): without
+	// the network, a re-verification whose pip-install restores from the
+	// cache never attaches the sandbox to it.
+	last.CacheKeyFiles, last.Completes, last.Network = nil, installName, false
 }
 
 // pipInstallDisplay is pip-install's display: the install as a person

@@ -11,9 +11,11 @@ type box struct {
 	id    string
 	image ImageInfo
 	// network is the network the box may be attached to ("" when created
-	// without any); connected says whether it is attached now.
+	// without any); connected says whether it is attached now (netMu
+	// guards it while a batch's steps run).
 	network   string
 	connected bool
+	netMu     sync.Mutex
 	pooled    bool
 	// runner says the container was created for greenlight-runner
 	// (runnerCaps, root user); sess is the runner serving it, nil when

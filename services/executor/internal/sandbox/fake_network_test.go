@@ -63,3 +63,40 @@ func TestFakeNetworkSwitchFails(t *testing.T) {
 		t.Errorf("install = %s (%q)", res.Steps[1].Status, res.Steps[1].Reason)
 	}
 }
+
+// A pooled sandbox is attached to its network only when a step runs a
+// command that needs it: an install step served by the dependency cache
+// runs none, so a warm run never attaches (and never cuts) the network,
+// while a cold run's install still runs attached.
+func TestFakeNetworkOnlyWhenAnInstallRuns(t *testing.T) {
+	f, pool := newFakePool(t, sandbox.WithDepCache(newMemCache()))
+	install := installStep()
+	install.Network = true
+	req := func() sandbox.Request {
+		return f.request(fakeRunnerImage, reqFiles, install, step("check", "cat deps/x"))
+	}
+	connects := func() int { return len(f.eng.CallsOf(enginefake.OpConnect)) }
+	pool.Warm(enginefake.NewImage(fakeRunnerImage, true))
+	waitFor(t, "the pool holds a container", func() bool { return pool.Idle(fakeRunnerImage) == 1 })
+	res, _ := f.run(context.Background(), req())
+	if res.Steps[0].CacheHit || res.Steps[0].Status != sandbox.StatusOK {
+		t.Fatalf("cold run: install hit %v, %s (%q)", res.Steps[0].CacheHit, res.Steps[0].Status, res.Steps[0].Reason)
+	}
+	if got := stepProcs(f.eng)[install.Command].Networks; !slices.Equal(got, []string{"bridge"}) {
+		t.Errorf("the cold install ran on networks %v, want [bridge]", got)
+	}
+	if connects() != 1 {
+		t.Errorf("cold run: %d connects, want 1", connects())
+	}
+	waitFor(t, "the pool is ready again", func() bool { return pool.Idle(fakeRunnerImage) == 1 || pool.Staged(fakeRunnerImage) == 1 })
+	res, ev := f.run(context.Background(), req())
+	if !res.Steps[0].CacheHit || ev.text(1, sandbox.StreamStdout) != "dep\n" {
+		t.Fatalf("warm run: install hit %v, check printed %q", res.Steps[0].CacheHit, ev.text(1, sandbox.StreamStdout))
+	}
+	if connects() != 1 {
+		t.Errorf("warm run attached the network though no install command ran (%d connects in all)", connects())
+	}
+	if got := stepProcs(f.eng)["cat deps/x"].Networks; len(got) != 0 {
+		t.Errorf("the check ran on networks %v, want none", got)
+	}
+}

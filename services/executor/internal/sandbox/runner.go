@@ -393,7 +393,7 @@ func (rn *run) runBatch(runCtx, callerCtx context.Context, batch []int) {
 		}
 		return
 	}
-	b, err := rn.boxFor(runCtx, rn.req.imageOf(first), first.Network)
+	b, err := rn.boxFor(runCtx, rn.req.imageOf(first), first.Network, rn.restoresOnly(batch))
 	if err != nil {
 		st, why := StatusError, fmt.Sprintf("preparing the sandbox failed: %v", err)
 		switch {
@@ -417,8 +417,12 @@ func (rn *run) runBatch(runCtx, callerCtx context.Context, batch []int) {
 }
 
 // boxFor returns the run's box for image, creating it on first use, with
-// its network attached exactly when net is set.
-func (rn *run) boxFor(ctx context.Context, image string, net bool) (*box, error) {
+// its network attached exactly when net is set; when lazy, a box without
+// its network stays so until a step runs a command that needs it
+// (connectForStep): a batch of install steps that all restore from the
+// dependency cache runs no command, and attaching a network and cutting
+// it again costs ~150 ms on every re-verification and fix round.
+func (rn *run) boxFor(ctx context.Context, image string, net, lazy bool) (*box, error) {
 	rn.mu.Lock()
 	b := rn.byImg[image]
 	rn.mu.Unlock()
@@ -428,7 +432,9 @@ func (rn *run) boxFor(ctx context.Context, image string, net bool) (*box, error)
 			return nil, err
 		}
 	}
-	if b.connected == net {
+	b.netMu.Lock()
+	defer b.netMu.Unlock()
+	if b.connected == net || (net && lazy) {
 		return b, nil
 	}
 	var err error

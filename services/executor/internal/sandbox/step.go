@@ -94,9 +94,17 @@ func (rn *run) runStep(runCtx, callerCtx context.Context, i int, b *box) {
 			system(res.CacheNote)
 		}
 	}
-	if res.CacheHit {
+	netErr := error(nil)
+	if !res.CacheHit {
+		netErr = rn.connectForStep(runCtx, b, s)
+	}
+	switch {
+	case res.CacheHit:
 		res.Status, res.ExitCode = StatusOK, 0
-	} else {
+	case netErr != nil:
+		res.Status, res.ExitCode, res.Reason = StatusError, noExitCode, netErr.Error()
+		system(res.Reason)
+	default:
 		res.Status, res.ExitCode, res.Reason = rn.runCommand(runCtx, callerCtx, s, b, out)
 		if res.Reason != "" {
 			system(res.Reason)
