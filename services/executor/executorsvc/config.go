@@ -7,12 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"k8s.io/apimachinery/pkg/util/validation"
-
 	"github.com/greenlight-dev/greenlight/pkg/config"
 	"github.com/greenlight-dev/greenlight/pkg/image"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/egress"
-	"github.com/greenlight-dev/greenlight/services/executor/internal/kube"
 	"github.com/greenlight-dev/greenlight/services/executor/internal/sandbox"
 )
 
@@ -127,7 +124,7 @@ func DefaultConfig(dataDir string) Config {
 		cacheDir = filepath.Join(dataDir, "depcache")
 	}
 	return Config{
-		Runtime: RuntimeDocker, KubeNamespace: kube.DefaultNamespace,
+		Runtime: RuntimeDocker, KubeNamespace: DefaultKubeNamespace,
 		Images: append([]string(nil), defaultImages...), AllowedImages: image.DefaultAllowed(),
 		PoolSize: 2, ReapEvery: time.Minute, MaxSandboxes: defaultMaxSandboxes(),
 		CacheDir: cacheDir, CacheMaxBytes: 5 << 30, CacheMaxEntry: 1 << 30, CacheMaxAge: 7 * 24 * time.Hour,
@@ -230,7 +227,7 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("egress-instance: %w", err)
 		}
 	}
-	if c.Runtime == RuntimeKubernetes && len(validation.IsDNS1123Label(c.KubeNamespace)) > 0 {
+	if c.Runtime == RuntimeKubernetes && !namespaceName.MatchString(c.KubeNamespace) {
 		return fmt.Errorf("kube-namespace %q is not a Kubernetes namespace name", c.KubeNamespace)
 	}
 	if c.ReapEvery <= 0 {

@@ -9,7 +9,12 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/greenlight-dev/greenlight/pkg/blob"
+	"github.com/greenlight-dev/greenlight/services/executor/internal/kube"
 )
+
+// The executor's main makes the Kubernetes runtime available; so do these
+// tests.
+func init() { UseKubernetes(kube.NewRuntime) }
 
 // The runtime defaults to Docker; the Kubernetes one needs a namespace
 // name Kubernetes accepts.
@@ -57,5 +62,18 @@ current-context: x
 	defer func() { _ = s.Close() }()
 	if s.egress != nil {
 		t.Error("an egress instance was set up for the Kubernetes runtime")
+	}
+}
+
+// A binary that did not call UseKubernetes (the CLI's embedded executor)
+// refuses --runtime kubernetes, saying which binary has it.
+func TestNewKubernetesWithoutTheRuntime(t *testing.T) {
+	saved := kubeRuntime
+	kubeRuntime = nil
+	defer func() { kubeRuntime = saved }()
+	cfg := DefaultConfig("")
+	cfg.Runtime, cfg.PoolSize = RuntimeKubernetes, 0
+	if _, err := New(cfg, nil, zap.NewNop()); err == nil || !strings.Contains(err.Error(), "greenlight-executor") {
+		t.Errorf("New = %v, want the missing runtime named", err)
 	}
 }

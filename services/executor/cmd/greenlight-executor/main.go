@@ -17,6 +17,7 @@ import (
 	"github.com/greenlight-dev/greenlight/pkg/config"
 	"github.com/greenlight-dev/greenlight/pkg/server"
 	"github.com/greenlight-dev/greenlight/services/executor/executorsvc"
+	"github.com/greenlight-dev/greenlight/services/executor/internal/kube"
 )
 
 // settings is the executor's configuration plus where its blobs live.
@@ -54,6 +55,9 @@ func (s *settings) blobs(serviceToken string) (executorsvc.Blobs, func() error, 
 }
 
 func main() {
+	// --runtime kubernetes: linked here only, not into the CLI's embedded
+	// executor (executorsvc.UseKubernetes).
+	executorsvc.UseKubernetes(kube.NewRuntime)
 	st := &settings{exec: executorsvc.DefaultConfig(config.DefaultDataDir()), blobAddr: config.DefaultLoopAddr}
 	server.Main(server.Spec{
 		Name:        "executor",

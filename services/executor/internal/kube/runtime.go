@@ -97,6 +97,17 @@ func Config(path string) (*rest.Config, error) {
 	return c, nil
 }
 
+// NewRuntime is Config then New: the runtime on the cluster of the
+// kubeconfig at path ("": as Config finds one), in namespace. It is what
+// the executor's main hands to executorsvc.UseKubernetes.
+func NewRuntime(path, namespace string, log *zap.Logger) (sandbox.Runtime, error) {
+	cfg, err := Config(path)
+	if err != nil {
+		return nil, err
+	}
+	return New(cfg, namespace, log)
+}
+
 // New returns a runtime on the cluster of cfg, in namespace ("" =
 // DefaultNamespace). Nothing is asked of the API server yet.
 func New(cfg *rest.Config, namespace string, log *zap.Logger) (*Runtime, error) {
