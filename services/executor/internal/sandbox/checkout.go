@@ -28,9 +28,6 @@ import (
 // attributes alone never run a filter. A snapshot that brings its own .git
 // keeps it untouched.
 
-// checkoutTimeout bounds making the workspace a repository.
-const checkoutTimeout = 2 * time.Minute
-
 // checkoutDate is the author and committer date of the snapshot's commit:
 // fixed, so that its id depends on the snapshot alone; after 1980, so that
 // tools deriving file times from it (zip, wheels) can represent it.

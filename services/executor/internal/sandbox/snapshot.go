@@ -132,11 +132,12 @@ func (rn *run) copySnapshot(ctx context.Context, b *box, image string) error {
 		rn.noteImage(image, fmt.Sprintf("the workspace is not a git repository: the snapshot (%d MiB) leaves no room for "+
 			"its git objects in the %d MiB workspace", rn.snap.stats.Bytes>>20, rn.lim.WorkspaceBytes>>20))
 	}
-	cctx, cancel := context.WithTimeout(ctx, checkoutTimeout)
-	defer cancel()
+	// Bounded by the run's deadline, as the copy always was: a checkout
+	// cut short by its own timer would fail the box, where a failed one
+	// only notes that the workspace is no repository.
 	stderr := &capBuffer{max: 4 << 10}
 	start := time.Now()
-	res, err := rn.r.exec(cctx, b, ExecSpec{
+	res, err := rn.r.exec(ctx, b, ExecSpec{
 		Cmd: unpackCmd(b.stageExclude(), mode), User: SandboxUser, WorkDir: WorkspaceDir, Env: checkoutEnv(),
 		Stdin: vr, Stdout: io.Discard, Stderr: stderr,
 	})
