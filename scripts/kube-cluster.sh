@@ -343,10 +343,17 @@ start_all() {
   start kube-proxy "$BIN/kube-proxy" --kubeconfig "$STATE/kube-proxy.kubeconfig" --hostname-override "$NODE" \
     --cluster-cidr "$POD_CIDR" --proxy-mode iptables
   start coredns "$BIN/coredns" -conf "$STATE/Corefile"
+  # kube-router looks its node up once at start and exits when the kubelet
+  # has not registered it yet ("failed to identify the node"): on a fresh
+  # machine the kubelet's first registration takes seconds longer, and a
+  # cluster without it enforces no NetworkPolicy at all.
+  wait_for "node $NODE registered" 120 kubectl get node "$NODE"
   start kube-router "$BIN/kube-router" --kubeconfig "$STATE/kube-router.kubeconfig" --hostname-override "$NODE" \
     --run-firewall=true --run-router=false --run-service-proxy=false --enable-cni=false \
     --metrics-port 0 --health-port 20244
   wait_for "node $NODE" 120 node_ready
+  wait_for "kube-router (NetworkPolicy enforcement)" 60 curl -fsS http://127.0.0.1:20244/healthz
+  running kube-router || die "kube-router exited (log: $LOG/kube-router.log)"
 }
 
 node_ready() {
