@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # for another python3 (pyenv, /usr/local) that may come first on PATH.
 python=${PYTHON:-/usr/bin/python3}
 
-packages=(python3-grpcio python3-protobuf python3-pytest python3-pytest-timeout python3-venv python3-pip python3-setuptools openssl
+packages=(python3-grpcio python3-protobuf python3-pytest python3-pytest-timeout python3-mypy python3-venv python3-pip python3-setuptools openssl
 	protobuf-compiler protobuf-compiler-grpc)
 missing=()
 for p in "${packages[@]}"; do
