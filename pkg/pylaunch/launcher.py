@@ -137,7 +137,7 @@ def async_used():
             except OSError:
                 continue
             size += len(data)
-            if b"async" in data or b"anyio" in data or b"event_loop" in data or files > 5000 or size > 64 << 20:
+            if b"async" in data or b"anyio" in data or b"event_loop" in data or files > 2000 or size > 16 << 20:
                 return True
     return False
 hidden = set()

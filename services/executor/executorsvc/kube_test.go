@@ -20,7 +20,7 @@ func init() { UseKubernetes(kube.NewRuntime) }
 // name Kubernetes accepts.
 func TestRuntimeConfig(t *testing.T) {
 	cfg := DefaultConfig("")
-	if cfg.Runtime != RuntimeDocker || cfg.KubeNamespace != "greenlight-sandbox" {
+	if cfg.Runtime != RuntimeDocker || cfg.KubeNamespace != kube.DefaultNamespace {
 		t.Errorf("defaults: runtime %q namespace %q", cfg.Runtime, cfg.KubeNamespace)
 	}
 	cfg.Runtime, cfg.KubeNamespace = RuntimeKubernetes, "Not_A_Namespace"

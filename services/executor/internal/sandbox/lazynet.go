@@ -28,14 +28,26 @@ func (rn *run) connectForStep(ctx context.Context, b *box, s *Step) error {
 	if !s.Network || b.network == "" {
 		return nil
 	}
+	return rn.setNetwork(ctx, b, true)
+}
+
+// setNetwork attaches b to its network or cuts it (after the install
+// phase only loopback exists), unless it is so already.
+func (rn *run) setNetwork(ctx context.Context, b *box, net bool) error {
 	b.netMu.Lock()
 	defer b.netMu.Unlock()
-	if b.connected {
+	if b.connected == net {
 		return nil
 	}
-	if err := rn.r.rt.Connect(ctx, b.id, b.network); err != nil {
-		return fmt.Errorf("attaching the sandbox to its network: %w", err)
+	var err error
+	if net {
+		err = rn.r.rt.Connect(ctx, b.id, b.network)
+	} else {
+		err = rn.r.rt.Disconnect(ctx, b.id, b.network)
 	}
-	b.connected = true
+	if err != nil {
+		return fmt.Errorf("switching the sandbox network: %w", err)
+	}
+	b.connected = net
 	return nil
 }

@@ -432,28 +432,17 @@ func (rn *run) boxFor(ctx context.Context, image string, net, lazy bool) (*box, 
 			return nil, err
 		}
 	}
-	b.netMu.Lock()
-	defer b.netMu.Unlock()
-	if b.connected == net || (net && lazy) {
+	if net && lazy {
 		return b, nil
 	}
-	var err error
-	if net {
-		err = rn.r.rt.Connect(ctx, b.id, b.network)
-	} else {
-		// Dropping the network after the install phase: from here on only
-		// loopback exists.
-		err = rn.r.rt.Disconnect(ctx, b.id, b.network)
+	if err := rn.setNetwork(ctx, b, net); err != nil {
+		return nil, err
 	}
-	if err != nil {
-		return nil, fmt.Errorf("switching the sandbox network: %w", err)
-	}
-	b.connected = net
 	return b, nil
 }
 
 // newBox creates (or takes from the pool) the run's container for image,
-// copies the snapshot in, makes it a git repository (see checkout) and
+// copies the snapshot in, makes it a git repository (see copySnapshot) and
 // writes the CA bundle.
 func (rn *run) newBox(ctx context.Context, image string) (*box, error) {
 	img, runner := rn.images[image], rn.runners[image]
